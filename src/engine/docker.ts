@@ -1,0 +1,319 @@
+// The one engine adapter: a narrow, typed surface over dockerode where every call has its own
+// timeout and every object the tool creates carries the owner labels. Suites never see dockerode.
+import Docker from "dockerode";
+import { EngineError } from "../errors.js";
+import type { BuildContext } from "./context.js";
+import { DEFAULT_CALL_TIMEOUT_MS, withTimeout } from "./deadline.js";
+
+export type ContainerInspect = Docker.ContainerInspectInfo;
+export type ImageInspect = Docker.ImageInspectInfo;
+export type CreateOptions = Docker.ContainerCreateOptions;
+
+export interface BuildRequest {
+  context: BuildContext;
+  tag: string;
+  labels: Record<string, string>;
+  buildArgs?: Record<string, string>;
+  target?: string;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Called with each line of build output, for progress logging. */
+  onLine?: (line: string) => void;
+}
+
+export interface BuildResult {
+  imageId: string;
+  /** The last `logLimit` bytes of the build output. */
+  log: string;
+}
+
+export interface ProbeRun {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  containerId: string;
+}
+
+export interface OwnedContainer {
+  id: string;
+  names: string[];
+  state: string;
+  labels: Record<string, string>;
+  image: string;
+}
+
+export interface OwnedImage {
+  id: string;
+  tags: string[];
+  labels: Record<string, string>;
+}
+
+const BUILD_LOG_LIMIT = 64 * 1024;
+
+export class DockerEngine {
+  readonly docker: Docker;
+  private readonly inflight = new Set<Promise<unknown>>();
+
+  constructor(
+    docker?: Docker,
+    readonly callTimeoutMs = DEFAULT_CALL_TIMEOUT_MS,
+  ) {
+    this.docker = docker ?? new Docker();
+  }
+
+  /** Wraps one engine call: its own timeout, tracked so a signal handler can let it settle. */
+  private call<T>(
+    what: string,
+    fn: (signal: AbortSignal) => Promise<T>,
+    timeoutMs = this.callTimeoutMs,
+    outer?: AbortSignal,
+  ): Promise<T> {
+    const p = withTimeout(what, timeoutMs, fn, outer).catch((err: unknown) => {
+      throw toEngineError(what, err);
+    });
+    this.inflight.add(p);
+    const forget = () => this.inflight.delete(p);
+    p.then(forget, forget);
+    return p;
+  }
+
+  /** Waits (bounded) for calls in flight, so a container being created is listed by cleanup. */
+  async settle(maxMs = 3000): Promise<void> {
+    if (this.inflight.size === 0) return;
+    await Promise.race([
+      Promise.allSettled([...this.inflight]),
+      new Promise((r) => setTimeout(r, maxMs).unref()),
+    ]);
+  }
+
+  ping(timeoutMs = 5000): Promise<void> {
+    return this.call(
+      "ping",
+      (abortSignal) =>
+        (this.docker.ping as (o: object) => Promise<unknown>)({ abortSignal }).then(() => undefined),
+      timeoutMs,
+    );
+  }
+
+  async build(req: BuildRequest): Promise<BuildResult> {
+    let log = "";
+    let imageId: string | undefined;
+    let failure: string | undefined;
+    const append = (text: string) => {
+      log = (log + text).slice(-BUILD_LOG_LIMIT);
+      for (const line of text.split("\n")) if (line.trim()) req.onLine?.(line);
+    };
+    await this.call(
+      "build",
+      async (abortSignal) => {
+        const stream = await this.docker.buildImage({ context: req.context.root, src: req.context.files }, {
+          t: req.tag,
+          dockerfile: req.context.dockerfile,
+          labels: req.labels,
+          buildargs: req.buildArgs ?? {},
+          ...(req.target ? { target: req.target } : {}),
+          rm: true,
+          forcerm: true,
+          abortSignal,
+        } as Docker.ImageBuildOptions);
+        await new Promise<void>((resolve, reject) => {
+          this.docker.modem.followProgress(
+            stream,
+            (err) => (err ? reject(err) : resolve()),
+            (ev: { stream?: string; error?: string; aux?: { ID?: string } }) => {
+              if (ev.stream) append(ev.stream);
+              if (ev.aux?.ID) imageId = ev.aux.ID;
+              if (ev.error) {
+                failure = ev.error;
+                append(`${ev.error}\n`);
+              }
+            },
+          );
+        });
+      },
+      req.timeoutMs,
+      req.signal,
+    );
+    if (failure) throw new EngineError(`build failed: ${failure.trim()}`, "engine");
+    // The aux ID is the immutable image ID; older engines omit it, so read it back by our tag.
+    imageId ??= (await this.inspectImage(req.tag)).Id;
+    return { imageId, log };
+  }
+
+  inspectImage(ref: string): Promise<ImageInspect> {
+    return this.call(`inspect image ${ref}`, (abortSignal) =>
+      this.docker.getImage(ref).inspect({ abortSignal } as Docker.ImageInspectOptions),
+    );
+  }
+
+  async createContainer(opts: CreateOptions, signal?: AbortSignal): Promise<string> {
+    const c = await this.call(
+      "create container",
+      (abortSignal) => this.docker.createContainer({ ...opts, abortSignal } as CreateOptions),
+      undefined,
+      signal,
+    );
+    return c.id;
+  }
+
+  start(id: string, signal?: AbortSignal): Promise<void> {
+    return this.call(
+      `start ${short(id)}`,
+      (abortSignal) =>
+        this.docker
+          .getContainer(id)
+          .start({ abortSignal })
+          .then(() => undefined),
+      undefined,
+      signal,
+    );
+  }
+
+  inspect(id: string, signal?: AbortSignal): Promise<ContainerInspect> {
+    return this.call(
+      `inspect ${short(id)}`,
+      (abortSignal) => this.docker.getContainer(id).inspect({ abortSignal }),
+      undefined,
+      signal,
+    );
+  }
+
+  /** SIGTERM, then SIGKILL after `graceSec` (the engine's own stop semantics). */
+  stop(id: string, graceSec: number): Promise<void> {
+    return this.call(
+      `stop ${short(id)}`,
+      (abortSignal) =>
+        this.docker
+          .getContainer(id)
+          .stop({ t: graceSec, abortSignal })
+          .then(() => undefined, ignoreNotModified),
+      (graceSec + 15) * 1000,
+    );
+  }
+
+  kill(id: string, signal = "SIGKILL"): Promise<void> {
+    return this.call(`kill ${short(id)}`, (abortSignal) =>
+      this.docker
+        .getContainer(id)
+        .kill({ signal, abortSignal })
+        .then(() => undefined),
+    );
+  }
+
+  wait(id: string, timeoutMs: number, signal?: AbortSignal): Promise<number> {
+    return this.call(
+      `wait ${short(id)}`,
+      (abortSignal) =>
+        this.docker
+          .getContainer(id)
+          .wait({ abortSignal })
+          .then((r: { StatusCode: number }) => r.StatusCode),
+      timeoutMs,
+      signal,
+    );
+  }
+
+  /** Demultiplexed stdout and stderr, the last `tailLines` lines. */
+  async logs(id: string, tailLines = 200): Promise<{ stdout: string; stderr: string }> {
+    const buf = await this.call(`logs ${short(id)}`, (abortSignal) =>
+      this.docker
+        .getContainer(id)
+        .logs({ stdout: true, stderr: true, follow: false, tail: tailLines, abortSignal }),
+    );
+    return demux(buf as unknown as Buffer);
+  }
+
+  async listContainers(filters: Record<string, string[]>): Promise<OwnedContainer[]> {
+    const list = await this.call("list containers", (abortSignal) =>
+      this.docker.listContainers({ all: true, filters, abortSignal }),
+    );
+    return list.map((c) => ({
+      id: c.Id,
+      names: c.Names,
+      state: c.State,
+      labels: c.Labels ?? {},
+      image: c.Image,
+    }));
+  }
+
+  async listImages(filters: Record<string, string[]>): Promise<OwnedImage[]> {
+    const list = await this.call("list images", (abortSignal) =>
+      this.docker.listImages({ all: false, filters, abortSignal }),
+    );
+    return list.map((i) => ({
+      id: i.Id,
+      tags: (i.RepoTags ?? []).filter((t) => t !== "<none>:<none>"),
+      labels: i.Labels ?? {},
+    }));
+  }
+
+  removeContainer(id: string): Promise<void> {
+    return this.call(`remove ${short(id)}`, (abortSignal) =>
+      this.docker
+        .getContainer(id)
+        .remove({ force: true, v: true, abortSignal })
+        .then(() => undefined),
+    );
+  }
+
+  /** Untags `ref`; the image itself goes only when no other tag references it. Parents are never pruned. */
+  removeImageTag(ref: string): Promise<void> {
+    return this.call(`remove image ${ref}`, (abortSignal) =>
+      this.docker
+        .getImage(ref)
+        .remove({ noprune: true, abortSignal })
+        .then(() => undefined),
+    );
+  }
+
+  /**
+   * Runs a short-lived container to completion and returns its output. The caller labels it;
+   * removal is the caller's (so cleanup evidence stays in one place).
+   */
+  async runToCompletion(opts: CreateOptions, timeoutMs: number, signal?: AbortSignal): Promise<ProbeRun> {
+    const containerId = await this.createContainer(opts, signal);
+    await this.start(containerId, signal);
+    const exitCode = await this.wait(containerId, timeoutMs, signal);
+    const { stdout, stderr } = await this.logs(containerId, 100_000);
+    return { exitCode, stdout, stderr, containerId };
+  }
+}
+
+function ignoreNotModified(err: { statusCode?: number }): void {
+  if (err?.statusCode !== 304) throw err;
+}
+
+function short(id: string): string {
+  return id.replace(/^sha256:/, "").slice(0, 12);
+}
+
+/** Docker's multiplexed log stream: 8-byte headers (stream type, size) before each frame. */
+export function demux(buf: Buffer): { stdout: string; stderr: string } {
+  if (!Buffer.isBuffer(buf)) return { stdout: String(buf ?? ""), stderr: "" };
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  let i = 0;
+  while (i + 8 <= buf.length) {
+    const type = buf[i];
+    const size = buf.readUInt32BE(i + 4);
+    const frame = buf.subarray(i + 8, i + 8 + size);
+    (type === 2 ? err : out).push(frame);
+    i += 8 + size;
+  }
+  if (i === 0 && buf.length > 0 && buf[0] !== 1 && buf[0] !== 2)
+    return { stdout: buf.toString("utf8"), stderr: "" };
+  return { stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") };
+}
+
+function toEngineError(what: string, err: unknown): EngineError {
+  if (err instanceof EngineError) return err;
+  const e = err as { statusCode?: number; code?: string; message?: string; json?: { message?: string } };
+  if (e?.code === "ENOENT" || e?.code === "ECONNREFUSED" || e?.code === "EACCES") {
+    return new EngineError(
+      `${what}: Docker engine unreachable (${e.code}); is dockerd running and DOCKER_HOST right?`,
+      "unreachable",
+    );
+  }
+  const detail = e?.json?.message ?? e?.message ?? String(err);
+  return new EngineError(`${what}: ${detail}`, "engine", e?.statusCode);
+}

@@ -1,0 +1,47 @@
+// Everything the tool creates is labelled with the run's owner; nothing unlabelled is ever removed.
+import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
+
+export const OWNER_LABEL = "org.docker-acceptance.owner";
+export const ROLE_LABEL = "org.docker-acceptance.role";
+/** Where and by which process the owner was started: lets `sweep --stale` tell a dead run from a live one. */
+export const HOST_LABEL = "org.docker-acceptance.host";
+export const PID_LABEL = "org.docker-acceptance.pid";
+
+export type Role = "subject" | "probe" | "control";
+
+const RUN_ID = /^da-[0-9a-f]{32}$/;
+
+export function newRunId(): string {
+  return `da-${randomBytes(16).toString("hex")}`;
+}
+
+export function isRunId(value: string): boolean {
+  return RUN_ID.test(value);
+}
+
+export function ownedTag(owner: string): string {
+  return `docker-acceptance:${owner}`;
+}
+
+export function ownerLabels(owner: string, role: Role): Record<string, string> {
+  return {
+    [OWNER_LABEL]: owner,
+    [ROLE_LABEL]: role,
+    [HOST_LABEL]: hostname(),
+    [PID_LABEL]: String(process.pid),
+  };
+}
+
+/** A run is gone when it started on this host and its process no longer exists. */
+export function isOwnerAlive(labels: Record<string, string>): boolean | "unknown" {
+  if (labels[HOST_LABEL] !== hostname()) return "unknown";
+  const pid = Number(labels[PID_LABEL]);
+  if (!Number.isInteger(pid) || pid <= 0) return "unknown";
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}

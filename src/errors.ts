@@ -1,0 +1,80 @@
+// Typed errors carry their exit code and, for configuration problems, the fix.
+// Exit codes (DESIGN.md): 0 pass/warn, 1 fail, 2 usage or configuration, 3 engine or internal.
+
+export class UsageError extends Error {
+  readonly exitCode = 2;
+  override name = "UsageError";
+}
+
+/** A problem in a file the user wrote: names the file, the field (JSON path), what was expected, the fix. */
+export class ConfigError extends Error {
+  readonly exitCode = 2;
+  override name = "ConfigError";
+  constructor(
+    readonly problems: ConfigProblem[],
+    readonly file: string,
+  ) {
+    super(problems.map((p) => formatProblem(file, p)).join("\n"));
+  }
+}
+
+export interface ConfigProblem {
+  /** JSON path such as `subjects[0].port`; empty for the whole file. */
+  path: string;
+  message: string;
+  fix?: string;
+}
+
+export function formatProblem(file: string, p: ConfigProblem): string {
+  const where = p.path ? `${file}: ${p.path}` : file;
+  return `${where}: ${p.message}${p.fix ? ` (fix: ${p.fix})` : ""}`;
+}
+
+/** The engine refused, timed out or is unreachable. */
+export class EngineError extends Error {
+  readonly exitCode = 3;
+  override name = "EngineError";
+  constructor(
+    message: string,
+    readonly kind: "timeout" | "unreachable" | "engine" | "aborted",
+    readonly statusCode?: number,
+  ) {
+    super(message);
+  }
+}
+
+export function exitCodeOf(err: unknown): number {
+  if (err && typeof err === "object" && "exitCode" in err && typeof err.exitCode === "number") {
+    return err.exitCode;
+  }
+  return 3;
+}
+
+/** Evidence never carries secrets or unbounded text: kind + redacted, bounded message. */
+export function errorEvidence(err: unknown, limit = 500): { kind: string; message: string } {
+  const kind =
+    err instanceof EngineError ? err.kind : err instanceof Error ? err.name || "Error" : typeof err;
+  const message = redact(err instanceof Error ? err.message : String(err));
+  return { kind, message: message.length > limit ? `${message.slice(0, limit)}…` : message };
+}
+
+const TOKEN_PATTERNS = [
+  /\bgh[pousr]_[A-Za-z0-9]{20,}\b/g,
+  /\bgithub_pat_[A-Za-z0-9_]{20,}\b/g,
+  /\b(Bearer|token)\s+[A-Za-z0-9._~+/-]{16,}=*/gi,
+  /(password|passwd|secret|token)=([^\s&]+)/gi,
+];
+
+/** Removes anything shaped like a credential. Also applied to log excerpts. */
+export function redact(text: string): string {
+  let out = text;
+  for (const re of TOKEN_PATTERNS) out = out.replace(re, (m) => `${m.slice(0, 4)}***`);
+  for (const value of secretValues) if (value.length >= 6) out = out.split(value).join("***");
+  return out;
+}
+
+const secretValues = new Set<string>();
+/** Registers a value (e.g. the GitHub token) that must never appear in output. */
+export function registerSecret(value: string | undefined): void {
+  if (value) secretValues.add(value);
+}

@@ -1,0 +1,212 @@
+// The one Report object. Every rendering (text, markdown, JUnit, comment, check run, summary)
+// derives from it; renderers never re-run checks.
+import { z } from "zod";
+
+export const REPORT_SCHEMA_VERSION = 1;
+
+export const caseStatus = z.enum(["pass", "fail", "skip", "error"]);
+export type CaseStatus = z.infer<typeof caseStatus>;
+
+export const sourceLocation = z.object({
+  path: z.string(),
+  line: z.number().int().positive().optional(),
+});
+
+export const caseResultSchema = z.object({
+  id: z.string(),
+  suite: z.enum(["lifecycle", "containment"]),
+  subject: z.string(),
+  status: caseStatus,
+  severity: z.enum(["fail", "warn"]).default("fail"),
+  durationMs: z.number().nonnegative(),
+  /** One line a person reads first. */
+  message: z.string().default(""),
+  /** What was measured: structured, bounded. */
+  evidence: z.record(z.string(), z.unknown()).default({}),
+  /** What to change, naming the Dockerfile line or launch setting. Present when not passing. */
+  remediation: z.string().optional(),
+  location: sourceLocation.optional(),
+});
+export type CaseResult = z.infer<typeof caseResultSchema>;
+
+export const phaseSchema = z.object({
+  name: z.string(),
+  startMs: z.number().nonnegative(),
+  durationMs: z.number().nonnegative(),
+});
+export type Phase = z.infer<typeof phaseSchema>;
+
+export const subjectReportSchema = z.object({
+  name: z.string(),
+  image: z.string().optional(),
+  imageId: z.string().optional(),
+  containerId: z.string().optional(),
+  /** Relative to the report's startedAt, for the gantt chart. */
+  phases: z.array(phaseSchema).default([]),
+  buildLog: z.string().optional(),
+  logExcerpt: z.string().optional(),
+});
+export type SubjectReport = z.infer<typeof subjectReportSchema>;
+
+export const cleanupObjectSchema = z.object({
+  kind: z.enum(["container", "image"]),
+  id: z.string(),
+  name: z.string().optional(),
+  tag: z.string().optional(),
+  role: z.string().optional(),
+  action: z.enum(["removed", "untagged", "retained", "failed"]),
+  reason: z.string(),
+  error: z.object({ kind: z.string(), message: z.string() }).optional(),
+});
+export type CleanupObject = z.infer<typeof cleanupObjectSchema>;
+
+export const cleanupEvidenceSchema = z.object({
+  owner: z.string(),
+  startedAt: z.string(),
+  durationMs: z.number().nonnegative(),
+  trigger: z.string(),
+  objects: z.array(cleanupObjectSchema),
+  /** True when the verifying listing found nothing owned left but what was deliberately retained. */
+  completed: z.boolean(),
+  verifiedBy: z.array(z.string()),
+  remaining: z.array(z.object({ kind: z.enum(["container", "image"]), id: z.string() })).default([]),
+  errors: z.array(z.object({ kind: z.string(), message: z.string() })).default([]),
+});
+export type CleanupEvidence = z.infer<typeof cleanupEvidenceSchema>;
+
+export const inventoryReportSchema = z.object({
+  path: z.string(),
+  sha256: z.string(),
+  complete: z.boolean(),
+  requireComplete: z.boolean().default(true),
+  /** Per subject x suite, what differs from the pins. */
+  drift: z
+    .array(
+      z.object({
+        subject: z.string(),
+        suite: z.string(),
+        missing: z.array(z.string()),
+        unexpected: z.array(z.string()),
+        skipped: z.array(z.string()),
+      }),
+    )
+    .default([]),
+});
+
+export const artifactResultSchema = z.object({
+  path: z.string(),
+  expected: z.string(),
+  actual: z.string().nullable(),
+  ok: z.boolean(),
+  line: z.number().int().positive().optional(),
+});
+export type ArtifactResult = z.infer<typeof artifactResultSchema>;
+
+export const findingSchema = z.object({
+  tier: z.union([z.literal(1), z.literal(2)]),
+  kind: z.string(),
+  title: z.string(),
+  concern: z.string(),
+  path: z.string().optional(),
+  line: z.number().int().positive().optional(),
+  reviewers: z.array(z.string()).default([]),
+  ref: z.string().optional(),
+});
+export type Finding = z.infer<typeof findingSchema>;
+
+export const alignmentReportSchema = z.object({
+  configured: z.boolean(),
+  source: z.string().optional(),
+  findings: z.array(findingSchema).default([]),
+  openRfcs: z
+    .array(
+      z.object({ number: z.string(), title: z.string(), status: z.string(), paths: z.array(z.string()) }),
+    )
+    .default([]),
+  notes: z.array(z.string()).default([]),
+  summary: z.string().default(""),
+});
+export type AlignmentReport = z.infer<typeof alignmentReportSchema>;
+
+export const externalResultsSchema = z.object({
+  tests: z
+    .object({ passed: z.number(), skipped: z.number(), failed: z.number(), files: z.array(z.string()) })
+    .optional(),
+  lint: z
+    .object({
+      findings: z.array(
+        z.object({ path: z.string(), line: z.number().optional(), rule: z.string(), message: z.string() }),
+      ),
+      files: z.array(z.string()),
+    })
+    .optional(),
+});
+
+export const verdictSchema = z.enum(["pass", "warn", "fail", "error"]);
+export type Verdict = z.infer<typeof verdictSchema>;
+
+export const reportSchema = z.object({
+  schemaVersion: z.literal(REPORT_SCHEMA_VERSION),
+  tool: z.object({ name: z.string(), version: z.string() }),
+  runId: z.string(),
+  startedAt: z.string(),
+  durationMs: z.number().nonnegative(),
+  verdict: verdictSchema,
+  head: z.object({ sha: z.string().optional(), ref: z.string().optional() }).default({}),
+  shard: z.object({ index: z.number().int().positive(), total: z.number().int().positive() }).optional(),
+  subjects: z.array(subjectReportSchema),
+  cases: z.array(caseResultSchema),
+  cleanup: cleanupEvidenceSchema.nullable(),
+  inventory: inventoryReportSchema.nullable(),
+  artifacts: z.array(artifactResultSchema).default([]),
+  alignment: alignmentReportSchema.nullable().default(null),
+  external: externalResultsSchema.default({}),
+  /** Run-level problems outside any case (configuration, engine unreachable, publish notices). */
+  errors: z.array(z.object({ kind: z.string(), message: z.string() })).default([]),
+});
+export type Report = z.infer<typeof reportSchema>;
+
+/**
+ * Verdict rules: any error -> error; a failed `fail`-severity case, a hash mismatch, an
+ * incomplete inventory (when required) or failed cleanup -> fail; skips and `warn` failures -> warn.
+ */
+export function computeVerdict(
+  r: Pick<Report, "cases" | "artifacts" | "inventory" | "errors" | "cleanup">,
+): Verdict {
+  if (r.errors.length > 0 || r.cases.some((c) => c.status === "error")) return "error";
+  const failed =
+    r.cases.some((c) => c.status === "fail" && c.severity === "fail") ||
+    r.artifacts.some((a) => !a.ok) ||
+    (r.inventory !== null && r.inventory.requireComplete && !r.inventory.complete) ||
+    (r.cleanup !== null && !r.cleanup.completed);
+  if (failed) return "fail";
+  const warned =
+    r.cases.some((c) => c.status === "skip" || (c.status === "fail" && c.severity === "warn")) ||
+    (r.inventory !== null && !r.inventory.complete);
+  return warned ? "warn" : "pass";
+}
+
+export interface Counts {
+  passed: number;
+  failed: number;
+  skipped: number;
+  errored: number;
+  total: number;
+}
+
+export function countCases(cases: readonly CaseResult[]): Counts {
+  const c = { passed: 0, failed: 0, skipped: 0, errored: 0, total: cases.length };
+  for (const x of cases) {
+    if (x.status === "pass") c.passed++;
+    else if (x.status === "fail") c.failed++;
+    else if (x.status === "skip") c.skipped++;
+    else c.errored++;
+  }
+  return c;
+}
+
+/** FAIL and ERROR first, then SKIP, then PASS: a skip never hides a failure. */
+export function byAttention(a: CaseResult, b: CaseResult): number {
+  const rank = { error: 0, fail: 1, skip: 2, pass: 3 } as const;
+  return rank[a.status] - rank[b.status];
+}

@@ -1,0 +1,78 @@
+// The hardened launch settings, derived from the subject declaration alone (pure), so the same
+// settings are what lifecycle.limits reads back and what containment later measures.
+import type { CreateOptions } from "../../engine/docker.js";
+import { ownerLabels } from "../../engine/ownership.js";
+import { parseMemory, type Subject } from "../../inventory/schema.js";
+
+export const SUBJECT_LABEL = "org.docker-acceptance.subject";
+const LOG_MAX_SIZE = "1m";
+const LOG_MAX_FILE = "2";
+
+/** Paths Docker always mounts itself, where a tmpfs would be refused or meaningless. */
+const ENGINE_OWNED = ["/", "/proc", "/sys", "/dev", "/etc/hosts", "/etc/hostname", "/etc/resolv.conf"];
+
+export interface LaunchPlan {
+  options: CreateOptions;
+  /** Exactly what lifecycle.limits compares against inspect. */
+  expected: { memoryBytes: number; pidsLimit: number; nanoCpus: number };
+}
+
+/** Throws with the field and the fix when a declaration cannot be enforced as written. */
+export function planLaunch(
+  subject: Subject,
+  image: string,
+  owner: string,
+  containerName: string,
+): LaunchPlan {
+  for (const root of subject.writableRoots) {
+    if (ENGINE_OWNED.includes(root)) {
+      throw new Error(
+        `subjects[${subject.name}].writableRoots: ${root} cannot be an allotted writable root (the engine mounts it); allot a directory such as /tmp or /var/run/app instead`,
+      );
+    }
+  }
+  const memoryBytes = parseMemory(subject.limits.memory);
+  if (memoryBytes < 6 * 1024 * 1024) {
+    throw new Error(
+      `subjects[${subject.name}].limits.memory: ${memoryBytes} bytes is below the engine's 6 MiB minimum; raise it`,
+    );
+  }
+  const nanoCpus = Math.round(subject.limits.cpus * 1e9);
+  const portKey = `${subject.port}/tcp`;
+  const tmpfs: Record<string, string> = {};
+  // /dev/shm is already a private tmpfs the engine sizes; everything else allotted becomes a tmpfs.
+  for (const root of subject.writableRoots)
+    if (root !== "/dev/shm") tmpfs[root] = "rw,noexec,nosuid,nodev,size=64m";
+
+  const options: CreateOptions = {
+    name: containerName,
+    Image: image,
+    User: subject.user,
+    Env: Object.entries(subject.env).map(([k, v]) => `${k}=${v}`),
+    ...(subject.command ? { Cmd: subject.command } : {}),
+    Labels: { ...ownerLabels(owner, "subject"), [SUBJECT_LABEL]: subject.name },
+    ExposedPorts: subject.network === "bridge" ? { [portKey]: {} } : undefined,
+    StopSignal: "SIGTERM",
+    StopTimeout: Math.ceil(subject.stopTimeoutMs / 1000),
+    HostConfig: {
+      Init: true,
+      ReadonlyRootfs: true,
+      CapDrop: ["ALL"],
+      CapAdd: subject.capabilities.length > 0 ? subject.capabilities : undefined,
+      SecurityOpt: ["no-new-privileges:true"],
+      CgroupnsMode: "private",
+      IpcMode: "private",
+      PidsLimit: subject.limits.pids,
+      Memory: memoryBytes,
+      MemorySwap: memoryBytes,
+      NanoCpus: nanoCpus,
+      Tmpfs: tmpfs,
+      NetworkMode: subject.network,
+      PortBindings:
+        subject.network === "bridge" ? { [portKey]: [{ HostIp: "127.0.0.1", HostPort: "" }] } : undefined,
+      LogConfig: { Type: "json-file", Config: { "max-size": LOG_MAX_SIZE, "max-file": LOG_MAX_FILE } },
+      RestartPolicy: { Name: "no" },
+    } as CreateOptions["HostConfig"],
+  };
+  return { options, expected: { memoryBytes, pidsLimit: subject.limits.pids, nanoCpus } };
+}

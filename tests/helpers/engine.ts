@@ -1,0 +1,33 @@
+// Real-engine tests: with CI=true a missing engine is a failure, never a skip.
+import Docker from "dockerode";
+import { DockerEngine } from "../../src/engine/docker.js";
+
+export const BASE_IMAGE = process.env.DA_BASE_IMAGE ?? "docker-acceptance/busybox:local";
+/** The trusted probe image in tests: nothing can be pulled here, so the local busybox stands in. */
+export const PROBE_IMAGE = BASE_IMAGE;
+
+let available: boolean | undefined;
+
+export async function engineAvailable(): Promise<boolean> {
+  if (available !== undefined) return available;
+  try {
+    await new Docker().ping();
+    await new Docker().getImage(BASE_IMAGE).inspect();
+    available = true;
+  } catch (err) {
+    if (process.env.CI) {
+      throw new Error(
+        `CI=true but no Docker engine with ${BASE_IMAGE} answers (${(err as Error).message}); run scripts/engine.sh first`,
+      );
+    }
+    available = false;
+  }
+  return available;
+}
+
+/** Use as `describe.skipIf(!(await hasEngine()))` is not possible at collect time, so: */
+export const hasEngine = await engineAvailable();
+
+export function newEngine(): DockerEngine {
+  return new DockerEngine();
+}
