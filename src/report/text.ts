@@ -1,0 +1,89 @@
+// The terminal rendering of the one Report: compact, one line per case, failures with their
+// remediation, the cleanup line and the verdict last (the line people read). Untrusted text is
+// stripped of control characters so a subject's log cannot drive the terminal (ANSI escapes).
+import { byAttention, type CaseResult, countCases, type Report } from "./model.js";
+
+const STATUS_LABEL = { pass: "PASS", fail: "FAIL", skip: "SKIP", error: "ERROR" } as const;
+
+/** Removes C0/C1 control characters (ESC included) and folds newlines, for one-line output. */
+export function terminalSafe(text: string, max = 300): string {
+  const flat = text.replace(/\r?\n|\r/g, " ⏎ ").replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "");
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)}ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
+  const m = Math.floor(ms / 60_000);
+  const s = Math.round((ms % 60_000) / 1000);
+  return `${m}m${String(s).padStart(2, "0")}s`;
+}
+
+function caseLine(c: CaseResult, idWidth: number): string {
+  const label = STATUS_LABEL[c.status].padEnd(5);
+  const warn = c.status === "fail" && c.severity === "warn" ? " (warn)" : "";
+  const msg = c.message ? `  ${terminalSafe(c.message, 160)}` : "";
+  return `${label} ${`${c.subject} ${c.id}`.padEnd(idWidth)} ${formatDuration(c.durationMs).padStart(7)}${warn}${msg}`;
+}
+
+export function renderText(report: Report): string {
+  const out: string[] = [];
+  const cases = [...report.cases].sort(
+    (a, b) => byAttention(a, b) || a.subject.localeCompare(b.subject) || a.id.localeCompare(b.id),
+  );
+  const idWidth = Math.min(60, Math.max(0, ...cases.map((c) => c.subject.length + 1 + c.id.length)));
+  for (const c of cases) out.push(caseLine(c, idWidth));
+
+  const attention = cases.filter((c) => c.status === "fail" || c.status === "error");
+  if (attention.length > 0) {
+    out.push("", "Fixes required:");
+    for (const c of attention) {
+      const where = c.location
+        ? ` (${terminalSafe(c.location.path, 200)}${c.location.line ? `:${c.location.line}` : ""})`
+        : "";
+      out.push(
+        `  - ${terminalSafe(c.subject, 80)} ${c.id}${where}: ${terminalSafe(c.message || c.status, 300)}`,
+      );
+      if (c.remediation) out.push(`    fix: ${terminalSafe(c.remediation, 500)}`);
+    }
+  }
+
+  const badArtifacts = report.artifacts.filter((a) => !a.ok);
+  for (const a of badArtifacts) {
+    out.push(
+      `  - artifact ${terminalSafe(a.path, 200)}: expected sha256 ${a.expected.slice(0, 12)}…, got ${a.actual ? `${a.actual.slice(0, 12)}…` : "missing file"}`,
+    );
+  }
+  if (report.inventory && !report.inventory.complete) {
+    for (const d of report.inventory.drift) {
+      const parts = [
+        d.missing.length ? `missing ${d.missing.join(", ")}` : "",
+        d.unexpected.length ? `unexpected ${d.unexpected.join(", ")}` : "",
+        d.skipped.length ? `skipped ${d.skipped.join(", ")}` : "",
+      ].filter(Boolean);
+      out.push(`  - inventory ${terminalSafe(d.subject, 80)}/${d.suite}: ${parts.join("; ")}`);
+    }
+  }
+  for (const e of report.errors)
+    out.push(`  - error (${terminalSafe(e.kind, 40)}): ${terminalSafe(e.message, 300)}`);
+
+  out.push("", cleanupLine(report));
+  const n = countCases(report.cases);
+  const sha = report.head.sha ? ` at ${report.head.sha.slice(0, 12)}` : "";
+  out.push(
+    `Verdict: ${report.verdict.toUpperCase()}  ${n.passed} passed, ${n.failed} failed, ${n.skipped} skipped${n.errored ? `, ${n.errored} errored` : ""} of ${n.total}${sha} in ${formatDuration(report.durationMs)}`,
+  );
+  return `${out.join("\n")}\n`;
+}
+
+function cleanupLine(report: Report): string {
+  const c = report.cleanup;
+  if (!c) return "Cleanup: not run";
+  const count = (a: string) => c.objects.filter((o) => o.action === a).length;
+  const removed = count("removed") + count("untagged");
+  const retained = count("retained");
+  const failed = count("failed");
+  const state = c.completed ? "verified" : `NOT verified (${c.remaining.length} owned object(s) remain)`;
+  const verified = c.verifiedBy.length ? ` by ${terminalSafe(c.verifiedBy.join(", "), 200)}` : "";
+  return `Cleanup: ${removed} removed, ${retained} retained, ${failed} failed; ${state}${c.completed ? verified : ""}`;
+}
