@@ -3,7 +3,13 @@
 import { errorEvidence } from "../errors.js";
 import type { CleanupEvidence, CleanupObject } from "../report/model.js";
 import type { DockerEngine, OwnedContainer, OwnedImage } from "./docker.js";
-import { OWNER_LABEL, ownedTag, ROLE_LABEL } from "./ownership.js";
+import { isOwnedTag, OWNER_LABEL, ownedTag, ROLE_LABEL, SUBJECT_LABEL } from "./ownership.js";
+
+/** Whose objects: a whole run, or one subject of it. */
+export interface CleanupScope {
+  owner: string;
+  subject?: string;
+}
 
 export interface CleanupOptions {
   /** Remove the images this run built (default true); false retains them with that reason. */
@@ -22,22 +28,24 @@ export interface PlannedAction {
   reason: string;
 }
 
-export interface CleanupPlan {
-  owner: string;
-  actions: PlannedAction[];
+export interface Listing {
+  containers: OwnedContainer[];
+  images: OwnedImage[];
 }
 
-const ownerFilter = (owner: string) => ({ label: [`${OWNER_LABEL}=${owner}`] });
+function labelFilter(scope: CleanupScope): string[] {
+  const labels = [`${OWNER_LABEL}=${scope.owner}`];
+  if (scope.subject) labels.push(`${SUBJECT_LABEL}=${scope.subject}`);
+  return labels;
+}
 
-/** Reads what the owner has on the engine; decides nothing itself. */
-export async function listOwned(
-  engine: DockerEngine,
-  owner: string,
-): Promise<{ containers: OwnedContainer[]; images: OwnedImage[] }> {
+/** Reads what the scope owns on the engine (listings filtered by label, never the whole host). */
+export async function listOwned(engine: DockerEngine, scope: CleanupScope): Promise<Listing> {
+  const reference = scope.subject ? ownedTag(scope.owner, scope.subject) : `${ownedTag(scope.owner)}*`;
   const [containers, labelled, tagged] = await Promise.all([
-    engine.listContainers(ownerFilter(owner)),
-    engine.listImages(ownerFilter(owner)),
-    engine.listImages({ reference: [ownedTag(owner)] }),
+    engine.listContainers({ label: labelFilter(scope) }),
+    engine.listImages({ label: labelFilter(scope) }),
+    engine.listImages({ reference: [reference] }),
   ]);
   const images = new Map(labelled.map((i) => [i.id, i]));
   for (const i of tagged) images.set(i.id, i);
@@ -46,50 +54,42 @@ export async function listOwned(
 
 /** Side-effect free: given the listing, what to remove and what to retain, with reasons. */
 export function planCleanup(
-  owner: string,
-  listing: { containers: OwnedContainer[]; images: OwnedImage[] },
+  scope: CleanupScope,
+  listing: Listing,
   opts: CleanupOptions = {},
-): CleanupPlan {
-  const tag = ownedTag(owner);
+): PlannedAction[] {
   const actions: PlannedAction[] = listing.containers.map((c) => ({
     kind: "container",
     id: c.id,
     name: c.names[0]?.replace(/^\//, ""),
     role: c.labels[ROLE_LABEL],
     remove: true,
-    reason: `labelled ${OWNER_LABEL}=${owner}`,
+    reason: `labelled ${OWNER_LABEL}=${scope.owner}`,
   }));
   for (const img of listing.images) {
-    const others = img.tags.filter((t) => t !== tag);
-    const ours = img.tags.includes(tag);
-    let remove = ours && opts.removeImages !== false;
-    let reason: string;
-    if (!ours) {
-      remove = false;
-      reason =
-        "no tag of this run references it; removing it by ID could delete what another tag or build needs";
-    } else if (opts.removeImages === false) {
-      reason = "cleanup-images is false: kept for inspection";
-    } else if (others.length > 0) {
-      reason = `only our tag ${tag} is removed; the image stays because ${others.join(", ")} also references it`;
-    } else {
-      reason = `tagged ${tag} by this run and by nothing else`;
+    const ours = img.tags.filter((t) => isOwnedTag(t, scope.owner, scope.subject));
+    const others = img.tags.filter((t) => !ours.includes(t));
+    if (ours.length === 0) {
+      actions.push({
+        kind: "image",
+        id: img.id,
+        remove: false,
+        reason:
+          "no tag of this run references it; removing it by ID could delete what another tag or build needs",
+      });
+      continue;
     }
-    actions.push({
-      kind: "image",
-      id: img.id,
-      tag: ours ? tag : undefined,
-      remove,
-      untagOnly: others.length > 0,
-      reason,
-    });
+    for (const tag of ours) {
+      const remove = opts.removeImages !== false;
+      const reason = !remove
+        ? "cleanup-images is false: kept for inspection"
+        : others.length > 0
+          ? `only our tag is removed; the image stays because ${others.join(", ")} also references it`
+          : "tagged by this run and by nothing else";
+      actions.push({ kind: "image", id: img.id, tag, remove, untagOnly: others.length > 0, reason });
+    }
   }
-  return { owner, actions };
-}
-
-export interface CleanupRun {
-  trigger: string;
-  options?: CleanupOptions;
+  return actions;
 }
 
 /**
@@ -98,41 +98,42 @@ export interface CleanupRun {
  */
 export async function cleanupOwned(
   engine: DockerEngine,
-  owner: string,
-  run: CleanupRun,
+  scope: CleanupScope,
+  run: { trigger: string; options?: CleanupOptions },
 ): Promise<CleanupEvidence> {
   const started = Date.now();
   const errors: { kind: string; message: string }[] = [];
-  const objects: CleanupObject[] = [];
-  let plan: CleanupPlan = { owner, actions: [] };
+  let actions: PlannedAction[] = [];
   try {
-    plan = planCleanup(owner, await listOwned(engine, owner), run.options);
+    actions = planCleanup(scope, await listOwned(engine, scope), run.options);
   } catch (err) {
     errors.push(errorEvidence(err));
   }
 
-  // Containers first (a running container pins its image), concurrently: each removal is independent.
-  const containers = plan.actions.filter((a) => a.kind === "container");
-  objects.push(...(await Promise.all(containers.map((a) => execute(engine, a)))));
-  for (const a of plan.actions.filter((x) => x.kind === "image")) objects.push(await execute(engine, a));
+  // Containers first (a container pins its image), concurrently: each removal is independent.
+  const objects = await Promise.all(
+    actions.filter((a) => a.kind === "container").map((a) => execute(engine, a)),
+  );
+  for (const a of actions.filter((x) => x.kind === "image")) objects.push(await execute(engine, a));
 
+  const filters = labelFilter(scope).join(",");
   const verifiedBy = [
-    `list containers label=${OWNER_LABEL}=${owner}`,
-    `list images label=${OWNER_LABEL}=${owner}`,
-    `list images reference=${ownedTag(owner)}`,
+    `list containers label=${filters}`,
+    `list images label=${filters}`,
+    `list images reference=${scope.subject ? ownedTag(scope.owner, scope.subject) : `${ownedTag(scope.owner)}*`}`,
   ];
   let remaining: { kind: "container" | "image"; id: string }[] = [];
   let verified = false;
   try {
-    const after = await listOwned(engine, owner);
     // Gone means: no owned container listed, no image still carrying our tag, and no image we
     // removed outright listed again. Untagged (shared) and retained images may stay.
+    const after = await listOwned(engine, scope);
     const removedIds = new Set(
       objects.filter((o) => o.kind === "image" && o.action === "removed").map((o) => o.id),
     );
-    const tag = ownedTag(owner);
+    const keepTags = run.options?.removeImages === false;
     const expectGone = (i: OwnedImage) =>
-      removedIds.has(i.id) || (run.options?.removeImages !== false && i.tags.includes(tag));
+      removedIds.has(i.id) || (!keepTags && i.tags.some((t) => isOwnedTag(t, scope.owner, scope.subject)));
     remaining = [
       ...after.containers.map((c) => ({ kind: "container" as const, id: c.id })),
       ...after.images.filter(expectGone).map((i) => ({ kind: "image" as const, id: i.id })),
@@ -143,7 +144,7 @@ export async function cleanupOwned(
   }
 
   return {
-    owner,
+    owner: scope.owner,
     trigger: run.trigger,
     startedAt: new Date(started).toISOString(),
     durationMs: Date.now() - started,
@@ -152,6 +153,30 @@ export async function cleanupOwned(
     verifiedBy,
     remaining,
     errors,
+  };
+}
+
+/** One evidence record for several cleanups (per subject, then the run-wide sweep). */
+export function mergeCleanup(parts: CleanupEvidence[], trigger: string): CleanupEvidence | null {
+  if (parts.length === 0) return null;
+  const first = parts[0]!;
+  const seen = new Set<string>();
+  const objects: CleanupObject[] = [];
+  for (const o of parts.flatMap((p) => p.objects)) {
+    const key = `${o.kind}:${o.id}:${o.tag ?? ""}`;
+    if (!seen.has(key)) objects.push(o);
+    seen.add(key);
+  }
+  return {
+    owner: first.owner,
+    trigger,
+    startedAt: first.startedAt,
+    durationMs: parts.reduce((n, p) => n + p.durationMs, 0),
+    objects,
+    completed: parts.every((p) => p.completed),
+    verifiedBy: [...new Set(parts.flatMap((p) => p.verifiedBy))],
+    remaining: parts.at(-1)!.remaining,
+    errors: parts.flatMap((p) => p.errors),
   };
 }
 

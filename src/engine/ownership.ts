@@ -20,8 +20,21 @@ export function isRunId(value: string): boolean {
   return RUN_ID.test(value);
 }
 
-export function ownedTag(owner: string): string {
-  return `docker-acceptance:${owner}`;
+export const SUBJECT_LABEL = "org.docker-acceptance.subject";
+
+/**
+ * Built images are tagged `docker-acceptance:<run id>-<subject>`: one run may build several
+ * subjects, and the tag stays unique to this run. Without a subject: the run's tag prefix.
+ */
+export function ownedTag(owner: string, subject?: string): string {
+  return subject ? `docker-acceptance:${owner}-${subject}` : `docker-acceptance:${owner}`;
+}
+
+/** True when `tag` is one this run (or this run's subject) created. */
+export function isOwnedTag(tag: string, owner: string, subject?: string): boolean {
+  return subject
+    ? tag === ownedTag(owner, subject)
+    : tag.startsWith(`${ownedTag(owner)}-`) || tag === ownedTag(owner);
 }
 
 export function ownerLabels(owner: string, role: Role): Record<string, string> {

@@ -1,10 +1,11 @@
 // The hardened launch settings, derived from the subject declaration alone (pure), so the same
 // settings are what lifecycle.limits reads back and what containment later measures.
 import type { CreateOptions } from "../../engine/docker.js";
-import { ownerLabels } from "../../engine/ownership.js";
+import { ownerLabels, SUBJECT_LABEL } from "../../engine/ownership.js";
 import { parseMemory, type Subject } from "../../inventory/schema.js";
 
-export const SUBJECT_LABEL = "org.docker-acceptance.subject";
+export { SUBJECT_LABEL };
+
 const LOG_MAX_SIZE = "1m";
 const LOG_MAX_FILE = "2";
 

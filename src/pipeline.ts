@@ -1,0 +1,158 @@
+// The flow (DESIGN.md): inventory -> plan -> engine -> suites -> cleanup -> verify -> report.
+// Doors (CLI, action main) parse their inputs, call runPipeline, then render and publish.
+import { availableParallelism } from "node:os";
+import path from "node:path";
+import { cleanupOwned, mergeCleanup } from "./engine/cleanup.js";
+import { DockerEngine } from "./engine/docker.js";
+import { newRunId } from "./engine/ownership.js";
+import { errorEvidence } from "./errors.js";
+import { loadInventory } from "./inventory/load.js";
+import type { Inventory } from "./inventory/schema.js";
+import type { Logger } from "./log.js";
+import { mapLimit, type Shard, selectSubjects } from "./plan.js";
+import {
+  type CaseResult,
+  type CleanupEvidence,
+  computeVerdict,
+  REPORT_SCHEMA_VERSION,
+  type Report,
+  type SubjectReport,
+} from "./report/model.js";
+import {
+  DEFAULT_PROBE_IMAGE,
+  type HostNamespaces,
+  measureHostNamespaces,
+  runContainment,
+} from "./suites/containment/index.js";
+import type { CaseId, SuiteName } from "./suites/ids.js";
+import { runSubject } from "./suites/lifecycle/run.js";
+import { TOOL_NAME, TOOL_VERSION } from "./version.js";
+
+export interface RunOptions {
+  workspace: string;
+  inventoryPath: string;
+  subjects?: string[];
+  suites?: SuiteName[];
+  shard?: Shard;
+  probeImage?: string;
+  removeImages?: boolean;
+  requireComplete?: boolean;
+  parallelism?: number;
+  log: Logger;
+  signal: AbortSignal;
+  runId?: string;
+  head?: Report["head"];
+  engine?: DockerEngine;
+}
+
+/** Throws ConfigError/UsageError before any engine call; otherwise always returns a Report. */
+export async function runPipeline(opts: RunOptions): Promise<Report> {
+  const t0 = Date.now();
+  const owner = opts.runId ?? newRunId();
+  const inventoryFile = path.resolve(opts.workspace, opts.inventoryPath);
+  const loaded = await loadInventory(inventoryFile);
+  const inv = loaded.inventory;
+  const subjects = selectSubjects(inv.subjects, opts.subjects ?? [], opts.shard);
+  const suites = new Set<SuiteName>(opts.suites?.length ? opts.suites : ["lifecycle", "containment"]);
+  const engine = opts.engine ?? new DockerEngine();
+  const { log, signal } = opts;
+
+  const cases: CaseResult[] = [];
+  const subjectReports: SubjectReport[] = [];
+  const cleanups: CleanupEvidence[] = [];
+  const errors: Report["errors"] = [];
+
+  try {
+    await engine.ping();
+    const probeImage = opts.probeImage ?? inv.probeImage ?? DEFAULT_PROBE_IMAGE;
+    // The host reference is measured once, lazily, and shared by every subject.
+    let host: Promise<HostNamespaces> | undefined;
+    const hostNamespaces = () => {
+      host ??= measureHostNamespaces(engine, owner, probeImage, signal);
+      return host;
+    };
+    const parallelism = opts.parallelism ?? availableParallelism();
+    log.info(
+      `docker-acceptance ${TOOL_VERSION}: run ${owner}, ${subjects.length} subject(s), suites ${[...suites].join(", ")}, parallelism ${parallelism}`,
+    );
+
+    const outcomes = await mapLimit(subjects, parallelism, (subject) =>
+      log.group(`subject ${subject.name}`, () =>
+        runSubject({
+          engine,
+          owner,
+          subject,
+          workspace: opts.workspace,
+          suites,
+          severity: severityOf(inv),
+          log,
+          signal,
+          t0,
+          removeImages: opts.removeImages !== false,
+          containment: (containerId) =>
+            runContainment(
+              {
+                containerId,
+                subject: subject.name,
+                writableRoots: subject.writableRoots,
+                allowedCapabilities: subject.capabilities,
+                network: subject.network,
+              },
+              { engine, owner, probeImage, host: hostNamespaces(), signal },
+            ).then((rs) => rs.map((r) => ({ ...r, severity: severityOf(inv)(r.id as CaseId) }))),
+        }),
+      ),
+    );
+    for (const o of outcomes) {
+      cases.push(...o.cases);
+      subjectReports.push(o.report);
+      cleanups.push(o.cleanup);
+    }
+  } catch (err) {
+    errors.push(errorEvidence(err));
+  } finally {
+    // Run-wide sweep: probes, the host reference, anything a cancelled subject left behind.
+    await engine.settle();
+    cleanups.push(
+      await cleanupOwned(
+        engine,
+        { owner },
+        {
+          trigger: signal.aborted ? String(signal.reason ?? "cancelled") : "run-end",
+          options: { removeImages: opts.removeImages !== false },
+        },
+      ),
+    );
+  }
+  if (signal.aborted)
+    errors.push({
+      kind: "cancelled",
+      message: `run cancelled (${String(signal.reason ?? "signal")}); cleanup ran`,
+    });
+
+  const partial = {
+    cases,
+    artifacts: [],
+    inventory: null,
+    errors,
+    cleanup: mergeCleanup(cleanups, signal.aborted ? String(signal.reason ?? "cancelled") : "run-end"),
+  };
+  return {
+    schemaVersion: REPORT_SCHEMA_VERSION,
+    tool: { name: TOOL_NAME, version: TOOL_VERSION },
+    runId: owner,
+    startedAt: new Date(t0).toISOString(),
+    durationMs: Date.now() - t0,
+    verdict: computeVerdict(partial),
+    head: opts.head ?? {},
+    ...(opts.shard ? { shard: opts.shard } : {}),
+    subjects: subjectReports,
+    alignment: null,
+    external: {},
+    ...partial,
+  };
+}
+
+function severityOf(inv: Inventory): (id: CaseId) => "fail" | "warn" {
+  return (id) => inv.severity[id] ?? "fail";
+}
