@@ -1,0 +1,106 @@
+// Untrusted text (file names, log excerpts, messages, subject names) on its way into markdown.
+// Everything from a report is untrusted: a subject's logs and a fork's inventory are written by
+// whoever opened the pull request. The rules:
+//  - HTML is entity-escaped, so input can never open or close a tag (<details>, <img onerror>),
+//    start an HTML comment or forge our hidden marker (`<!-- docker-acceptance:... -->`).
+//  - Inline text has markdown punctuation backslash-escaped and newlines folded, so it stays in
+//    its table cell or list item and cannot start a heading, link, image or table column.
+//  - Multi-line text (logs) goes into <pre> with entities, not a ``` fence: there is no fence
+//    to close from inside, and markdown is not parsed in a <pre> block.
+//  - `@name` and `@org/team` get a zero-width joiner after the `@`, so GitHub notifies nobody.
+//  - Control and bidirectional-override characters are removed (terminal escapes, Trojan Source).
+
+const ZWJ = "\u200d";
+
+const CONTROL =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+export function stripControl(text: string): string {
+  return text.replace(CONTROL, "");
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+}
+
+/** `@x` → `@\u200dx`: still readable, no notification, no team ping. */
+export function defuseMentions(text: string): string {
+  return text.replace(/@(?=[A-Za-z0-9_-])/g, `@${ZWJ}`);
+}
+
+/** Cuts to at most `max` UTF-16 units, never splitting a surrogate pair, marking the cut. */
+export function truncate(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let cut = Math.max(0, max - 1);
+  const code = text.charCodeAt(cut - 1);
+  if (code >= 0xd800 && code <= 0xdbff) cut--;
+  return `${text.slice(0, cut)}…`;
+}
+
+// The punctuation that can start emphasis, code, links, images, strikethrough or a table column.
+// Line-start syntax (`#`, `-`, `1.`, `>`) cannot occur: inline text never starts a line.
+const MD_PUNCT = /[\\`*_[\]!|~]/g;
+
+/**
+ * One line of untrusted text for a paragraph, list item or table cell. `max` bounds the
+ * source length before escaping (the escaped result may be longer).
+ */
+export function escapeInline(text: string, max = 500): string {
+  const flat = stripControl(text).replace(/\r\n|\r|\n|\t/g, " ");
+  return defuseMentions(escapeHtml(truncate(flat, max)).replace(MD_PUNCT, (c) => `\\${c}`));
+}
+
+/** Text inside an HTML element such as <summary>, where markdown is not parsed. */
+export function htmlText(text: string, max = 200): string {
+  const flat = stripControl(text).replace(/\r\n|\r|\n|\t/g, " ");
+  return defuseMentions(escapeHtml(truncate(flat, max)));
+}
+
+/** Untrusted text shown as code inline: <code> with entities (no backtick run can close it). */
+export function inlineCode(text: string, max = 200): string {
+  const flat = stripControl(text).replace(/\r\n|\r|\n|\t/g, " ");
+  return `<code>${defuseMentions(escapeHtml(truncate(flat, max))).replace(/\|/g, "&#124;")}</code>`;
+}
+
+/**
+ * Multi-line untrusted text (a log excerpt) as a <pre> block. Keeps the last `maxLines` lines
+ * (the end of a log is where failures are) and caps each line at `maxLineLength`.
+ */
+export function preBlock(text: string, opts: { maxLines?: number; maxLineLength?: number } = {}): string {
+  const maxLines = opts.maxLines ?? 200;
+  const maxLineLength = opts.maxLineLength ?? 400;
+  let lines = stripControl(text.replace(/\r\n|\r/g, "\n").replace(/\t/g, "  ")).split("\n");
+  while (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
+  let dropped = 0;
+  if (lines.length > maxLines) {
+    dropped = lines.length - maxLines;
+    lines = lines.slice(-maxLines);
+  }
+  const body = lines.map((l) => defuseMentions(escapeHtml(truncate(l, maxLineLength)))).join("\n");
+  const note = dropped > 0 ? `[${dropped} earlier line(s) not shown]\n` : "";
+  // A blank line inside <pre> is fine (HTML block type 1 ends only at </pre>), but keep one
+  // blank line after it so following markdown is parsed as markdown.
+  return `<pre>${note}${body}</pre>\n`;
+}
+
+/**
+ * A name safe inside a mermaid gantt (task or section): letters, digits and `._/-` only, since
+ * `:`, `#`, `;` and newlines are mermaid syntax.
+ */
+export function mermaidLabel(text: string, max = 40): string {
+  const safe = stripControl(text)
+    .replace(/[^A-Za-z0-9 ._/-]/g, "_")
+    .trim()
+    .slice(0, max);
+  const label = safe === "" ? "_" : safe;
+  return /^(title|section|dateFormat|axisFormat|excludes|includes|todayMarker|tickInterval|weekday|gantt)\b/i.test(
+    label,
+  )
+    ? `_${label}`
+    : label;
+}
+
+/** Plain text for a check-run annotation (not markdown): control characters out, bounded. */
+export function plainText(text: string, max: number): string {
+  return truncate(stripControl(text.replace(/\r\n|\r/g, "\n")), max);
+}

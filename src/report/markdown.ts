@@ -1,0 +1,451 @@
+// The one markdown renderer. Every GitHub surface (PR comment, check run summary and text, job
+// summary) and report.md are cuts of the same document, each held to its own size budget:
+// GitHub rejects a check summary over 65,535 bytes and a comment over 65,536 characters, and a
+// rejected post loses the report. Over budget we degrade in named steps (collapse passing
+// detail, trim logs, drop the per-case table, cap long lists) and say so in the output.
+// All text from the report is untrusted and passes through ./escape.ts.
+
+import { escapeInline, htmlText, inlineCode, mermaidLabel, preBlock } from "./escape.js";
+import { byAttention, type CaseResult, countCases, type Report } from "./model.js";
+import { formatDuration } from "./text.js";
+
+export type MarkdownTarget = "comment" | "check-summary" | "check-text" | "job-summary" | "file";
+
+export interface MarkdownOptions {
+  target: MarkdownTarget;
+  /** Shown in the headline; defaults to "docker-acceptance". */
+  checkName?: string;
+  /** A trusted hidden marker (see github/comment.ts) put on the first line, for finding the comment again. */
+  marker?: string;
+}
+
+/** GitHub's limits: check output fields in bytes, comment bodies in characters, job summary 1 MiB. */
+export const BUDGETS: Record<MarkdownTarget, { limit: number; unit: "bytes" | "chars" } | null> = {
+  comment: { limit: 65_536, unit: "chars" },
+  "check-summary": { limit: 65_535, unit: "bytes" },
+  "check-text": { limit: 65_535, unit: "bytes" },
+  "job-summary": { limit: 1_048_576, unit: "bytes" },
+  file: null,
+};
+
+const TARGET_WORDS: Record<MarkdownTarget, string> = {
+  comment: "the 65,536-character PR comment limit",
+  "check-summary": "the 65,535-byte check run summary limit",
+  "check-text": "the 65,535-byte check run text limit",
+  "job-summary": "the 1 MiB job summary limit",
+  file: "",
+};
+
+/** Size as the target's limit counts it. UTF-16 length over-counts characters, which is the safe side. */
+export function measure(text: string, unit: "bytes" | "chars"): number {
+  return unit === "bytes" ? Buffer.byteLength(text, "utf8") : text.length;
+}
+
+/** What each degradation level gives up, in order. */
+const STEPS = [
+  "passing detail collapsed",
+  "logs trimmed",
+  "per-case table and logs dropped",
+  "long lists capped",
+  "reduced to headline and summary",
+] as const;
+
+interface Detail {
+  level: number;
+  /** Lines kept per log excerpt. */
+  logLines: number;
+  logLineLength: number;
+  /** Items kept per list (Tier 1, Tier 2, cleanup objects). */
+  listCap: number;
+}
+
+function detailFor(level: number): Detail {
+  return {
+    level,
+    logLines: level >= 2 ? 30 : 200,
+    logLineLength: level >= 2 ? 200 : 400,
+    listCap: level >= 5 ? 5 : level >= 4 ? 20 : Number.POSITIVE_INFINITY,
+  };
+}
+
+export function renderMarkdown(report: Report, opts: MarkdownOptions): string {
+  const budget = BUDGETS[opts.target];
+  if (!budget) return render(report, opts, detailFor(0));
+  // Leave room for the shortening note itself.
+  const room = budget.limit - 400;
+  for (let level = 0; level <= STEPS.length; level++) {
+    const out = render(report, opts, detailFor(level));
+    if (measure(out, budget.unit) <= room) return out;
+  }
+  // Only reachable with pathological inputs (thousands of subjects): cut on a line boundary.
+  const minimal = render(report, opts, detailFor(STEPS.length));
+  return hardCut(minimal, room, budget.unit);
+}
+
+function hardCut(text: string, room: number, unit: "bytes" | "chars"): string {
+  const lines = text.split("\n");
+  const kept: string[] = [];
+  let size = 0;
+  for (const line of lines) {
+    const n = measure(line, unit) + 1;
+    if (size + n > room - 200) break;
+    kept.push(line);
+    size += n;
+  }
+  kept.push(
+    "",
+    "> [!WARNING]",
+    "> Cut at the size limit. The full report is report.json in the run's artifacts.",
+    "",
+  );
+  return kept.join("\n");
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const VERDICT_ICON = { pass: "✅", warn: "⚠️", fail: "❌", error: "💥" } as const;
+const STATUS_ICON = { pass: "✅", fail: "❌", skip: "⏭️", error: "💥" } as const;
+
+function render(report: Report, opts: MarkdownOptions, d: Detail): string {
+  const t = opts.target;
+  const parts: string[] = [];
+  if (opts.marker) parts.push(opts.marker);
+  parts.push(headline(report, opts.checkName));
+  if (d.level > 0) parts.push(shortenedNote(t, d.level));
+
+  if (t === "check-text") {
+    // The check run's text carries the long-form detail; the summary carries the decisions.
+    if (d.level < 5) parts.push(gantt(report));
+    if (d.level < 3) parts.push(caseTable(report, d, false), logs(report, d));
+    return finish(parts);
+  }
+
+  parts.push(automatedChecks(report, d));
+  parts.push(tier1(report, d));
+  parts.push(tier2(report, d));
+  if (d.level < 5) parts.push(cleanup(report, d));
+  parts.push(summary(report));
+  if (t === "job-summary" || t === "file") {
+    if (d.level < 5) parts.push(gantt(report));
+  }
+  if (t !== "check-summary" && d.level < 3) parts.push(caseTable(report, d, true), logs(report, d));
+  return finish(parts);
+}
+
+function finish(parts: string[]): string {
+  return `${parts.filter((p) => p !== "").join("\n")}\n`;
+}
+
+function shortenedNote(target: MarkdownTarget, level: number): string {
+  const steps = STEPS.slice(0, level).join(", ");
+  return `> [!NOTE]\n> Shortened to fit ${TARGET_WORDS[target]}: ${steps}. The full report is report.json and report.md in the run's artifacts.\n`;
+}
+
+function shortSha(sha: string | undefined): string | undefined {
+  if (!sha) return undefined;
+  return /^[0-9a-f]{7,64}$/i.test(sha) ? `\`${sha.slice(0, 12)}\`` : inlineCode(sha, 40);
+}
+
+function headline(report: Report, checkName?: string): string {
+  const n = countCases(report.cases);
+  const name = escapeInline(checkName ?? "docker-acceptance", 100);
+  const counts = [`${n.passed} passed`, `${n.failed} failed`, `${n.skipped} skipped`];
+  if (n.errored) counts.push(`${n.errored} errored`);
+  const facts = [`**${counts.join(" · ")}** of ${n.total} cases`];
+  const sha = shortSha(report.head.sha);
+  if (sha) facts.push(`head ${sha}`);
+  facts.push(formatDuration(report.durationMs));
+  if (report.shard) facts.push(`shard ${report.shard.index}/${report.shard.total}`);
+  return `## ${VERDICT_ICON[report.verdict]} ${name}: ${report.verdict.toUpperCase()}\n\n${facts.join(" · ")}\n`;
+}
+
+/** Subject names in report order, then any that only appear in cases. */
+function subjectOrder(report: Report): string[] {
+  const names = report.subjects.map((s) => s.name);
+  for (const c of report.cases) if (!names.includes(c.subject)) names.push(c.subject);
+  return names;
+}
+
+function automatedChecks(report: Report, d: Detail): string {
+  const rows: string[] = [];
+  let groups = 0;
+  const subjects = subjectOrder(report);
+  for (const suite of ["lifecycle", "containment"] as const) {
+    for (const subject of subjects) {
+      const cases = report.cases.filter((c) => c.suite === suite && c.subject === subject);
+      if (cases.length === 0) continue;
+      groups++;
+      if (groups > d.listCap * 5) continue;
+      const n = countCases(cases);
+      const bad = n.failed + n.errored;
+      const warnOnly = cases.every(
+        (c) => c.status !== "error" && (c.status !== "fail" || c.severity === "warn"),
+      );
+      const icon = bad === 0 ? (n.skipped ? "⚠️" : "✅") : warnOnly ? "⚠️" : "❌";
+      const extra = [bad ? `${bad} failed` : "", n.skipped ? `${n.skipped} skipped` : ""].filter(Boolean);
+      rows.push(
+        `| ${suite} · ${escapeInline(subject, 80)} | ${icon} ${n.passed}/${n.total} passed${extra.length ? ` (${extra.join(", ")})` : ""} |`,
+      );
+    }
+  }
+  if (groups > d.listCap * 5)
+    rows.push(`| … | ${groups - d.listCap * 5} more subject × suite rows in report.json |`);
+
+  const inv = report.inventory;
+  if (inv) {
+    const missing = inv.drift.reduce((a, x) => a + x.missing.length, 0);
+    const unexpected = inv.drift.reduce((a, x) => a + x.unexpected.length, 0);
+    const result = inv.complete
+      ? `✅ complete (${inlineCode(inv.path, 100)}, sha256 \`${inv.sha256.replace(/[^0-9a-f]/gi, "").slice(0, 12)}\`)`
+      : `${inv.requireComplete ? "❌" : "⚠️"} incomplete: ${missing} missing, ${unexpected} unexpected (${inlineCode(inv.path, 100)})`;
+    rows.push(`| Inventory completeness | ${result} |`);
+  }
+  if (report.artifacts.length > 0) {
+    const bad = report.artifacts.filter((a) => !a.ok).length;
+    rows.push(
+      `| Artifact verification | ${bad === 0 ? "✅" : "❌"} ${report.artifacts.length - bad}/${report.artifacts.length} match their pinned sha256 |`,
+    );
+  }
+  const c = report.cleanup;
+  if (c) {
+    rows.push(
+      `| Cleanup | ${c.completed ? "✅ verified by listing" : `❌ ${c.remaining.length} owned object(s) remain`} |`,
+    );
+  }
+  const ext = report.external;
+  if (ext.tests) {
+    const x = ext.tests;
+    rows.push(
+      `| Tests | ${x.failed ? "❌" : "✅"} Tests: ${x.passed} passed, ${x.skipped} skipped, ${x.failed} failed |`,
+    );
+  }
+  if (ext.lint) {
+    const k = ext.lint.findings.length;
+    rows.push(`| Lint | ${k === 0 ? "✅ Lint: PASS" : `⚠️ Lint: ${k} finding${k === 1 ? "" : "s"}`} |`);
+  }
+  const al = report.alignment;
+  if (al?.configured) {
+    const t1 = al.findings.filter((f) => f.tier === 1).length;
+    const t2 = al.findings.length - t1;
+    rows.push(`| Alignment | ${t1 ? "❌" : t2 ? "⚠️" : "✅"} ${t1} to fix, ${t2} to discuss |`);
+  }
+  if (rows.length === 0) return "### Automated Checks\n\n_No checks ran._\n";
+  return ["### Automated Checks", "", "| Check | Result |", "| --- | --- |", ...rows, ""].join("\n");
+}
+
+function location(path: string | undefined, line: number | undefined): string {
+  if (!path) return "";
+  return ` at ${inlineCode(`${path}${line ? `:${line}` : ""}`, 200)}`;
+}
+
+/** A capped numbered list: items beyond the cap are counted, never silently dropped. */
+function list(items: string[], cap: number, noun: string): string[] {
+  const shown = items.slice(0, cap).map((s, i) => `${i + 1}. ${s}`);
+  if (items.length > shown.length)
+    shown.push(`\n_… and ${items.length - shown.length} more ${noun} in report.json._`);
+  return shown;
+}
+
+function caseItem(c: CaseResult, icon: string): string {
+  const head = `${icon} **${escapeInline(c.subject, 80)}** · ${inlineCode(c.id, 80)}: ${escapeInline(c.message || c.status, 500)}${location(c.location?.path, c.location?.line)}`;
+  return c.remediation ? `${head}\n   **Fix:** ${escapeInline(c.remediation, 600)}` : head;
+}
+
+function sortedCases(report: Report): CaseResult[] {
+  return [...report.cases].sort((a, b) => byAttention(a, b) || a.subject.localeCompare(b.subject));
+}
+
+function tier1(report: Report, d: Detail): string {
+  const items: string[] = [];
+  for (const c of sortedCases(report)) {
+    if (c.status === "error") items.push(caseItem(c, "💥"));
+    else if (c.status === "fail" && c.severity === "fail") items.push(caseItem(c, "❌"));
+  }
+  const invPath = report.inventory?.path;
+  for (const a of report.artifacts.filter((x) => !x.ok)) {
+    const got = a.actual ? `\`${a.actual.replace(/[^0-9a-f]/gi, "").slice(0, 12)}…\`` : "no such file";
+    items.push(
+      `❌ artifact ${inlineCode(a.path, 200)}: expected sha256 \`${a.expected.replace(/[^0-9a-f]/gi, "").slice(0, 12)}…\`, got ${got}${a.line && invPath ? location(invPath, a.line) : ""}\n   **Fix:** if the change is intended, run \`docker-acceptance pin\` and commit the inventory; otherwise restore the file.`,
+    );
+  }
+  const inv = report.inventory;
+  if (inv && !inv.complete && inv.requireComplete) {
+    for (const x of inv.drift) {
+      if (x.missing.length === 0 && x.unexpected.length === 0) continue;
+      const what = [
+        x.missing.length ? `missing ${x.missing.map((m) => inlineCode(m, 80)).join(", ")}` : "",
+        x.unexpected.length ? `unexpected ${x.unexpected.map((m) => inlineCode(m, 80)).join(", ")}` : "",
+      ].filter(Boolean);
+      items.push(
+        `❌ inventory **${escapeInline(x.subject, 80)}** / ${escapeInline(x.suite, 40)}: ${what.join("; ")}${location(inv.path, undefined)}\n   **Fix:** run the missing cases, or update the pinned case list if the change is intended.`,
+      );
+    }
+  }
+  const c = report.cleanup;
+  if (c && !c.completed) {
+    items.push(
+      `❌ cleanup left ${c.remaining.length} owned object(s) behind\n   **Fix:** run \`docker-acceptance sweep --owner ${report.runId.replace(/[^a-z0-9-]/gi, "")}\` on the runner.`,
+    );
+  }
+  for (const e of report.errors)
+    items.push(`💥 ${escapeInline(e.kind, 60)}: ${escapeInline(e.message, 600)}`);
+  for (const f of report.alignment?.findings ?? []) {
+    if (f.tier === 1) items.push(findingItem(f, "❌"));
+  }
+  const body = items.length ? list(items, d.listCap, "items to fix") : ["_Nothing to fix._"];
+  return ["### Tier 1: Fixes Required", "", ...body, ""].join("\n");
+}
+
+function findingItem(f: NonNullable<Report["alignment"]>["findings"][number], icon: string): string {
+  const who = f.reviewers.length
+    ? ` · reviewers: ${f.reviewers.map((r) => escapeInline(r, 60)).join(", ")}`
+    : "";
+  const ref = f.ref ? ` (${escapeInline(f.ref, 80)})` : "";
+  return `${icon} **${escapeInline(f.title, 200)}**${ref}: ${escapeInline(f.concern, 600)}${location(f.path, f.line)}${who}`;
+}
+
+function tier2(report: Report, d: Detail): string {
+  const items: string[] = [];
+  for (const f of report.alignment?.findings ?? []) if (f.tier === 2) items.push(findingItem(f, "💬"));
+  for (const c of sortedCases(report)) {
+    if (c.status === "fail" && c.severity === "warn") items.push(caseItem(c, "⚠️"));
+    else if (c.status === "skip") items.push(`${caseItem(c, "⏭️")}\n   Skipped: needs a human look.`);
+  }
+  const inv = report.inventory;
+  if (inv && !inv.complete && !inv.requireComplete) {
+    items.push(`⚠️ inventory incomplete (completeness not required here)${location(inv.path, undefined)}`);
+  }
+  const lines = ["### Tier 2: Alignment Discussion", ""];
+  const al = report.alignment;
+  if (al?.summary) lines.push(escapeInline(al.summary, 1000), "");
+  lines.push(...(items.length ? list(items, d.listCap, "items to discuss") : ["_Nothing to discuss._"]));
+  for (const note of (al?.notes ?? []).slice(0, d.listCap)) lines.push(`- ${escapeInline(note, 300)}`);
+  lines.push("");
+  return lines.join("\n");
+}
+
+function cleanup(report: Report, d: Detail): string {
+  const c = report.cleanup;
+  if (!c) return "### Cleanup\n\n_Cleanup did not run._\n";
+  const by = (a: string) => c.objects.filter((o) => o.action === a);
+  const removed = by("removed").length + by("untagged").length;
+  const retained = by("retained");
+  const failed = by("failed");
+  const lines = [
+    "### Cleanup",
+    "",
+    `Owner ${inlineCode(c.owner, 60)} · trigger ${escapeInline(c.trigger, 40)} · ${removed} removed, ${retained.length} retained, ${failed.length} failed · ${formatDuration(c.durationMs)}`,
+    "",
+    c.completed
+      ? `✅ Verified: ${c.verifiedBy.length ? c.verifiedBy.map((v) => escapeInline(v, 200)).join("; ") : "listing found nothing owned left"}.`
+      : `❌ Not verified: ${c.remaining.length} owned object(s) remain: ${c.remaining
+          .slice(0, 20)
+          .map((r) => `${r.kind} ${inlineCode(r.id.slice(0, 19), 24)}`)
+          .join(", ")}`,
+    "",
+  ];
+  const obj = (o: (typeof c.objects)[number]) =>
+    `${o.kind} ${inlineCode(o.tag ?? o.name ?? o.id.slice(0, 19), 120)}${o.role ? ` (${escapeInline(o.role, 30)})` : ""}: ${escapeInline(o.reason, 300)}${o.error ? ` (${escapeInline(o.error.message, 300)})` : ""}`;
+  if (retained.length) lines.push("Retained:", ...retained.slice(0, d.listCap).map((o) => `- ${obj(o)}`), "");
+  if (failed.length)
+    lines.push("Failed to remove:", ...failed.slice(0, d.listCap).map((o) => `- ${obj(o)}`), "");
+  for (const e of c.errors.slice(0, d.listCap))
+    lines.push(`- 💥 ${escapeInline(e.kind, 40)}: ${escapeInline(e.message, 300)}`);
+  if (d.level === 0 && c.objects.length > 0) {
+    lines.push(
+      "<details><summary>Every object this run owned</summary>",
+      "",
+      "| Kind | Object | Action | Why |",
+      "| --- | --- | --- | --- |",
+      ...c.objects.map(
+        (o) =>
+          `| ${o.kind} | ${inlineCode(o.tag ?? o.name ?? o.id.slice(0, 19), 120)} | ${escapeInline(o.action, 20)} | ${escapeInline(o.reason, 200)} |`,
+      ),
+      "",
+      "</details>",
+      "",
+    );
+  }
+  return lines.join("\n");
+}
+
+function summary(report: Report): string {
+  const n = countCases(report.cases);
+  return [
+    "### Summary",
+    "",
+    "| Verdict | Passed | Failed | Skipped | Errored | Total | Duration |",
+    "| --- | --- | --- | --- | --- | --- | --- |",
+    `| ${VERDICT_ICON[report.verdict]} ${report.verdict.toUpperCase()} | ${n.passed} | ${n.failed} | ${n.skipped} | ${n.errored} | ${n.total} | ${formatDuration(report.durationMs)} |`,
+    "",
+  ].join("\n");
+}
+
+function caseTable(report: Report, d: Detail, collapsed: boolean): string {
+  const cases = sortedCases(report);
+  const shown = d.level >= 1 ? cases.filter((c) => c.status !== "pass") : cases;
+  const hidden = cases.length - shown.length;
+  const rows = shown.map(
+    (c) =>
+      `| ${STATUS_ICON[c.status]} | ${escapeInline(c.subject, 80)} | ${inlineCode(c.id, 80)} | ${formatDuration(c.durationMs)} | ${escapeInline(c.message, 200)} |`,
+  );
+  const table = ["| | Subject | Case | Duration | Message |", "| --- | --- | --- | --- | --- |", ...rows];
+  const note = hidden ? [`\n_${hidden} passing case(s) not listed._`] : [];
+  const title = `All ${cases.length} cases with durations`;
+  if (!collapsed) return [`### ${title}`, "", ...table, ...note, ""].join("\n");
+  return [`<details><summary>${title}</summary>`, "", ...table, ...note, "", "</details>", ""].join("\n");
+}
+
+function logs(report: Report, d: Detail): string {
+  const failing = new Set(
+    report.cases.filter((c) => c.status === "fail" || c.status === "error").map((c) => c.subject),
+  );
+  const out: string[] = [];
+  for (const s of report.subjects) {
+    // Passing subjects' logs are the first detail to go.
+    if (d.level >= 1 && !failing.has(s.name)) continue;
+    for (const [label, text] of [
+      ["Build log", s.buildLog],
+      ["Log excerpt", s.logExcerpt],
+    ] as const) {
+      if (!text) continue;
+      out.push(
+        `<details><summary>${label}: ${htmlText(s.name, 80)}</summary>`,
+        "",
+        preBlock(text, { maxLines: d.logLines, maxLineLength: d.logLineLength }),
+        "</details>",
+        "",
+      );
+    }
+  }
+  return out.join("\n");
+}
+
+/**
+ * Where the time went: one gantt section per subject, one bar per phase, in milliseconds from
+ * the report's start. GitHub renders mermaid blocks in check run text and markdown files.
+ */
+function gantt(report: Report): string {
+  const subjects = report.subjects.filter((s) => s.phases.length > 0);
+  if (subjects.length === 0) return "";
+  const lines = [
+    "### Where the time went",
+    "",
+    "```mermaid",
+    "gantt",
+    "  dateFormat x",
+    "  axisFormat %M:%S",
+  ];
+  for (const s of subjects.slice(0, 50)) {
+    lines.push(`  section ${mermaidLabel(s.name)}`);
+    for (const p of s.phases.slice(0, 20)) {
+      const start = Math.max(0, Math.round(p.startMs));
+      const end = start + Math.max(1, Math.round(p.durationMs));
+      lines.push(
+        `  ${mermaidLabel(p.name, 30)} ${formatDuration(p.durationMs).replace(/[^0-9a-z.]/g, "")} :${start}, ${end}`,
+      );
+    }
+  }
+  lines.push("```", "");
+  return lines.join("\n");
+}
