@@ -44,11 +44,17 @@ export async function listOwned(engine: DockerEngine, scope: CleanupScope): Prom
   const reference = scope.subject ? ownedTag(scope.owner, scope.subject) : `${ownedTag(scope.owner)}*`;
   const [containers, labelled, tagged] = await Promise.all([
     engine.listContainers({ label: labelFilter(scope) }),
-    engine.listImages({ label: labelFilter(scope) }),
+    engine.listImages({ label: labelFilter(scope) }, true),
     engine.listImages({ reference: [reference] }),
   ]);
   const images = new Map(labelled.map((i) => [i.id, i]));
-  for (const i of tagged) images.set(i.id, i);
+  // A reference filter trims RepoTags to the matching ones: read the full tag list back, so an
+  // image that another tag shares is never mistaken for ours alone.
+  for (const i of tagged) {
+    if (images.has(i.id)) continue;
+    const info = await engine.inspectImage(i.id);
+    images.set(i.id, { ...i, tags: info.RepoTags ?? i.tags });
+  }
   return { containers, images: [...images.values()] };
 }
 
@@ -58,6 +64,18 @@ export function planCleanup(
   listing: Listing,
   opts: CleanupOptions = {},
 ): PlannedAction[] {
+  const byId = new Map(listing.images.map((i) => [i.id, i]));
+  const depth = (i: OwnedImage): number => {
+    const parent = byId.get(i.parentId);
+    return parent ? 1 + depth(parent) : 0;
+  };
+  // An image we keep (shared tag, cleanup-images false) keeps its whole owned ancestry.
+  const kept = new Set<string>();
+  for (const img of listing.images) {
+    const ours = img.tags.filter((t) => isOwnedTag(t, scope.owner, scope.subject));
+    const keep = img.tags.length > ours.length || (ours.length > 0 && opts.removeImages === false);
+    for (let a: OwnedImage | undefined = keep ? img : undefined; a; a = byId.get(a.parentId)) kept.add(a.id);
+  }
   const actions: PlannedAction[] = listing.containers.map((c) => ({
     kind: "container",
     id: c.id,
@@ -66,16 +84,21 @@ export function planCleanup(
     remove: true,
     reason: `labelled ${OWNER_LABEL}=${scope.owner}`,
   }));
-  for (const img of listing.images) {
+  // Children before parents, so each removal (never pruning) leaves the next one childless.
+  for (const img of [...listing.images].sort((a, b) => depth(b) - depth(a))) {
     const ours = img.tags.filter((t) => isOwnedTag(t, scope.owner, scope.subject));
     const others = img.tags.filter((t) => !ours.includes(t));
     if (ours.length === 0) {
+      const untaggedOwned = others.length === 0 && img.labels[OWNER_LABEL] === scope.owner;
       actions.push({
         kind: "image",
         id: img.id,
-        remove: false,
-        reason:
-          "no tag of this run references it; removing it by ID could delete what another tag or build needs",
+        remove: untaggedOwned && !kept.has(img.id),
+        reason: !untaggedOwned
+          ? "another tag references it and no tag of this run does"
+          : kept.has(img.id)
+            ? "intermediate build image under an image that is kept"
+            : `intermediate build image labelled ${OWNER_LABEL}=${scope.owner}`,
       });
       continue;
     }
@@ -185,7 +208,7 @@ async function execute(engine: DockerEngine, a: PlannedAction): Promise<CleanupO
   if (!a.remove) return { ...base, action: "retained" };
   try {
     if (a.kind === "container") await engine.removeContainer(a.id);
-    else await engine.removeImageTag(a.tag!);
+    else await engine.removeImage(a.tag ?? a.id);
     return { ...base, action: a.untagOnly ? "untagged" : "removed" };
   } catch (err) {
     return { ...base, action: "failed", error: errorEvidence(err) };

@@ -40,12 +40,18 @@ export interface OwnedContainer {
   state: string;
   labels: Record<string, string>;
   image: string;
+  /** Unix seconds. */
+  created: number;
 }
 
 export interface OwnedImage {
   id: string;
+  /** Empty for the root of a chain; the legacy builder's intermediate images have parents. */
+  parentId: string;
   tags: string[];
   labels: Record<string, string>;
+  /** Unix seconds. */
+  created: number;
 }
 
 const BUILD_LOG_LIMIT = 64 * 1024;
@@ -233,17 +239,21 @@ export class DockerEngine {
       state: c.State,
       labels: c.Labels ?? {},
       image: c.Image,
+      created: c.Created,
     }));
   }
 
-  async listImages(filters: Record<string, string[]>): Promise<OwnedImage[]> {
+  /** `all` includes intermediate images (the legacy builder keeps one per Dockerfile step). */
+  async listImages(filters: Record<string, string[]>, all = false): Promise<OwnedImage[]> {
     const list = await this.call("list images", (abortSignal) =>
-      this.docker.listImages({ all: false, filters, abortSignal }),
+      this.docker.listImages({ all, filters, abortSignal }),
     );
     return list.map((i) => ({
       id: i.Id,
+      parentId: i.ParentId ?? "",
       tags: (i.RepoTags ?? []).filter((t) => t !== "<none>:<none>"),
       labels: i.Labels ?? {},
+      created: i.Created,
     }));
   }
 
@@ -258,6 +268,11 @@ export class DockerEngine {
 
   /** Untags `ref`; the image itself goes only when no other tag references it. Parents are never pruned. */
   removeImageTag(ref: string): Promise<void> {
+    return this.removeImage(ref);
+  }
+
+  /** By tag or ID, never forced, never pruning parents: a shared layer or cache is never collateral. */
+  removeImage(ref: string): Promise<void> {
     return this.call(`remove image ${ref}`, (abortSignal) =>
       this.docker
         .getImage(ref)

@@ -1,0 +1,86 @@
+// Action inputs, read once and validated: the same meaning as the CLI flags.
+import * as core from "@actions/core";
+import { UsageError } from "../errors.js";
+import { parseShard, type Shard } from "../plan.js";
+import { SUITES, type SuiteName } from "../suites/ids.js";
+
+export type Mode = "run" | "check" | "publish" | "merge";
+
+export interface ActionInputs {
+  mode: Mode;
+  inventory: string;
+  subjects: string[];
+  suites: SuiteName[];
+  shard?: Shard;
+  containers: string[];
+  probeImage?: string;
+  cleanupImages: boolean;
+  requireComplete: boolean;
+  failOn: "fail" | "warn" | "never";
+  comment: "always" | "on-failure" | "never";
+  checkName: string;
+  issueOnFailure: boolean;
+  alignmentConfig: string;
+  junit: string[];
+  sarif: string[];
+  reportDir: string;
+  parallelism?: number;
+  githubToken: string;
+}
+
+const list = (name: string) =>
+  core
+    .getInput(name)
+    .split(/[\n,]/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+function oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
+  const value = (core.getInput(name) || fallback) as T;
+  if (!allowed.includes(value))
+    throw new UsageError(`input ${name}: ${JSON.stringify(value)} is not one of ${allowed.join(", ")}`);
+  return value;
+}
+
+function bool(name: string, fallback: boolean): boolean {
+  const v = core.getInput(name).trim().toLowerCase();
+  if (v === "") return fallback;
+  if (["true", "yes", "1"].includes(v)) return true;
+  if (["false", "no", "0"].includes(v)) return false;
+  throw new UsageError(`input ${name}: ${JSON.stringify(v)} is not a boolean (true or false)`);
+}
+
+export function readInputs(): ActionInputs {
+  const suites = list("suite").map((s) => {
+    if (!(SUITES as readonly string[]).includes(s))
+      throw new UsageError(`input suite: ${JSON.stringify(s)} is not lifecycle or containment`);
+    return s as SuiteName;
+  });
+  const p = core.getInput("parallelism");
+  const parallelism = p ? Number(p) : undefined;
+  if (parallelism !== undefined && !(Number.isInteger(parallelism) && parallelism >= 1)) {
+    throw new UsageError(`input parallelism: ${JSON.stringify(p)} is not a whole number >= 1`);
+  }
+  const shard = core.getInput("shard");
+  return {
+    mode: oneOf("mode", ["run", "check", "publish", "merge"] as const, "run"),
+    inventory: core.getInput("inventory") || "acceptance/inventory.json",
+    subjects: list("subject"),
+    suites,
+    shard: shard ? parseShard(shard) : undefined,
+    containers: list("container"),
+    probeImage: core.getInput("probe-image") || undefined,
+    cleanupImages: bool("cleanup-images", true),
+    requireComplete: bool("require-complete", true),
+    failOn: oneOf("fail-on", ["fail", "warn", "never"] as const, "fail"),
+    comment: oneOf("comment", ["always", "on-failure", "never"] as const, "always"),
+    checkName: core.getInput("check-name") || "docker-acceptance",
+    issueOnFailure: bool("issue-on-failure", false),
+    alignmentConfig: core.getInput("alignment-config") || "acceptance/alignment.yml",
+    junit: list("junit"),
+    sarif: list("sarif"),
+    reportDir: core.getInput("report-dir") || "",
+    parallelism,
+    githubToken: core.getInput("github-token"),
+  };
+}

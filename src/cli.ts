@@ -1,0 +1,66 @@
+#!/usr/bin/env node
+// The CLI door: parse the command, dispatch, map errors to exit codes (DESIGN.md):
+// 0 pass or warn, 1 fail, 2 usage or configuration error, 3 engine or internal error.
+import { ConfigError, exitCodeOf, UsageError } from "./errors.js";
+import { TOOL_VERSION } from "./version.js";
+
+const USAGE = `docker-acceptance ${TOOL_VERSION}: decides whether a pull request's container can be trusted
+
+usage: docker-acceptance <command> [options]
+
+commands:
+  run       build the inventory's subjects and run the lifecycle and containment suites
+  check     grade running containers someone else started (never stops or changes them)
+  verify    re-verify a report bundle (hashes, schema, completeness, inventory digest)
+  merge     merge shard bundles into one report
+  sweep     remove leftovers this tool owns (--owner RUN_ID | --stale) and print the evidence
+  publish   post the comment and check run from a bundle (the fork-safe second phase)
+  align     the alignment review of a local diff
+  pin       rewrite the inventory's artifact hashes from the workspace
+  schema    print the inventory JSON Schema
+
+exit codes: 0 pass or warn, 1 fail, 2 usage or configuration error, 3 engine or internal error
+run 'docker-acceptance <command> --help' for a command's options.`;
+
+const commands: Record<string, () => Promise<(argv: string[]) => Promise<number>>> = {
+  run: async () => (await import("./commands/run.js")).runCommand,
+  check: async () => (await import("./commands/check.js")).checkCommand,
+  verify: async () => (await import("./commands/verify.js")).verifyCommand,
+  merge: async () => (await import("./commands/merge.js")).mergeCommand,
+  sweep: async () => (await import("./commands/sweep.js")).sweepCommand,
+  publish: async () => (await import("./commands/publish.js")).publishCommand,
+  align: async () => (await import("./commands/align.js")).alignCommand,
+  pin: async () => (await import("./commands/pin.js")).pinCommand,
+  schema: async () => (await import("./commands/schema.js")).schemaCommand,
+};
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === "--help" || name === "-h" || name === "help") {
+    process.stdout.write(`${USAGE}\n`);
+    return name ? 0 : 2;
+  }
+  if (name === "--version" || name === "-V") {
+    process.stdout.write(`${TOOL_VERSION}\n`);
+    return 0;
+  }
+  const load = commands[name];
+  if (!load) {
+    process.stderr.write(`docker-acceptance: unknown command ${JSON.stringify(name)}\n\n${USAGE}\n`);
+    return 2;
+  }
+  try {
+    return await (await load())(rest);
+  } catch (err) {
+    const code = exitCodeOf(err);
+    const known =
+      err instanceof ConfigError ||
+      err instanceof UsageError ||
+      (err as { code?: string })?.code?.startsWith?.("ERR_PARSE_ARGS");
+    process.stderr.write(`docker-acceptance ${name}: ${(err as Error).message ?? String(err)}\n`);
+    if (!known && code === 3 && process.env.DA_DEBUG) process.stderr.write(`${(err as Error).stack}\n`);
+    return known && !(err instanceof ConfigError || err instanceof UsageError) ? 2 : code;
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,72 @@
+// `docker-acceptance run`: the suites against the inventory's subjects on the local engine.
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { UsageError } from "../errors.js";
+import { stderrLogger } from "../log.js";
+import { runPipeline } from "../pipeline.js";
+import { parseShard } from "../plan.js";
+import { writeBundle } from "../report/bundle.js";
+import { SUITES, type SuiteName } from "../suites/ids.js";
+import { abortOnSignals, exitCodeFor, parseFormat, renderReport, signalExitCode } from "./common.js";
+
+export const RUN_USAGE = `usage: docker-acceptance run [--inventory PATH] [--subject NAME]... [--suite lifecycle|containment]...
+                              [--shard I/N] [--out DIR] [--format text|markdown|json] [--probe-image REF]
+                              [--parallelism N] [--keep-images] [--no-require-complete] [--workspace DIR]`;
+
+export async function runCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      inventory: { type: "string", default: "acceptance/inventory.json" },
+      subject: { type: "string", multiple: true, default: [] },
+      suite: { type: "string", multiple: true, default: [] },
+      shard: { type: "string" },
+      out: { type: "string" },
+      format: { type: "string" },
+      "probe-image": { type: "string" },
+      parallelism: { type: "string" },
+      "keep-images": { type: "boolean", default: false },
+      "no-require-complete": { type: "boolean", default: false },
+      workspace: { type: "string", default: "." },
+      quiet: { type: "boolean", short: "q", default: false },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  const format = parseFormat(values.format);
+  const suites = values.suite.map((s) => {
+    if (!(SUITES as readonly string[]).includes(s))
+      throw new UsageError(`--suite ${JSON.stringify(s)}: expected lifecycle or containment`);
+    return s as SuiteName;
+  });
+  const parallelism = values.parallelism === undefined ? undefined : Number(values.parallelism);
+  if (parallelism !== undefined && !(Number.isInteger(parallelism) && parallelism >= 1)) {
+    throw new UsageError(`--parallelism ${JSON.stringify(values.parallelism)}: expected a whole number >= 1`);
+  }
+  const signals = abortOnSignals();
+  try {
+    const report = await runPipeline({
+      workspace: path.resolve(values.workspace),
+      inventoryPath: values.inventory,
+      subjects: values.subject,
+      suites,
+      shard: values.shard ? parseShard(values.shard) : undefined,
+      probeImage: values["probe-image"],
+      parallelism,
+      removeImages: !values["keep-images"],
+      requireComplete: !values["no-require-complete"],
+      log: stderrLogger(values.quiet || format === "json"),
+      signal: signals.signal,
+    });
+    if (values.out) {
+      const markdown = await renderReport(report, "markdown").catch(() => "");
+      await writeBundle(path.resolve(values.out), report, { markdown } as never);
+      process.stderr.write(`report bundle: ${path.resolve(values.out)}\n`);
+    }
+    process.stdout.write(await renderReport(report, format));
+    const sig = signals.received();
+    return sig ? signalExitCode(sig) : exitCodeFor(report);
+  } finally {
+    signals.dispose();
+  }
+}

@@ -1,0 +1,82 @@
+// `docker-acceptance sweep`: removes leftovers this tool owns and prints the evidence.
+import { parseArgs } from "node:util";
+import { cleanupOwned } from "../engine/cleanup.js";
+import { DockerEngine } from "../engine/docker.js";
+import { isOwnerAlive, isRunId, OWNER_LABEL } from "../engine/ownership.js";
+import { UsageError } from "../errors.js";
+import type { CleanupEvidence } from "../report/model.js";
+
+export async function sweepCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      owner: { type: "string", multiple: true, default: [] },
+      stale: { type: "boolean", default: false },
+      "older-than": { type: "string", default: "6h" },
+      format: { type: "string", default: "text" },
+    },
+    strict: true,
+  });
+  if (values.owner.length === 0 && !values.stale)
+    throw new UsageError("sweep needs --owner RUN_ID or --stale");
+  for (const o of values.owner)
+    if (!isRunId(o))
+      throw new UsageError(`--owner ${JSON.stringify(o)}: expected a run id such as da-<32 hex>`);
+  const engine = new DockerEngine();
+  await engine.ping();
+  const owners =
+    values.owner.length > 0 ? values.owner : await staleOwners(engine, parseAge(values["older-than"]));
+  const evidence: CleanupEvidence[] = [];
+  for (const owner of owners) evidence.push(await cleanupOwned(engine, { owner }, { trigger: "sweep" }));
+  if (values.format === "json") {
+    process.stdout.write(`${JSON.stringify(evidence, null, 2)}\n`);
+  } else {
+    process.stdout.write(renderSweep(owners, evidence, values.stale));
+  }
+  return evidence.every((e) => e.completed) ? 0 : 3;
+}
+
+export function renderSweep(owners: string[], evidence: CleanupEvidence[], stale: boolean): string {
+  if (owners.length === 0) return `sweep: no ${stale ? "stale " : ""}owners found; nothing removed\n`;
+  const lines: string[] = [];
+  for (const e of evidence) {
+    const acted = e.objects.filter((o) => o.action !== "retained");
+    if (acted.length === 0)
+      lines.push(`sweep ${e.owner}: nothing to remove (listing found no owned containers or images)`);
+    for (const o of e.objects)
+      lines.push(
+        `sweep ${e.owner}: ${o.action} ${o.kind} ${o.tag ?? o.name ?? o.id.slice(0, 19)} (${o.reason})${o.error ? `: ${o.error.message}` : ""}`,
+      );
+    lines.push(
+      `sweep ${e.owner}: ${e.completed ? "verified" : "NOT verified"} by ${e.verifiedBy.join("; ")}${e.remaining.length ? `; remaining: ${e.remaining.map((r) => r.id.slice(0, 19)).join(", ")}` : ""}`,
+    );
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/** Owners whose process is gone (same host), or whose objects are older than the cut-off. */
+async function staleOwners(engine: DockerEngine, olderThanMs: number): Promise<string[]> {
+  const containers = await engine.listContainers({ label: [OWNER_LABEL] });
+  const images = await engine.listImages({ label: [OWNER_LABEL] });
+  const owners = new Map<string, { labels: Record<string, string>; newest: number }>();
+  for (const o of [...containers, ...images]) {
+    const owner = o.labels[OWNER_LABEL];
+    if (!owner || !isRunId(owner)) continue;
+    const seen = owners.get(owner);
+    owners.set(owner, { labels: o.labels, newest: Math.max(seen?.newest ?? 0, o.created) });
+  }
+  const stale: string[] = [];
+  for (const [owner, { labels, newest }] of owners) {
+    const alive = isOwnerAlive(labels);
+    // Another host's run cannot be asked: only its age says it is gone.
+    if (alive === false || (alive === "unknown" && Date.now() - newest * 1000 > olderThanMs))
+      stale.push(owner);
+  }
+  return stale.sort();
+}
+
+function parseAge(text: string): number {
+  const m = /^(\d+)(s|m|h|d)$/.exec(text);
+  if (!m) throw new UsageError(`--older-than ${JSON.stringify(text)}: expected a duration such as 6h`);
+  return Number(m[1]) * { s: 1e3, m: 6e4, h: 36e5, d: 864e5 }[m[2] as "s"];
+}

@@ -1,0 +1,182 @@
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { listOwned } from "../../src/engine/cleanup.js";
+import { DockerEngine } from "../../src/engine/docker.js";
+import { newRunId } from "../../src/engine/ownership.js";
+import { silentLogger } from "../../src/log.js";
+import { runPipeline } from "../../src/pipeline.js";
+import type { Report } from "../../src/report/model.js";
+import { hasEngine, newEngine, PROBE_IMAGE } from "../helpers/engine.js";
+import { fixtureSubject, REPO_ROOT, writeInventory } from "../helpers/inventory.js";
+
+async function run(
+  subjects: Record<string, unknown>[],
+  engine = newEngine(),
+  workspace = REPO_ROOT,
+): Promise<Report> {
+  return runPipeline({
+    workspace,
+    inventoryPath: writeInventory(subjects),
+    suites: ["lifecycle"],
+    probeImage: PROBE_IMAGE,
+    log: silentLogger,
+    signal: new AbortController().signal,
+    engine,
+  });
+}
+
+async function nothingOwned(owner: string): Promise<void> {
+  const left = await listOwned(newEngine(), { owner });
+  expect(left.containers).toEqual([]);
+  expect(left.images).toEqual([]);
+}
+
+describe.skipIf(!hasEngine)("lifecycle suite on the real engine", () => {
+  it("passes every lifecycle case for the hardened fixture and leaves nothing owned", async () => {
+    const report = await run([
+      fixtureSubject("hardened", {
+        probes: [
+          { path: "/", bodyContains: "hello from the hardened fixture" },
+          { path: "/nope", expectStatus: 404 },
+        ],
+      }),
+    ]);
+    expect(report.cases.map((c) => [c.id, c.status])).toEqual([
+      ["lifecycle.build", "pass"],
+      ["lifecycle.create", "pass"],
+      ["lifecycle.ready", "pass"],
+      ["lifecycle.probes", "pass"],
+      ["lifecycle.limits", "pass"],
+      ["lifecycle.stop", "pass"],
+      ["lifecycle.cleanup", "pass"],
+    ]);
+    expect(report.verdict).toBe("pass");
+    expect(report.subjects[0]?.imageId).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(report.cleanup?.completed).toBe(true);
+    expect(report.cleanup?.objects.filter((o) => o.action === "removed").map((o) => o.kind)).toContain(
+      "container",
+    );
+    await nothingOwned(report.runId);
+  });
+
+  it("fails lifecycle.ready for the unhealthy fixture with a log excerpt, and still cleans up", async () => {
+    const report = await run([fixtureSubject("unhealthy", { startupTimeoutMs: 1500 })]);
+    const ready = report.cases.find((c) => c.id === "lifecycle.ready");
+    expect(ready?.status).toBe("fail");
+    expect(ready?.message).toMatch(/did not answer 200 within 1500 ms \(last status: 404\)/);
+    expect(String(ready?.evidence.logExcerpt)).toContain("unhealthy: starting without /health");
+    expect(ready?.remediation).toBeTruthy();
+    expect(report.cases.find((c) => c.id === "lifecycle.probes")?.status).toBe("skip");
+    expect(report.cases.find((c) => c.id === "lifecycle.cleanup")?.status).toBe("pass");
+    expect(report.verdict).toBe("fail");
+    await nothingOwned(report.runId);
+  });
+
+  it("fails lifecycle.stop when the subject ignores SIGTERM past its grace", async () => {
+    const report = await run([fixtureSubject("slow-stop", { stopTimeoutMs: 1000 })]);
+    const stop = report.cases.find((c) => c.id === "lifecycle.stop");
+    expect(stop?.status).toBe("fail");
+    expect(stop?.evidence.exitCode).toBe(137);
+    expect(stop?.message).toMatch(/ignored SIGTERM/);
+    await nothingOwned(report.runId);
+  });
+
+  it("fails lifecycle.probes with the probe, expected and actual status", async () => {
+    const report = await run([
+      fixtureSubject("hardened", { probes: [{ name: "wrong", path: "/", expectStatus: 201 }] }),
+    ]);
+    const probes = report.cases.find((c) => c.id === "lifecycle.probes");
+    expect(probes?.status).toBe("fail");
+    expect(probes?.message).toBe("wrong: expected 201, got 200");
+    await nothingOwned(report.runId);
+  });
+
+  it("refuses a context with an escaping symlink before any engine call, naming the link", async () => {
+    const workspace = mkdtempSync(path.join(tmpdir(), "da-ws-"));
+    const ctx = path.join(workspace, "ctx");
+    mkdirSync(ctx);
+    writeFileSync(path.join(ctx, "Dockerfile"), "FROM scratch\nCOPY . /\n");
+    symlinkSync("/etc/passwd", path.join(ctx, "passwd-link"));
+    const calls: string[] = [];
+    class RecordingEngine extends DockerEngine {
+      override build(...args: Parameters<DockerEngine["build"]>) {
+        calls.push("build");
+        return super.build(...args);
+      }
+    }
+    const report = await run(
+      [{ name: "escape", build: { context: "ctx" } }],
+      new RecordingEngine(),
+      workspace,
+    );
+    const build = report.cases.find((c) => c.id === "lifecycle.build");
+    expect(build?.status).toBe("error");
+    expect(build?.message).toContain("symlink escapes the build context: passwd-link -> /etc/passwd");
+    expect(calls).toEqual([]);
+    expect(report.cases.find((c) => c.id === "lifecycle.create")?.status).toBe("skip");
+    await nothingOwned(report.runId);
+  });
+
+  it("honours .dockerignore: ignored files never reach the build", async () => {
+    const workspace = mkdtempSync(path.join(tmpdir(), "da-ws-"));
+    const ctx = path.join(workspace, "ctx");
+    mkdirSync(path.join(ctx, "www"), { recursive: true });
+    writeFileSync(
+      path.join(ctx, "Dockerfile"),
+      `ARG BASE_IMAGE\nFROM \${BASE_IMAGE}\nCOPY . /var/www/\nUSER 65532:65532\nCMD ["httpd", "-f", "-p", "8080", "-h", "/var/www"]\n`,
+    );
+    writeFileSync(path.join(ctx, "health"), "ok\n");
+    writeFileSync(path.join(ctx, "secret.env"), "TOKEN=do-not-ship\n");
+    writeFileSync(path.join(ctx, ".dockerignore"), "*.env\n");
+    const report = await run(
+      [
+        fixtureSubject("ignore", {
+          build: { context: "ctx", args: { BASE_IMAGE: PROBE_IMAGE } },
+          probes: [
+            { path: "/secret.env", expectStatus: 404 },
+            { path: "/health", expectStatus: 200 },
+          ],
+        }),
+      ],
+      newEngine(),
+      workspace,
+    );
+    expect(report.cases.find((c) => c.id === "lifecycle.probes")?.status).toBe("pass");
+    await nothingOwned(report.runId);
+  });
+});
+
+describe.skipIf(!hasEngine)("owned cleanup", () => {
+  it("removes only our tag when another tag shares the image", async () => {
+    const engine = newEngine();
+    const owner = newRunId();
+    const { cleanupOwned } = await import("../../src/engine/cleanup.js");
+    const { ownedTag, OWNER_LABEL } = await import("../../src/engine/ownership.js");
+    // An image built by "our run", then tagged by someone else too.
+    const ctx = mkdtempSync(path.join(tmpdir(), "da-shared-"));
+    writeFileSync(path.join(ctx, "Dockerfile"), `FROM ${PROBE_IMAGE}\nRUN echo shared > /shared\n`);
+    const { readBuildContext } = await import("../../src/engine/context.js");
+    const built = await engine.build({
+      context: readBuildContext(ctx, "Dockerfile"),
+      tag: ownedTag(owner, "shared"),
+      labels: { [OWNER_LABEL]: owner },
+      timeoutMs: 60_000,
+    });
+    const otherTag = `da-test-shared:${owner}`;
+    await engine.docker.getImage(built.imageId).tag({ repo: "da-test-shared", tag: owner });
+    try {
+      const evidence = await cleanupOwned(engine, { owner }, { trigger: "test" });
+      expect(evidence.completed).toBe(true);
+      const tagObject = evidence.objects.find((o) => o.tag === ownedTag(owner, "shared"));
+      expect(tagObject?.action).toBe("untagged");
+      expect(tagObject?.reason).toContain(otherTag);
+      const info = await engine.inspectImage(built.imageId);
+      expect(info.RepoTags).toEqual([otherTag]);
+    } finally {
+      await engine.removeImage(otherTag);
+      await cleanupOwned(engine, { owner }, { trigger: "test-teardown" });
+    }
+  });
+});

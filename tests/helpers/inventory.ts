@@ -1,0 +1,33 @@
+// Temporary inventories over the repository's fixtures, for tests that run the pipeline.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { BASE_IMAGE } from "./engine.js";
+
+export const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
+
+export function fixtureSubject(
+  fixture: string,
+  overrides: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    name: fixture,
+    build: { context: `acceptance/fixtures/${fixture}`, args: { BASE_IMAGE } },
+    port: 8080,
+    limits: { memory: "64m", pids: 64, cpus: 0.5 },
+    startupTimeoutMs: 15_000,
+    stopTimeoutMs: 3_000,
+    ...overrides,
+  };
+}
+
+/** Writes an inventory to a temp file and returns its absolute path. */
+export function writeInventory(
+  subjects: Record<string, unknown>[],
+  extra: Record<string, unknown> = {},
+): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "da-inv-"));
+  const file = path.join(dir, "inventory.json");
+  writeFileSync(file, `${JSON.stringify({ schemaVersion: 1, subjects, ...extra }, null, 2)}\n`);
+  return file;
+}
