@@ -45,7 +45,7 @@ export function renderSweep(owners: string[], evidence: CleanupEvidence[], stale
       lines.push(`sweep ${e.owner}: nothing to remove (listing found no owned containers or images)`);
     for (const o of e.objects)
       lines.push(
-        `sweep ${e.owner}: ${o.action} ${o.kind} ${o.tag ?? o.name ?? o.id.slice(0, 19)} (${o.reason})${o.error ? `: ${o.error.message}` : ""}`,
+        `sweep ${e.owner}: ${o.action} ${o.kind} ${o.tag ?? o.id.slice(0, 19)}${o.name ? ` ${o.name}` : ""} (${o.reason})${o.error ? `: ${o.error.message}` : ""}`,
       );
     lines.push(
       `sweep ${e.owner}: ${e.completed ? "verified" : "NOT verified"} by ${e.verifiedBy.join("; ")}${e.remaining.length ? `; remaining: ${e.remaining.map((r) => r.id.slice(0, 19)).join(", ")}` : ""}`,
