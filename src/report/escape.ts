@@ -28,6 +28,14 @@ export function defuseMentions(text: string): string {
   return text.replace(/@(?=[A-Za-z0-9_-])/g, `@${ZWJ}`);
 }
 
+/**
+ * Breaks what GFM would autolink (`https://…`, `www.…`): a link in our comment would carry the
+ * project's credibility to whatever a subject's log points at.
+ */
+export function defuseLinks(text: string): string {
+  return text.replace(/:\/\//g, `:${ZWJ}//`).replace(/\bwww\./gi, (m) => `${m.slice(0, 3)}${ZWJ}.`);
+}
+
 /** Cuts to at most `max` UTF-16 units, never splitting a surrogate pair, marking the cut. */
 export function truncate(text: string, max: number): string {
   if (text.length <= max) return text;
@@ -47,7 +55,7 @@ const MD_PUNCT = /[\\`*_[\]!|~]/g;
  */
 export function escapeInline(text: string, max = 500): string {
   const flat = stripControl(text).replace(/\r\n|\r|\n|\t/g, " ");
-  return defuseMentions(escapeHtml(truncate(flat, max)).replace(MD_PUNCT, (c) => `\\${c}`));
+  return defuseLinks(defuseMentions(escapeHtml(truncate(flat, max)).replace(MD_PUNCT, (c) => `\\${c}`)));
 }
 
 /** Text inside an HTML element such as <summary>, where markdown is not parsed. */
