@@ -1,7 +1,28 @@
 // Containment suite entry points (contract used by the pipeline and `check`).
 // Evidence first (inspect once + trusted probe containers), judgement second (pure graders).
 import type { DockerEngine } from "../../engine/docker.js";
+import { errorEvidence } from "../../errors.js";
 import type { CaseResult } from "../../report/model.js";
+import { type ContainmentEvidence, gradeContainment } from "./grade.js";
+import {
+  DEFAULT_MASKED_PATHS,
+  DEFAULT_READONLY_PATHS,
+  type InspectEvidence,
+  inspectEvidence,
+  numericUser,
+} from "./inspect.js";
+import {
+  hostProbeOptions,
+  type ProbeEvidence,
+  parseHostOutput,
+  parseProbeOutput,
+  probeOptions,
+  runProbe,
+} from "./probe.js";
+
+export type { ContainmentEvidence, GradeTarget } from "./grade.js";
+export { gradeContainment } from "./grade.js";
+export { type InspectEvidence, inspectEvidence } from "./inspect.js";
 
 /** Default trusted probe: small, multi-arch, pinned by digest. Tests pass a local image instead. */
 export const DEFAULT_PROBE_IMAGE =
@@ -11,6 +32,8 @@ export interface HostNamespaces {
   /** e.g. { pid: "pid:[4026531836]", net: "net:[...]", ... } measured in the host namespaces. */
   ns: Record<string, string>;
   probeContainerId?: string;
+  /** Where a namespace was read when not from the probe itself, e.g. { mnt: "dockerd" }. */
+  sources?: Record<string, string>;
 }
 
 export interface ContainmentTarget {
@@ -32,19 +55,101 @@ export interface ContainmentOptions {
   signal?: AbortSignal;
 }
 
+/** One host probe per run: the namespace identities the engine's "host" modes would share. */
 export async function measureHostNamespaces(
-  _engine: DockerEngine,
-  _owner: string,
-  _probeImage: string,
-  _signal?: AbortSignal,
+  engine: DockerEngine,
+  owner: string,
+  probeImage: string,
+  signal?: AbortSignal,
 ): Promise<HostNamespaces> {
-  throw new Error("containment suite: not implemented yet");
+  const run = await runProbe(engine, hostProbeOptions(owner, probeImage), signal);
+  const { ns, sources } = parseHostOutput(run.stdout);
+  return { ns, sources };
 }
 
 /** Collects evidence for one running container, then grades it: one CaseResult per containment case. */
 export async function runContainment(
-  _target: ContainmentTarget,
-  _opts: ContainmentOptions,
+  target: ContainmentTarget,
+  opts: ContainmentOptions,
 ): Promise<CaseResult[]> {
-  throw new Error("containment suite: not implemented yet");
+  const started = performance.now();
+  const evidence = await collectEvidence(target, opts);
+  return gradeContainment(evidence, target, performance.now() - started);
+}
+
+/** Evidence for one subject: inspect once, probe once (twice for a user given by name), host shared. */
+export async function collectEvidence(
+  target: ContainmentTarget,
+  opts: ContainmentOptions,
+): Promise<ContainmentEvidence> {
+  const host = opts.host.then(
+    (h) => ({ ns: h.ns, ...(h.sources ? { sources: h.sources } : {}) }),
+    (err: unknown) => ({ error: errorEvidence(err).message }),
+  );
+  let inspect: InspectEvidence;
+  try {
+    inspect = inspectEvidence(await opts.engine.inspect(target.containerId, opts.signal));
+  } catch (err) {
+    // Without inspect there is nothing to judge: every case is an error, not a pass.
+    await host;
+    throw err;
+  }
+  const probe = inspect.running
+    ? await probeSubject(inspect, target, opts).catch((err: unknown) => ({
+        error: errorEvidence(err).message,
+      }))
+    : { error: "the container is not running" };
+  return { inspect, probe, host: await host };
+}
+
+async function probeSubject(
+  inspect: InspectEvidence,
+  target: ContainmentTarget,
+  opts: ContainmentOptions,
+): Promise<ProbeEvidence | { error: string }> {
+  const launch = {
+    subjectId: inspect.id,
+    // The subject's own capability settings: never more than the subject holds.
+    capAdd: inspect.privileged ? undefined : inspect.capAdd,
+    capDrop: inspect.capDrop,
+    writableRoots: target.writableRoots,
+    existsPaths: [
+      ...new Set([
+        ...DEFAULT_MASKED_PATHS,
+        ...(inspect.maskedPaths ?? []),
+        ...DEFAULT_READONLY_PATHS,
+        ...(inspect.readonlyPaths ?? []),
+      ]),
+    ],
+  };
+  let ids = numericUser(inspect.user);
+  if (!ids || ids.gid === undefined) {
+    // A user given by name (or uid without gid) resolves in the subject's /etc/passwd: read the
+    // ids the engine actually applied from the processes' status, which any uid may read.
+    const pre = await runProbe(
+      opts.engine,
+      probeOptions(opts.owner, opts.probeImage, { ...launch, uid: 65534, gid: 65534, mode: "ids" }),
+      opts.signal,
+    );
+    const first = parseProbeOutput(pre.stdout, 65534, 65534).processes[0];
+    const uid = Number(first?.status.Uid?.split(/\s+/)[1]);
+    const gid = Number(first?.status.Gid?.split(/\s+/)[1]);
+    if (!Number.isInteger(uid) || !Number.isInteger(gid)) {
+      return {
+        error: `could not resolve user ${JSON.stringify(inspect.user)} to a uid:gid (no subject process visible)`,
+      };
+    }
+    ids = { uid, gid };
+  }
+  const run = await runProbe(
+    opts.engine,
+    probeOptions(opts.owner, opts.probeImage, { ...launch, uid: ids.uid, gid: ids.gid! }),
+    opts.signal,
+  );
+  try {
+    return parseProbeOutput(run.stdout, ids.uid, ids.gid!);
+  } catch (err) {
+    const stderr = run.stderr.trim().slice(0, 300);
+    return { error: `${(err as Error).message} (exit ${run.exitCode}${stderr ? `: ${stderr}` : ""})` };
+  }
 }

@@ -1,0 +1,555 @@
+// Judgement: pure graders over collected evidence. They never touch the subject. A case the probe
+// could not observe is SKIP with the reason, never PASS; a failure provable from inspect alone is
+// FAIL whether or not the probe saw anything.
+import type { CaseResult } from "../../report/model.js";
+import { CONTAINMENT_CASES, type ContainmentCaseId } from "../ids.js";
+import {
+  DEFAULT_MASKED_PATHS,
+  DEFAULT_READONLY_PATHS,
+  ENGINE_DEFAULT_CAPS,
+  type InspectEvidence,
+  noNewPrivilegesOption,
+  seccompUnconfined,
+} from "./inspect.js";
+import { type ClassifiedMount, classifyMounts, parseMountinfo, under } from "./mounts.js";
+import { NAMESPACES, type ProbeEvidence, type ProcessEvidence } from "./probe.js";
+
+export interface ContainmentEvidence {
+  inspect: InspectEvidence;
+  /** What the trusted probe read, or why it could not. */
+  probe: ProbeEvidence | { error: string };
+  /** Host namespace identities, or why they could not be measured. */
+  host: { ns: Record<string, string>; sources?: Record<string, string> } | { error: string };
+}
+
+export interface GradeTarget {
+  subject: string;
+  writableRoots: readonly string[];
+  allowedCapabilities: readonly string[];
+  network: "bridge" | "none" | "any";
+}
+
+type Outcome = Pick<CaseResult, "status" | "message" | "evidence"> & { remediation?: string };
+
+const CAP_NAMES = [
+  "CHOWN",
+  "DAC_OVERRIDE",
+  "DAC_READ_SEARCH",
+  "FOWNER",
+  "FSETID",
+  "KILL",
+  "SETGID",
+  "SETUID",
+  "SETPCAP",
+  "LINUX_IMMUTABLE",
+  "NET_BIND_SERVICE",
+  "NET_BROADCAST",
+  "NET_ADMIN",
+  "NET_RAW",
+  "IPC_LOCK",
+  "IPC_OWNER",
+  "SYS_MODULE",
+  "SYS_RAWIO",
+  "SYS_CHROOT",
+  "SYS_PTRACE",
+  "SYS_PACCT",
+  "SYS_ADMIN",
+  "SYS_BOOT",
+  "SYS_NICE",
+  "SYS_RESOURCE",
+  "SYS_TIME",
+  "SYS_TTY_CONFIG",
+  "MKNOD",
+  "LEASE",
+  "AUDIT_WRITE",
+  "AUDIT_CONTROL",
+  "SETFCAP",
+  "MAC_OVERRIDE",
+  "MAC_ADMIN",
+  "SYSLOG",
+  "WAKE_ALARM",
+  "BLOCK_SUSPEND",
+  "AUDIT_READ",
+  "PERFMON",
+  "BPF",
+  "CHECKPOINT_RESTORE",
+];
+
+/** A /proc/<pid>/status capability mask ("00000000a80425fb") as names. */
+export function decodeCaps(hex: string): string[] {
+  let mask = BigInt(`0x${hex.trim() || "0"}`);
+  const out: string[] = [];
+  for (let bit = 0; mask > 0n; bit++, mask >>= 1n) {
+    if (mask & 1n) out.push(CAP_NAMES[bit] ?? `CAP_${bit}`);
+  }
+  return out;
+}
+
+const normCap = (c: string) => c.trim().toUpperCase().replace(/^CAP_/, "");
+
+const REMEDIATION: Record<ContainmentCaseId, string> = {
+  "containment.user":
+    "Add `USER 65532:65532` (any non-zero uid and gid) to the Dockerfile after the last RUN, or launch with `--user 65532:65532` (inventory: subjects[].user); never root, 0, 0:0 or empty.",
+  "containment.capabilities":
+    "Launch with `--cap-drop ALL` and add back only what the inventory allows (subjects[].capabilities, e.g. NET_BIND_SERVICE); remove `--cap-add` entries and `--privileged`.",
+  "containment.no_new_privileges":
+    "Launch with `--security-opt no-new-privileges=true` (compose: `security_opt: [no-new-privileges:true]`); remove any `no-new-privileges=false`.",
+  "containment.seccomp":
+    "Remove `--security-opt seccomp=unconfined` (and `--privileged`) so the engine's default seccomp profile applies, or pass a stricter profile with `--security-opt seccomp=<file>`.",
+  "containment.privileged":
+    "Remove `--privileged` (compose: `privileged: true`); grant single capabilities or devices instead.",
+  "containment.namespaces":
+    "Remove `--pid host`, `--network host`, `--ipc host`, `--uts host` and `--cgroupns host`; launch with `--cgroupns private --ipc private` (compose: `pid`, `network_mode`, `ipc`, `uts`, `cgroup`).",
+  "containment.rootfs_readonly":
+    "Launch with `--read-only` (compose: `read_only: true`) and give the process tmpfs mounts for the directories it writes (`--tmpfs /tmp`).",
+  "containment.mounts":
+    "Remove the mounts listed as findings: `-v`/`--mount` host binds and volumes (or add `:ro`), extra `--tmpfs` outside the allotted roots, any engine socket, and Dockerfile `VOLUME` lines (or mount them read-only); allot needed writable paths in subjects[].writableRoots.",
+  "containment.writable_roots":
+    "Make every writable place outside the allotted roots refuse the subject's user (remove the mount, add `:ro`, or fix ownership), and make each allotted root a tmpfs the user can write (`--tmpfs /tmp:rw,noexec,nosuid,nodev`).",
+  "containment.devices":
+    "Remove `--device`, `--gpus`/device requests and `--device-cgroup-rule` from the launch settings.",
+  "containment.resources":
+    "Launch with `--memory`, `--pids-limit` and `--cpus` (inventory: subjects[].limits; compose: `mem_limit`, `pids_limit`, `cpus`).",
+  "containment.network":
+    "Publish ports on loopback only (`-p 127.0.0.1:8080:8080`), never on 0.0.0.0; use `--network none` when the subject declares no network, and never `--network host`.",
+  "containment.masked_paths":
+    "Remove `--security-opt systempaths=unconfined` and `--privileged` so the engine masks /proc and /sys paths (kcore, keys, timer_list, firmware, ...) and keeps /proc/sys read-only.",
+};
+
+const pass = (message: string, evidence: Record<string, unknown> = {}): Outcome => ({
+  status: "pass",
+  message,
+  evidence,
+});
+const fail = (message: string, evidence: Record<string, unknown> = {}): Outcome => ({
+  status: "fail",
+  message,
+  evidence,
+});
+const skip = (message: string, evidence: Record<string, unknown> = {}): Outcome => ({
+  status: "skip",
+  message,
+  evidence,
+});
+
+function observed(ev: ContainmentEvidence): ProbeEvidence | undefined {
+  return "error" in ev.probe ? undefined : ev.probe;
+}
+function unobservedReason(ev: ContainmentEvidence, what = "the subject's processes"): string {
+  if ("error" in ev.probe) return `the trusted probe could not observe ${what}: ${ev.probe.error}`;
+  if (ev.probe.processes.length === 0) return `the trusted probe saw no process of the subject`;
+  return `the trusted probe could not read ${what}`;
+}
+function procs(ev: ContainmentEvidence, field: string): ProcessEvidence[] | undefined {
+  const p = observed(ev);
+  if (!p || p.processes.length === 0) return undefined;
+  if (p.processes.some((x) => x.status[field] === undefined)) return undefined;
+  return p.processes;
+}
+function firstField(v: string | undefined): string {
+  return (v ?? "").split(/\s+/)[0] ?? "";
+}
+
+function gradeUser(ev: ContainmentEvidence): Outcome {
+  const configured = ev.inspect.user.trim();
+  const rootish =
+    ["", "root", "0", "0:0", "root:root", "root:0", "0:root"].includes(configured) ||
+    /^(0|root):/.test(configured);
+  const ps = procs(ev, "Uid");
+  const byPid = ps?.map((p) => ({ pid: p.pid, uid: p.status.Uid, gid: p.status.Gid }));
+  const evidence = { configuredUser: configured || "(empty: the image default, root)", processes: byPid };
+  if (rootish) return fail(`configured user ${JSON.stringify(configured || "(empty)")} is root`, evidence);
+  if (!ps) return skip(unobservedReason(ev), evidence);
+  const zero = ps.filter(
+    (p) => (p.status.Uid ?? "").split(/\s+/).includes("0") || (p.status.Gid ?? "").split(/\s+/).includes("0"),
+  );
+  if (zero.length > 0)
+    return fail(`process ${zero.map((p) => p.pid).join(", ")} runs with uid or gid 0`, evidence);
+  return pass(`all ${ps.length} processes run with non-zero uid and gid`, evidence);
+}
+
+function gradeCapabilities(ev: ContainmentEvidence, t: GradeTarget): Outcome {
+  const allowed = new Set(t.allowedCapabilities.map(normCap));
+  const i = ev.inspect;
+  const added = i.capAdd.map(normCap);
+  const dropsAll = i.capDrop.map(normCap).includes("ALL");
+  // What inspect alone proves: the engine grants these whatever the probe sees.
+  const granted = i.privileged
+    ? ["ALL (privileged)"]
+    : [...(dropsAll ? [] : ENGINE_DEFAULT_CAPS.filter((c) => !i.capDrop.map(normCap).includes(c))), ...added];
+  const inspectExtra = granted.filter((c) => !allowed.has(c));
+  const evidence: Record<string, unknown> = {
+    allowed: [...allowed],
+    capAdd: i.capAdd,
+    capDrop: i.capDrop,
+    privileged: i.privileged,
+  };
+  const ps = procs(ev, "CapBnd");
+  if (ps) {
+    const sets = ["CapEff", "CapPrm", "CapBnd", "CapAmb"] as const;
+    const extra: Record<string, string[]> = {};
+    for (const p of ps) {
+      for (const s of sets) {
+        const names = decodeCaps(p.status[s] ?? "0").filter((c) => !allowed.has(c));
+        if (names.length > 0) extra[`${p.pid}.${s}`] = names;
+      }
+    }
+    evidence.measured = Object.fromEntries(
+      ps.map((p) => [p.pid, Object.fromEntries(sets.map((s) => [s, decodeCaps(p.status[s] ?? "0")]))]),
+    );
+    const all = [...new Set(Object.values(extra).flat())];
+    if (all.length > 0)
+      return fail(`processes hold capabilities the inventory does not allow: ${all.join(", ")}`, {
+        ...evidence,
+        extra,
+      });
+    if (inspectExtra.length > 0) return fail(`launch settings grant ${inspectExtra.join(", ")}`, evidence);
+    return pass(
+      allowed.size
+        ? `capability sets are within ${[...allowed].join(", ")}`
+        : "all capability sets are empty",
+      evidence,
+    );
+  }
+  if (inspectExtra.length > 0) return fail(`launch settings grant ${inspectExtra.join(", ")}`, evidence);
+  return skip(unobservedReason(ev), evidence);
+}
+
+function gradeNoNewPrivs(ev: ContainmentEvidence): Outcome {
+  const option = noNewPrivilegesOption(ev.inspect.securityOpt);
+  const evidence: Record<string, unknown> = {
+    securityOpt: ev.inspect.securityOpt,
+    parsedOption: option ?? "absent",
+  };
+  const ps = procs(ev, "NoNewPrivs");
+  if (ps) {
+    evidence.measured = Object.fromEntries(ps.map((p) => [p.pid, firstField(p.status.NoNewPrivs)]));
+    const off = ps.filter((p) => firstField(p.status.NoNewPrivs) !== "1");
+    if (off.length > 0)
+      return fail(`NoNewPrivs is 0 for process ${off.map((p) => p.pid).join(", ")}`, evidence);
+    if (option === false) return fail("no-new-privileges is set to false in the launch settings", evidence);
+    return pass("NoNewPrivs is 1 for every process", evidence);
+  }
+  if (option === false) return fail("no-new-privileges is set to false in the launch settings", evidence);
+  return skip(unobservedReason(ev), evidence);
+}
+
+function gradeSeccomp(ev: ContainmentEvidence): Outcome {
+  const unconfined = seccompUnconfined(ev.inspect.securityOpt) || ev.inspect.privileged;
+  const evidence: Record<string, unknown> = {
+    securityOpt: ev.inspect.securityOpt,
+    privileged: ev.inspect.privileged,
+  };
+  const ps = procs(ev, "Seccomp");
+  if (ps) {
+    evidence.measured = Object.fromEntries(ps.map((p) => [p.pid, firstField(p.status.Seccomp)]));
+    const off = ps.filter((p) => firstField(p.status.Seccomp) !== "2");
+    if (off.length > 0)
+      return fail(
+        `seccomp is not in filter mode (2) for process ${off.map((p) => p.pid).join(", ")}`,
+        evidence,
+      );
+    if (unconfined) return fail("launch settings disable seccomp", evidence);
+    return pass("seccomp filter mode (2) for every process", evidence);
+  }
+  if (unconfined) return fail("launch settings disable seccomp (unconfined or privileged)", evidence);
+  return skip(unobservedReason(ev), evidence);
+}
+
+function gradePrivileged(ev: ContainmentEvidence): Outcome {
+  return ev.inspect.privileged
+    ? fail("the container is privileged", { privileged: true })
+    : pass("not privileged", { privileged: false });
+}
+
+function gradeNamespaces(ev: ContainmentEvidence): Outcome {
+  const m = ev.inspect.modes;
+  const hostModes = Object.entries({ pid: m.pid, net: m.net, ipc: m.ipc, uts: m.uts, cgroup: m.cgroup })
+    .filter(([, v]) => v === "host")
+    .map(([k]) => k);
+  const evidence: Record<string, unknown> = { modes: m, hostModes };
+  const host = "error" in ev.host ? undefined : ev.host.ns;
+  if (host) evidence.host = host;
+  if ("error" in ev.host) evidence.hostError = ev.host.error;
+  const p = observed(ev);
+  const ps = p?.processes.filter((x) => Object.keys(x.ns).length > 0) ?? [];
+  const shared = new Set<string>();
+  const unmeasured = new Set<string>();
+  if (host && ps.length > 0 && ps.length === p!.processes.length) {
+    for (const proc of ps) {
+      for (const n of NAMESPACES) {
+        if (!proc.ns[n] || !host[n]) unmeasured.add(n);
+        else if (proc.ns[n] === host[n]) shared.add(n);
+      }
+    }
+    evidence.subject = ps[0]!.ns;
+  } else {
+    for (const n of NAMESPACES) unmeasured.add(n);
+  }
+  evidence.sharedWithHost = [...shared];
+  if (unmeasured.size) evidence.unmeasured = [...unmeasured];
+  const all = [...new Set([...shared, ...hostModes])];
+  if (all.length > 0)
+    return fail(`shares the host's ${all.join(", ")} namespace${all.length > 1 ? "s" : ""}`, evidence);
+  if (unmeasured.size > 0) {
+    const why = !host
+      ? `host namespaces were not measured${"error" in ev.host ? `: ${ev.host.error}` : ""}`
+      : unobservedReason(ev, "the subject's namespaces");
+    return skip(`${[...unmeasured].join(", ")} not compared: ${why}`, evidence);
+  }
+  return pass("pid, net, ipc, uts, mnt and cgroup namespaces all differ from the host's", evidence);
+}
+
+function mountsOf(ev: ContainmentEvidence, t: GradeTarget): ClassifiedMount[] | undefined {
+  const p = observed(ev);
+  if (!p || p.mountinfo.length === 0) return undefined;
+  return classifyMounts(
+    parseMountinfo(p.mountinfo),
+    ev.inspect,
+    t.writableRoots,
+    maskedPaths(ev),
+    readonlyPaths(ev),
+  );
+}
+function maskedPaths(ev: ContainmentEvidence): string[] {
+  return [...new Set([...DEFAULT_MASKED_PATHS, ...(ev.inspect.maskedPaths ?? [])])];
+}
+function readonlyPaths(ev: ContainmentEvidence): string[] {
+  return [...new Set([...DEFAULT_READONLY_PATHS, ...(ev.inspect.readonlyPaths ?? [])])];
+}
+
+function gradeRootfs(ev: ContainmentEvidence, t: GradeTarget): Outcome {
+  const evidence: Record<string, unknown> = { readonlyRootfs: ev.inspect.readonlyRootfs };
+  const mounts = mountsOf(ev, t);
+  const root = mounts?.find((m) => m.mountPoint === "/");
+  const write = observed(ev)?.writes.find((w) => w.path === "/");
+  if (root) evidence.mountOptions = root.options.join(",");
+  if (write) evidence.writeProbe = write.result;
+  if (root && !root.options.includes("ro"))
+    return fail("the root filesystem is mounted read-write", evidence);
+  if (write?.result === "accepted") return fail("a write probe to / succeeded", evidence);
+  if (!ev.inspect.readonlyRootfs)
+    return fail("the launch settings do not make the root filesystem read-only", evidence);
+  if (!root || !write) return skip(unobservedReason(ev, "the subject's mounts"), evidence);
+  return pass("root is mounted read-only and a write probe to / was refused", evidence);
+}
+
+const MAX_LISTED = 100;
+
+function gradeMounts(ev: ContainmentEvidence, t: GradeTarget): Outcome {
+  const declared = ev.inspect.mounts.map((m) => ({ ...m }));
+  const mounts = mountsOf(ev, t);
+  if (!mounts) {
+    // Inspect alone proves a writable bind or volume and an engine socket.
+    const bad = ev.inspect.mounts.filter((m) => m.rw || /\.sock$/.test(m.source));
+    const evidence = { declared };
+    if (bad.length > 0)
+      return fail(
+        `launch settings mount ${bad.map((m) => m.destination).join(", ")} writable or an engine socket`,
+        evidence,
+      );
+    return skip(unobservedReason(ev, "the subject's mounts"), evidence);
+  }
+  const inventory = mounts.slice(0, MAX_LISTED).map((m) => ({
+    mountPoint: m.mountPoint,
+    fsType: m.fsType,
+    options: m.options.join(","),
+    class: m.class,
+    reason: m.reason,
+  }));
+  const findings = mounts.filter((m) => m.class === "finding");
+  const evidence = {
+    total: mounts.length,
+    inventory,
+    findings: findings.map((m) => `${m.mountPoint}: ${m.reason}`),
+  };
+  if (findings.length > 0)
+    return fail(
+      `${findings.length} mount finding${findings.length > 1 ? "s" : ""}: ${findings.map((m) => m.mountPoint).join(", ")}`,
+      evidence,
+    );
+  return pass(
+    `all ${mounts.length} mounts classified: none outside the allotted roots is writable`,
+    evidence,
+  );
+}
+
+function gradeWritableRoots(ev: ContainmentEvidence, t: GradeTarget): Outcome {
+  const p = observed(ev);
+  if (!p || !p.rootReadable) return skip(unobservedReason(ev, "the subject's root (write probes)"), {});
+  const inRoots = (path: string) => t.writableRoots.some((r) => under(path, r));
+  const probes = p.writes.filter((w) => w.path !== "/" && w.result !== "missing");
+  const leaked = probes.filter((w) => !inRoots(w.path) && w.result === "accepted");
+  const controls = t.writableRoots.map((r) => ({ root: r, probe: p.writes.find((w) => w.path === r) }));
+  const deadControls = controls.filter((c) => c.probe?.result !== "accepted");
+  const uncleaned = p.writes.filter((w) => w.result === "accepted" && w.cleaned === false).map((w) => w.path);
+  const evidence = {
+    asUser: `${p.uid}:${p.gid}`,
+    probes: probes.map((w) => ({ path: w.path, result: w.result, allotted: inRoots(w.path) })),
+    positiveControls: controls.map((c) => ({ root: c.root, result: c.probe?.result ?? "not probed" })),
+    ...(uncleaned.length ? { probeFilesLeft: uncleaned } : {}),
+  };
+  if (leaked.length > 0)
+    return fail(`writable outside the allotted roots: ${leaked.map((w) => w.path).join(", ")}`, evidence);
+  if (deadControls.length > 0) {
+    return fail(
+      `allotted root ${deadControls.map((c) => c.root).join(", ")} refused the subject's user (positive control failed)`,
+      evidence,
+    );
+  }
+  return pass(
+    `${probes.filter((w) => !inRoots(w.path)).length} writable mounts refused the subject's user; every allotted root accepted a write`,
+    evidence,
+  );
+}
+
+function gradeDevices(ev: ContainmentEvidence): Outcome {
+  const i = ev.inspect;
+  const evidence = {
+    devices: i.devices,
+    deviceRequests: i.deviceRequests,
+    deviceCgroupRules: i.deviceCgroupRules,
+    privileged: i.privileged,
+  };
+  const problems = [
+    ...(i.privileged ? ["privileged (every host device)"] : []),
+    ...i.devices.map((d) => `device ${d}`),
+    ...(i.deviceRequests > 0 ? [`${i.deviceRequests} device request(s)`] : []),
+    ...i.deviceCgroupRules.map((r) => `device cgroup rule ${r}`),
+  ];
+  return problems.length
+    ? fail(problems.join("; "), evidence)
+    : pass("no host devices, device requests or device cgroup rules", evidence);
+}
+
+function gradeResources(ev: ContainmentEvidence): Outcome {
+  const i = ev.inspect;
+  const evidence = { memory: i.memory, pidsLimit: i.pidsLimit, nanoCpus: i.nanoCpus, cpuQuota: i.cpuQuota };
+  const missing = [
+    ...(i.memory > 0 ? [] : ["memory"]),
+    ...(i.pidsLimit !== null && i.pidsLimit > 0 ? [] : ["pids"]),
+    ...(i.nanoCpus > 0 || i.cpuQuota > 0 ? [] : ["cpu"]),
+  ];
+  return missing.length
+    ? fail(`no ${missing.join(", ")} limit`, evidence)
+    : pass("memory, pids and cpu limits are set", evidence);
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|\[::1\]|localhost)$/;
+
+function gradeNetwork(ev: ContainmentEvidence, t: GradeTarget): Outcome {
+  const i = ev.inspect;
+  const mode = i.modes.net;
+  const bindings = Object.entries(i.ports).flatMap(([port, bs]) => bs.map((b) => ({ port, binding: b })));
+  const exposed = bindings.filter(
+    ({ binding }) => !LOOPBACK.test(binding.slice(0, binding.lastIndexOf(":"))),
+  );
+  const p = observed(ev);
+  const interfaces = p?.processes.find((x) => x.interfaces)?.interfaces;
+  const evidence: Record<string, unknown> = {
+    declared: t.network,
+    mode,
+    published: bindings.map((b) => `${b.binding}->${b.port}`),
+    interfaces,
+  };
+  if (mode === "host") return fail("the container uses the host's network", evidence);
+  if (exposed.length > 0)
+    return fail(
+      `ports published beyond loopback: ${exposed.map((b) => `${b.binding}->${b.port}`).join(", ")}`,
+      evidence,
+    );
+  if (t.network === "none") {
+    if (mode !== "none") return fail(`declared network none, launched with ${mode || "default"}`, evidence);
+    if (!interfaces) return skip(unobservedReason(ev, "the subject's network interfaces"), evidence);
+    const extra = interfaces.filter((n) => n !== "lo");
+    if (extra.length > 0) return fail(`interfaces beyond loopback: ${extra.join(", ")}`, evidence);
+    return pass("only loopback in the subject's network namespace", evidence);
+  }
+  if (t.network === "bridge" && mode === "none")
+    return fail("declared bridge but launched with network none", evidence);
+  return pass(
+    bindings.length ? "published ports are bound to loopback only" : "no published ports",
+    evidence,
+  );
+}
+
+function gradeMaskedPaths(ev: ContainmentEvidence, t: GradeTarget): Outcome {
+  const i = ev.inspect;
+  const masked = maskedPaths(ev);
+  const ro = readonlyPaths(ev);
+  const evidence: Record<string, unknown> = {
+    inspectMasked: i.maskedPaths,
+    inspectReadonly: i.readonlyPaths,
+  };
+  if (i.privileged) return fail("privileged: the engine masks nothing", evidence);
+  if (i.maskedPaths !== null && i.maskedPaths.length === 0)
+    return fail("no masked paths (systempaths=unconfined)", evidence);
+  const p = observed(ev);
+  const mounts = mountsOf(ev, t);
+  if (!p || !mounts || !p.rootReadable)
+    return skip(unobservedReason(ev, "the subject's /proc and /sys"), evidence);
+  const at = new Map(mounts.map((m) => [m.mountPoint, m]));
+  const unmasked = masked.filter((x) => p.exists[x] && at.get(x)?.class !== "masking");
+  const writable = ro.filter((x) => p.exists[x] && !at.get(x)?.options.includes("ro"));
+  const notChecked = [...masked, ...ro].filter((x) => p.exists[x] === undefined);
+  Object.assign(evidence, {
+    masked: masked.filter((x) => p.exists[x]),
+    absentInKernel: [...masked, ...ro].filter((x) => p.exists[x] === false),
+    unmasked,
+    writable,
+  });
+  if (unmasked.length || writable.length) {
+    return fail(
+      [
+        unmasked.length ? `not masked: ${unmasked.join(", ")}` : "",
+        writable.length ? `not read-only: ${writable.join(", ")}` : "",
+      ]
+        .filter(Boolean)
+        .join("; "),
+      evidence,
+    );
+  }
+  if (notChecked.length) return skip(`the probe did not check ${notChecked.join(", ")}`, evidence);
+  return pass("the engine's masked and read-only /proc and /sys paths are in force", evidence);
+}
+
+const GRADERS: Record<ContainmentCaseId, (ev: ContainmentEvidence, t: GradeTarget) => Outcome> = {
+  "containment.user": gradeUser,
+  "containment.capabilities": gradeCapabilities,
+  "containment.no_new_privileges": gradeNoNewPrivs,
+  "containment.seccomp": gradeSeccomp,
+  "containment.privileged": gradePrivileged,
+  "containment.namespaces": gradeNamespaces,
+  "containment.rootfs_readonly": gradeRootfs,
+  "containment.mounts": gradeMounts,
+  "containment.writable_roots": gradeWritableRoots,
+  "containment.devices": gradeDevices,
+  "containment.resources": gradeResources,
+  "containment.network": gradeNetwork,
+  "containment.masked_paths": gradeMaskedPaths,
+};
+
+/** One CaseResult per containment case, in the stable order of CONTAINMENT_CASES. */
+export function gradeContainment(ev: ContainmentEvidence, t: GradeTarget, collectMs = 0): CaseResult[] {
+  return CONTAINMENT_CASES.map((id) => {
+    const started = performance.now();
+    let out: Outcome;
+    try {
+      out = GRADERS[id](ev, t);
+    } catch (err) {
+      out = { status: "error", message: `grader failed: ${(err as Error).message}`, evidence: {} };
+    }
+    return {
+      id,
+      suite: "containment",
+      subject: t.subject,
+      status: out.status,
+      severity: "fail",
+      // Evidence is collected once for all cases; each case carries that time plus its own judgement.
+      durationMs: Math.round((collectMs + performance.now() - started) * 100) / 100,
+      message: out.message,
+      evidence: out.evidence,
+      ...(out.status === "pass" ? {} : { remediation: REMEDIATION[id] }),
+    };
+  });
+}

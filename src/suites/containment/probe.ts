@@ -1,0 +1,302 @@
+// The trusted probes: a POSIX sh script run by busybox in a pinned image (never the subject's),
+// and the parser for its line report. Evidence only; no judgement here.
+import { randomBytes } from "node:crypto";
+import type { CreateOptions, DockerEngine } from "../../engine/docker.js";
+import { ownerLabels } from "../../engine/ownership.js";
+
+/** Namespaces the containment suite compares with the host's. */
+export const NAMESPACES = ["pid", "net", "ipc", "uts", "mnt", "cgroup"] as const;
+
+export interface ProcessEvidence {
+  pid: number;
+  /** Selected /proc/<pid>/status fields, e.g. Uid: "65532\t65532\t65532\t65532". */
+  status: Record<string, string>;
+  /** /proc/<pid>/ns/* link targets, e.g. { pid: "pid:[4026532181]" }; absent when unreadable. */
+  ns: Record<string, string>;
+  /** /proc/<pid>/attr/current, or undefined when the kernel has no LSM label to give. */
+  lsm?: string;
+  /** Interfaces in the process's network namespace (/proc/<pid>/net/dev). */
+  interfaces?: string[];
+  /** What could not be read, e.g. ["ns", "mountinfo"]. */
+  unreadable: string[];
+}
+
+export interface WriteProbe {
+  path: string;
+  /** accepted: a small file was created; refused: it was not; missing: the path is not a directory. */
+  result: "accepted" | "refused" | "missing";
+  /** Only for accepted writes: whether the probe's file was removed afterwards. */
+  cleaned?: boolean;
+}
+
+export interface ProbeEvidence {
+  /** The subject's processes, by pid inside the subject's pid namespace. */
+  processes: ProcessEvidence[];
+  /** mountinfo lines of the first subject process's mount namespace (the one write probes ran in). */
+  mountinfo: string[];
+  writes: WriteProbe[];
+  /** Masked / read-only paths that exist inside the subject (path -> exists). */
+  exists: Record<string, boolean>;
+  /** The probe could traverse /proc/<pid>/root of the first subject process. */
+  rootReadable: boolean;
+  uid: number;
+  gid: number;
+}
+
+// One script, parameters in the environment (never interpolated): DA_ID is the subject's full
+// container ID, matched in /proc/<pid>/cgroup so that only the subject's processes are read even
+// when the subject shares the host's pid namespace. Output is one tagged record per line.
+export const PROBE_SCRIPT = String.raw`
+set -u
+echo "V 1"
+first=""
+done_=""
+for d in /proc/[0-9]*; do
+  pid=$(basename "$d")
+  cg=$(cat "$d/cgroup" 2>/dev/null) || continue
+  case "$cg" in *"$DA_ID"*) ;; *) continue ;; esac
+  echo "P $pid"
+  grep -E '^(Uid|Gid|Groups|CapInh|CapPrm|CapEff|CapBnd|CapAmb|NoNewPrivs|Seccomp):' "$d/status" 2>/dev/null | sed 's/^/S /'
+  for n in pid net ipc uts mnt cgroup user; do
+    t=$(readlink "$d/ns/$n" 2>/dev/null) && echo "N $n $t" || echo "U ns"
+  done
+  a=$(cat "$d/attr/current" 2>/dev/null) && echo "A $a"
+  ifs=$(sed -n 's/^ *\([^:]*\):.*/\1/p' "$d/net/dev" 2>/dev/null | tr '\n' ' ') && echo "D $ifs"
+  [ -n "$first" ] || [ "$DA_MODE" = ids ] && continue
+  if mi=$(cat "$d/mountinfo" 2>/dev/null) && [ -n "$mi" ]; then
+    first=$pid
+    printf '%s\n' "$mi" | sed 's/^/M /'
+  else
+    echo "U mountinfo"
+  fi
+done
+# ids mode (a subject whose user is a name): the status lines say which uid:gid to probe as.
+[ -z "$first" ] || [ "$DA_MODE" = ids ] && { echo "Z"; exit 0; }
+r=/proc/$first/root
+if ls "$r/" >/dev/null 2>&1; then echo "R 1"; else echo "R 0"; echo "Z"; exit 0; fi
+for p in $DA_EXISTS; do
+  if [ -e "$r$p" ]; then echo "X 1 $p"; else echo "X 0 $p"; fi
+done
+# Bounded write probes: the writable mounts (minus kernel pseudo-filesystems), the root, and the
+# allotted roots. One small file each, removed straight after.
+targets=$(awk '{ for (i = 7; i < NF; i++) if ($i == "-") { print $5, $6, $(i + 1); break } }' "/proc/$first/mountinfo" |
+  while read -r mp opts fs; do
+    case "$fs" in proc|sysfs|cgroup|cgroup2|devpts|mqueue|securityfs|debugfs|tracefs|bpf|pstore) continue ;; esac
+    case ",$opts," in *,rw,*) echo "$mp" ;; esac
+  done)
+for p in / $targets $DA_ROOTS; do
+  case " $done_ " in *" $p "*) continue ;; esac
+  done_="$done_ $p"
+  [ -d "$r$p" ] || { echo "W missing $p"; continue; }
+  f="$r$p/.da-probe-$DA_NONCE"
+  [ "$p" = / ] && f="$r/.da-probe-$DA_NONCE"
+  if (echo x >"$f") 2>/dev/null; then
+    if rm -f "$f" 2>/dev/null; then echo "W accepted-cleaned $p"; else echo "W accepted $p"; fi
+  else
+    echo "W refused $p"
+  fi
+done
+echo "Z"
+`;
+
+// The host reference: run in the host's pid/net/ipc/uts/cgroup namespaces, so /proc/self/ns is by
+// construction what the engine's "host" mode shares. Docker has no host mount-namespace mode, so
+// mnt is read from pid 1 or, where pid 1 is out of reach (it holds capabilities no container can
+// have), from the engine daemon's process, which runs in the host's mount namespace.
+export const HOST_SCRIPT = `
+echo "V 1"
+for n in pid net ipc uts cgroup; do t=$(readlink /proc/self/ns/$n 2>/dev/null) && echo "N $n $t"; done
+if t=$(readlink /proc/1/ns/mnt 2>/dev/null); then echo "N mnt $t"; echo "F mnt pid1"; else
+  for s in /proc/[0-9]*/status; do
+    n=$(sed -n 's/^Name:[[:space:]]*//p' "$s" 2>/dev/null)
+    case "$n" in dockerd|containerd|podman|conmon|crio)
+      d=$(dirname "$s")
+      t=$(readlink "$d/ns/mnt" 2>/dev/null) && { echo "N mnt $t"; echo "F mnt $n"; break; } ;;
+    esac
+  done
+fi
+echo "Z"
+`;
+
+export interface ProbeLaunch {
+  subjectId: string;
+  uid: number;
+  gid: number;
+  /** The subject's own capability settings, so the probe never holds more than the subject. */
+  capAdd?: string[];
+  capDrop?: string[];
+  writableRoots: string[];
+  existsPaths: string[];
+  /** "ids": only read the processes' status (to learn the uid:gid of a user given by name). */
+  mode?: "full" | "ids";
+}
+
+const PROBE_TIMEOUT_MS = 20_000;
+
+/**
+ * The subject probe. It joins only the subject's pid namespace, runs as the subject's uid:gid with
+ * the subject's own capability settings (the kernel refuses /proc/<pid>/ns, root and mountinfo to a
+ * reader whose permitted set is not a superset of the target's; a subject with no capabilities gets
+ * a probe with none), no-new-privileges, read-only root, no network.
+ */
+export function probeOptions(owner: string, image: string, l: ProbeLaunch): CreateOptions {
+  return {
+    Image: image,
+    User: `${l.uid}:${l.gid}`,
+    Entrypoint: ["/bin/sh", "-c", PROBE_SCRIPT, "da-probe"],
+    Cmd: [],
+    Env: [
+      `DA_ID=${l.subjectId}`,
+      `DA_MODE=${l.mode ?? "full"}`,
+      `DA_NONCE=${randomBytes(6).toString("hex")}`,
+      `DA_ROOTS=${l.writableRoots.join(" ")}`,
+      `DA_EXISTS=${l.existsPaths.join(" ")}`,
+    ],
+    Labels: ownerLabels(owner, "probe"),
+    NetworkDisabled: true,
+    HostConfig: {
+      PidMode: `container:${l.subjectId}`,
+      NetworkMode: "none",
+      CapDrop: l.capDrop ?? undefined,
+      CapAdd: l.capAdd ?? undefined,
+      SecurityOpt: ["no-new-privileges:true"],
+      ReadonlyRootfs: true,
+      Memory: 32 * 1024 * 1024,
+      PidsLimit: 64,
+      LogConfig: { Type: "json-file", Config: {} },
+    } as CreateOptions["HostConfig"],
+  };
+}
+
+export function hostProbeOptions(owner: string, image: string): CreateOptions {
+  return {
+    Image: image,
+    User: "0:0",
+    Entrypoint: ["/bin/sh", "-c", HOST_SCRIPT, "da-host-probe"],
+    Cmd: [],
+    Labels: ownerLabels(owner, "probe"),
+    HostConfig: {
+      PidMode: "host",
+      NetworkMode: "host",
+      IpcMode: "host",
+      UTSMode: "host",
+      CgroupnsMode: "host",
+      CapDrop: ["ALL"],
+      // Reading another process's ns links needs it; nothing else is granted.
+      CapAdd: ["SYS_PTRACE"],
+      SecurityOpt: ["no-new-privileges:true"],
+      ReadonlyRootfs: true,
+      Memory: 32 * 1024 * 1024,
+      PidsLimit: 64,
+      LogConfig: { Type: "json-file", Config: {} },
+    } as CreateOptions["HostConfig"],
+  };
+}
+
+/** Runs a probe to completion and removes it at once (cleanup is only the safety net). */
+export async function runProbe(
+  engine: DockerEngine,
+  opts: CreateOptions,
+  signal?: AbortSignal,
+): Promise<{ stdout: string; stderr: string; exitCode: number }> {
+  let id: string | undefined;
+  try {
+    id = await engine.createContainer(opts, signal);
+    await engine.start(id, signal);
+    const exitCode = await engine.wait(id, PROBE_TIMEOUT_MS, signal);
+    const { stdout, stderr } = await engine.logs(id, 100_000);
+    return { stdout, stderr, exitCode };
+  } finally {
+    if (id) await engine.removeContainer(id).catch(() => undefined);
+  }
+}
+
+export class ProbeParseError extends Error {
+  override name = "ProbeParseError";
+}
+
+/** Parses the probe's report. Throws when it is not one (wrong image, truncated output). */
+export function parseProbeOutput(text: string, uid: number, gid: number): ProbeEvidence {
+  const lines = text.split("\n");
+  if (lines[0]?.trim() !== "V 1") throw new ProbeParseError("probe output does not start with 'V 1'");
+  if (!lines.some((l) => l.trim() === "Z")) throw new ProbeParseError("probe output is truncated (no 'Z')");
+  const ev: ProbeEvidence = {
+    processes: [],
+    mountinfo: [],
+    writes: [],
+    exists: {},
+    rootReadable: false,
+    uid,
+    gid,
+  };
+  let cur: ProcessEvidence | undefined;
+  for (const line of lines) {
+    const tag = line.slice(0, 1);
+    const rest = line.slice(2);
+    switch (tag) {
+      case "P":
+        cur = { pid: Number(rest), status: {}, ns: {}, unreadable: [] };
+        ev.processes.push(cur);
+        break;
+      case "S": {
+        const i = rest.indexOf(":");
+        if (cur && i > 0) cur.status[rest.slice(0, i)] = rest.slice(i + 1).trim();
+        break;
+      }
+      case "N": {
+        const [name, target] = rest.split(" ");
+        if (cur && name && target) cur.ns[name] = target;
+        break;
+      }
+      case "U":
+        if (cur && !cur.unreadable.includes(rest)) cur.unreadable.push(rest);
+        break;
+      case "A":
+        if (cur) cur.lsm = rest.replace(/\0/g, "").trim();
+        break;
+      case "D":
+        if (cur) cur.interfaces = rest.trim().split(/\s+/).filter(Boolean);
+        break;
+      case "M":
+        ev.mountinfo.push(rest);
+        break;
+      case "R":
+        ev.rootReadable = rest.trim() === "1";
+        break;
+      case "X": {
+        const [flag, path] = [rest.slice(0, 1), rest.slice(2)];
+        ev.exists[path] = flag === "1";
+        break;
+      }
+      case "W": {
+        const sp = rest.indexOf(" ");
+        const kind = rest.slice(0, sp);
+        const path = rest.slice(sp + 1);
+        if (kind === "accepted-cleaned") ev.writes.push({ path, result: "accepted", cleaned: true });
+        else if (kind === "accepted") ev.writes.push({ path, result: "accepted", cleaned: false });
+        else if (kind === "refused" || kind === "missing") ev.writes.push({ path, result: kind });
+        break;
+      }
+    }
+  }
+  for (const p of ev.processes) if (Object.keys(p.status).length === 0) p.unreadable.push("status");
+  return ev;
+}
+
+export function parseHostOutput(text: string): {
+  ns: Record<string, string>;
+  sources: Record<string, string>;
+} {
+  const lines = text.split("\n");
+  if (lines[0]?.trim() !== "V 1" || !lines.some((l) => l.trim() === "Z")) {
+    throw new ProbeParseError("host probe output is not a report");
+  }
+  const ns: Record<string, string> = {};
+  const sources: Record<string, string> = {};
+  for (const line of lines) {
+    const [tag, name, value] = line.split(" ");
+    if (tag === "N" && name && value) ns[name] = value;
+    if (tag === "F" && name && value) sources[name] = value;
+  }
+  return { ns, sources };
+}
