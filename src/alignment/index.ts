@@ -1,0 +1,113 @@
+// The alignment review: a PR's diff judged against the repository's own declarations (RFCs,
+// principles, protected paths, CODEOWNERS), producing report.alignment. Deterministic: the same
+// diff and the same tree give the same findings.
+import { isAbsolute, relative, resolve, sep } from "node:path";
+import { type AlignmentReport, alignmentReportSchema } from "../report/model.js";
+import { CODEOWNERS_LOCATIONS, type CodeOwners, NO_CODEOWNERS, parseCodeOwners } from "./codeowners.js";
+import { DEFAULT_CONFIG_PATH, loadAlignmentConfig } from "./config.js";
+import type { DiffFile } from "./diff.js";
+import { gitDiffFiles, gitTree } from "./git.js";
+import { loadRfcs } from "./rfcs.js";
+import { analyseFiles, summarise } from "./rules.js";
+import { fsTree, type TreeReader } from "./tree.js";
+
+export type { AlignmentConfig } from "./config.js";
+export { DEFAULT_CONFIG_PATH, loadAlignmentConfig, parseAlignmentConfig } from "./config.js";
+export type { AddedLine, DiffFile, FileStatus } from "./diff.js";
+export { parsePatch, parseUnifiedDiff } from "./diff.js";
+export { defaultBase, gitDiffFiles, gitTopLevel } from "./git.js";
+export { fetchPullRequestFiles, type GitHubRequester, type PullRequestFiles } from "./github.js";
+export { type Analysis, type AnalysisContext, analyseFiles, summarise } from "./rules.js";
+
+/** A report cannot grow without bound; the summary still counts every finding. */
+export const MAX_FINDINGS = 1000;
+
+export type AlignmentSource =
+  | { kind: "git"; base: string; head?: string }
+  | { kind: "files"; files: DiffFile[]; notes?: string[]; label?: string };
+
+export interface RunAlignmentOptions {
+  /** The repository root. */
+  workspace: string;
+  /** Relative to the workspace, or absolute. Default acceptance/alignment.yml. */
+  configPath?: string;
+  /** The user named the config explicitly: absence is an error, not "not configured". */
+  requireConfig?: boolean;
+  source: AlignmentSource;
+}
+
+export async function runAlignment(opts: RunAlignmentOptions): Promise<AlignmentReport> {
+  const configFile = resolve(opts.workspace, opts.configPath ?? DEFAULT_CONFIG_PATH);
+  const configRel = repoRelative(opts.workspace, configFile);
+  const loaded = await loadAlignmentConfig(configFile, opts.requireConfig ?? false);
+  const source = describeSource(opts.source);
+  if (!loaded.configured) {
+    return alignmentReportSchema.parse({
+      configured: false,
+      source,
+      notes: [
+        `${configRel ?? configFile} not found: the alignment review is not configured (see docs/alignment.md)`,
+      ],
+      summary: "not configured",
+    });
+  }
+
+  let files: DiffFile[];
+  let tree: TreeReader;
+  const notes: string[] = [];
+  if (opts.source.kind === "git") {
+    const head = opts.source.head ?? "HEAD";
+    files = await gitDiffFiles(opts.workspace, opts.source.base, head);
+    tree = gitTree(opts.workspace, head);
+  } else {
+    files = opts.source.files;
+    notes.push(...(opts.source.notes ?? []));
+    tree = fsTree(opts.workspace);
+  }
+
+  const config = loaded.config;
+  const [{ rfcs, notes: rfcNotes }, codeowners] = await Promise.all([
+    loadRfcs(tree, config),
+    loadCodeOwners(tree),
+  ]);
+  const analysis = analyseFiles(files, config, {
+    rfcs,
+    codeowners,
+    ...(configRel ? { configPath: configRel } : {}),
+  });
+  notes.push(...rfcNotes, ...analysis.notes);
+  if (analysis.findings.length > MAX_FINDINGS) {
+    notes.push(
+      `${analysis.findings.length - MAX_FINDINGS} more findings are counted in the summary but not listed`,
+    );
+  }
+  return alignmentReportSchema.parse({
+    configured: true,
+    source: `${source} (${files.length} file${files.length === 1 ? "" : "s"})`,
+    findings: analysis.findings.slice(0, MAX_FINDINGS),
+    openRfcs: analysis.openRfcs,
+    notes,
+    summary: summarise(analysis.findings),
+  });
+}
+
+async function loadCodeOwners(tree: TreeReader): Promise<CodeOwners> {
+  const found = await tree.readMany(CODEOWNERS_LOCATIONS);
+  for (const file of CODEOWNERS_LOCATIONS) {
+    const text = found.get(file);
+    if (text !== undefined) return parseCodeOwners(text, file);
+  }
+  return NO_CODEOWNERS;
+}
+
+function describeSource(s: AlignmentSource): string {
+  if (s.kind === "git") return `git diff ${s.base}...${s.head ?? "HEAD"}`;
+  return s.label ?? "pull request files";
+}
+
+/** POSIX path inside the workspace, or undefined for a config kept elsewhere. */
+function repoRelative(workspace: string, file: string): string | undefined {
+  const rel = relative(resolve(workspace), file);
+  if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return undefined;
+  return rel.split(sep).join("/");
+}
