@@ -23,10 +23,13 @@ export interface ConfigProblem {
   path: string;
   message: string;
   fix?: string;
+  /** 1-based line in the file, when known. */
+  line?: number;
 }
 
 export function formatProblem(file: string, p: ConfigProblem): string {
-  const where = p.path ? `${file}: ${p.path}` : file;
+  const at = p.line ? `${file}:${p.line}` : file;
+  const where = p.path ? `${at}: ${p.path}` : at;
   return `${where}: ${p.message}${p.fix ? ` (fix: ${p.fix})` : ""}`;
 }
 

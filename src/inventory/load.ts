@@ -1,19 +1,31 @@
-// Reads and validates the inventory. Every problem names the file, the JSON path, what was
-// expected and the fix; nothing here touches the engine.
+// Reads and validates the inventory. Every problem names the file, the line, the JSON path, what
+// was expected and the fix; all problems are reported at once; nothing here touches the engine.
 import { createHash } from "node:crypto";
+import { realpathSync } from "node:fs";
 import { readFile } from "node:fs/promises";
+import path from "node:path";
 import type { z } from "zod";
 import { ConfigError, type ConfigProblem } from "../errors.js";
-import { type Inventory, inventorySchema } from "./schema.js";
+import { JsonSyntaxError, jsonPath, locateJson, type Span } from "./jsonpos.js";
+import { type Inventory, inventorySchema, relPathProblem } from "./schema.js";
+import { closest } from "./suggest.js";
+
+export { jsonPath };
 
 export interface LoadedInventory {
   path: string;
+  /** sha256 of the file's exact bytes: what the report records and `verify` compares. */
   sha256: string;
   text: string;
   inventory: Inventory;
 }
 
-export async function loadInventory(file: string): Promise<LoadedInventory> {
+export interface LoadOptions {
+  /** The repository root that pinned paths are relative to (default: the current directory). */
+  workspace?: string;
+}
+
+export async function loadInventory(file: string, opts: LoadOptions = {}): Promise<LoadedInventory> {
   let text: string;
   try {
     text = await readFile(file, "utf8");
@@ -29,21 +41,41 @@ export async function loadInventory(file: string): Promise<LoadedInventory> {
       file,
     );
   }
-  return parseInventory(file, text);
+  return parseInventory(file, text, { workspace: opts.workspace ?? process.cwd() });
 }
 
-export function parseInventory(file: string, text: string): LoadedInventory {
-  let json: unknown;
+/**
+ * Validates inventory text. Without a workspace only the lexical path rules apply (no "..", not
+ * absolute); with one, pinned paths that exist must also resolve inside it (no symlink escapes).
+ */
+export function parseInventory(file: string, text: string, opts: LoadOptions = {}): LoadedInventory {
+  let located: ReturnType<typeof locateJson>;
   try {
-    json = JSON.parse(text);
+    located = locateJson(text);
   } catch (err) {
+    if (!(err instanceof JsonSyntaxError)) throw err;
     throw new ConfigError(
-      [{ path: "", message: `not valid JSON: ${(err as Error).message}`, fix: "fix the JSON syntax" }],
+      [{ path: "", line: err.line, message: `not valid JSON: ${err.message}`, fix: "fix the JSON syntax" }],
       file,
     );
   }
-  const parsed = inventorySchema.safeParse(json);
-  if (!parsed.success) throw new ConfigError(parsed.error.issues.map(toProblem), file);
+  const { value, spans } = located;
+  const problems: ConfigProblem[] = located.duplicates.map((d) => ({
+    path: jsonPath(d.path),
+    line: d.line,
+    message: `duplicate key "${String(d.path.at(-1))}" (also on line ${d.firstLine}); JSON keeps only the last`,
+    fix: "remove one of them",
+  }));
+  const parsed = inventorySchema.safeParse(value);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) problems.push(...toProblems(issue, value, spans));
+  } else if (opts.workspace) {
+    problems.push(...workspaceProblems(parsed.data, opts.workspace, spans));
+  }
+  if (problems.length > 0 || !parsed.success) {
+    problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+    throw new ConfigError(problems, file);
+  }
   return {
     path: file,
     sha256: createHash("sha256").update(text).digest("hex"),
@@ -52,12 +84,191 @@ export function parseInventory(file: string, text: string): LoadedInventory {
   };
 }
 
-export function jsonPath(path: readonly PropertyKey[]): string {
-  let out = "";
-  for (const seg of path) out += typeof seg === "number" ? `[${seg}]` : out ? `.${String(seg)}` : String(seg);
-  return out;
+/** Pinned paths that exist must stay inside the workspace once symbolic links are resolved. */
+function workspaceProblems(inv: Inventory, workspace: string, spans: Map<string, Span>): ConfigProblem[] {
+  const root = realOrSelf(path.resolve(workspace));
+  const checks: { at: (string | number)[]; rel: string }[] = [
+    ...inv.subjects.flatMap((s, i) =>
+      s.build ? [{ at: ["subjects", i, "build", "context"], rel: s.build.context }] : [],
+    ),
+    ...inv.artifacts.map((a, i) => ({ at: ["artifacts", i, "path"], rel: a.path })),
+  ];
+  const problems: ConfigProblem[] = [];
+  for (const { at, rel } of checks) {
+    const real = realOrSelf(path.resolve(root, rel));
+    if (real === root || real.startsWith(root + path.sep)) continue;
+    problems.push({
+      path: jsonPath(at),
+      line: spans.get(jsonPath(at))?.line,
+      message: `"${rel}" resolves outside the workspace (through a symbolic link, to ${real})`,
+      fix: "point it at a real file or directory inside the repository",
+    });
+  }
+  return problems;
 }
 
-function toProblem(issue: z.core.$ZodIssue): ConfigProblem {
-  return { path: jsonPath(issue.path), message: issue.message };
+function realOrSelf(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p; // missing paths are reported where they are used (artifact verification, build)
+  }
+}
+
+/** Re-checks a path before it is read: the lexical rule, then the resolved location. */
+export function resolveInWorkspace(workspace: string, rel: string): string | undefined {
+  if (relPathProblem(rel)) return undefined;
+  const root = realOrSelf(path.resolve(workspace));
+  const real = realOrSelf(path.resolve(root, rel));
+  return real === root || real.startsWith(root + path.sep) ? real : undefined;
+}
+
+// ---- zod issues -> problems a person can act on ----
+
+function valueAt(root: unknown, p: readonly PropertyKey[]): unknown {
+  let v = root;
+  for (const seg of p) {
+    if (v === null || typeof v !== "object" || !Object.hasOwn(v, seg)) return undefined;
+    v = (v as Record<PropertyKey, unknown>)[seg];
+  }
+  return v;
+}
+
+function kindOf(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "an array";
+  if (typeof v === "object") return "an object";
+  return `a ${typeof v}`;
+}
+
+function shown(v: unknown): string {
+  const s = JSON.stringify(v) ?? String(v);
+  return s.length > 40 ? `${s.slice(0, 40)}…` : s;
+}
+
+const TYPE_NAMES: Record<string, string> = {
+  number: "a number",
+  string: "a string",
+  boolean: "true or false",
+  object: "an object",
+  array: "an array",
+  record: "an object",
+};
+
+function toProblems(issue: z.core.$ZodIssue, root: unknown, spans: Map<string, Span>): ConfigProblem[] {
+  const at = issue.path as PropertyKey[];
+  const lineOf = (p: readonly PropertyKey[]): number | undefined => {
+    for (let n = p.length; n >= 0; n--) {
+      const span = spans.get(jsonPath(p.slice(0, n)));
+      if (span) return span.line;
+    }
+    return undefined;
+  };
+  const problem = (message: string, fix?: string, p: readonly PropertyKey[] = at): ConfigProblem => ({
+    path: jsonPath(p),
+    line: lineOf(p),
+    message,
+    ...(fix ? { fix } : {}),
+  });
+  const value = valueAt(root, at);
+  const got = `got ${shown(value)}`;
+
+  switch (issue.code) {
+    case "custom":
+      return [problem(issue.message, (issue.params as { fix?: string } | undefined)?.fix)];
+    case "unrecognized_keys": {
+      const known = knownKeys(at);
+      return issue.keys.map((key) => {
+        const near = closest(key, known);
+        return problem(
+          `unknown key "${key}"; expected one of ${known.join(", ")}`,
+          near ? `rename it to "${near}"` : "remove it; no other keys are accepted here",
+          [...at, key],
+        );
+      });
+    }
+    case "invalid_type": {
+      const expected = TYPE_NAMES[issue.expected] ?? issue.expected;
+      if (value === undefined) {
+        const key = String(at.at(-1) ?? "");
+        return [problem(`missing required key "${key}"; expected ${expected}`, `add "${key}"`)];
+      }
+      const fix =
+        issue.expected === "number" && typeof value === "string" && /^-?\d+(\.\d+)?$/.test(value)
+          ? `write ${value} without quotes`
+          : `use ${expected}`;
+      return [problem(`expected ${expected}, got ${kindOf(value)} (${shown(value)})`, fix)];
+    }
+    case "invalid_value": {
+      const options = issue.values.map((v) => shown(v));
+      if (options.length === 1) return [problem(`expected ${options[0]}, ${got}`, `set it to ${options[0]}`)];
+      const near = typeof value === "string" ? closest(value, issue.values.map(String)) : undefined;
+      return [
+        problem(
+          `expected one of ${options.join(", ")}, ${got}`,
+          near ? `did you mean "${near}"?` : "use one of the listed values",
+        ),
+      ];
+    }
+    case "invalid_format": {
+      const expected =
+        issue.format === "starts_with" && "prefix" in issue
+          ? `a string starting with "${String(issue.prefix)}"`
+          : issue.message;
+      return [problem(`expected ${expected}, ${got}`, "correct the value")];
+    }
+    case "too_small":
+    case "too_big": {
+      const bound = issue.code === "too_small" ? issue.minimum : issue.maximum;
+      const cmp =
+        issue.code === "too_small"
+          ? issue.inclusive
+            ? "at least"
+            : "more than"
+          : issue.inclusive
+            ? "at most"
+            : "less than";
+      const expected =
+        issue.origin === "array"
+          ? `${cmp} ${String(bound)} item(s)`
+          : issue.origin === "string"
+            ? `${cmp} ${String(bound)} character(s)`
+            : `a number ${cmp} ${String(bound)}`;
+      return [problem(`expected ${expected}, ${got}`, "correct the value")];
+    }
+    case "invalid_union":
+      return [problem(`${issue.message}, ${got}`, "see the field's description in inventory.schema.json")];
+    default:
+      return [problem(issue.message)];
+  }
+}
+
+/** The keys the schema accepts at a JSON path (zod reports only the unknown ones). */
+function knownKeys(at: readonly PropertyKey[]): string[] {
+  let def = defOf(inventorySchema);
+  for (const seg of at) {
+    def = unwrap(def);
+    const next =
+      def?.type === "object"
+        ? (def.shape as Record<string, unknown>)[String(seg)]
+        : def?.type === "array"
+          ? def.element
+          : def?.type === "record"
+            ? def.valueType
+            : undefined;
+    def = defOf(next);
+  }
+  def = unwrap(def);
+  return def?.type === "object" ? Object.keys(def.shape as object) : [];
+}
+
+type Def = Record<string, unknown> & { type?: string };
+function defOf(s: unknown): Def | undefined {
+  return (s as { _zod?: { def?: Def } } | undefined)?._zod?.def;
+}
+function unwrap(def: Def | undefined): Def | undefined {
+  while (def && ["optional", "default", "prefault", "nullable", "pipe"].includes(def.type ?? "")) {
+    def = defOf(def.type === "pipe" ? def.in : def.innerType);
+  }
+  return def;
 }

@@ -1,27 +1,109 @@
 // The pinned acceptance inventory: the single source of truth for what acceptance means in a
 // repository. `docker-acceptance schema` exports this as JSON Schema (acceptance/inventory.schema.json).
+//
+// Rules that need a precise message carry their fix in the issue's `params.fix` (load.ts turns it
+// into the ConfigError); `.meta()` repeats them for the JSON Schema so editors flag them too.
+import path from "node:path";
 import { z } from "zod";
-import { ALL_CASES, CONTAINMENT_CASES, LIFECYCLE_CASES } from "../suites/ids.js";
+import { ALL_CASES, CASES_BY_SUITE, CONTAINMENT_CASES, LIFECYCLE_CASES, SUITES } from "../suites/ids.js";
+import { closest } from "./suggest.js";
 
 export const INVENTORY_SCHEMA_VERSION = 1;
 
-const caseId = z.enum(ALL_CASES as [string, ...string[]]);
-const relPath = z.string().min(1).describe("a path relative to the workspace (the repository root)");
+/** A problem with the lexical shape of a workspace-relative path, or undefined when it is safe. */
+export function relPathProblem(p: string): { message: string; fix: string } | undefined {
+  if (p.includes("\0")) return { message: "contains a NUL byte", fix: "remove it" };
+  if (path.posix.isAbsolute(p) || path.win32.isAbsolute(p)) {
+    return {
+      message: `${JSON.stringify(p)} is an absolute path; expected a path relative to the workspace`,
+      fix: 'write it relative to the repository root, without a leading "/"',
+    };
+  }
+  // Backslashes count as separators: the same inventory may be read on a Windows runner.
+  const norm = path.posix.normalize(p.replaceAll("\\", "/"));
+  if (norm === ".." || norm.startsWith("../")) {
+    return {
+      message: `${JSON.stringify(p)} escapes the workspace; expected a path inside it`,
+      fix: 'remove the ".." segments so the path stays inside the repository',
+    };
+  }
+  return undefined;
+}
+
+const relPath = z
+  .string()
+  .min(1)
+  .superRefine((p, ctx) => {
+    const problem = relPathProblem(p);
+    if (problem) ctx.addIssue({ code: "custom", message: problem.message, params: { fix: problem.fix } });
+  })
+  .describe("a path relative to the workspace (the repository root); no '..', not absolute");
+
 const containerPath = z
   .string()
   .regex(/^\/[^\0]*$/, "an absolute path inside the container, such as /tmp")
   .describe("absolute path inside the container");
-const sha256 = z.string().regex(/^[0-9a-f]{64}$/, "64 lowercase hex digits (a sha256 digest)");
+
+const SHA256 = /^[0-9a-f]{64}$/;
+const sha256 = z
+  .string()
+  .superRefine((v, ctx) => {
+    if (SHA256.test(v)) return;
+    const fix = /^[0-9a-fA-F]{64}$/.test(v)
+      ? "write the digest in lowercase"
+      : "run `docker-acceptance pin` to write the digest of the file in the workspace";
+    const shown = v.length > 16 ? `${v.slice(0, 16)}…` : v;
+    ctx.addIssue({
+      code: "custom",
+      message: `expected 64 lowercase hex digits (a sha256 digest), got ${JSON.stringify(shown)} (${v.length} characters)`,
+      params: { fix },
+    });
+  })
+  .meta({ pattern: SHA256.source, description: "sha256 of the file's bytes, 64 lowercase hex digits" });
+
+/** A case ID of one suite: unknown IDs and IDs of the other suite get their own message. */
+function caseIdOf(suite: (typeof SUITES)[number]) {
+  const ids = CASES_BY_SUITE[suite] as readonly string[];
+  return z
+    .string()
+    .superRefine((id, ctx) => {
+      if (ids.includes(id)) return;
+      const other = SUITES.find((s) => s !== suite && (CASES_BY_SUITE[s] as readonly string[]).includes(id));
+      if (other) {
+        ctx.addIssue({
+          code: "custom",
+          message: `"${id}" is a ${other} case, not a ${suite} case`,
+          params: { fix: `move it to suites.${other}` },
+        });
+        return;
+      }
+      const near = closestCase(id, ids);
+      ctx.addIssue({
+        code: "custom",
+        message: `unknown ${suite} case ID "${id}"; expected one of ${ids.join(", ")}`,
+        params: { fix: near ? `did you mean "${near}"?` : "use one of the listed IDs" },
+      });
+    })
+    .meta({ enum: [...ids] });
+}
+
+/** Compares the part after the suite prefix, so "lifecycle.boot" is not mistaken for a typo of "lifecycle.stop". */
+function closestCase(id: string, ids: readonly string[]): string | undefined {
+  const tail = (x: string) => x.slice(x.indexOf(".") + 1);
+  const near = closest(tail(id), ids.map(tail));
+  return near === undefined ? undefined : ids.find((x) => tail(x) === near);
+}
 
 const httpProbe = z
   .object({
-    name: z.string().min(1).optional(),
+    name: z.string().min(1).optional().describe("shown in the report; defaults to METHOD path"),
     method: z.enum(["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH"]).default("GET"),
     path: z.string().startsWith("/").describe("request path, starting with /"),
-    expectStatus: z.number().int().min(100).max(599).default(200),
+    expectStatus: z.number().int().min(100).max(599).default(200).describe("expected HTTP status"),
     bodyContains: z.string().optional().describe("a substring the response body must contain"),
   })
-  .strict();
+  .strict()
+  .describe("an HTTP request that must answer as expected once the subject is ready");
 
 const memory = z
   .union([z.number().int().positive(), z.string().regex(/^\d+(\.\d+)?[bkmg]?$/i, 'a size such as "256m"')])
@@ -30,10 +112,33 @@ const memory = z
 const limits = z
   .object({
     memory: memory.default("256m"),
-    pids: z.number().int().positive().max(1_000_000).default(128),
-    cpus: z.number().positive().max(1024).default(1),
+    pids: z.number().int().positive().max(1_000_000).default(128).describe("maximum number of processes"),
+    cpus: z.number().positive().max(1024).default(1).describe("CPU quota, in cores"),
   })
-  .strict();
+  .strict()
+  .describe("resource limits the subject runs under");
+
+const build = z
+  .object({
+    context: relPath.describe("build context directory, relative to the workspace"),
+    dockerfile: z.string().min(1).default("Dockerfile").describe("Dockerfile path inside the context"),
+    args: z.record(z.string(), z.string()).default({}).describe("build arguments"),
+    target: z.string().optional().describe("multi-stage target"),
+  })
+  .strict()
+  .superRefine((b, ctx) => {
+    if (relPathProblem(b.context)) return; // reported on `context` already
+    const problem = relPathProblem(path.posix.join(b.context.replaceAll("\\", "/"), b.dockerfile));
+    if (problem || path.posix.isAbsolute(b.dockerfile)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["dockerfile"],
+        message: `${JSON.stringify(b.dockerfile)} leaves the workspace; expected a Dockerfile path inside the build context`,
+        params: { fix: "move the Dockerfile into the build context and name it relative to the context" },
+      });
+    }
+  })
+  .describe("build the subject from a Dockerfile");
 
 export const subjectSchema = z
   .object({
@@ -41,15 +146,7 @@ export const subjectSchema = z
       .string()
       .regex(/^[a-z0-9][a-z0-9._-]{0,62}$/, "lowercase letters, digits, '.', '_' or '-', at most 63")
       .describe("unique subject name, used in case results and container names"),
-    build: z
-      .object({
-        context: relPath.describe("build context directory, relative to the workspace"),
-        dockerfile: z.string().min(1).default("Dockerfile").describe("Dockerfile path inside the context"),
-        args: z.record(z.string(), z.string()).default({}).describe("build arguments"),
-        target: z.string().optional().describe("multi-stage target"),
-      })
-      .strict()
-      .optional(),
+    build: build.optional(),
     image: z.string().min(1).optional().describe("a prebuilt image reference (instead of build)"),
     port: z.number().int().min(1).max(65535).default(8080).describe("container port the subject serves on"),
     healthPath: z
@@ -74,7 +171,13 @@ export const subjectSchema = z
       .describe("capabilities the subject may keep (all others are dropped)"),
     env: z.record(z.string(), z.string()).default({}).describe("environment variables"),
     command: z.array(z.string()).optional().describe("overrides the image's CMD"),
-    startupTimeoutMs: z.number().int().positive().max(3_600_000).default(30_000),
+    startupTimeoutMs: z
+      .number()
+      .int()
+      .positive()
+      .max(3_600_000)
+      .default(30_000)
+      .describe("how long the subject may take to answer its health path"),
     stopTimeoutMs: z.number().int().positive().max(600_000).default(10_000).describe("SIGTERM grace period"),
     weight: z.number().positive().default(1).describe("relative cost, used to balance shards"),
   })
@@ -83,47 +186,174 @@ export const subjectSchema = z
     if (!s.build === !s.image) {
       ctx.addIssue({
         code: "custom",
-        message: "declare exactly one of `build` (context + Dockerfile) or `image` (a prebuilt reference)",
+        message: `declares ${s.build ? "both `build` and `image`" : "neither `build` nor `image`"}; expected exactly one`,
+        params: { fix: "keep `build` (context + Dockerfile) or `image` (a prebuilt reference), not both" },
         path: [],
       });
     }
-  });
-
-const suiteRequirement = z
-  .object({
-    required: z.array(caseId).describe("case IDs every subject must run"),
-    subjects: z
-      .record(z.string(), z.array(caseId))
-      .default({})
-      .describe("per-subject overrides of the required list"),
   })
-  .strict();
+  .describe("a container under test");
+
+function suiteRequirement(suite: (typeof SUITES)[number]) {
+  const id = caseIdOf(suite);
+  return z
+    .object({
+      required: z.array(id).describe(`${suite} case IDs every subject must run, exactly`),
+      subjects: z
+        .record(z.string(), z.array(id))
+        .default({})
+        .describe("per-subject replacement of the required list, keyed by subject name"),
+    })
+    .strict()
+    .describe(`the pinned ${suite} cases`);
+}
+
+const severity = z
+  .record(z.string(), z.enum(["fail", "warn"]))
+  .superRefine((rec, ctx) => {
+    for (const id of Object.keys(rec)) {
+      if ((ALL_CASES as readonly string[]).includes(id)) continue;
+      const near = closestCase(id, ALL_CASES);
+      ctx.addIssue({
+        code: "custom",
+        path: [id],
+        message: `unknown case ID "${id}"; expected a lifecycle.* or containment.* case ID`,
+        params: { fix: near ? `did you mean "${near}"?` : `use one of ${ALL_CASES.join(", ")}` },
+      });
+    }
+  })
+  .meta({ propertyNames: { enum: [...ALL_CASES] } })
+  .describe("per case ID, whether its failure fails the run (`fail`, the default) or only warns");
+
+const artifact = z
+  .object({
+    path: relPath.describe("file path relative to the workspace"),
+    sha256,
+  })
+  .strict()
+  .describe("a file whose content is pinned");
 
 export const inventorySchema = z
   .object({
-    $schema: z.string().optional(),
-    schemaVersion: z.literal(INVENTORY_SCHEMA_VERSION),
-    subjects: z.array(subjectSchema).min(1),
+    $schema: z.string().optional().describe("JSON Schema for editors: ./inventory.schema.json"),
+    schemaVersion: z.literal(INVENTORY_SCHEMA_VERSION).describe("inventory format version"),
+    subjects: z.array(subjectSchema).min(1).describe("the containers under test"),
     suites: z
       .object({
-        lifecycle: suiteRequirement.optional(),
-        containment: suiteRequirement.optional(),
+        lifecycle: suiteRequirement("lifecycle").optional(),
+        containment: suiteRequirement("containment").optional(),
       })
       .strict()
-      .default({}),
+      .default({})
+      .describe("for each suite, the exact case IDs that must run; an absent suite pins no cases"),
     artifacts: z
-      .array(z.object({ path: relPath, sha256 }).strict())
+      .array(artifact)
       .default([])
-      .describe("files whose content is pinned"),
-    severity: z.partialRecord(caseId, z.enum(["fail", "warn"])).default({}),
+      .describe("files whose content is pinned; `docker-acceptance pin` rewrites the digests"),
+    severity: severity.default({}),
     probeImage: z.string().min(1).optional().describe("trusted probe image, pinned by digest"),
   })
-  .strict();
+  .strict()
+  // Cross-field rules run even when a field elsewhere is invalid (`when`), so one pass reports
+  // every problem; the data may then be partly malformed, hence the guards.
+  .superRefine((inv, ctx) => crossCheck(inv as unknown as LooseInventory, ctx), { when: () => true })
+  .describe("docker-acceptance: what acceptance means in this repository");
+
+interface LooseInventory {
+  subjects?: unknown;
+  suites?: Record<string, { required?: unknown; subjects?: unknown } | undefined>;
+  artifacts?: unknown;
+}
+
+function crossCheck(inv: LooseInventory, ctx: z.RefinementCtx): void {
+  const subjects = Array.isArray(inv.subjects) ? (inv.subjects as { name?: unknown }[]) : [];
+  const firstByName = new Map<string, number>();
+  subjects.forEach((s, i) => {
+    if (typeof s?.name !== "string") return;
+    const first = firstByName.get(s.name);
+    if (first === undefined) firstByName.set(s.name, i);
+    else
+      ctx.addIssue({
+        code: "custom",
+        path: ["subjects", i, "name"],
+        message: `duplicate subject name "${s.name}" (also subjects[${first}].name)`,
+        params: { fix: "give each subject a unique name" },
+      });
+  });
+  const names = [...firstByName.keys()];
+  for (const suite of SUITES) {
+    const req = inv.suites && typeof inv.suites === "object" ? inv.suites[suite] : undefined;
+    if (!req || typeof req !== "object") continue;
+    if (Array.isArray(req.required)) duplicateIds(req.required, ["suites", suite, "required"], ctx);
+    if (!req.subjects || typeof req.subjects !== "object") continue;
+    for (const [name, ids] of Object.entries(req.subjects)) {
+      if (Array.isArray(ids)) duplicateIds(ids, ["suites", suite, "subjects", name], ctx);
+      if (firstByName.has(name)) continue;
+      const near = closest(name, names);
+      ctx.addIssue({
+        code: "custom",
+        path: ["suites", suite, "subjects", name],
+        message: `names subject "${name}", which is not declared in subjects`,
+        params: {
+          fix: near ? `did you mean "${near}"?` : `use a declared subject name: ${names.join(", ")}`,
+        },
+      });
+    }
+  }
+  const artifacts = Array.isArray(inv.artifacts) ? (inv.artifacts as { path?: unknown }[]) : [];
+  const firstByPath = new Map<string, number>();
+  artifacts.forEach((a, i) => {
+    if (typeof a?.path !== "string") return;
+    const key = path.posix.normalize(a.path.replaceAll("\\", "/"));
+    const first = firstByPath.get(key);
+    if (first === undefined) firstByPath.set(key, i);
+    else
+      ctx.addIssue({
+        code: "custom",
+        path: ["artifacts", i, "path"],
+        message: `"${a.path}" is pinned twice (also artifacts[${first}].path)`,
+        params: { fix: "keep one pin per file" },
+      });
+  });
+}
+
+function duplicateIds(ids: readonly unknown[], at: (string | number)[], ctx: z.RefinementCtx): void {
+  const seen = new Set<unknown>();
+  ids.forEach((id, i) => {
+    if (typeof id === "string" && seen.has(id))
+      ctx.addIssue({
+        code: "custom",
+        path: [...at, i],
+        message: `"${id}" is listed twice`,
+        params: { fix: "list each case ID once" },
+      });
+    seen.add(id);
+  });
+}
 
 export type Inventory = z.infer<typeof inventorySchema>;
 export type Subject = z.infer<typeof subjectSchema>;
 export type HttpProbe = z.infer<typeof httpProbe>;
 export { CONTAINMENT_CASES, LIFECYCLE_CASES };
+
+/**
+ * The case IDs pinned for one subject in one suite: its override, else the suite's required list;
+ * undefined when the inventory does not pin the suite at all.
+ */
+export function pinnedCases(
+  inv: Inventory,
+  suite: (typeof SUITES)[number],
+  subject: string,
+): string[] | undefined {
+  const req = inv.suites[suite];
+  if (!req) return undefined;
+  return req.subjects[subject] ?? req.required;
+}
+
+/** The severity the inventory gives a case ID (`fail` unless pinned otherwise). */
+export function severityOf(inv: Inventory, id: string): "fail" | "warn" {
+  return inv.severity[id] ?? "fail";
+}
 
 /** "256m" -> bytes. */
 export function parseMemory(value: number | string): number {

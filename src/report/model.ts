@@ -79,6 +79,8 @@ export const inventoryReportSchema = z.object({
   sha256: z.string(),
   complete: z.boolean(),
   requireComplete: z.boolean().default(true),
+  /** The subjects and suites this run was asked to cover: what completeness was judged over. */
+  selected: z.object({ subjects: z.array(z.string()), suites: z.array(z.string()) }).optional(),
   /** Per subject x suite, what differs from the pins. */
   drift: z
     .array(

@@ -1,0 +1,176 @@
+// JUnit XML for other CI tools (test reporters, GitLab, Jenkins): one <testsuite> per subject x
+// suite, one <testcase> per case, plus a "run" suite for what is not a case but decides the verdict
+// (inventory completeness, artifact pins, cleanup), so a tool reading only this file is not greener
+// than the run. Derived from the Report alone.
+import type { CaseResult, Report } from "./model.js";
+
+/** Text safe in XML 1.0 content and attributes: markup escaped, characters XML forbids made visible. */
+export function xmlEscape(text: string, attribute = false): string {
+  let out = "";
+  for (const ch of text) {
+    const code = ch.codePointAt(0)!;
+    if (ch === "&") out += "&amp;";
+    else if (ch === "<") out += "&lt;";
+    else if (ch === ">") out += "&gt;";
+    else if (ch === '"') out += "&quot;";
+    else if (ch === "'") out += "&apos;";
+    // Attribute values are whitespace-normalised by parsers; character references survive it.
+    else if (attribute && (ch === "\n" || ch === "\r" || ch === "\t")) out += `&#${code};`;
+    else if (ch === "\n" || ch === "\r" || ch === "\t") out += ch;
+    else if (code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0xfffe || code === 0xffff) {
+      out += `\\u${code.toString(16).padStart(4, "0")}`;
+    } else if (code >= 0xd800 && code <= 0xdfff)
+      out += "\ufffd"; // a lone surrogate
+    else out += ch;
+  }
+  return out;
+}
+
+const seconds = (ms: number) => (ms / 1000).toFixed(3);
+
+interface Testcase {
+  classname: string;
+  name: string;
+  timeMs: number;
+  outcome?: { tag: "failure" | "error" | "skipped"; type: string; message: string; body: string };
+}
+
+function caseToTestcase(c: CaseResult): Testcase {
+  const classname = `docker-acceptance.${c.subject}.${c.suite}`;
+  const tc: Testcase = { classname, name: c.id, timeMs: c.durationMs };
+  if (c.status === "pass") return tc;
+  const body = [
+    c.message,
+    c.remediation ? `fix: ${c.remediation}` : "",
+    c.location ? `at: ${c.location.path}${c.location.line ? `:${c.location.line}` : ""}` : "",
+    Object.keys(c.evidence).length ? `evidence: ${JSON.stringify(c.evidence, null, 2)}` : "",
+  ]
+    .filter(Boolean)
+    .join("\n");
+  const message = c.message || c.status;
+  if (c.status === "skip") tc.outcome = { tag: "skipped", type: "skip", message, body };
+  else if (c.status === "error") tc.outcome = { tag: "error", type: "error", message, body };
+  // A `warn`-severity failure still failed; its type says it does not fail the run.
+  else tc.outcome = { tag: "failure", type: c.severity, message, body };
+  return tc;
+}
+
+function runTestcases(r: Report): Testcase[] {
+  const out: Testcase[] = [];
+  const classname = "docker-acceptance.run";
+  if (r.inventory) {
+    const inv = r.inventory;
+    const body = inv.drift
+      .map(
+        (d) =>
+          `${d.subject} / ${d.suite}: missing [${d.missing.join(", ")}] skipped [${d.skipped.join(", ")}] unexpected [${d.unexpected.join(", ")}]`,
+      )
+      .join("\n");
+    out.push({
+      classname,
+      name: "inventory.complete",
+      timeMs: 0,
+      ...(inv.complete
+        ? {}
+        : {
+            outcome: {
+              tag: "failure" as const,
+              type: inv.requireComplete ? "fail" : "warn",
+              message: `the cases that ran differ from ${inv.path}`,
+              body,
+            },
+          }),
+    });
+  }
+  for (const a of r.artifacts) {
+    out.push({
+      classname,
+      name: `artifact ${a.path}`,
+      timeMs: 0,
+      ...(a.ok
+        ? {}
+        : {
+            outcome: {
+              tag: "failure" as const,
+              type: "fail",
+              message: a.actual === null ? `${a.path} is missing` : `${a.path} does not match its pin`,
+              body: `expected sha256 ${a.expected}\nactual   sha256 ${a.actual ?? "(missing)"}`,
+            },
+          }),
+    });
+  }
+  if (r.cleanup) {
+    const c = r.cleanup;
+    out.push({
+      classname,
+      name: "cleanup",
+      timeMs: c.durationMs,
+      ...(c.completed
+        ? {}
+        : {
+            outcome: {
+              tag: "failure" as const,
+              type: "fail",
+              message: `${c.remaining.length} owned object(s) left after cleanup`,
+              body: c.remaining.map((o) => `${o.kind} ${o.id}`).join("\n"),
+            },
+          }),
+    });
+  }
+  for (const e of r.errors) {
+    out.push({
+      classname,
+      name: `error ${e.kind}`,
+      timeMs: 0,
+      outcome: { tag: "error", type: e.kind, message: e.message, body: e.message },
+    });
+  }
+  return out;
+}
+
+function renderSuite(name: string, cases: Testcase[], timestamp: string): string {
+  const count = (tag: string) => cases.filter((c) => c.outcome?.tag === tag).length;
+  const time = cases.reduce((t, c) => t + c.timeMs, 0);
+  const lines = [
+    `  <testsuite name="${xmlEscape(name, true)}" tests="${cases.length}" failures="${count("failure")}" errors="${count("error")}" skipped="${count("skipped")}" time="${seconds(time)}" timestamp="${xmlEscape(timestamp, true)}">`,
+  ];
+  for (const c of cases) {
+    const open = `    <testcase classname="${xmlEscape(c.classname, true)}" name="${xmlEscape(c.name, true)}" time="${seconds(c.timeMs)}"`;
+    if (!c.outcome) {
+      lines.push(`${open}/>`);
+      continue;
+    }
+    const o = c.outcome;
+    lines.push(
+      `${open}>`,
+      `      <${o.tag} message="${xmlEscape(o.message, true)}" type="${xmlEscape(o.type, true)}">${xmlEscape(o.body)}</${o.tag}>`,
+      "    </testcase>",
+    );
+  }
+  lines.push("  </testsuite>");
+  return lines.join("\n");
+}
+
+export function renderJunit(report: Report): string {
+  // Subjects in report order, then any subject that only appears in cases; suites in case order.
+  const groups = new Map<string, Testcase[]>();
+  for (const s of report.subjects)
+    for (const suite of ["lifecycle", "containment"]) groups.set(`${s.name} / ${suite}`, []);
+  for (const c of report.cases) {
+    const key = `${c.subject} / ${c.suite}`;
+    groups.set(key, [...(groups.get(key) ?? []), caseToTestcase(c)]);
+  }
+  const suites = [...groups].filter(([, cases]) => cases.length > 0);
+  const run = runTestcases(report);
+  if (run.length > 0) suites.push(["run", run]);
+
+  const all = suites.flatMap(([, cases]) => cases);
+  const count = (tag: string) => all.filter((c) => c.outcome?.tag === tag).length;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="${xmlEscape(`${report.tool.name} ${report.tool.version}`, true)}" tests="${all.length}" failures="${count("failure")}" errors="${count("error")}" skipped="${count("skipped")}" time="${seconds(report.durationMs)}">`,
+    ...suites.map(([name, cases]) => renderSuite(name, cases, report.startedAt)),
+    "</testsuites>",
+    "",
+  ].join("\n");
+}
