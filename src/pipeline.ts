@@ -6,8 +6,10 @@ import { cleanupOwned, mergeCleanup } from "./engine/cleanup.js";
 import { DockerEngine } from "./engine/docker.js";
 import { newRunId } from "./engine/ownership.js";
 import { errorEvidence } from "./errors.js";
+import { verifyArtifacts } from "./inventory/hashes.js";
 import { loadInventory } from "./inventory/load.js";
 import type { Inventory } from "./inventory/schema.js";
+import { checkCompleteness } from "./inventory/verify.js";
 import type { Logger } from "./log.js";
 import { mapLimit, type Shard, selectSubjects } from "./plan.js";
 import {
@@ -50,8 +52,10 @@ export async function runPipeline(opts: RunOptions): Promise<Report> {
   const t0 = Date.now();
   const owner = opts.runId ?? newRunId();
   const inventoryFile = path.resolve(opts.workspace, opts.inventoryPath);
-  const loaded = await loadInventory(inventoryFile);
+  const loaded = await loadInventory(inventoryFile, { workspace: opts.workspace });
   const inv = loaded.inventory;
+  // Pinned artifacts are hashed while the engine works: they need nothing from it.
+  const artifacts = verifyArtifacts(opts.workspace, inv, loaded.text);
   const subjects = selectSubjects(inv.subjects, opts.subjects ?? [], opts.shard);
   const suites = new Set<SuiteName>(opts.suites?.length ? opts.suites : ["lifecycle", "containment"]);
   const engine = opts.engine ?? new DockerEngine();
@@ -130,10 +134,17 @@ export async function runPipeline(opts: RunOptions): Promise<Report> {
       message: `run cancelled (${String(signal.reason ?? "signal")}); cleanup ran`,
     });
 
+  const requireComplete = opts.requireComplete !== false;
   const partial = {
     cases,
-    artifacts: [],
-    inventory: null,
+    artifacts: await artifacts,
+    inventory: checkCompleteness(inv, cases, {
+      suites: [...suites],
+      subjects: subjects.map((s) => s.name),
+      requireComplete,
+      path: opts.inventoryPath,
+      sha256: loaded.sha256,
+    }),
     errors,
     cleanup: mergeCleanup(cleanups, signal.aborted ? String(signal.reason ?? "cancelled") : "run-end"),
   };

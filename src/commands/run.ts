@@ -59,8 +59,8 @@ export async function runCommand(argv: string[]): Promise<number> {
       signal: signals.signal,
     });
     if (values.out) {
-      const markdown = await renderReport(report, "markdown").catch(() => "");
-      await writeBundle(path.resolve(values.out), report, { markdown } as never);
+      const markdown = await renderReport(report, "markdown");
+      await writeBundle(path.resolve(values.out), report, { markdown });
       process.stderr.write(`report bundle: ${path.resolve(values.out)}\n`);
     }
     process.stdout.write(await renderReport(report, format));
