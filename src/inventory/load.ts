@@ -107,11 +107,15 @@ function workspaceProblems(inv: Inventory, workspace: string, spans: Map<string,
   return problems;
 }
 
+/** The real path, resolving links in the deepest existing ancestor when `p` itself is missing. */
 function realOrSelf(p: string): string {
   try {
     return realpathSync(p);
   } catch {
-    return p; // missing paths are reported where they are used (artifact verification, build)
+    // Missing paths are reported where they are used (artifact verification, build), but a
+    // missing file under a linked directory must still be seen to be outside.
+    const parent = path.dirname(p);
+    return parent === p ? p : path.join(realOrSelf(parent), path.basename(p));
   }
 }
 
