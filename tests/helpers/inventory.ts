@@ -22,13 +22,20 @@ export function fixtureSubject(
   };
 }
 
-/** Writes an inventory to a temp file and returns its absolute path. */
+/** Both suites pinned in full, as this repository's own inventory does. */
+export const ALL_PINNED = {
+  lifecycle: { required: [...LIFECYCLE_CASES] },
+  containment: { required: [...CONTAINMENT_CASES] },
+};
+
+/** Writes an inventory (both suites pinned unless `extra.suites` says otherwise) to a temp file. */
 export function writeInventory(
   subjects: Record<string, unknown>[],
   extra: Record<string, unknown> = {},
 ): string {
   const dir = mkdtempSync(path.join(tmpdir(), "da-inv-"));
   const file = path.join(dir, "inventory.json");
-  writeFileSync(file, `${JSON.stringify({ schemaVersion: 1, subjects, ...extra }, null, 2)}\n`);
+  const inventory = { schemaVersion: 1, subjects, suites: ALL_PINNED, ...extra };
+  writeFileSync(file, `${JSON.stringify(inventory, null, 2)}\n`);
   return file;
 }
