@@ -376,7 +376,7 @@ function gradeMounts(ev: ContainmentEvidence, t: GradeTarget): Outcome {
 
 function gradeWritableRoots(ev: ContainmentEvidence, t: GradeTarget): Outcome {
   const p = observed(ev);
-  if (!p || !p.rootReadable) return skip(unobservedReason(ev, "the subject's root (write probes)"), {});
+  if (!p?.rootReadable) return skip(unobservedReason(ev, "the subject's root (write probes)"), {});
   const inRoots = (path: string) => t.writableRoots.some((r) => under(path, r));
   const probes = p.writes.filter((w) => w.path !== "/" && w.result !== "missing");
   const leaked = probes.filter((w) => !inRoots(w.path) && w.result === "accepted");
