@@ -45,8 +45,9 @@ export function toDiffFile(entry: z.infer<typeof diffEntry>): DiffFile {
     ...(entry.previous_filename ? { previousPath: entry.previous_filename } : {}),
     status,
     binary: false,
-    // A pure rename, an empty file or a removal has no added lines to scope: nothing was lost.
-    diffScoped: hasPatch || status === "removed" || entry.changes === 0,
+    // A removal or a pure rename has no added lines to scope; anything else without a patch
+    // (binary, too large) is checked by path only and named in a note.
+    diffScoped: hasPatch || status === "removed" || (status === "renamed" && entry.changes === 0),
     added: hasPatch ? parsePatch(entry.patch!) : [],
   };
 }
