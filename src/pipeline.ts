@@ -2,6 +2,12 @@
 // Doors (CLI, action main) parse their inputs, call runPipeline, then render and publish.
 import { availableParallelism } from "node:os";
 import path from "node:path";
+import {
+  type AlignmentSource,
+  DEFAULT_CONFIG_PATH,
+  loadAlignmentConfig,
+  runAlignment,
+} from "./alignment/index.js";
 import { cleanupOwned, mergeCleanup } from "./engine/cleanup.js";
 import { DockerEngine } from "./engine/docker.js";
 import { newRunId } from "./engine/ownership.js";
@@ -45,18 +51,38 @@ export interface RunOptions {
   runId?: string;
   head?: Report["head"];
   engine?: DockerEngine;
+  /** The alignment review of the change under test; absent: not run (report.alignment null). */
+  alignment?: { source: AlignmentSource; configPath?: string };
 }
+
+/** Build, start-up and stop have their own timeouts; this bounds a subject as a whole. */
+const SUBJECT_SLACK_MS = 17 * 60_000;
 
 /** Throws ConfigError/UsageError before any engine call; otherwise always returns a Report. */
 export async function runPipeline(opts: RunOptions): Promise<Report> {
   const t0 = Date.now();
+  const errors: Report["errors"] = [];
   const owner = opts.runId ?? newRunId();
   const inventoryFile = path.resolve(opts.workspace, opts.inventoryPath);
   const loaded = await loadInventory(inventoryFile, { workspace: opts.workspace });
   const inv = loaded.inventory;
-  // Pinned artifacts are hashed while the engine works: they need nothing from it.
-  const artifacts = verifyArtifacts(opts.workspace, inv, loaded.text);
   const subjects = selectSubjects(inv.subjects, opts.subjects ?? [], opts.shard);
+  if (opts.alignment) {
+    // A broken alignment config is a configuration error: reported before any engine call.
+    await loadAlignmentConfig(path.resolve(opts.workspace, opts.alignment.configPath ?? DEFAULT_CONFIG_PATH));
+  }
+  // Pinned artifacts and the alignment review need nothing from the engine: they run alongside.
+  const artifacts = verifyArtifacts(opts.workspace, inv, loaded.text);
+  const alignment = opts.alignment
+    ? runAlignment({
+        workspace: opts.workspace,
+        configPath: opts.alignment.configPath,
+        source: opts.alignment.source,
+      }).catch((err: unknown) => {
+        errors.push(errorEvidence(err));
+        return null;
+      })
+    : Promise.resolve(null);
   const suites = new Set<SuiteName>(opts.suites?.length ? opts.suites : ["lifecycle", "containment"]);
   const engine = opts.engine ?? new DockerEngine();
   const { log, signal } = opts;
@@ -64,7 +90,6 @@ export async function runPipeline(opts: RunOptions): Promise<Report> {
   const cases: CaseResult[] = [];
   const subjectReports: SubjectReport[] = [];
   const cleanups: CleanupEvidence[] = [];
-  const errors: Report["errors"] = [];
 
   try {
     await engine.ping();
@@ -90,7 +115,11 @@ export async function runPipeline(opts: RunOptions): Promise<Report> {
           suites,
           severity: severityOf(inv),
           log,
-          signal,
+          // One subject's deadline never cuts another's: each gets its own, joined to the run's.
+          signal: AbortSignal.any([
+            signal,
+            AbortSignal.timeout(subject.startupTimeoutMs + subject.stopTimeoutMs + SUBJECT_SLACK_MS),
+          ]),
           t0,
           removeImages: opts.removeImages !== false,
           containment: (containerId) =>
@@ -158,7 +187,7 @@ export async function runPipeline(opts: RunOptions): Promise<Report> {
     head: opts.head ?? {},
     ...(opts.shard ? { shard: opts.shard } : {}),
     subjects: subjectReports,
-    alignment: null,
+    alignment: await alignment,
     external: {},
     ...partial,
   };

@@ -11,7 +11,8 @@ import { abortOnSignals, exitCodeFor, parseFormat, renderReport, signalExitCode 
 
 export const RUN_USAGE = `usage: docker-acceptance run [--inventory PATH] [--subject NAME]... [--suite lifecycle|containment]...
                               [--shard I/N] [--out DIR] [--format text|markdown|json] [--probe-image REF]
-                              [--parallelism N] [--keep-images] [--no-require-complete] [--workspace DIR]`;
+                              [--parallelism N] [--keep-images] [--no-require-complete] [--workspace DIR]
+                              [--base REF [--head REF] [--alignment-config PATH]]`;
 
 export async function runCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -28,6 +29,9 @@ export async function runCommand(argv: string[]): Promise<number> {
       "keep-images": { type: "boolean", default: false },
       "no-require-complete": { type: "boolean", default: false },
       workspace: { type: "string", default: "." },
+      base: { type: "string" },
+      head: { type: "string" },
+      "alignment-config": { type: "string" },
       quiet: { type: "boolean", short: "q", default: false },
     },
     strict: true,
@@ -57,6 +61,13 @@ export async function runCommand(argv: string[]): Promise<number> {
       requireComplete: !values["no-require-complete"],
       log: stderrLogger(values.quiet || format === "json"),
       signal: signals.signal,
+      // The alignment review of the local diff runs when a base is given (as `align` does).
+      alignment: values.base
+        ? {
+            source: { kind: "git", base: values.base, head: values.head },
+            configPath: values["alignment-config"],
+          }
+        : undefined,
     });
     if (values.out) {
       const markdown = await renderReport(report, "markdown");

@@ -55,7 +55,7 @@ export async function runSubject(ctx: SubjectRunContext): Promise<SubjectOutcome
     const started = Date.now();
     let draft: Draft;
     if (ctx.signal.aborted) {
-      draft = { status: "error", message: "run cancelled before this case", evidence: {} };
+      draft = { status: "error", message: `not run: ${abortReason(ctx.signal)}`, evidence: {} };
     } else if (blockedBy) {
       draft = { status: "skip", message: `not run: ${blockedBy} did not pass`, evidence: {} };
     } else {
@@ -379,6 +379,12 @@ export async function runSubject(ctx: SubjectRunContext): Promise<SubjectOutcome
     }
   }
   return { cases, report, cleanup };
+}
+
+function abortReason(signal: AbortSignal): string {
+  const r = signal.reason;
+  if (r instanceof DOMException && r.name === "TimeoutError") return "the subject's deadline passed";
+  return `run cancelled (${r instanceof Error ? r.message : String(r ?? "signal")})`;
 }
 
 async function logExcerpt(engine: DockerEngine, id: string): Promise<string> {
