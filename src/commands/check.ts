@@ -1,6 +1,211 @@
-// `docker-acceptance check`: placeholder while the feature lands.
-import { UsageError } from "../errors.js";
+// `docker-acceptance check`: the containment suite against containers someone else started. It
+// reads them (inspect + trusted probes) and never stops, restarts or changes them; the only objects
+// it creates are its own labelled probes, removed as soon as read and swept at the end.
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { cleanupOwned } from "../engine/cleanup.js";
+import { DockerEngine } from "../engine/docker.js";
+import { newRunId, OWNER_LABEL } from "../engine/ownership.js";
+import { EngineError, errorEvidence, UsageError } from "../errors.js";
+import { writeBundle } from "../report/bundle.js";
+import {
+  type CaseResult,
+  computeVerdict,
+  REPORT_SCHEMA_VERSION,
+  type Report,
+  reportSchema,
+} from "../report/model.js";
+import { DEFAULT_PROBE_IMAGE, measureHostNamespaces, runContainment } from "../suites/containment/index.js";
+import { TOOL_NAME, TOOL_VERSION } from "../version.js";
+import { abortOnSignals, exitCodeFor, parseFormat, renderReport, signalExitCode } from "./common.js";
 
-export async function checkCommand(_argv: string[]): Promise<number> {
-  throw new UsageError("`check` is not available in this build yet");
+export const CHECK_USAGE = `usage: docker-acceptance check (--container ID|NAME)... (--filter KEY=VALUE)...
+                              [--writable-root PATH]... [--allow-cap NAME]... [--network none|bridge|any]
+                              [--probe-image REF] [--format text|markdown|json] [--out DIR]
+  --container      a running container to grade (repeatable)
+  --filter         select every running container matching a Docker filter, e.g. label=com.docker.compose.project=shop (repeatable)
+  --writable-root  a path the containers may write (repeatable; default /tmp and /dev/shm)
+  --allow-cap      a capability the containers may keep, e.g. NET_BIND_SERVICE (repeatable)
+  --network        the declared network: none (loopback only), bridge (ports on 127.0.0.1 only), any (default)
+  --probe-image    the trusted probe image, pinned by digest (default ${DEFAULT_PROBE_IMAGE})`;
+
+export interface CheckSelection {
+  containers: string[];
+  filters: Record<string, string[]>;
+}
+
+/** `label=a=b` -> { label: ["a=b"] }: the key ends at the first '='. */
+export function parseFilters(values: readonly string[]): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const v of values) {
+    const i = v.indexOf("=");
+    if (i <= 0 || i === v.length - 1) {
+      throw new UsageError(
+        `--filter ${JSON.stringify(v)}: expected KEY=VALUE, e.g. label=com.docker.compose.project=shop`,
+      );
+    }
+    (out[v.slice(0, i)] ??= []).push(v.slice(i + 1));
+  }
+  return out;
+}
+
+function parseCheckArgs(argv: string[]) {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      container: { type: "string", multiple: true, default: [] },
+      filter: { type: "string", multiple: true, default: [] },
+      "writable-root": { type: "string", multiple: true, default: [] },
+      "allow-cap": { type: "string", multiple: true, default: [] },
+      network: { type: "string", default: "any" },
+      "probe-image": { type: "string", default: DEFAULT_PROBE_IMAGE },
+      format: { type: "string" },
+      out: { type: "string" },
+      quiet: { type: "boolean", short: "q", default: false },
+      help: { type: "boolean", short: "h", default: false },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  if (values.help) return { help: true as const };
+  if (values.container.length === 0 && values.filter.length === 0) {
+    throw new UsageError(`give at least one --container ID|NAME or --filter KEY=VALUE\n${CHECK_USAGE}`);
+  }
+  const network = values.network;
+  if (network !== "none" && network !== "bridge" && network !== "any") {
+    throw new UsageError(`--network ${JSON.stringify(network)}: expected none, bridge or any`);
+  }
+  const roots = values["writable-root"].length ? values["writable-root"] : ["/tmp", "/dev/shm"];
+  for (const r of roots) {
+    if (!r.startsWith("/") || /\s/.test(r)) {
+      throw new UsageError(
+        `--writable-root ${JSON.stringify(r)}: expected an absolute path inside the container without spaces, such as /tmp`,
+      );
+    }
+  }
+  for (const c of values["allow-cap"]) {
+    if (!/^(CAP_)?[A-Z_]+$/i.test(c))
+      throw new UsageError(
+        `--allow-cap ${JSON.stringify(c)}: expected a capability name such as NET_BIND_SERVICE`,
+      );
+  }
+  return {
+    help: false as const,
+    format: parseFormat(values.format),
+    selection: { containers: values.container, filters: parseFilters(values.filter) },
+    writableRoots: roots,
+    allowedCapabilities: values["allow-cap"].map((c) => c.toUpperCase().replace(/^CAP_/, "")),
+    network: network as "none" | "bridge" | "any",
+    probeImage: values["probe-image"],
+    out: values.out,
+    quiet: values.quiet,
+  };
+}
+
+interface Resolved {
+  id: string;
+  name: string;
+  image: string;
+}
+
+/** Named containers by inspect (a missing one is a usage error naming it), filters by listing. */
+export async function resolveContainers(
+  engine: DockerEngine,
+  sel: CheckSelection,
+  owner: string,
+): Promise<Resolved[]> {
+  const found = new Map<string, Resolved>();
+  for (const ref of sel.containers) {
+    try {
+      const doc = await engine.inspect(ref);
+      found.set(doc.Id, { id: doc.Id, name: doc.Name.replace(/^\//, ""), image: doc.Config.Image });
+    } catch (err) {
+      if (err instanceof EngineError && err.statusCode === 404) {
+        throw new UsageError(
+          `--container ${JSON.stringify(ref)}: no such container on this engine (see \`docker ps\`)`,
+        );
+      }
+      throw err;
+    }
+  }
+  if (Object.keys(sel.filters).length > 0) {
+    const listed = await engine.listContainers({ ...sel.filters, status: ["running"] });
+    // Our own probes never count as subjects, whatever the filter says.
+    for (const c of listed.filter((x) => x.labels[OWNER_LABEL] !== owner)) {
+      found.set(c.id, {
+        id: c.id,
+        name: (c.names[0] ?? c.id.slice(0, 12)).replace(/^\//, ""),
+        image: c.image,
+      });
+    }
+    if (listed.length === 0 && sel.containers.length === 0) {
+      throw new UsageError(
+        `--filter ${Object.entries(sel.filters)
+          .map(([k, v]) => v.map((x) => `${k}=${x}`).join(" "))
+          .join(" ")}: no running container matches`,
+      );
+    }
+  }
+  return [...found.values()];
+}
+
+export async function checkCommand(argv: string[]): Promise<number> {
+  const args = parseCheckArgs(argv);
+  if (args.help) {
+    process.stdout.write(`${CHECK_USAGE}\n`);
+    return 0;
+  }
+  const engine = new DockerEngine();
+  await engine.ping();
+  const owner = newRunId();
+  const started = Date.now();
+  const signals = abortOnSignals();
+  try {
+    const subjects = await resolveContainers(engine, args.selection, owner);
+    const host = measureHostNamespaces(engine, owner, args.probeImage, signals.signal);
+    host.catch(() => undefined); // judged per subject (SKIP with the reason), never unhandled
+    const errors: Report["errors"] = [];
+    const perSubject = await Promise.all(
+      subjects.map((s) =>
+        runContainment(
+          {
+            containerId: s.id,
+            subject: s.name,
+            writableRoots: args.writableRoots,
+            allowedCapabilities: args.allowedCapabilities,
+            network: args.network,
+          },
+          { engine, owner, probeImage: args.probeImage, host, signal: signals.signal },
+        ).catch((err: unknown): CaseResult[] => {
+          errors.push({ kind: "containment", message: `${s.name}: ${errorEvidence(err).message}` });
+          return [];
+        }),
+      ),
+    );
+    await engine.settle();
+    const cleanup = await cleanupOwned(engine, { owner }, { trigger: "check" });
+    const cases = perSubject.flat();
+    const draft = { cases, artifacts: [], inventory: null, errors, cleanup };
+    const report = reportSchema.parse({
+      schemaVersion: REPORT_SCHEMA_VERSION,
+      tool: { name: TOOL_NAME, version: TOOL_VERSION },
+      runId: owner,
+      startedAt: new Date(started).toISOString(),
+      durationMs: Date.now() - started,
+      verdict: computeVerdict(draft),
+      subjects: subjects.map((s) => ({ name: s.name, containerId: s.id, image: s.image })),
+      ...draft,
+      alignment: null,
+    });
+    if (args.out) {
+      const markdown = await renderReport(report, "markdown");
+      await writeBundle(path.resolve(args.out), report, { markdown });
+      if (!args.quiet) process.stderr.write(`report bundle: ${path.resolve(args.out)}\n`);
+    }
+    process.stdout.write(await renderReport(report, args.format));
+    const sig = signals.received();
+    return sig ? signalExitCode(sig) : exitCodeFor(report);
+  } finally {
+    signals.dispose();
+  }
 }
