@@ -1,0 +1,130 @@
+// junit.xml as another CI tool reads it: parsed by a real XML parser (Python's, strict), one
+// testsuite per subject x suite, one testcase per case, failures and skips marked.
+import { execFileSync, spawnSync } from "node:child_process";
+import { describe, expect, it } from "vitest";
+import { renderJunit, xmlEscape } from "../../src/report/junit.js";
+import { allCases, makeCase, makeCleanup, makeReport } from "../helpers/report.js";
+
+const hasPython = spawnSync("python3", ["--version"]).status === 0;
+
+/** Parses with xml.etree (rejects anything not well-formed XML 1.0) and returns the tree as JSON. */
+function parse(xml: string): Suites {
+  const script = `
+import json, sys, xml.etree.ElementTree as ET
+root = ET.fromstring(sys.stdin.buffer.read())
+def node(e): return {"tag": e.tag, "attrs": dict(e.attrib), "text": e.text or "", "children": [node(c) for c in e]}
+print(json.dumps(node(root)))`;
+  return JSON.parse(execFileSync("python3", ["-c", script], { input: xml }).toString());
+}
+interface Suites {
+  tag: string;
+  attrs: Record<string, string>;
+  text: string;
+  children: Suites[];
+}
+
+describe.skipIf(!hasPython && !process.env.CI)("renderJunit", () => {
+  const report = makeReport({
+    subjects: [
+      { name: "web", phases: [] },
+      { name: "api", phases: [] },
+    ],
+    cases: [
+      ...allCases("web").map((c) =>
+        c.id === "containment.user"
+          ? {
+              ...c,
+              status: "fail" as const,
+              durationMs: 1500,
+              message: "runs as 0:0 <root> & \u001b[31mred\u001b[0m",
+              remediation: "add `USER 65532:65532` to the Dockerfile",
+              evidence: { uid: 0 },
+            }
+          : c.id === "lifecycle.probes"
+            ? { ...c, status: "skip" as const, message: "not ready" }
+            : c,
+      ),
+      makeCase({ id: "lifecycle.build", subject: "api", status: "error", message: "engine gone" }),
+      makeCase({
+        id: "containment.seccomp",
+        subject: "api",
+        status: "fail",
+        severity: "warn",
+        message: "unconfined",
+      }),
+    ],
+    artifacts: [{ path: "app/Dockerfile", expected: "a".repeat(64), actual: "b".repeat(64), ok: false }],
+    cleanup: makeCleanup(),
+  });
+  const tree = parse(renderJunit(report));
+
+  it("has one testsuite per subject x suite, then the run-level suite, with counts", () => {
+    expect(tree.tag).toBe("testsuites");
+    expect(tree.attrs).toMatchObject({
+      tests: "24",
+      failures: "3",
+      errors: "1",
+      skipped: "1",
+      time: "12.345",
+    });
+    expect(
+      tree.children.map((s) => [s.attrs.name, s.attrs.tests, s.attrs.failures, s.attrs.skipped]),
+    ).toEqual([
+      ["web / lifecycle", "7", "0", "1"],
+      ["web / containment", "13", "1", "0"],
+      ["api / lifecycle", "1", "0", "0"],
+      ["api / containment", "1", "1", "0"],
+      ["run", "2", "1", "0"],
+    ]);
+  });
+
+  it("marks a failure with its message, fix and evidence, the duration in seconds", () => {
+    const web = tree.children[1]!;
+    const user = web.children.find((c) => c.attrs.name === "containment.user")!;
+    expect(user.attrs).toEqual({
+      classname: "docker-acceptance.web.containment",
+      name: "containment.user",
+      time: "1.500",
+    });
+    const failure = user.children[0]!;
+    expect(failure.tag).toBe("failure");
+    expect(failure.attrs.type).toBe("fail");
+    // Markup survives as text; the terminal escape (forbidden in XML) is made visible instead.
+    expect(failure.attrs.message).toBe("runs as 0:0 <root> & \\u001b[31mred\\u001b[0m");
+    expect(failure.text).toContain("fix: add `USER 65532:65532` to the Dockerfile");
+    expect(failure.text).toContain('"uid": 0');
+  });
+
+  it("marks skips, errors, warn-severity failures and a pin mismatch", () => {
+    const tc = (suite: number, name: string) =>
+      tree.children[suite]!.children.find((c) => c.attrs.name === name)!;
+    expect(tc(0, "lifecycle.probes").children[0]).toMatchObject({
+      tag: "skipped",
+      attrs: { message: "not ready" },
+    });
+    expect(tc(0, "lifecycle.build").children).toEqual([]);
+    expect(tc(2, "lifecycle.build").children[0]).toMatchObject({
+      tag: "error",
+      attrs: { message: "engine gone" },
+    });
+    expect(tc(3, "containment.seccomp").children[0]).toMatchObject({
+      tag: "failure",
+      attrs: { type: "warn" },
+    });
+    const pin = tc(4, "artifact app/Dockerfile").children[0]!;
+    expect(pin.attrs.message).toBe("app/Dockerfile does not match its pin");
+    expect(pin.text).toBe(`expected sha256 ${"a".repeat(64)}\nactual   sha256 ${"b".repeat(64)}`);
+    expect(tc(4, "cleanup").children).toEqual([]);
+  });
+
+  it("escapes every character XML cannot carry", () => {
+    const nasty = "a<b>&\"'\u0000\u0007\u000b\ud800z\n\tend]]>";
+    expect(xmlEscape(nasty)).toBe("a&lt;b&gt;&amp;&quot;&apos;\\u0000\\u0007\\u000b\ufffdz\n\tend]]&gt;");
+    const r = makeReport({
+      cases: [makeCase({ id: "lifecycle.build", subject: "web", status: "fail", message: nasty })],
+    });
+    const parsed = parse(renderJunit(r));
+    const failure = parsed.children[0]!.children[0]!.children[0]!;
+    expect(failure.attrs.message).toBe("a<b>&\"'\\u0000\\u0007\\u000b\ufffdz\n\tend]]>");
+  });
+});
