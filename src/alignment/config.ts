@@ -45,7 +45,10 @@ const principle = z
     title: z.string().min(1),
     paths: globs.min(1).default(["**"]).describe("files the rule applies to"),
     exclude: globs.default([]).describe("files the rule skips even when `paths` match"),
-    forbid: z.array(pattern).min(1).describe("regular expressions matched against added lines only"),
+    forbid: z
+      .array(pattern)
+      .min(1, "at least one regular expression")
+      .describe("regular expressions matched against added lines only"),
     message: z.string().min(1).describe("the concern, shown with each hit"),
     tier: z.union([z.literal(1), z.literal(2)], "1 (fix required) or 2 (alignment discussion)"),
     reviewers: z.array(z.string().min(1)).default([]),
@@ -172,10 +175,12 @@ function toProblem(issue: z.core.$ZodIssue): ConfigProblem {
   const fix =
     issue.code === "unrecognized_keys"
       ? `${FIXES.unrecognized_keys} (known keys are listed there)`
-      : issue.path.includes("forbid")
-        ? 'escape regex metacharacters, for example "print\\\\(" in YAML double quotes'
-        : issue.path.includes("tier")
-          ? "write tier: 1 or tier: 2"
-          : FIXES[issue.code];
+      : issue.path.at(-1) === "forbid"
+        ? "list the patterns to forbid, for example forbid: ['console\\.log\\(']"
+        : issue.path.at(-2) === "forbid"
+          ? 'escape regex metacharacters, for example "print\\\\(" in YAML double quotes'
+          : issue.path.includes("tier")
+            ? "write tier: 1 or tier: 2"
+            : FIXES[issue.code];
   return { path: jsonPath(issue.path), message: issue.message, ...(fix ? { fix } : {}) };
 }

@@ -1,0 +1,133 @@
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { runAlignment } from "../../src/alignment/index.js";
+import { alignCommand } from "../../src/commands/align.js";
+import { ConfigError, exitCodeOf, UsageError } from "../../src/errors.js";
+import { EXPECTED, EXPECTED_SUMMARY, type FixtureRepo, git, makeFixtureRepo, rows } from "./fixture-repo.js";
+
+async function align(argv: string[]): Promise<{ code: number; out: string }> {
+  let out = "";
+  const code = await alignCommand(argv, { write: (t: string) => (out += t) });
+  return { code, out };
+}
+
+describe("docker-acceptance align", () => {
+  let repo: FixtureRepo;
+  beforeAll(async () => {
+    repo = await makeFixtureRepo();
+    // A branch with only a Tier 2 point: a protected path changed.
+    git(repo.dir, "checkout", "-q", "-b", "tier2-only", "main");
+    await writeFile(join(repo.dir, "acceptance/inventory.json"), '{ "schemaVersion": 1, "x": 1 }\n');
+    git(repo.dir, "commit", "-q", "-am", "inventory tweak");
+    // A branch whose RFC carries hostile text in its title and authors.
+    git(repo.dir, "checkout", "-q", "-b", "hostile", "main");
+    await writeFile(
+      join(repo.dir, "rfcs/0009-x.md"),
+      "# RFC 9: <img src=x onerror=alert(1)> [click](https://evil.example)\n\n**Status**: Draft\n**Authors**: @org/everyone\n**Affects**: src/shard/**\n",
+    );
+    await writeFile(join(repo.dir, "src/shard/plan.ts"), "export const plan = 3;\n");
+    git(repo.dir, "add", "-A");
+    git(repo.dir, "commit", "-q", "-m", "hostile");
+    git(repo.dir, "checkout", "-q", "feature");
+  });
+  afterAll(async () => {
+    await repo.cleanup();
+  });
+
+  test("--format json prints the alignment report and exits 1 on Tier 1 findings", async () => {
+    const { code, out } = await align([
+      "--workspace",
+      repo.dir,
+      "--base",
+      "main",
+      "--head",
+      "feature",
+      "--format",
+      "json",
+    ]);
+    expect(code).toBe(1);
+    const report = JSON.parse(out);
+    expect(rows(report.findings)).toEqual(EXPECTED);
+    expect(report.summary).toBe(EXPECTED_SUMMARY);
+  });
+
+  test("text output: fixes, ALIGNMENT FLAG entries with what is at stake and who to ask, the summary last", async () => {
+    const { code, out } = await align(["--workspace", join(repo.dir, "src"), "--base", "main"]);
+    expect(code).toBe(1);
+    expect(out).toContain("Alignment review: git diff main...HEAD (242 files)\n");
+    expect(out).toContain("  FIX   tools/job.py:2  Leftover debugging: print(\n");
+    expect(out).toContain(
+      [
+        "  ALIGNMENT FLAG  src/engine/docker.ts:3  Touches a file of open RFC 1: Engine providers (In Review)",
+        "        at stake: RFC 1",
+        "        concern: RFC 1 is In Review and proposes changes to src/engine/docker.ts; check this change agrees with it, or wait for its outcome.",
+        "        suggested reviewers: @jdoe",
+      ].join("\n"),
+    );
+    expect(out.trimEnd().split("\n").at(-1)).toBe(`Summary: ${EXPECTED_SUMMARY}`);
+  });
+
+  test("only Tier 2 points: exit 0", async () => {
+    const { code, out } = await align(["--workspace", repo.dir, "--base", "main", "--head", "tier2-only"]);
+    expect(code).toBe(0);
+    expect(out).toContain(
+      "Summary: 0 mechanical issues to fix, 1 alignment point for human review, 0 RFC conflicts",
+    );
+  });
+
+  test("markdown: untrusted RFC text cannot inject HTML, links or mentions", async () => {
+    const { code, out } = await align([
+      "--workspace",
+      repo.dir,
+      "--base",
+      "main",
+      "--head",
+      "hostile",
+      "--format",
+      "markdown",
+    ]);
+    expect(code).toBe(0);
+    expect(out).toContain("### Open RFCs Context");
+    expect(out).toContain("- **ALIGNMENT FLAG**: Touches a file of open RFC 9");
+    expect(out).not.toContain("<img");
+    expect(out).not.toContain("](https://");
+    expect(out).not.toMatch(/(^|[^\u200d])@org\/everyone/);
+    expect(out).toContain("&lt;img src=x onerror=alert(1)&gt;");
+    const report = await runAlignment({
+      workspace: repo.dir,
+      source: { kind: "git", base: "main", head: "hostile" },
+    });
+    expect(report.findings.find((f) => f.kind === "rfc-open-change")?.reviewers).toEqual(["@org/everyone"]);
+  });
+
+  test("a broken or missing --config is a configuration error (exit 2) naming the file and the fix", async () => {
+    const bad = join(repo.dir, "bad.yml");
+    await writeFile(
+      bad,
+      "principles:\n  - id: x\n    title: X\n    forbid: []\n    message: m\n    tier: 1\n",
+    );
+    const err = await alignCommand(["--workspace", repo.dir, "--base", "main", "--config", bad], {
+      write: () => {},
+    }).catch((e) => e);
+    expect(err).toBeInstanceOf(ConfigError);
+    expect(exitCodeOf(err)).toBe(2);
+    expect(err.message).toBe(
+      `${bad}: principles[0].forbid: at least one regular expression (fix: list the patterns to forbid, for example forbid: ['console\\.log\\('])`,
+    );
+    const missing = await alignCommand(["--workspace", repo.dir, "--base", "main", "--config", "nope.yml"], {
+      write: () => {},
+    }).catch((e) => e);
+    expect(missing).toBeInstanceOf(ConfigError);
+    expect(missing.message).toMatch(
+      /nope\.yml: cannot read the alignment config \(ENOENT\) \(fix: create it/,
+    );
+  });
+
+  test("usage errors exit 2", async () => {
+    for (const argv of [["--format", "html"], ["--bogus"], ["extra"]]) {
+      const err = await alignCommand(["--workspace", repo.dir, ...argv], { write: () => {} }).catch((e) => e);
+      expect(err, argv.join(" ")).toBeInstanceOf(UsageError);
+    }
+  });
+});
