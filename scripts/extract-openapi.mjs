@@ -53,7 +53,10 @@ function resolvePointer(spec, ref) {
 
 /** Collects the names of every components.schemas entry reachable from node. */
 function collectSchemaRefs(spec, node, seen) {
-  if (Array.isArray(node)) return node.forEach((n) => collectSchemaRefs(spec, n, seen));
+  if (Array.isArray(node)) {
+    for (const n of node) collectSchemaRefs(spec, n, seen);
+    return;
+  }
   if (node === null || typeof node !== "object") return;
   if (typeof node.$ref === "string" && node.$ref.startsWith("#/components/schemas/")) {
     const name = node.$ref.slice("#/components/schemas/".length);
@@ -127,7 +130,13 @@ if (isMain) {
   const text = `${JSON.stringify(extract(), null, 1)}\n`;
   if (process.argv.includes("--stdout")) process.stdout.write(text);
   else {
-    const out = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "tests", "double", "openapi-subset.json");
+    const out = path.join(
+      path.dirname(fileURLToPath(import.meta.url)),
+      "..",
+      "tests",
+      "double",
+      "openapi-subset.json",
+    );
     writeFileSync(out, text);
     process.stderr.write(`wrote ${out} (${text.length} bytes)\n`);
   }

@@ -137,7 +137,14 @@ export const externalResultsSchema = z.object({
   lint: z
     .object({
       findings: z.array(
-        z.object({ path: z.string(), line: z.number().optional(), rule: z.string(), message: z.string() }),
+        z.object({
+          path: z.string(),
+          line: z.number().optional(),
+          rule: z.string(),
+          message: z.string(),
+          /** On a line the PR adds: these become check run annotations. */
+          onAddedLine: z.boolean().optional(),
+        }),
       ),
       files: z.array(z.string()),
     })

@@ -1,0 +1,156 @@
+// The one GitHub client: Octokit with retry (5xx, network) and throttling (primary and secondary
+// rate limits honoured via retry-after), pointed at GITHUB_API_URL, counting every HTTP request
+// it makes (retries included) against a per-run budget. Errors become PublishError, which names
+// the permission the workflow is missing and how to grant it. The token is registered as a secret
+// so redact() removes it from anything we print; it is never logged.
+import { retry } from "@octokit/plugin-retry";
+import { throttling } from "@octokit/plugin-throttling";
+import { Octokit } from "@octokit/rest";
+import { errorEvidence, registerSecret } from "../errors.js";
+import { type Logger, silentLogger } from "../log.js";
+
+const ThrottledOctokit = Octokit.plugin(retry, throttling);
+export type OctokitClient = InstanceType<typeof ThrottledOctokit>;
+
+/** The permissions our calls need, spelled as a workflow's `permissions:` block spells them. */
+export type Permission = "pull-requests: write" | "checks: write" | "issues: write" | "pull-requests: read";
+
+export interface GitHubClientOptions {
+  token: string;
+  /** Defaults to GITHUB_API_URL, then https://api.github.com. */
+  baseUrl?: string;
+  log?: Logger;
+  /** Hard cap on HTTP requests per run (retries count). A typical PR run needs 4. */
+  maxRequests?: number;
+  /** Retries after 5xx/network errors and after rate limits. */
+  retries?: number;
+  /** Scales retry waits (ms per retry-after second); tests shorten it, production keeps 1000. */
+  retryAfterBaseMs?: number;
+}
+
+export interface GitHubClient {
+  octokit: OctokitClient;
+  /** HTTP requests sent so far, retries included. */
+  requests(): number;
+  readonly maxRequests: number;
+}
+
+export class PublishError extends Error {
+  override name = "PublishError";
+  constructor(
+    message: string,
+    readonly kind: "permission" | "not-found" | "validation" | "rate-limit" | "server" | "budget" | "network",
+    readonly status?: number,
+    readonly permission?: Permission,
+  ) {
+    super(message);
+  }
+}
+
+export function createGitHubClient(opts: GitHubClientOptions): GitHubClient {
+  registerSecret(opts.token);
+  const log = opts.log ?? silentLogger;
+  const maxRequests = opts.maxRequests ?? 40;
+  const retries = opts.retries ?? 2;
+  const base = opts.retryAfterBaseMs ?? 1000;
+  let count = 0;
+  // Counting at the fetch layer sees every attempt, which is what rate limits and budgets see.
+  const countingFetch: typeof fetch = async (input, init) => {
+    if (count >= maxRequests) {
+      throw new PublishError(
+        `GitHub request budget of ${maxRequests} per run exhausted; not sending more (the report files and job summary are unaffected)`,
+        "budget",
+      );
+    }
+    count++;
+    return fetch(input, init);
+  };
+  const octokit = new ThrottledOctokit({
+    auth: opts.token,
+    baseUrl: (opts.baseUrl ?? process.env.GITHUB_API_URL ?? "https://api.github.com").replace(/\/+$/, ""),
+    userAgent: "docker-acceptance",
+    request: { fetch: countingFetch },
+    retry: { retries, retryAfterBaseValue: base },
+    // Octokit logs request failures with URLs; keep its chatter off our logs and never print headers.
+    log: { debug: () => {}, info: () => {}, warn: (m: string) => log.warn(String(m)), error: () => {} },
+    throttle: {
+      retryAfterBaseValue: base,
+      onRateLimit: (after: number, options: { method: string; url: string }, _o: unknown, n: number) => {
+        log.warn(`GitHub rate limit on ${options.method} ${options.url}; retry ${n + 1} in ${after}s`);
+        return n < retries && after <= 120;
+      },
+      onSecondaryRateLimit: (
+        after: number,
+        options: { method: string; url: string },
+        _o: unknown,
+        n: number,
+      ) => {
+        log.warn(
+          `GitHub secondary rate limit on ${options.method} ${options.url}; retry ${n + 1} in ${after}s`,
+        );
+        return n < retries && after <= 120;
+      },
+    },
+  });
+  return { octokit, requests: () => count, maxRequests };
+}
+
+/**
+ * Maps an Octokit error to a PublishError that says what to do. `permission` is what the
+ * failing call needs; `what` is the action in words ("post the PR comment").
+ */
+export function toPublishError(err: unknown, permission: Permission, what: string): PublishError {
+  if (err instanceof PublishError) return err;
+  const status = typeof err === "object" && err !== null && "status" in err ? Number(err.status) : undefined;
+  const detail = errorEvidence(err, 300).message;
+  if (status === 403 && /secondary rate|rate limit/i.test(detail)) {
+    return new PublishError(
+      `Could not ${what}: GitHub rate limit persisted after retries (${detail})`,
+      "rate-limit",
+      403,
+    );
+  }
+  if (status === 401 || status === 403) {
+    return new PublishError(
+      `Could not ${what}: the token lacks \`${permission}\` (GitHub answered ${status}: ${detail}). ` +
+        `Fix: add \`permissions:\\n  ${permission}\` to the workflow job. On pull requests from forks the token is ` +
+        'read-only whatever the workflow asks: use the two-workflow setup (README, "Fork pull requests").',
+      "permission",
+      status,
+      permission,
+    );
+  }
+  if (status === 404) {
+    return new PublishError(
+      `Could not ${what}: GitHub answered 404 (${detail}). The repository, pull request or object does not exist, ` +
+        `or the token cannot see it (needs \`${permission}\`).`,
+      "not-found",
+      404,
+      permission,
+    );
+  }
+  if (status === 422 || status === 400) {
+    return new PublishError(
+      `Could not ${what}: GitHub rejected the request (${status}: ${detail})`,
+      "validation",
+      status,
+    );
+  }
+  if (status !== undefined && status >= 500) {
+    return new PublishError(
+      `Could not ${what}: GitHub is failing (${status}) after retries: ${detail}`,
+      "server",
+      status,
+    );
+  }
+  return new PublishError(`Could not ${what}: ${detail}`, "network", status);
+}
+
+/** Runs one API call, mapping failures to a PublishError that names the permission. */
+export async function call<T>(permission: Permission, what: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    throw toPublishError(err, permission, what);
+  }
+}

@@ -1,0 +1,97 @@
+// What the run is about, read from the environment the Actions runner sets: which repository,
+// which commit the check run belongs on, which pull request (if any) the comment goes to, and
+// whether the token can write at all. A `pull_request` event from a fork gets a read-only token
+// whatever the workflow's `permissions:` say; we detect that from the event instead of
+// learning it from a 403.
+import { readFileSync } from "node:fs";
+import { UsageError } from "../errors.js";
+
+export type RunKind = "pull_request" | "push" | "schedule" | "manual" | "workflow_run" | "other";
+
+export interface PullRequestRef {
+  number: number;
+  /** The PR's head commit: check runs go here so they show on the PR (GITHUB_SHA is the merge commit). */
+  headSha: string;
+  /** `owner/name` of the head and base repositories; they differ for a fork. */
+  headRepo: string;
+  baseRepo: string;
+  /** The event's action (`opened`, `synchronize`, ...), when known. */
+  action?: string;
+}
+
+export interface EventContext {
+  eventName: string;
+  kind: RunKind;
+  owner: string;
+  repo: string;
+  /** The commit the check run describes: the PR head for PR events, GITHUB_SHA otherwise. */
+  sha: string;
+  pr?: PullRequestRef;
+  /** True when the token cannot write (a fork's `pull_request` event): publish via `workflow_run`. */
+  readOnly: boolean;
+  /** Link to the run, for the check run's details_url and the tracking issue. */
+  runUrl?: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+export function readEventContext(env: Env = process.env): EventContext {
+  const eventName = env.GITHUB_EVENT_NAME ?? "";
+  const [owner, repo] = (env.GITHUB_REPOSITORY ?? "").split("/");
+  if (!owner || !repo) {
+    throw new UsageError(
+      "GITHUB_REPOSITORY is not set (expected owner/name): publishing needs the Actions environment, or set it for the CLI",
+    );
+  }
+  const event = readEvent(env.GITHUB_EVENT_PATH);
+  const pull = obj(event.pull_request);
+  const server = (env.GITHUB_SERVER_URL ?? "https://github.com").replace(/\/+$/, "");
+  const runUrl = env.GITHUB_RUN_ID
+    ? `${server}/${owner}/${repo}/actions/runs/${env.GITHUB_RUN_ID}`
+    : undefined;
+  let pr: PullRequestRef | undefined;
+  if (pull && typeof pull.number === "number") {
+    const head = obj(pull.head);
+    const base = obj(pull.base);
+    pr = {
+      number: pull.number,
+      headSha: String(head?.sha ?? env.GITHUB_SHA ?? ""),
+      headRepo: String(obj(head?.repo)?.full_name ?? `${owner}/${repo}`),
+      baseRepo: String(obj(base?.repo)?.full_name ?? `${owner}/${repo}`),
+      action: typeof event.action === "string" ? event.action : undefined,
+    };
+  }
+  const kind: RunKind =
+    eventName === "pull_request" || eventName === "pull_request_target"
+      ? "pull_request"
+      : eventName === "push"
+        ? "push"
+        : eventName === "schedule"
+          ? "schedule"
+          : eventName === "workflow_dispatch" || eventName === "repository_dispatch"
+            ? "manual"
+            : eventName === "workflow_run"
+              ? "workflow_run"
+              : "other";
+  // pull_request_target runs the base repository's workflow with a write token, even for forks.
+  const readOnly = eventName === "pull_request" && pr !== undefined && pr.headRepo !== pr.baseRepo;
+  const sha = pr?.headSha || env.GITHUB_SHA || "";
+  return { eventName, kind, owner, repo, sha, pr, readOnly, runUrl };
+}
+
+function readEvent(file: string | undefined): Record<string, unknown> {
+  if (!file) return {};
+  try {
+    return obj(JSON.parse(readFileSync(file, "utf8"))) ?? {};
+  } catch (err) {
+    throw new UsageError(
+      `GITHUB_EVENT_PATH ${file}: cannot read the event payload (${err instanceof Error ? err.message : String(err)})`,
+    );
+  }
+}
+
+function obj(v: unknown): Record<string, unknown> | undefined {
+  return v !== null && typeof v === "object" && !Array.isArray(v)
+    ? (v as Record<string, unknown>)
+    : undefined;
+}

@@ -1,0 +1,262 @@
+// Publishing the one Report where maintainers look: the check run (completed, with annotations),
+// the sticky PR comment, and for runs without a PR the tracking issue. The caller has already
+// written the bundle files and the job summary, so nothing here can lose the report, and
+// nothing here changes the verdict: failures to publish become notices and errors in the
+// result, never exceptions.
+//
+// Requests per run (counted by the client): start the check run (1), list comments (1, skipped
+// when the PR was just opened), create or update the comment (1), the re-list after creating
+// (1), complete the check run (1), plus one per further 50 annotations. A PR's first run and
+// every later run each need at most 4.
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { errorEvidence } from "../errors.js";
+import { type Logger, silentLogger } from "../log.js";
+import { renderMarkdown } from "../report/markdown.js";
+import type { Report } from "../report/model.js";
+import { buildAnnotations, completeCheckRun, conclusionFor, createInProgressCheckRun } from "./checks.js";
+import { createGitHubClient, type GitHubClient, PublishError } from "./client.js";
+import { type CommentMode, commentMarker, upsertStickyComment } from "./comment.js";
+import type { EventContext } from "./context.js";
+import { issueMarker, syncTrackingIssue } from "./issue.js";
+
+export const DEFAULT_CHECK_NAME = "docker-acceptance";
+
+export interface ClientOptions {
+  /** GITHUB_TOKEN or another token; without one nothing is posted (a notice says so). */
+  token?: string;
+  /** Defaults to GITHUB_API_URL. */
+  apiUrl?: string;
+  /** Reuse one client across startCheckRun and publishReport so the request count is per run. */
+  client?: GitHubClient;
+  log?: Logger;
+  /** Test seam: shortens waits between retries. */
+  retryAfterBaseMs?: number;
+}
+
+export interface StartCheckRunOptions extends ClientOptions {
+  context: EventContext;
+  checkName?: string;
+}
+
+export interface StartCheckRunResult {
+  checkRunId?: number;
+  client?: GitHubClient;
+  notices: string[];
+}
+
+/** Creates the `in_progress` check run at the start of a run. Never throws. */
+export async function startCheckRun(opts: StartCheckRunOptions): Promise<StartCheckRunResult> {
+  const ctx = opts.context;
+  if (ctx.readOnly) return { notices: [] }; // publishReport explains the fork case once.
+  if (!opts.token && !opts.client) return { notices: ["No GitHub token: no check run is created."] };
+  const client = clientFor(opts);
+  try {
+    const checkRunId = await createInProgressCheckRun(client, {
+      owner: ctx.owner,
+      repo: ctx.repo,
+      headSha: ctx.sha,
+      name: opts.checkName ?? DEFAULT_CHECK_NAME,
+      detailsUrl: ctx.runUrl,
+    });
+    return { checkRunId, client, notices: [] };
+  } catch (err) {
+    return { client, notices: [describe(err)] };
+  }
+}
+
+export interface PublishOptions extends ClientOptions {
+  context: EventContext;
+  checkName?: string;
+  /** `always` (default), `on-failure` (create only when failing; an existing comment is still updated), `never`. */
+  comment?: CommentMode;
+  /** Runs without a PR: open/update a tracking issue on failure, close it when green. */
+  issueOnFailure?: boolean;
+  /** From startCheckRun; without it the check run is created already completed. */
+  checkRunId?: number;
+  /** The bundle directory: on a fork PR, event.json is written here for the workflow_run phase. */
+  bundleDir?: string;
+  /** Login whose comments and issues are ours (see comment.ts); default github-actions[bot]. */
+  commentAuthor?: string;
+  /** Post the comment at all (the `publish` command turns it off when the PR head moved on). */
+  postComment?: boolean;
+}
+
+export interface PublishResult {
+  commentId?: number;
+  checkRunId?: number;
+  issueNumber?: number;
+  comment: "created" | "updated" | "skipped" | "failed" | "not-applicable";
+  checkRun: "completed" | "failed" | "skipped";
+  issue: "opened" | "updated" | "closed" | "none" | "failed" | "not-applicable";
+  /** HTTP requests to GitHub this run made through the client, retries included. */
+  requests: number;
+  /** Things a maintainer should know (fork PR skipped, permission missing, ...). Never secret. */
+  notices: string[];
+  errors: Array<{ kind: string; message: string }>;
+}
+
+/** Contents of event.json, the fork PR's hand-over to the trusted `publish` phase. */
+export interface ForkEvent {
+  prNumber: number;
+  headSha: string;
+  repository: string;
+}
+
+export async function publishReport(report: Report, opts: PublishOptions): Promise<PublishResult> {
+  const ctx = opts.context;
+  const checkName = opts.checkName ?? DEFAULT_CHECK_NAME;
+  const result: PublishResult = {
+    comment: ctx.pr ? "skipped" : "not-applicable",
+    checkRun: "skipped",
+    issue: "not-applicable",
+    requests: 0,
+    notices: [],
+    errors: [],
+  };
+
+  if (ctx.readOnly && ctx.pr) {
+    if (opts.bundleDir) {
+      const event: ForkEvent = {
+        prNumber: ctx.pr.number,
+        headSha: ctx.pr.headSha,
+        repository: `${ctx.owner}/${ctx.repo}`,
+      };
+      await mkdir(opts.bundleDir, { recursive: true });
+      await writeFile(path.join(opts.bundleDir, "event.json"), `${JSON.stringify(event, null, 2)}\n`);
+    }
+    result.notices.push(
+      `Pull request from a fork: this run's token is read-only, so the comment and check run are not posted here. ` +
+        `Upload the report bundle${opts.bundleDir ? " (event.json written)" : ""} as an artifact; the trusted workflow_run ` +
+        'workflow posts it with `docker-acceptance publish` (README, "Fork pull requests").',
+    );
+    return result;
+  }
+  if (!opts.token && !opts.client) {
+    result.notices.push("No GitHub token: nothing posted. The report files and job summary are complete.");
+    return result;
+  }
+
+  const client = clientFor(opts);
+  const failing = report.verdict === "fail" || report.verdict === "error";
+  const log = opts.log ?? silentLogger;
+
+  try {
+    const done = await completeCheckRun(
+      client,
+      {
+        owner: ctx.owner,
+        repo: ctx.repo,
+        headSha: ctx.sha,
+        name: checkName,
+        detailsUrl: ctx.runUrl,
+        checkRunId: opts.checkRunId,
+      },
+      {
+        conclusion: conclusionFor(report.verdict),
+        title: checkTitle(report),
+        summary: renderMarkdown(report, { target: "check-summary", checkName }),
+        text: renderMarkdown(report, { target: "check-text", checkName }),
+        annotations: buildAnnotations(report),
+      },
+    );
+    result.checkRunId = done.id;
+    result.checkRun = "completed";
+    if (done.droppedAnnotations > 0) {
+      result.notices.push(
+        `${done.droppedAnnotations} annotation(s) beyond GitHub's 1,000 per check run were not sent.`,
+      );
+    }
+  } catch (err) {
+    result.checkRun = "failed";
+    result.checkRunId = opts.checkRunId;
+    fail(result, err, log);
+  }
+
+  if (ctx.pr && opts.postComment !== false) {
+    const marker = commentMarker(checkName);
+    try {
+      const c = await upsertStickyComment(client, {
+        owner: ctx.owner,
+        repo: ctx.repo,
+        issueNumber: ctx.pr.number,
+        body: renderMarkdown(report, { target: "comment", checkName, marker }),
+        marker,
+        mode: opts.comment ?? "always",
+        failing,
+        author: opts.commentAuthor,
+        mayExist: ctx.pr.action !== "opened",
+      });
+      result.comment = c.action;
+      result.commentId = c.id;
+      if (c.removedDuplicates.length) {
+        result.notices.push(
+          `Another run commented concurrently; kept one comment, removed ${c.removedDuplicates.length}.`,
+        );
+      }
+    } catch (err) {
+      result.comment = "failed";
+      fail(result, err, log);
+    }
+  }
+
+  if (!ctx.pr && opts.issueOnFailure) {
+    try {
+      const marker = issueMarker(checkName);
+      const i = await syncTrackingIssue(client, {
+        owner: ctx.owner,
+        repo: ctx.repo,
+        checkName,
+        failing,
+        body: renderMarkdown(report, { target: "comment", checkName, marker }),
+        sha: ctx.sha,
+        runUrl: ctx.runUrl,
+        author: opts.commentAuthor,
+      });
+      result.issue = i.action;
+      result.issueNumber = i.number;
+    } catch (err) {
+      result.issue = "failed";
+      fail(result, err, log);
+    }
+  }
+
+  result.requests = client.requests();
+  return result;
+}
+
+/** The check run title: verdict and counts, no untrusted text. */
+export function checkTitle(report: Report): string {
+  let passed = 0;
+  let failed = 0;
+  let skipped = 0;
+  for (const c of report.cases) {
+    if (c.status === "pass") passed++;
+    else if (c.status === "skip") skipped++;
+    else failed++;
+  }
+  return `${report.verdict.toUpperCase()}: ${failed} failed, ${passed} passed, ${skipped} skipped`;
+}
+
+function clientFor(opts: ClientOptions): GitHubClient {
+  return (
+    opts.client ??
+    createGitHubClient({
+      token: opts.token ?? "",
+      baseUrl: opts.apiUrl,
+      log: opts.log,
+      retryAfterBaseMs: opts.retryAfterBaseMs,
+    })
+  );
+}
+
+function describe(err: unknown): string {
+  return err instanceof PublishError ? err.message : errorEvidence(err).message;
+}
+
+function fail(result: PublishResult, err: unknown, log: Logger): void {
+  const message = describe(err);
+  result.errors.push({ kind: err instanceof PublishError ? err.kind : "publish", message });
+  result.notices.push(message);
+  log.warn(message);
+}
