@@ -46,20 +46,44 @@ export function selectSubjects(all: readonly Subject[], names: readonly string[]
   return shard ? shardSubjects(chosen, shard) : chosen;
 }
 
-/** Runs `fn` over `items` with at most `limit` at once; results keep the input order. */
+/**
+ * Runs `fn` over `items` with at most `limit` at once; results keep the input order. When one
+ * call fails, the others still run to the end before the first failure is thrown, so nothing is
+ * left running behind the caller's back (a run-wide cleanup must never race a subject).
+ */
 export async function mapLimit<T, R>(
   items: readonly T[],
   limit: number,
   fn: (item: T) => Promise<R>,
 ): Promise<R[]> {
-  const results = new Array<R>(items.length);
+  const settled = await mapSettled(items, limit, fn);
+  const failed = settled.find((s) => s.status === "rejected");
+  if (failed) throw failed.reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<R>).value);
+}
+
+/**
+ * Like mapLimit, but never throws: each item's outcome, in input order, so one item's failure
+ * cannot hide another's result. A `limit` below 1 (or not a number) runs one at a time.
+ */
+export async function mapSettled<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<R>,
+): Promise<PromiseSettledResult<R>[]> {
+  const results = new Array<PromiseSettledResult<R>>(items.length);
   let next = 0;
   const worker = async () => {
     while (next < items.length) {
       const i = next++;
-      results[i] = await fn(items[i]!);
+      try {
+        results[i] = { status: "fulfilled", value: await fn(items[i]!) };
+      } catch (reason) {
+        results[i] = { status: "rejected", reason };
+      }
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+  const workers = Math.min(Math.max(1, Math.floor(limit) || 1), items.length);
+  await Promise.all(Array.from({ length: workers }, worker));
   return results;
 }
