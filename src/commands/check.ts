@@ -44,7 +44,8 @@ export function parseFilters(values: readonly string[]): Record<string, string[]
         `--filter ${JSON.stringify(v)}: expected KEY=VALUE, e.g. label=com.docker.compose.project=shop`,
       );
     }
-    (out[v.slice(0, i)] ??= []).push(v.slice(i + 1));
+    const key = v.slice(0, i);
+    out[key] = [...(out[key] ?? []), v.slice(i + 1)];
   }
   return out;
 }

@@ -1,0 +1,243 @@
+// Pure graders and parsers: the flag-reading mistakes docker-bench-security makes must not be ours,
+// and an unobserved subject is SKIP, never PASS, while inspect-provable failures stay FAIL.
+import { describe, expect, it } from "vitest";
+import { parseFilters } from "../../src/commands/check.js";
+import {
+  type ContainmentEvidence,
+  decodeCaps,
+  gradeContainment,
+} from "../../src/suites/containment/grade.js";
+import {
+  type InspectEvidence,
+  noNewPrivilegesOption,
+  numericUser,
+} from "../../src/suites/containment/inspect.js";
+import { classifyMounts, parseMountinfo } from "../../src/suites/containment/mounts.js";
+import { parseHostOutput, parseProbeOutput } from "../../src/suites/containment/probe.js";
+
+const target = {
+  subject: "s",
+  writableRoots: ["/tmp", "/dev/shm"],
+  allowedCapabilities: [],
+  network: "bridge" as const,
+};
+
+function inspect(over: Partial<InspectEvidence> = {}): InspectEvidence {
+  return {
+    id: "c".repeat(64),
+    name: "s",
+    running: true,
+    user: "65532:65532",
+    privileged: false,
+    capAdd: [],
+    capDrop: ["ALL"],
+    securityOpt: ["no-new-privileges:true"],
+    readonlyRootfs: true,
+    modes: { pid: "", net: "bridge", ipc: "private", uts: "", cgroup: "private", userns: "" },
+    memory: 1 << 28,
+    pidsLimit: 128,
+    nanoCpus: 1e9,
+    cpuQuota: 0,
+    devices: [],
+    deviceRequests: 0,
+    deviceCgroupRules: [],
+    maskedPaths: ["/proc/kcore"],
+    readonlyPaths: ["/proc/sys"],
+    tmpfs: {},
+    mounts: [],
+    ports: { "8080/tcp": ["127.0.0.1:49153"] },
+    ...over,
+  };
+}
+
+const status = (id: string, results: ReturnType<typeof gradeContainment>) =>
+  results.find((r) => r.id === id)!.status;
+
+describe("inspect parsing", () => {
+  it.each([
+    [["no-new-privileges"], true],
+    [["no-new-privileges:true"], true],
+    [["no-new-privileges=true"], true],
+    [["no-new-privileges=false"], false],
+    [["no-new-privileges:false"], false],
+    [["seccomp=unconfined"], undefined],
+    [[], undefined],
+  ])("no-new-privileges %j parses as %s (a boolean, not a substring)", (opts, expected) => {
+    expect(noNewPrivilegesOption(opts)).toBe(expected);
+  });
+
+  it.each([
+    ["", { uid: 0, gid: 0 }],
+    ["0:0", { uid: 0, gid: 0 }],
+    ["root", { uid: 0, gid: 0 }],
+    ["65532:65532", { uid: 65532, gid: 65532 }],
+    ["1000", { uid: 1000 }],
+    ["nonroot", undefined],
+  ])("user %j -> %j", (u, expected) => {
+    expect(numericUser(u)).toEqual(expected);
+  });
+
+  it("decodes /proc status capability masks", () => {
+    expect(decodeCaps("0000000000000000")).toEqual([]);
+    expect(decodeCaps("0000000000000400")).toEqual(["NET_BIND_SERVICE"]);
+    expect(decodeCaps("00000000a80425fb")).toHaveLength(14);
+    expect(decodeCaps("00000000a80425fb")).toContain("DAC_OVERRIDE");
+  });
+
+  it("parses --filter KEY=VALUE with '=' inside the value", () => {
+    expect(parseFilters(["label=com.docker.compose.project=shop", "label=x", "name=web"])).toEqual({
+      label: ["com.docker.compose.project=shop", "x"],
+      name: ["web"],
+    });
+  });
+});
+
+describe("SKIP never hides FAIL", () => {
+  const unobserved = (i: InspectEvidence): ContainmentEvidence => ({
+    inspect: i,
+    probe: { error: "no subject process visible" },
+    host: { error: "host probe failed" },
+  });
+
+  it("an unobserved hardened subject is SKIP for every measured case, PASS only where inspect decides", () => {
+    const r = gradeContainment(unobserved(inspect()), target);
+    for (const id of [
+      "containment.user",
+      "containment.capabilities",
+      "containment.seccomp",
+      "containment.namespaces",
+      "containment.mounts",
+    ]) {
+      expect(status(id, r), id).toBe("skip");
+    }
+    expect(r.find((x) => x.id === "containment.user")!.message).toContain("no subject process visible");
+    expect(status("containment.privileged", r)).toBe("pass");
+    expect(status("containment.resources", r)).toBe("pass");
+    for (const x of r.filter((c) => c.status !== "pass")) expect(x.remediation).toBeTruthy();
+  });
+
+  it("inspect-provable failures stay FAIL when the probe saw nothing", () => {
+    const r = gradeContainment(
+      unobserved(
+        inspect({
+          user: "0:0",
+          securityOpt: ["no-new-privileges=false", "seccomp=unconfined"],
+          capAdd: ["SYS_ADMIN"],
+          modes: { pid: "host", net: "bridge", ipc: "private", uts: "", cgroup: "private", userns: "" },
+          readonlyRootfs: false,
+        }),
+      ),
+      target,
+    );
+    for (const id of [
+      "containment.user",
+      "containment.no_new_privileges",
+      "containment.seccomp",
+      "containment.capabilities",
+      "containment.namespaces",
+      "containment.rootfs_readonly",
+    ]) {
+      expect(status(id, r), id).toBe("fail");
+    }
+  });
+
+  it("a 0.0.0.0 binding fails network, a loopback one passes", () => {
+    const open = gradeContainment(
+      unobserved(inspect({ ports: { "8080/tcp": ["0.0.0.0:49153", ":::49153"] } })),
+      target,
+    );
+    expect(status("containment.network", open)).toBe("fail");
+    expect(status("containment.network", gradeContainment(unobserved(inspect()), target))).toBe("pass");
+  });
+});
+
+describe("probe report parser", () => {
+  const report = [
+    "V 1",
+    "P 1",
+    "S Uid:\t65532\t65532\t65532\t65532",
+    "S NoNewPrivs:\t1",
+    "N pid pid:[4026532181]",
+    "U ns",
+    "D lo ",
+    "M 72 48 0:39 / / ro,relatime master:2 - overlay overlay rw",
+    "R 1",
+    "X 1 /proc/keys",
+    "X 0 /proc/kcore",
+    "W refused /",
+    "W accepted-cleaned /tmp",
+    "W accepted /var/cache",
+    "W missing /etc/hosts",
+    "Z",
+  ].join("\n");
+
+  it("reads every record", () => {
+    const ev = parseProbeOutput(report, 65532, 65532);
+    expect(ev.processes).toHaveLength(1);
+    expect(ev.processes[0]).toMatchObject({
+      pid: 1,
+      ns: { pid: "pid:[4026532181]" },
+      interfaces: ["lo"],
+      unreadable: ["ns"],
+    });
+    expect(ev.processes[0]!.status.NoNewPrivs).toBe("1");
+    expect(ev.exists).toEqual({ "/proc/keys": true, "/proc/kcore": false });
+    expect(ev.writes).toEqual([
+      { path: "/", result: "refused" },
+      { path: "/tmp", result: "accepted", cleaned: true },
+      { path: "/var/cache", result: "accepted", cleaned: false },
+      { path: "/etc/hosts", result: "missing" },
+    ]);
+    expect(ev.rootReadable).toBe(true);
+  });
+
+  it("refuses output that is not a complete report", () => {
+    expect(() => parseProbeOutput("hello", 0, 0)).toThrow(/V 1/);
+    expect(() => parseProbeOutput("V 1\nP 1\n", 0, 0)).toThrow(/truncated/);
+    expect(() => parseHostOutput("V 1\nN pid pid:[1]\n")).toThrow();
+    expect(parseHostOutput("V 1\nN pid pid:[1]\nN mnt mnt:[2]\nF mnt dockerd\nZ\n")).toEqual({
+      ns: { pid: "pid:[1]", mnt: "mnt:[2]" },
+      sources: { mnt: "dockerd" },
+    });
+  });
+});
+
+describe("mount classification", () => {
+  const lines = [
+    "72 48 0:39 / / ro,relatime - overlay overlay rw",
+    "73 72 0:42 / /proc rw,nosuid,nodev,noexec,relatime - proc proc rw",
+    "76 72 0:45 / /sys rw,nosuid,nodev,noexec,relatime - sysfs sysfs rw",
+    "90 72 0:48 / /tmp rw,nosuid,nodev,noexec,relatime - tmpfs tmpfs rw",
+    "91 72 254:0 /run/docker.sock /var/run/docker.sock ro,relatime - ext4 /dev/vda rw",
+    "92 72 254:0 /srv/my\\040data /data rw,relatime - ext4 /dev/vda rw",
+    "93 72 254:0 /x/hosts /etc/hosts ro,relatime - ext4 /dev/vda rw",
+    "54 73 0:43 /null /proc/keys rw,nosuid - tmpfs tmpfs rw",
+  ];
+  const classified = classifyMounts(
+    parseMountinfo(lines),
+    {
+      mounts: [{ type: "bind", source: "/srv/my data", destination: "/data", rw: true }],
+      maskedPaths: [],
+      readonlyPaths: [],
+    },
+    ["/tmp"],
+    ["/proc/keys"],
+    [],
+  );
+  const cls = Object.fromEntries(classified.map((m) => [m.mountPoint, `${m.class}: ${m.reason}`]));
+
+  it("gives every mount a class and a reason", () => {
+    expect(classified).toHaveLength(lines.length);
+    expect(cls["/"]).toMatch(/^rootfs/);
+    expect(cls["/proc"]).toMatch(/^kernel/);
+    expect(cls["/tmp"]).toMatch(/^allotted/);
+    expect(cls["/etc/hosts"]).toMatch(/^engine-file/);
+    expect(cls["/proc/keys"]).toMatch(/^masking/);
+  });
+
+  it("flags a read-only engine socket, a writable host bind and a sysfs without ro", () => {
+    expect(cls["/var/run/docker.sock"]).toMatch(/^finding: an engine socket/);
+    expect(cls["/data"]).toBe("finding: read-write host bind mount of /srv/my data");
+    expect(cls["/sys"]).toMatch(/^finding: sysfs lacks ro/);
+  });
+});
