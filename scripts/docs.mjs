@@ -1,9 +1,79 @@
-// Keeps generated documentation in sync with its sources. `--check` fails (exit 1) on drift, for CI.
-// Today: nothing generated yet besides what tests compare; the action.yml tables land here.
-const check = process.argv.includes("--check");
-const drift = [];
-if (drift.length > 0) {
-  console.error(`out of date: ${drift.join(", ")}; run 'npm run docs' and commit`);
-  process.exit(check ? 1 : 0);
+// Keeps generated documentation in sync with its sources: the README's inputs and outputs tables
+// are generated from action.yml between marker comments. `npm run docs` rewrites them;
+// `npm run docs:check` (CI) fails with exit 1 when the committed README differs.
+import { readFileSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { parse } from "yaml";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const README = `${root}README.md`;
+const ACTION = `${root}action.yml`;
+
+/** A table cell: one line, pipes escaped so a description cannot split the row. */
+const cell = (text) =>
+  String(text ?? "")
+    .replace(/\s*\n\s*/g, " ")
+    .trim()
+    .replace(/\|/g, "\\|");
+
+/** Defaults are shown as code; an empty default as an em dash so the column never looks missing. */
+const defaultCell = (value) => {
+  if (value === undefined || value === "") return "—";
+  const text = String(value);
+  // A backtick inside the default would end the code span: use a double-backtick span then.
+  return text.includes("`") ? `\`\` ${cell(text)} \`\`` : `\`${cell(text)}\``;
+};
+
+export function renderTables(actionYaml) {
+  const action = parse(actionYaml);
+  const inputs = Object.entries(action.inputs ?? {}).map(
+    ([name, i]) => `| \`${name}\` | ${cell(i.description)} | ${defaultCell(i.default)} |`,
+  );
+  const outputs = Object.entries(action.outputs ?? {}).map(
+    ([name, o]) => `| \`${name}\` | ${cell(o.description)} |`,
+  );
+  return {
+    inputs: ["| Input | Description | Default |", "| --- | --- | --- |", ...inputs].join("\n"),
+    outputs: ["| Output | Description |", "| --- | --- |", ...outputs].join("\n"),
+  };
 }
-console.log("generated files are in sync");
+
+/** Replaces the text between `<!-- NAME:start -->` and `<!-- NAME:end -->`; throws naming a missing marker. */
+export function replaceBetween(text, name, body) {
+  const start = `<!-- ${name}:start (generated from action.yml by scripts/docs.mjs) -->`;
+  const end = `<!-- ${name}:end -->`;
+  const i = text.indexOf(start);
+  const j = text.indexOf(end);
+  if (i < 0 || j < i) {
+    throw new Error(`README.md: marker pair for "${name}" not found; add the lines\n${start}\n${end}`);
+  }
+  return `${text.slice(0, i + start.length)}\n${body}\n${text.slice(j)}`;
+}
+
+export function generateReadme(readme, actionYaml) {
+  const tables = renderTables(actionYaml);
+  return replaceBetween(replaceBetween(readme, "inputs", tables.inputs), "outputs", tables.outputs);
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const check = process.argv.includes("--check");
+  const current = readFileSync(README, "utf8");
+  let next;
+  try {
+    next = generateReadme(current, readFileSync(ACTION, "utf8"));
+  } catch (err) {
+    console.error(err.message);
+    process.exit(1);
+  }
+  if (next === current) {
+    console.log("generated files are in sync (README inputs/outputs tables = action.yml)");
+  } else if (check) {
+    console.error(
+      "out of date: README.md inputs/outputs tables differ from action.yml; run 'npm run docs' and commit",
+    );
+    process.exit(1);
+  } else {
+    writeFileSync(README, next);
+    console.log("README.md: inputs/outputs tables regenerated from action.yml");
+  }
+}

@@ -1,0 +1,152 @@
+// action.yml is the action's contract with the runner: what it runs, what it reads, what it sets.
+// These tests hold the metadata to the code that reads it, and the README to the metadata.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+// @ts-expect-error: a plain .mjs script, typed by use
+import { generateReadme, renderTables } from "../../scripts/docs.mjs";
+import { readInputs } from "../../src/action/inputs.js";
+import { REPO_ROOT } from "../helpers/inventory.js";
+
+const actionText = readFileSync(path.join(REPO_ROOT, "action.yml"), "utf8");
+const action = parse(actionText) as {
+  name: string;
+  description: string;
+  branding: { icon: string; color: string };
+  inputs: Record<string, { description: string; default?: string; required?: boolean }>;
+  outputs: Record<string, { description: string }>;
+  runs: Record<string, string>;
+};
+
+const ISSUE_INPUTS = [
+  "mode",
+  "inventory",
+  "subject",
+  "suite",
+  "shard",
+  "container",
+  "probe-image",
+  "cleanup-images",
+  "require-complete",
+  "fail-on",
+  "comment",
+  "check-name",
+  "issue-on-failure",
+  "alignment-config",
+  "junit",
+  "report-dir",
+  "parallelism",
+  "github-token",
+];
+const OUTPUTS = [
+  "verdict",
+  "report-path",
+  "report-dir",
+  "passed",
+  "failed",
+  "skipped",
+  "comment-id",
+  "check-run-id",
+];
+
+const saved = { ...process.env };
+afterEach(() => {
+  for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
+  Object.assign(process.env, saved);
+});
+
+/** Runs readInputs with the given INPUT_* values and records every input name it asked for. */
+function readWith(values: Record<string, string>) {
+  for (const k of Object.keys(process.env)) if (k.startsWith("INPUT_")) delete process.env[k];
+  for (const [k, v] of Object.entries(values)) process.env[`INPUT_${k.toUpperCase()}`] = v;
+  const asked = new Set<string>();
+  const real = process.env;
+  process.env = new Proxy(real, {
+    get(target, key) {
+      if (typeof key === "string" && key.startsWith("INPUT_")) asked.add(key.slice(6).toLowerCase());
+      return Reflect.get(target, key);
+    },
+  });
+  try {
+    return { inputs: readInputs(), asked };
+  } finally {
+    process.env = real;
+  }
+}
+
+describe("action.yml", () => {
+  it("runs on node24 with a post step that always runs", () => {
+    expect(action.runs).toEqual({
+      using: "node24",
+      main: "dist/main.js",
+      post: "dist/post.js",
+      "post-if": "always()",
+    });
+    expect(action.name).toBe("docker-acceptance");
+    expect(action.description.length).toBeGreaterThan(40);
+    expect(action.branding.icon && action.branding.color).toBeTruthy();
+  });
+
+  it("declares every input of the issue and every output the action sets, each described", () => {
+    expect(Object.keys(action.inputs)).toEqual(expect.arrayContaining(ISSUE_INPUTS));
+    expect(Object.keys(action.outputs).sort()).toEqual([...OUTPUTS].sort());
+    for (const [name, i] of Object.entries(action.inputs)) {
+      expect(i.description?.length, name).toBeGreaterThan(10);
+      expect(i.default, `${name}: declare a default (empty string when none)`).toBeDefined();
+      expect(i.required ?? false, name).toBe(false);
+    }
+    for (const [name, o] of Object.entries(action.outputs))
+      expect(o.description?.length, name).toBeGreaterThan(5);
+  });
+
+  it("declares exactly the inputs the action reads", () => {
+    const { asked } = readWith({});
+    expect([...asked].sort()).toEqual(Object.keys(action.inputs).sort());
+  });
+
+  it("defaults the token to the job's token, never a secret name", () => {
+    expect(action.inputs["github-token"]!.default).toBe(["$", "{{ github.token }}"].join(""));
+  });
+
+  it("means the same with its declared defaults as with nothing set (CLI and local runs agree)", () => {
+    const defaults = Object.fromEntries(
+      Object.entries(action.inputs)
+        .filter(([, i]) => !String(i.default).includes("${{"))
+        .map(([k, i]) => [k, String(i.default)]),
+    );
+    expect(readWith(defaults).inputs).toEqual(readWith({}).inputs);
+  });
+
+  it("rejects a bad enum value naming the input and the allowed values", () => {
+    expect(() => readWith({ "fail-on": "sometimes" })).toThrow(/fail-on.*"sometimes".*fail, warn, never/);
+    expect(() => readWith({ mode: "deploy" })).toThrow(/mode.*run, check, publish, merge/);
+  });
+});
+
+describe("README inputs and outputs tables", () => {
+  const readme = readFileSync(path.join(REPO_ROOT, "README.md"), "utf8");
+
+  it("equal what action.yml declares (npm run docs regenerates them)", () => {
+    expect(generateReadme(readme, actionText)).toBe(readme);
+  });
+
+  it("list every input and output once, with its default", () => {
+    const { inputs, outputs } = renderTables(actionText);
+    for (const name of Object.keys(action.inputs)) expect(readme).toContain(`| \`${name}\` |`);
+    for (const name of Object.keys(action.outputs)) expect(outputs).toContain(`| \`${name}\` |`);
+    expect(inputs).toContain("| `fail-on` |");
+    expect(inputs).toMatch(/\| `github-token` \|.*\| `\$\{\{ github\.token \}\}` \|/);
+  });
+
+  it("drift is detected: a changed description changes the generated README", () => {
+    const changed = actionText.replace("Number of passing cases.", "Passing cases (changed).");
+    expect(changed).not.toBe(actionText);
+    expect(generateReadme(readme, changed)).not.toBe(readme);
+  });
+
+  it("a description with a pipe cannot break the table", () => {
+    const { inputs } = renderTables("inputs:\n  x:\n    description: a | b\n    default: ''\n");
+    expect(inputs.split("\n")[2]).toBe("| `x` | a \\| b | — |");
+  });
+});
