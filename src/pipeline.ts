@@ -122,6 +122,7 @@ export async function runPipeline(opts: RunOptions): Promise<Report> {
           ]),
           t0,
           removeImages: opts.removeImages !== false,
+          probeImage,
           containment: (containerId) =>
             runContainment(
               {

@@ -83,6 +83,26 @@ describe.skipIf(!hasEngine)("lifecycle suite on the real engine", () => {
     await nothingOwned(report.runId);
   });
 
+  it("checks a network-none subject from a probe inside its network namespace", async () => {
+    const report = await run([
+      fixtureSubject("hardened", {
+        name: "hardened-offline",
+        network: "none",
+        probes: [
+          { path: "/", bodyContains: "hello from the hardened fixture" },
+          { path: "/nope", expectStatus: 404 },
+        ],
+      }),
+    ]);
+    const ready = report.cases.find((c) => c.id === "lifecycle.ready");
+    expect(ready?.status).toBe("pass");
+    expect(ready?.evidence.via).toBe("probe in the subject's network namespace");
+    const probes = report.cases.find((c) => c.id === "lifecycle.probes");
+    expect(probes?.message).toBe("2 probe(s) held");
+    expect((probes?.evidence.probes as { status: number }[]).map((p) => p.status)).toEqual([200, 404]);
+    await nothingOwned(report.runId);
+  });
+
   it("fails lifecycle.probes with the probe, expected and actual status", async () => {
     const report = await run([
       fixtureSubject("hardened", { probes: [{ name: "wrong", path: "/", expectStatus: 201 }] }),

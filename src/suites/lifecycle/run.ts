@@ -14,6 +14,7 @@ import type { CaseResult, CleanupEvidence, Phase, SubjectReport } from "../../re
 import type { CaseId, SuiteName } from "../ids.js";
 import { planLaunch } from "./create.js";
 import { httpRequest } from "./http.js";
+import { askInNetns, waitReadyInNetns } from "./netns-http.js";
 
 export interface SubjectRunContext {
   engine: DockerEngine;
@@ -27,6 +28,8 @@ export interface SubjectRunContext {
   /** Report start, for phase offsets. */
   t0: number;
   removeImages: boolean;
+  /** The trusted probe image: HTTP checks of a network "none" subject run from it. */
+  probeImage: string;
   /** Runs the containment suite against the running container (injected by the pipeline). */
   containment?: (containerId: string) => Promise<CaseResult[]>;
 }
@@ -171,8 +174,8 @@ export async function runSubject(ctx: SubjectRunContext): Promise<SubjectOutcome
       await step("lifecycle.ready", "ready", async () => {
         await engine.start(containerId!, ctx.signal);
         const started = Date.now();
-        const info = await engine.inspect(containerId!, ctx.signal);
         if (subject.network === "bridge") {
+          const info = await engine.inspect(containerId!, ctx.signal);
           const binding = info.NetworkSettings.Ports?.[`${subject.port}/tcp`]?.[0];
           hostPort = binding ? Number(binding.HostPort) : undefined;
           if (!hostPort)
@@ -191,41 +194,58 @@ export async function runSubject(ctx: SubjectRunContext): Promise<SubjectOutcome
           },
           () => {},
         );
-        void waiting;
         let attempts = 0;
         let last: { status: number } | undefined;
-        const ready = await pollUntil(
-          async () => {
-            if (exited !== undefined) return "exited" as const;
-            attempts++;
-            if (subject.network === "none") return "no-network" as const;
-            const answer = await httpRequest(hostPort!, "GET", subject.healthPath, 2000, ctx.signal);
-            if (answer) last = answer;
-            if (attempts % 20 === 0)
-              log.info(
-                `  ready: still waiting for GET ${subject.healthPath} (${Math.round((Date.now() - started) / 1000)} s)`,
+        const netns = {
+          engine,
+          owner,
+          probeImage: ctx.probeImage,
+          containerId: containerId!,
+          port: subject.port,
+          signal: ctx.signal,
+        };
+        const ready =
+          subject.network === "none"
+            ? await Promise.race([
+                waitReadyInNetns(netns, subject.healthPath, subject.startupTimeoutMs).then((ok) =>
+                  ok ? "ready" : undefined,
+                ),
+                waiting.then(() =>
+                  exited === undefined ? new Promise<never>(() => {}) : ("exited" as const),
+                ),
+              ])
+            : await pollUntil(
+                async () => {
+                  if (exited !== undefined) return "exited" as const;
+                  attempts++;
+                  const answer = await httpRequest(hostPort!, "GET", subject.healthPath, 2000, ctx.signal);
+                  if (answer) last = answer;
+                  if (attempts % 20 === 0) {
+                    log.info(
+                      `  ready: still waiting for GET ${subject.healthPath} (${Math.round((Date.now() - started) / 1000)} s)`,
+                    );
+                  }
+                  return answer?.status === 200 ? ("ready" as const) : undefined;
+                },
+                {
+                  deadlineMs: subject.startupTimeoutMs,
+                  initialDelayMs: 20,
+                  maxDelayMs: 250,
+                  signal: ctx.signal,
+                },
               );
-            return answer?.status === 200 ? ("ready" as const) : undefined;
-          },
-          { deadlineMs: subject.startupTimeoutMs, initialDelayMs: 20, maxDelayMs: 250, signal: ctx.signal },
-        );
         const evidence = {
           attempts,
           waitedMs: Date.now() - started,
           healthPath: subject.healthPath,
-          hostPort,
+          via:
+            subject.network === "none" ? "probe in the subject's network namespace" : `127.0.0.1:${hostPort}`,
           lastStatus: last?.status,
         };
-        if (ready === "ready")
+        if (ready === "ready") {
           return {
             status: "pass",
             message: `GET ${subject.healthPath} answered 200 after ${evidence.waitedMs} ms`,
-            evidence,
-          };
-        if (ready === "no-network") {
-          return {
-            status: "pass",
-            message: "running (network none: no HTTP health check possible from the host)",
             evidence,
           };
         }
@@ -252,11 +272,26 @@ export async function runSubject(ctx: SubjectRunContext): Promise<SubjectOutcome
     await step("lifecycle.probes", "probes", async () => {
       if (subject.probes.length === 0)
         return { status: "skip", message: "no HTTP probes declared", evidence: {} };
-      if (subject.network === "none")
-        return { status: "skip", message: "network none: HTTP probes need network bridge", evidence: {} };
+      // Network none: one probe container asks them all from inside the subject's network namespace.
+      const viaNetns =
+        subject.network === "none"
+          ? await askInNetns(
+              {
+                engine,
+                owner,
+                probeImage: ctx.probeImage,
+                containerId: containerId!,
+                port: subject.port,
+                signal: ctx.signal,
+              },
+              subject.probes,
+            )
+          : undefined;
       const results = await Promise.all(
-        subject.probes.map(async (p) => {
-          const answer = await httpRequest(hostPort!, p.method, p.path, 5000, ctx.signal);
+        subject.probes.map(async (p, i) => {
+          const answer = viaNetns
+            ? viaNetns[i]
+            : await httpRequest(hostPort!, p.method, p.path, 5000, ctx.signal);
           const statusOk = answer?.status === p.expectStatus;
           const bodyOk = p.bodyContains === undefined || (answer?.body.includes(p.bodyContains) ?? false);
           return {

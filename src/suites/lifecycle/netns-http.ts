@@ -1,0 +1,96 @@
+// HTTP for subjects on network "none": nothing on the host can reach them, so a trusted probe
+// joins the subject's network namespace (never its image) and asks on loopback. It speaks HTTP/1.0
+// through nc, which every busybox has (wget is absent or broken in some static builds).
+// Parameters travel in the environment, never interpolated into the script.
+import type { CreateOptions, DockerEngine } from "../../engine/docker.js";
+import { ownerLabels } from "../../engine/ownership.js";
+import type { HttpProbe } from "../../inventory/schema.js";
+import { runProbe } from "../containment/probe.js";
+import type { HttpAnswer } from "./http.js";
+
+// Mode "wait": poll DA_PATH until a 200 or DA_DEADLINE seconds; mode "ask": each "METHOD PATH"
+// line of DA_REQUESTS once, every answer between markers.
+const SCRIPT = String.raw`
+set -u
+ask() { printf '%s %s HTTP/1.0\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n' "$1" "$2" | nc -w "$3" 127.0.0.1 "$DA_PORT" 2>/dev/null; }
+if [ "$DA_MODE" = wait ]; then
+  end=$(( $(date +%s) + DA_DEADLINE )); delay=0.05
+  while :; do
+    case "$(ask GET "$DA_PATH" 2 | head -n 1)" in "HTTP/1."[01]" 200"*) echo "@@ready"; exit 0 ;; esac
+    [ "$(date +%s)" -ge "$end" ] && { echo "@@timeout"; exit 0; }
+    sleep "$delay"; case "$delay" in 0.05) delay=0.1 ;; 0.1) delay=0.25 ;; esac
+  done
+fi
+i=0
+echo "$DA_REQUESTS" | while read -r method path; do
+  [ -n "$method" ] || continue
+  echo "@@begin $i"; ask "$method" "$path" 5 | head -c 65536; echo; echo "@@end $i"
+  i=$((i + 1))
+done
+`;
+
+export interface NetnsTarget {
+  engine: DockerEngine;
+  owner: string;
+  probeImage: string;
+  containerId: string;
+  port: number;
+  signal?: AbortSignal;
+}
+
+function options(t: NetnsTarget, env: string[]): CreateOptions {
+  return {
+    Image: t.probeImage,
+    User: "65534:65534",
+    Entrypoint: ["/bin/sh", "-c", SCRIPT, "da-http-probe"],
+    Cmd: [],
+    Env: [`DA_PORT=${t.port}`, ...env],
+    Labels: ownerLabels(t.owner, "probe"),
+    HostConfig: {
+      NetworkMode: `container:${t.containerId}`,
+      CapDrop: ["ALL"],
+      SecurityOpt: ["no-new-privileges:true"],
+      ReadonlyRootfs: true,
+      Memory: 32 * 1024 * 1024,
+      PidsLimit: 32,
+    } as CreateOptions["HostConfig"],
+  };
+}
+
+/** Polls `path` from inside the subject's network namespace until 200 or the deadline. */
+export async function waitReadyInNetns(t: NetnsTarget, path: string, deadlineMs: number): Promise<boolean> {
+  const env = ["DA_MODE=wait", `DA_PATH=${path}`, `DA_DEADLINE=${Math.ceil(deadlineMs / 1000)}`];
+  const { stdout } = await runProbe(t.engine, options(t, env), t.signal);
+  return stdout.includes("@@ready");
+}
+
+/** Each probe once, in one probe container; answers in order, undefined where none came. */
+export async function askInNetns(
+  t: NetnsTarget,
+  probes: readonly HttpProbe[],
+): Promise<(HttpAnswer | undefined)[]> {
+  const requests = probes.map((p) => `${p.method} ${encodeURI(decodeURI(p.path))}`).join("\n");
+  const { stdout } = await runProbe(
+    t.engine,
+    options(t, ["DA_MODE=ask", `DA_REQUESTS=${requests}`]),
+    t.signal,
+  );
+  return probes.map((_, i) => parseAnswer(between(stdout, `@@begin ${i}\n`, `\n@@end ${i}\n`)));
+}
+
+function between(text: string, start: string, end: string): string | undefined {
+  const a = text.indexOf(start);
+  const b = text.indexOf(end, a);
+  return a === -1 || b === -1 ? undefined : text.slice(a + start.length, b);
+}
+
+/** A raw HTTP/1.x answer: status line, headers, blank line, body. */
+export function parseAnswer(block: string | undefined): HttpAnswer | undefined {
+  const status = block === undefined ? null : /^HTTP\/\d(?:\.\d)? (\d{3})/.exec(block);
+  if (!block || !status) return undefined;
+  const split = block.search(/\r?\n\r?\n/);
+  return {
+    status: Number(status[1]),
+    body: split === -1 ? "" : block.slice(split).replace(/^\r?\n\r?\n/, ""),
+  };
+}
