@@ -1,6 +1,7 @@
 // `docker-acceptance check`: the containment suite against containers someone else started. It
 // reads them (inspect + trusted probes) and never stops, restarts or changes them; the only objects
 // it creates are its own labelled probes, removed as soon as read and swept at the end.
+import { setMaxListeners } from "node:events";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { cleanupOwned } from "../engine/cleanup.js";
@@ -161,6 +162,8 @@ export async function checkCommand(argv: string[]): Promise<number> {
   const owner = newRunId();
   const started = Date.now();
   const signals = abortOnSignals();
+  // Every concurrent engine call listens on the one run signal; a stack of containers means many.
+  setMaxListeners(0, signals.signal);
   try {
     const subjects = await resolveContainers(engine, args.selection, owner);
     const host = measureHostNamespaces(engine, owner, args.probeImage, signals.signal);
