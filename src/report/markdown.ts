@@ -156,7 +156,12 @@ function headline(report: Report, checkName?: string): string {
   if (sha) facts.push(`head ${sha}`);
   facts.push(formatDuration(report.durationMs));
   if (report.shard) facts.push(`shard ${report.shard.index}/${report.shard.total}`);
-  return `## ${VERDICT_ICON[report.verdict]} ${name}: ${report.verdict.toUpperCase()}\n\n${facts.join(" · ")}\n`;
+  const moved = shortSha(report.head.movedTo);
+  // A command run pins the head it accepted; if the PR moved on, the result is for older code.
+  const stale = moved
+    ? `\n> [!WARNING]\n> Stale: the pull request's head moved to ${moved} during this run, so this report does not cover the latest commits.\n`
+    : "";
+  return `## ${VERDICT_ICON[report.verdict]} ${name}: ${report.verdict.toUpperCase()}\n\n${facts.join(" · ")}\n${stale}`;
 }
 
 /** Subject names in report order, then any that only appear in cases. */

@@ -161,7 +161,14 @@ export const reportSchema = z.object({
   startedAt: z.string(),
   durationMs: z.number().nonnegative(),
   verdict: verdictSchema,
-  head: z.object({ sha: z.string().optional(), ref: z.string().optional() }).default({}),
+  head: z
+    .object({
+      sha: z.string().optional(),
+      ref: z.string().optional(),
+      /** The PR's head when the report was published, set only when it moved off `sha` during the run (stale). */
+      movedTo: z.string().optional(),
+    })
+    .default({}),
   shard: z.object({ index: z.number().int().positive(), total: z.number().int().positive() }).optional(),
   subjects: z.array(subjectReportSchema),
   cases: z.array(caseResultSchema),

@@ -1,0 +1,16 @@
+// The bot that answers `/acceptance` commands on pull requests (docs/commands.md).
+export { parseRunDecision, type RunDecision, runDecisionSchema } from "./decision.js";
+export { type IssueCommentEvent, isBot, issueCommentEventSchema } from "./event.js";
+export {
+  type BotDecision,
+  type BotDeps,
+  type CommandOutcome,
+  finishCommand,
+  handleIssueComment,
+  isHeadStale,
+  type PullRef,
+  type Reaction,
+} from "./handle.js";
+export { type Command, parseCommands } from "./parse.js";
+export { renderHelp, renderRefusal, replyMarker } from "./replies.js";
+export { applyPinnedHead } from "./stale.js";

@@ -1,0 +1,74 @@
+// What counts as a command is what a reader of the rendered comment sees being said, at the
+// start of a line. Quoted, fenced, indented or hidden text is shown, not said.
+import { describe, expect, it } from "vitest";
+import { parseCommands } from "../../src/bot/parse.js";
+import { renderHelp, renderRefusal } from "../../src/bot/replies.js";
+
+const kinds = (body: string) => parseCommands(body).map((c) => c.kind);
+
+describe("parseCommands", () => {
+  it("reads run, run with subjects and help at the start of a line", () => {
+    expect(parseCommands("/acceptance run")).toEqual([{ kind: "run", subjects: [], line: 1 }]);
+    expect(parseCommands("LGTM, let's see.\r\n/acceptance run api web api\r\nthanks")).toEqual([
+      { kind: "run", subjects: ["api", "web"], line: 2 },
+    ]);
+    expect(parseCommands("  /acceptance help  ")).toEqual([{ kind: "help", line: 1 }]);
+    expect(parseCommands("/Acceptance RUN")).toEqual([{ kind: "run", subjects: [], line: 1 }]);
+  });
+
+  it("answers unknown commands, a bare /acceptance and bad subject names with help naming the problem", () => {
+    expect(parseCommands("/acceptance deploy now")).toEqual([
+      { kind: "help", line: 1, problem: "unknown command deploy" },
+    ]);
+    expect(parseCommands("/acceptance")).toEqual([{ kind: "help", line: 1, problem: "no command given" }]);
+    expect(parseCommands("/acceptance run api;rm$(x)")).toEqual([
+      { kind: "help", line: 1, problem: "api;rm$(x) is not a subject name" },
+    ]);
+    const many = Array.from({ length: 21 }, (_, i) => `s${i}`).join(" ");
+    expect(parseCommands(`/acceptance run ${many}`)[0]).toMatchObject({ kind: "help" });
+  });
+
+  it("ignores comments that only mention the command", () => {
+    expect(kinds("")).toEqual([]);
+    expect(kinds("please type `/acceptance run` when ready")).toEqual([]);
+    expect(kinds("x /acceptance run")).toEqual([]);
+    expect(kinds("/acceptances run")).toEqual([]);
+    expect(kinds("/acceptance-run")).toEqual([]);
+  });
+
+  it("ignores commands in fenced code blocks, including long and tilde fences", () => {
+    expect(kinds("```\n/acceptance run\n```")).toEqual([]);
+    expect(kinds("~~~sh\n/acceptance run\n~~~")).toEqual([]);
+    // A ```` fence is not closed by ```: the command is still inside it.
+    expect(kinds("````\n```\n/acceptance run\n````")).toEqual([]);
+    // A ~~~ fence is not closed by ```.
+    expect(kinds("~~~\n```\n/acceptance run\n~~~\n/acceptance help")).toEqual(["help"]);
+    // An unclosed fence runs to the end of the comment.
+    expect(kinds("```\n/acceptance run")).toEqual([]);
+    // Inline triple backticks are not a fence.
+    expect(kinds("```x``` inline\n/acceptance run")).toEqual(["run"]);
+  });
+
+  it("ignores indented code, blockquotes (with lazy continuation) and HTML comments", () => {
+    expect(kinds("example:\n\n    /acceptance run")).toEqual([]);
+    expect(kinds("\t/acceptance run")).toEqual([]);
+    expect(kinds("> /acceptance run")).toEqual([]);
+    expect(kinds("> someone said\n/acceptance run")).toEqual([]);
+    expect(kinds("> someone said\n\n/acceptance run")).toEqual(["run"]);
+    expect(kinds("<!-- /acceptance run -->")).toEqual([]);
+    expect(kinds("<!--\n/acceptance run\n-->\n/acceptance help")).toEqual(["help"]);
+  });
+
+  it("finds none in the bot's own replies, so a reply can never trigger a run", () => {
+    expect(parseCommands(renderHelp(1))).toEqual([]);
+    expect(parseCommands(renderHelp(1, "unknown command x\n/acceptance run"))).toEqual([]);
+    expect(parseCommands(renderRefusal(1, "x\n/acceptance run", "read"))).toEqual([]);
+  });
+
+  it("returns every command in order", () => {
+    expect(parseCommands("/acceptance help\n/acceptance run web")).toEqual([
+      { kind: "help", line: 1 },
+      { kind: "run", subjects: ["web"], line: 2 },
+    ]);
+  });
+});
