@@ -11,7 +11,7 @@ import {
 import { cleanupOwned, mergeCleanup } from "./engine/cleanup.js";
 import { DockerEngine } from "./engine/docker.js";
 import { newRunId } from "./engine/ownership.js";
-import { errorEvidence } from "./errors.js";
+import { ConfigError, type ConfigProblem, errorEvidence } from "./errors.js";
 import { verifyArtifacts } from "./inventory/hashes.js";
 import { loadInventory } from "./inventory/load.js";
 import type { Inventory } from "./inventory/schema.js";
@@ -33,6 +33,7 @@ import {
   runContainment,
 } from "./suites/containment/index.js";
 import type { CaseId, SuiteName } from "./suites/ids.js";
+import { checkLaunchSpec, LaunchSpecError } from "./suites/lifecycle/create.js";
 import { runSubject } from "./suites/lifecycle/run.js";
 import { TOOL_NAME, TOOL_VERSION } from "./version.js";
 
@@ -67,6 +68,7 @@ export async function runPipeline(opts: RunOptions): Promise<Report> {
   const loaded = await loadInventory(inventoryFile, { workspace: opts.workspace });
   const inv = loaded.inventory;
   const subjects = selectSubjects(inv.subjects, opts.subjects ?? [], opts.shard);
+  refuseUnenforceable(inv, inventoryFile);
   if (opts.alignment) {
     // A broken alignment config is a configuration error: reported before any engine call.
     await loadAlignmentConfig(path.resolve(opts.workspace, opts.alignment.configPath ?? DEFAULT_CONFIG_PATH));
@@ -192,6 +194,20 @@ export async function runPipeline(opts: RunOptions): Promise<Report> {
     external: {},
     ...partial,
   };
+}
+
+/** Every declared subject, not only this shard's: the same inventory fails the same way everywhere. */
+function refuseUnenforceable(inv: Inventory, file: string): void {
+  const problems: ConfigProblem[] = [];
+  inv.subjects.forEach((subject, i) => {
+    try {
+      checkLaunchSpec(subject);
+    } catch (err) {
+      if (!(err instanceof LaunchSpecError)) throw err;
+      problems.push({ path: `subjects[${i}].${err.field}`, message: err.reason, fix: err.fix });
+    }
+  });
+  if (problems.length > 0) throw new ConfigError(problems, file);
 }
 
 function severityOf(inv: Inventory): (id: CaseId) => "fail" | "warn" {

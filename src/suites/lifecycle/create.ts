@@ -18,26 +18,73 @@ export interface LaunchPlan {
   expected: { memoryBytes: number; pidsLimit: number; nanoCpus: number };
 }
 
-/** Throws with the field and the fix when a declaration cannot be enforced as written. */
+/** A declaration the hardened launch cannot enforce as written: which field, why, the fix. */
+export class LaunchSpecError extends Error {
+  override name = "LaunchSpecError";
+  constructor(
+    readonly field: string,
+    readonly reason: string,
+    readonly fix: string,
+  ) {
+    super(`${field}: ${reason} (fix: ${fix})`);
+  }
+}
+
+/** Capabilities that defeat containment outright: declaring them is refused, not granted. */
+const NEVER_GRANTED = [
+  "SYS_ADMIN",
+  "SYS_PTRACE",
+  "SYS_MODULE",
+  "SYS_RAWIO",
+  "DAC_READ_SEARCH",
+  "NET_ADMIN",
+  "BPF",
+  "PERFMON",
+  "SYS_BOOT",
+  "MAC_ADMIN",
+  "MAC_OVERRIDE",
+  "ALL",
+];
+
+/**
+ * Checks a subject's declaration without touching the engine; the pipeline calls it for every
+ * subject before the first engine call, so an unenforceable spec is a configuration error.
+ */
+export function checkLaunchSpec(subject: Subject): void {
+  for (const root of subject.writableRoots) {
+    if (ENGINE_OWNED.includes(root)) {
+      throw new LaunchSpecError(
+        "writableRoots",
+        `${root} cannot be an allotted writable root (the engine mounts it itself)`,
+        "allot a directory such as /tmp or /var/run/app instead",
+      );
+    }
+  }
+  if (new Set(subject.writableRoots).size !== subject.writableRoots.length) {
+    throw new LaunchSpecError("writableRoots", "lists the same path twice", "list each writable root once");
+  }
+  const refused = subject.capabilities.filter((c) => NEVER_GRANTED.includes(c.replace(/^CAP_/, "")));
+  if (refused.length > 0) {
+    throw new LaunchSpecError(
+      "capabilities",
+      `${refused.join(", ")} would defeat containment`,
+      "drop it from the inventory and change the subject so it does not need it",
+    );
+  }
+  if (parseMemory(subject.limits.memory) < 6 * 1024 * 1024) {
+    throw new LaunchSpecError("limits.memory", "is below the engine's 6 MiB minimum", 'raise it, e.g. "64m"');
+  }
+}
+
+/** The hardened create options for `subject` running `image` (throws LaunchSpecError). */
 export function planLaunch(
   subject: Subject,
   image: string,
   owner: string,
   containerName: string,
 ): LaunchPlan {
-  for (const root of subject.writableRoots) {
-    if (ENGINE_OWNED.includes(root)) {
-      throw new Error(
-        `subjects[${subject.name}].writableRoots: ${root} cannot be an allotted writable root (the engine mounts it); allot a directory such as /tmp or /var/run/app instead`,
-      );
-    }
-  }
+  checkLaunchSpec(subject);
   const memoryBytes = parseMemory(subject.limits.memory);
-  if (memoryBytes < 6 * 1024 * 1024) {
-    throw new Error(
-      `subjects[${subject.name}].limits.memory: ${memoryBytes} bytes is below the engine's 6 MiB minimum; raise it`,
-    );
-  }
   const nanoCpus = Math.round(subject.limits.cpus * 1e9);
   const portKey = `${subject.port}/tcp`;
   const tmpfs: Record<string, string> = {};

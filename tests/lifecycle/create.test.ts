@@ -1,0 +1,65 @@
+import { describe, expect, it } from "vitest";
+import { subjectSchema } from "../../src/inventory/schema.js";
+import { LaunchSpecError, planLaunch } from "../../src/suites/lifecycle/create.js";
+import { runCli } from "../helpers/cli.js";
+import { writeInventory } from "../helpers/inventory.js";
+
+const subject = (extra: Record<string, unknown> = {}) =>
+  subjectSchema.parse({ name: "svc", image: "example/svc:1", ...extra });
+
+describe("hardened launch settings", () => {
+  it("derive every default from the declaration", () => {
+    const { options, expected } = planLaunch(subject(), "sha256:abc", "da-" + "0".repeat(32), "c1");
+    const hc = options.HostConfig!;
+    expect(options.User).toBe("65532:65532");
+    expect(hc.ReadonlyRootfs).toBe(true);
+    expect(hc.CapDrop).toEqual(["ALL"]);
+    expect(hc.CapAdd).toBeUndefined();
+    expect(hc.SecurityOpt).toEqual(["no-new-privileges:true"]);
+    expect(hc.CgroupnsMode).toBe("private");
+    expect(hc.Init).toBe(true);
+    expect(hc.Tmpfs).toEqual({ "/tmp": "rw,noexec,nosuid,nodev,size=64m" });
+    expect(hc.PortBindings).toEqual({ "8080/tcp": [{ HostIp: "127.0.0.1", HostPort: "" }] });
+    expect(hc.LogConfig).toEqual({ Type: "json-file", Config: { "max-size": "1m", "max-file": "2" } });
+    expect(expected).toEqual({ memoryBytes: 256 * 1024 * 1024, pidsLimit: 128, nanoCpus: 1e9 });
+    expect(options.Labels?.["org.docker-acceptance.role"]).toBe("subject");
+  });
+
+  it("grants only the declared capabilities and publishes nothing on network none", () => {
+    const { options } = planLaunch(
+      subject({ capabilities: ["NET_BIND_SERVICE"], network: "none" }),
+      "i",
+      "o",
+      "c",
+    );
+    expect(options.HostConfig?.CapAdd).toEqual(["NET_BIND_SERVICE"]);
+    expect(options.HostConfig?.NetworkMode).toBe("none");
+    expect(options.HostConfig?.PortBindings).toBeUndefined();
+  });
+
+  it.each([
+    [{ writableRoots: ["/proc"] }, "writableRoots", "/proc cannot be an allotted writable root"],
+    [{ writableRoots: ["/tmp", "/tmp"] }, "writableRoots", "lists the same path twice"],
+    [{ capabilities: ["SYS_ADMIN"] }, "capabilities", "SYS_ADMIN would defeat containment"],
+    [{ limits: { memory: "1m" } }, "limits.memory", "below the engine's 6 MiB minimum"],
+  ])("refuses a spec it cannot enforce: %j", (extra, field, reason) => {
+    let err: unknown;
+    try {
+      planLaunch(subject(extra), "i", "o", "c");
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(LaunchSpecError);
+    expect((err as LaunchSpecError).field).toBe(field);
+    expect((err as LaunchSpecError).reason).toContain(reason);
+  });
+
+  it("makes an unenforceable spec a configuration error (exit 2) naming file, field and fix", async () => {
+    const file = writeInventory([{ name: "svc", image: "example/svc:1", capabilities: ["SYS_ADMIN"] }]);
+    const r = await runCli(["run", "--inventory", file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      `${file}: subjects[0].capabilities: SYS_ADMIN would defeat containment (fix: drop it`,
+    );
+  });
+});
