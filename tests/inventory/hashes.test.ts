@@ -8,6 +8,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/errors.js";
 import { pinArtifacts, verifyArtifacts } from "../../src/inventory/hashes.js";
 import { loadInventory, parseInventory } from "../../src/inventory/load.js";
+import { computeVerdict } from "../../src/report/model.js";
+import { makeReport } from "../helpers/report.js";
 
 const repo = path.resolve(import.meta.dirname, "../..");
 const sha = (s: string | Buffer) => createHash("sha256").update(s).digest("hex");
@@ -71,6 +73,9 @@ describe("in a scratch workspace", () => {
     });
     expect(dockerfile!.actual).not.toBe(pinned);
     expect(index).toMatchObject({ ok: true, line: 7 });
+    // The run fails on it even when every case passed.
+    expect(computeVerdict(makeReport({ artifacts: [dockerfile!, index!] }))).toBe("fail");
+    expect(computeVerdict(makeReport({ artifacts: [index!] }))).toBe("pass");
   });
 
   it("a missing file, a directory, or a link out of the workspace has no digest", async () => {
