@@ -22,6 +22,20 @@ commands:
 exit codes: 0 pass or warn, 1 fail, 2 usage or configuration error, 3 engine or internal error
 run 'docker-acceptance <command> --help' for a command's options.`;
 
+/** One usage line per command, shown by `<command> --help` and after a usage error. */
+const USAGES: Record<string, string> = {
+  run: "run [--inventory PATH] [--subject NAME]... [--suite lifecycle|containment]... [--shard I/N] [--out DIR]\n    [--format text|markdown|json] [--probe-image REF] [--parallelism N] [--keep-images]\n    [--no-require-complete] [--workspace DIR] [--base REF [--head REF] [--alignment-config PATH]]",
+  check:
+    "check (--container ID|NAME)... (--filter KEY=VALUE)... [--writable-root PATH]... [--allow-cap NAME]... [--network none|bridge|any]\n    [--probe-image REF] [--format text|markdown|json] [--out DIR]",
+  verify: "verify BUNDLE_DIR [--inventory PATH]",
+  merge: "merge BUNDLE_DIR... --out DIR [--format text|markdown|json]",
+  sweep: "sweep (--owner RUN_ID... | --stale [--older-than 6h]) [--format text|json]",
+  publish: "publish BUNDLE_DIR",
+  align: "align [--base REF] [--head REF] [--config PATH] [--format text|markdown|json]",
+  pin: "pin [--inventory PATH] [--workspace DIR]",
+  schema: "schema [--report]",
+};
+
 const commands: Record<string, () => Promise<(argv: string[]) => Promise<number>>> = {
   run: async () => (await import("./commands/run.js")).runCommand,
   check: async () => (await import("./commands/check.js")).checkCommand,
@@ -49,6 +63,10 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`docker-acceptance: unknown command ${JSON.stringify(name)}\n\n${USAGE}\n`);
     return 2;
   }
+  if (rest.includes("--help") || rest.includes("-h")) {
+    process.stdout.write(`usage: docker-acceptance ${USAGES[name]}\n`);
+    return 0;
+  }
   try {
     return await (await load())(rest);
   } catch (err) {
@@ -58,6 +76,9 @@ export async function main(argv: string[]): Promise<number> {
       err instanceof UsageError ||
       (err as { code?: string })?.code?.startsWith?.("ERR_PARSE_ARGS");
     process.stderr.write(`docker-acceptance ${name}: ${(err as Error).message ?? String(err)}\n`);
+    if (err instanceof UsageError || (known && !(err instanceof ConfigError))) {
+      process.stderr.write(`usage: docker-acceptance ${USAGES[name]}\n`);
+    }
     if (!known && code === 3 && process.env.DA_DEBUG) process.stderr.write(`${(err as Error).stack}\n`);
     return known && !(err instanceof ConfigError || err instanceof UsageError) ? 2 : code;
   }

@@ -9,11 +9,6 @@ import { writeBundle } from "../report/bundle.js";
 import { SUITES, type SuiteName } from "../suites/ids.js";
 import { abortOnSignals, exitCodeFor, parseFormat, renderReport, signalExitCode } from "./common.js";
 
-export const RUN_USAGE = `usage: docker-acceptance run [--inventory PATH] [--subject NAME]... [--suite lifecycle|containment]...
-                              [--shard I/N] [--out DIR] [--format text|markdown|json] [--probe-image REF]
-                              [--parallelism N] [--keep-images] [--no-require-complete] [--workspace DIR]
-                              [--base REF [--head REF] [--alignment-config PATH]]`;
-
 export async function runCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
