@@ -151,55 +151,79 @@ export async function resolveContainers(
   return [...found.values()];
 }
 
+export interface CheckOptions {
+  selection: CheckSelection;
+  writableRoots: string[];
+  allowedCapabilities: string[];
+  network: "none" | "bridge" | "any";
+  probeImage: string;
+  signal: AbortSignal;
+  engine?: DockerEngine;
+  /** Defaults to a fresh run id; the action passes the owner it saved for its post step. */
+  owner?: string;
+}
+
+/** The containment suite against running containers, as one Report (the CLI and the action door). */
+export async function checkContainers(opts: CheckOptions): Promise<Report> {
+  const engine = opts.engine ?? new DockerEngine();
+  await engine.ping();
+  const owner = opts.owner ?? newRunId();
+  const started = Date.now();
+  const subjects = await resolveContainers(engine, opts.selection, owner);
+  const host = measureHostNamespaces(engine, owner, opts.probeImage, opts.signal);
+  host.catch(() => undefined); // judged per subject (SKIP with the reason), never unhandled
+  const errors: Report["errors"] = [];
+  const perSubject = await Promise.all(
+    subjects.map((s) =>
+      runContainment(
+        {
+          containerId: s.id,
+          subject: s.name,
+          writableRoots: opts.writableRoots,
+          allowedCapabilities: opts.allowedCapabilities,
+          network: opts.network,
+        },
+        { engine, owner, probeImage: opts.probeImage, host, signal: opts.signal },
+      ).catch((err: unknown): CaseResult[] => {
+        errors.push({ kind: "containment", message: `${s.name}: ${errorEvidence(err).message}` });
+        return [];
+      }),
+    ),
+  );
+  await engine.settle();
+  const cleanup = await cleanupOwned(engine, { owner }, { trigger: "check" });
+  const cases = perSubject.flat();
+  const draft = { cases, artifacts: [], inventory: null, errors, cleanup };
+  return reportSchema.parse({
+    schemaVersion: REPORT_SCHEMA_VERSION,
+    tool: { name: TOOL_NAME, version: TOOL_VERSION },
+    runId: owner,
+    startedAt: new Date(started).toISOString(),
+    durationMs: Date.now() - started,
+    verdict: computeVerdict(draft),
+    subjects: subjects.map((s) => ({ name: s.name, containerId: s.id, image: s.image })),
+    ...draft,
+    alignment: null,
+  });
+}
+
 export async function checkCommand(argv: string[]): Promise<number> {
   const args = parseCheckArgs(argv);
   if (args.help) {
     process.stdout.write(`${CHECK_USAGE}\n`);
     return 0;
   }
-  const engine = new DockerEngine();
-  await engine.ping();
-  const owner = newRunId();
-  const started = Date.now();
   const signals = abortOnSignals();
   // Every concurrent engine call listens on the one run signal; a stack of containers means many.
   setMaxListeners(0, signals.signal);
   try {
-    const subjects = await resolveContainers(engine, args.selection, owner);
-    const host = measureHostNamespaces(engine, owner, args.probeImage, signals.signal);
-    host.catch(() => undefined); // judged per subject (SKIP with the reason), never unhandled
-    const errors: Report["errors"] = [];
-    const perSubject = await Promise.all(
-      subjects.map((s) =>
-        runContainment(
-          {
-            containerId: s.id,
-            subject: s.name,
-            writableRoots: args.writableRoots,
-            allowedCapabilities: args.allowedCapabilities,
-            network: args.network,
-          },
-          { engine, owner, probeImage: args.probeImage, host, signal: signals.signal },
-        ).catch((err: unknown): CaseResult[] => {
-          errors.push({ kind: "containment", message: `${s.name}: ${errorEvidence(err).message}` });
-          return [];
-        }),
-      ),
-    );
-    await engine.settle();
-    const cleanup = await cleanupOwned(engine, { owner }, { trigger: "check" });
-    const cases = perSubject.flat();
-    const draft = { cases, artifacts: [], inventory: null, errors, cleanup };
-    const report = reportSchema.parse({
-      schemaVersion: REPORT_SCHEMA_VERSION,
-      tool: { name: TOOL_NAME, version: TOOL_VERSION },
-      runId: owner,
-      startedAt: new Date(started).toISOString(),
-      durationMs: Date.now() - started,
-      verdict: computeVerdict(draft),
-      subjects: subjects.map((s) => ({ name: s.name, containerId: s.id, image: s.image })),
-      ...draft,
-      alignment: null,
+    const report = await checkContainers({
+      selection: args.selection,
+      writableRoots: args.writableRoots,
+      allowedCapabilities: args.allowedCapabilities,
+      network: args.network,
+      probeImage: args.probeImage,
+      signal: signals.signal,
     });
     if (args.out) {
       const markdown = await renderReport(report, "markdown");
