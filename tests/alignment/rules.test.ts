@@ -1,0 +1,221 @@
+import { describe, expect, test } from "vitest";
+import { NO_CODEOWNERS, parseCodeOwners } from "../../src/alignment/codeowners.js";
+import { defaultAlignmentConfig } from "../../src/alignment/config.js";
+import type { DiffFile, FileStatus } from "../../src/alignment/diff.js";
+import { parseRfc, type Rfc, withConfig } from "../../src/alignment/rfcs.js";
+import { analyseFiles, summarise } from "../../src/alignment/rules.js";
+
+function file(
+  path: string,
+  lines: string[],
+  status: FileStatus = "modified",
+  extra: Partial<DiffFile> = {},
+): DiffFile {
+  return {
+    path,
+    status,
+    binary: false,
+    diffScoped: true,
+    added: lines.map((text, i) => ({ line: i + 1, text })),
+    ...extra,
+  };
+}
+
+const config = defaultAlignmentConfig();
+const rfc = (path: string, text: string): Rfc => withConfig(parseRfc(path, text), config);
+const brief = (fs: ReturnType<typeof analyseFiles>["findings"]) =>
+  fs.map((f) => `${f.tier} ${f.kind} ${f.path ?? "-"}:${f.line ?? "-"}`);
+
+describe("debug checks", () => {
+  test("language-scoped, one finding per line, the marker silences only its own line", () => {
+    const { findings } = analyseFiles(
+      [
+        file("a.ts", [
+          "console.log(x); debugger;",
+          "console.log(y); // alignment: allow",
+          "  debugger",
+          "const debuggerMode = 1;",
+          "logger.console.log",
+        ]),
+        file("b.py", [
+          "from pdb import set_trace",
+          "pprint(x)",
+          "self.print(x)",
+          "ipdb.set_trace()",
+          "print (x)",
+        ]),
+        file("README.md", ["console.log(1)", "print(2)", "breakpoint()"]),
+        file("c.go", ["fmt.Println(x) // print(", "<<<<<<< HEAD"]),
+      ],
+      config,
+      { rfcs: [], codeowners: NO_CODEOWNERS },
+    );
+    expect(brief(findings)).toEqual([
+      "1 debug-leftover a.ts:1",
+      "1 debug-leftover a.ts:3",
+      "1 debug-leftover b.py:1",
+      "1 debug-leftover b.py:4",
+      "1 debug-leftover b.py:5",
+      "1 conflict-marker c.go:2",
+    ]);
+  });
+
+  test("debug: ignore globs and debug: false", () => {
+    const c = defaultAlignmentConfig();
+    c.debug.ignore = ["scripts/**"];
+    const files = [file("scripts/x.mjs", ["console.log(1)"]), file("src/x.mjs", ["console.log(1)"])];
+    expect(brief(analyseFiles(files, c, { rfcs: [], codeowners: NO_CODEOWNERS }).findings)).toEqual([
+      "1 debug-leftover src/x.mjs:1",
+    ]);
+    c.debug.enabled = false;
+    expect(analyseFiles(files, c, { rfcs: [], codeowners: NO_CODEOWNERS }).findings).toEqual([]);
+  });
+
+  test("'=======' alone is a heading underline, next to a real marker it is a conflict", () => {
+    const { findings } = analyseFiles(
+      [file("a.md", ["Title", "======="]), file("b.md", ["x", "=======", "y", ">>>>>>> theirs"])],
+      config,
+      { rfcs: [], codeowners: NO_CODEOWNERS },
+    );
+    expect(brief(findings)).toEqual(["1 conflict-marker b.md:2", "1 conflict-marker b.md:4"]);
+  });
+});
+
+describe("protected paths and open RFCs", () => {
+  test("renames out of a protected path, removals and unscoped files are flagged by path, without a line", () => {
+    const owners = parseCodeOwners("* @all\n/acceptance/ @acc\n");
+    const { findings } = analyseFiles(
+      [
+        file("moved/inventory.json", [], "renamed", { previousPath: "acceptance/inventory.json" }),
+        file(".github/workflows/ci.yml", [], "removed"),
+        file("acceptance/fixtures/a.bin", [], "added", { diffScoped: false }),
+        file("custom/alignment.yml", ["x: 1"]),
+      ],
+      config,
+      { rfcs: [], codeowners: owners, configPath: "custom/alignment.yml" },
+    );
+    expect(findings.map((f) => [f.path, f.line, f.reviewers, f.title])).toEqual([
+      [".github/workflows/ci.yml", undefined, ["@all"], "Protected path removed: .github/workflows/ci.yml"],
+      ["acceptance/fixtures/a.bin", undefined, ["@acc"], "Protected path added: acceptance/fixtures/a.bin"],
+      ["custom/alignment.yml", 1, ["@all"], "Protected path modified: custom/alignment.yml"],
+      ["moved/inventory.json", undefined, ["@all"], "Protected path renamed: moved/inventory.json"],
+    ]);
+  });
+
+  test("closed RFCs and RFCs without paths never flag; open ones flag each touched file once", () => {
+    const rfcs = [
+      rfc("rfcs/0001-a.md", "# A\n**Status**: Accepted\n**Affects**: src/**\n"),
+      rfc("rfcs/0002-b.md", "# B\n**Status**: Draft\n"),
+      rfc("rfcs/0003-c.md", "# C\n**Status**: Draft\n**Affects**: src/c/**, docs/c.md\n"),
+    ];
+    const a = analyseFiles(
+      [file("src/c/x.ts", ["a", "b"]), file("docs/c.md", ["c"]), file("src/d.ts", ["d"])],
+      config,
+      {
+        rfcs,
+        codeowners: NO_CODEOWNERS,
+      },
+    );
+    expect(brief(a.findings)).toEqual(["2 rfc-open-change docs/c.md:1", "2 rfc-open-change src/c/x.ts:1"]);
+    expect(a.openRfcs).toEqual([
+      { number: "3", title: "C", status: "Draft", paths: ["src/c/x.ts", "docs/c.md"] },
+    ]);
+  });
+});
+
+describe("RFC numbering", () => {
+  const existing = [
+    rfc("rfcs/0001-a.md", "# A\n**Status**: Accepted\n"),
+    rfc("rfcs/0002-b.md", "# B\n**Status**: Accepted\n"),
+  ];
+
+  test("two new RFCs claiming one number; the number line is pointed at when the PR added it", () => {
+    const added = [rfc("rfcs/x.md", "# X\n\n**RFC**: 7\n"), rfc("rfcs/y.md", "# RFC 7: Y\n")];
+    const { findings } = analyseFiles(
+      [file("rfcs/x.md", ["# X", "", "**RFC**: 7"], "added"), file("rfcs/y.md", ["# RFC 7: Y"], "added")],
+      config,
+      { rfcs: [...existing, ...added], codeowners: NO_CODEOWNERS },
+    );
+    expect(findings.map((f) => [f.kind, f.path, f.line, f.concern])).toEqual([
+      [
+        "rfc-duplicate-number",
+        "rfcs/x.md",
+        3,
+        "rfcs/x.md claims RFC 7, also claimed by rfcs/y.md; renumber it (next free: 8).",
+      ],
+      [
+        "rfc-duplicate-number",
+        "rfcs/y.md",
+        1,
+        "rfcs/y.md claims RFC 7, also claimed by rfcs/x.md; renumber it (next free: 8).",
+      ],
+    ]);
+  });
+
+  test("an old duplicate the PR does not touch is a note, not a finding", () => {
+    const dup = [...existing, rfc("rfcs/0002-c.md", "# C\n")];
+    const a = analyseFiles([file("src/x.ts", ["x"])], config, { rfcs: dup, codeowners: NO_CODEOWNERS });
+    expect(a.findings).toEqual([]);
+    expect(a.notes).toEqual(["RFC 2 is claimed by rfcs/0002-b.md, rfcs/0002-c.md (not changed by this PR)"]);
+  });
+
+  test("an edit that renumbers an existing RFC onto a taken number points at the edited line", () => {
+    const edited = rfc("rfcs/0009-z.md", "# Z\n**RFC**: 2\n");
+    const { findings } = analyseFiles(
+      [file("rfcs/0009-z.md", ["**RFC**: 2"], "modified", { added: [{ line: 2, text: "**RFC**: 2" }] })],
+      config,
+      {
+        rfcs: [...existing, edited],
+        codeowners: NO_CODEOWNERS,
+      },
+    );
+    expect(brief(findings)).toEqual(["1 rfc-duplicate-number rfcs/0009-z.md:2"]);
+  });
+});
+
+test("principles: added lines only, paths and exclude, reviewers from the rule else CODEOWNERS, per-rule tier", () => {
+  const c = defaultAlignmentConfig();
+  c.principles = [
+    {
+      id: "p1",
+      title: "P1",
+      paths: ["src/**"],
+      exclude: ["src/gen/**"],
+      forbid: ["TODO", "/fixme/i"],
+      message: "m1",
+      tier: 1,
+      reviewers: [],
+    },
+    {
+      id: "p2",
+      title: "P2",
+      paths: ["**"],
+      exclude: [],
+      forbid: ["\\beval\\("],
+      message: "m2",
+      tier: 2,
+      reviewers: ["@sec"],
+    },
+  ];
+  const { findings } = analyseFiles(
+    [
+      file("src/a.ts", ["// TODO later", "// FixMe", "eval(x)"]),
+      file("src/gen/b.ts", ["// TODO"]),
+      file("lib/c.js", ["eval(y)"]),
+    ],
+    c,
+    { rfcs: [], codeowners: parseCodeOwners("src/ @src-team\n") },
+  );
+  expect(findings.map((f) => `${f.tier} ${f.ref} ${f.path}:${f.line} ${f.reviewers.join(",")}`)).toEqual([
+    "1 p1 src/a.ts:1 @src-team",
+    "1 p1 src/a.ts:2 @src-team",
+    "2 p2 lib/c.js:1 @sec",
+    "2 p2 src/a.ts:3 @sec",
+  ]);
+  expect(summarise(findings)).toBe(
+    "2 mechanical issues to fix, 2 alignment points for human review, 0 RFC conflicts",
+  );
+  expect(summarise([findings[0]!])).toBe(
+    "1 mechanical issue to fix, 0 alignment points for human review, 0 RFC conflicts",
+  );
+});
