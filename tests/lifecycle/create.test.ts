@@ -10,7 +10,7 @@ const subject = (extra: Record<string, unknown> = {}) =>
 describe("hardened launch settings", () => {
   it("derive every default from the declaration", () => {
     const { options, expected } = planLaunch(subject(), "sha256:abc", "da-" + "0".repeat(32), "c1");
-    const hc = options.HostConfig!;
+    const hc = options.HostConfig as NonNullable<typeof options.HostConfig> & { CgroupnsMode?: string };
     expect(options.User).toBe("65532:65532");
     expect(hc.ReadonlyRootfs).toBe(true);
     expect(hc.CapDrop).toEqual(["ALL"]);
