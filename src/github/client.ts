@@ -26,7 +26,23 @@ export interface GitHubClientOptions {
   retries?: number;
   /** Scales retry waits (ms per retry-after second); tests shorten it, production keeps 1000. */
   retryAfterBaseMs?: number;
+  /**
+   * GitHub asks integrations to space writes (1 s, 3 s for those that notify). Tests turn it off
+   * to stay fast; rate-limit answers are still honoured either way.
+   */
+  spaceWrites?: boolean;
 }
+
+/** A limiter that schedules at once, in the shape plugin-throttling calls (`key(id).schedule`). */
+type ThrottleGroup = NonNullable<
+  NonNullable<ConstructorParameters<typeof ThrottledOctokit>[0]>["throttle"]
+>["write"];
+const unspaced = {
+  key: () => ({
+    schedule: <T>(_opts: unknown, fn: (...a: unknown[]) => T, ...args: unknown[]) =>
+      Promise.resolve(fn(...args)),
+  }),
+} as unknown as ThrottleGroup;
 
 export interface GitHubClient {
   octokit: OctokitClient;
@@ -75,6 +91,7 @@ export function createGitHubClient(opts: GitHubClientOptions): GitHubClient {
     log: { debug: () => {}, info: () => {}, warn: (m: string) => log.warn(String(m)), error: () => {} },
     throttle: {
       retryAfterBaseValue: base,
+      ...(opts.spaceWrites === false ? { write: unspaced, notifications: unspaced } : {}),
       onRateLimit: (after: number, options: { method: string; url: string }, _o: unknown, n: number) => {
         log.warn(`GitHub rate limit on ${options.method} ${options.url}; retry ${n + 1} in ${after}s`);
         return n < retries && after <= 120;

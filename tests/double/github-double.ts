@@ -98,6 +98,10 @@ export class GitHubDouble {
   readonly comments: Comment[] = [];
   readonly checkRuns: CheckRun[] = [];
   readonly issues: Issue[] = [];
+  /** Reactions added through the API (src/bot): on which comment, what, by whom. */
+  readonly reactions: Array<{ id: number; commentId: number; content: string; login: string }> = [];
+  /** Repository roles by login (admin, maintain, write, triage, read); anyone else reads a public repo. */
+  readonly collaborators = new Map<string, string>();
   readonly identities = new Map<string, Identity>([
     [FULL_TOKEN, { login: "github-actions[bot]", type: "Bot", write: ["checks", "pull_requests", "issues"] }],
     [READ_ONLY_TOKEN, { login: "github-actions[bot]", type: "Bot", write: [] }],
@@ -117,7 +121,7 @@ export class GitHubDouble {
     this.ajv.addFormat("date-time", /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/);
     this.ajv.addFormat("uri", /^[a-z][a-z0-9+.-]*:\S*$/i);
     this.ajv.addFormat("int64", { type: "number", validate: (n: number) => Number.isInteger(n) });
-    this.ajv.addSchema(subset as object, "gh");
+    this.ajv.addSchema(nullableEnums(structuredClone(subset)) as object, "gh");
   }
 
   async start(): Promise<this> {
@@ -165,6 +169,10 @@ export class GitHubDouble {
     const id = this.nextId++;
     this.comments.push({ id, issue, body, login, createdAt: now, updatedAt: now });
     return id;
+  }
+
+  seedCollaborator(login: string, role: "admin" | "maintain" | "write" | "triage" | "read"): void {
+    this.collaborators.set(login, role);
   }
 
   /** Requests other than those the test made to set things up. */
@@ -434,6 +442,45 @@ export class GitHubDouble {
         if (!issue?.pull) return { status: 404, body: { message: "Not Found" } };
         return { status: 200, body: this.pullJson(issue) };
       }
+      case "repos/get-collaborator-permission-level": {
+        const role = this.collaborators.get(params.username ?? "") ?? "read";
+        // `permission` is the legacy base role: maintain reads as write, triage as read.
+        const permission = role === "maintain" ? "write" : role === "triage" ? "read" : role;
+        return {
+          status: 200,
+          body: {
+            permission,
+            role_name: role,
+            user: { ...this.user(params.username ?? "", "User"), role_name: role },
+          },
+        };
+      }
+      case "reactions/create-for-issue-comment": {
+        if (!this.comments.some((c) => c.id === Number(params.comment_id)))
+          return { status: 404, body: { message: "Not Found" } };
+        // GitHub answers 200 with the existing reaction when the same user reacts the same way again.
+        const existing = this.reactions.find(
+          (r) =>
+            r.commentId === Number(params.comment_id) && r.content === b.content && r.login === who.login,
+        );
+        const r = existing ?? {
+          id: this.nextId++,
+          commentId: Number(params.comment_id),
+          content: String(b.content),
+          login: who.login,
+        };
+        if (!existing) this.reactions.push(r);
+        return {
+          status: existing ? 200 : 201,
+          body: {
+            ...sampleObject(SCHEMAS.reaction),
+            id: r.id,
+            content: r.content,
+            user: this.user(r.login, "Bot"),
+            created_at: now,
+          },
+        };
+      }
       default:
         return { status: 500, body: { message: `double does not implement ${op.operationId}` } };
     }
@@ -590,6 +637,21 @@ function writeNeeded(
   if (op.operationId.includes("comment"))
     return issue?.pull ? ["pull_requests", "issues"] : ["issues", "pull_requests"];
   return ["issues"];
+}
+
+/**
+ * GitHub's description marks fields like a check run's `conclusion` `nullable: true` with an
+ * enum that omits null, and GitHub does answer null. Ajv reads enum strictly, so null is added
+ * to such enums (OpenAPI 3.0.3's clarified meaning of nullable).
+ */
+function nullableEnums(node: unknown): unknown {
+  if (Array.isArray(node)) node.forEach(nullableEnums);
+  else if (node && typeof node === "object") {
+    const o = node as Schema;
+    if (o.nullable === true && Array.isArray(o.enum) && !o.enum.includes(null)) o.enum = [...o.enum, null];
+    for (const v of Object.values(o)) nullableEnums(v);
+  }
+  return node;
 }
 
 function resolve(schema: Schema | undefined): Schema | undefined {

@@ -1,0 +1,40 @@
+import { createGitHubClient, type GitHubClient } from "../../src/github/client.js";
+import type { EventContext } from "../../src/github/context.js";
+import { FULL_TOKEN, type GitHubDouble } from "../double/github-double.js";
+
+export const HEAD = "1234567890abcdef1234567890abcdef12345678";
+export const HEAD2 = "fedcba0987654321fedcba0987654321fedcba09";
+
+export function prContext(
+  over: Partial<EventContext["pr"]> = {},
+  ctx: Partial<EventContext> = {},
+): EventContext {
+  const pr = {
+    number: 7,
+    headSha: HEAD,
+    headRepo: "octo-org/app",
+    baseRepo: "octo-org/app",
+    action: "opened",
+    ...over,
+  };
+  return {
+    eventName: "pull_request",
+    kind: "pull_request",
+    owner: "octo-org",
+    repo: "app",
+    sha: pr.headSha,
+    pr,
+    readOnly: false,
+    runUrl: "https://github.com/octo-org/app/actions/runs/1",
+    ...ctx,
+  };
+}
+
+export function scheduleContext(sha = HEAD): EventContext {
+  return { eventName: "schedule", kind: "schedule", owner: "octo-org", repo: "app", sha, readOnly: false };
+}
+
+/** A client against the double; retry waits shortened and writes unspaced so tests spend no real minutes. */
+export function clientFor(double: GitHubDouble, token = FULL_TOKEN): GitHubClient {
+  return createGitHubClient({ token, baseUrl: double.url, retryAfterBaseMs: 5, spaceWrites: false });
+}
