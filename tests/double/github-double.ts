@@ -642,13 +642,20 @@ function writeNeeded(
 /**
  * GitHub's description marks fields like a check run's `conclusion` `nullable: true` with an
  * enum that omits null, and GitHub does answer null. Ajv reads enum strictly, so null is added
- * to such enums (OpenAPI 3.0.3's clarified meaning of nullable).
+ * to such enums (OpenAPI 3.0.3's clarified meaning of nullable). Also rewrites nullable without type.
  */
 function nullableEnums(node: unknown): unknown {
   if (Array.isArray(node)) node.forEach(nullableEnums);
   else if (node && typeof node === "object") {
     const o = node as Schema;
     if (o.nullable === true && Array.isArray(o.enum) && !o.enum.includes(null)) o.enum = [...o.enum, null];
+    if (o.nullable === true && o.type === undefined) {
+      // `nullable` beside a $ref or allOf (no `type`): Ajv refuses it, so say the same as anyOf.
+      const inner: Schema = { ...o };
+      delete inner.nullable;
+      for (const k of Object.keys(o)) delete o[k];
+      o.anyOf = [inner, { type: "null" }];
+    }
     for (const v of Object.values(o)) nullableEnums(v);
   }
   return node;
