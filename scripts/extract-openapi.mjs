@@ -23,6 +23,9 @@ export const OPERATIONS = [
   ["post", "/repos/{owner}/{repo}/issues"],
   ["patch", "/repos/{owner}/{repo}/issues/{issue_number}"],
   ["get", "/repos/{owner}/{repo}/pulls/{pull_number}"],
+  // The PR-comment bot (src/bot): the commenter's permission, and reactions on the command.
+  ["get", "/repos/{owner}/{repo}/collaborators/{username}/permission"],
+  ["post", "/repos/{owner}/{repo}/issues/comments/{comment_id}/reactions"],
 ];
 
 // Prose and examples are not needed to validate and would make the subset ten times larger.

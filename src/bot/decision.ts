@@ -4,6 +4,7 @@
 // truncated output fails loudly instead of publishing against the wrong commit.
 import { z } from "zod";
 import { UsageError } from "../errors.js";
+import type { EventContext } from "../github/context.js";
 
 export const runDecisionSchema = z.object({
   kind: z.literal("run"),
@@ -47,4 +48,27 @@ export function parseRunDecision(json: string, source = "command input"): RunDec
     );
   }
   return parsed.data;
+}
+
+/**
+ * Where a command run publishes: the accepted PR and SHA, never GITHUB_SHA (on issue_comment
+ * that is the default branch's head, not the pull request's).
+ */
+export function commandEventContext(decision: RunDecision, runUrl?: string): EventContext {
+  return {
+    eventName: "issue_comment",
+    kind: "other",
+    owner: decision.owner,
+    repo: decision.repo,
+    sha: decision.headSha,
+    pr: {
+      number: decision.pr,
+      headSha: decision.headSha,
+      headRepo: decision.headRepo,
+      baseRepo: `${decision.owner}/${decision.repo}`,
+    },
+    // The publish phase holds the write token; the fork's code ran in another job.
+    readOnly: false,
+    runUrl,
+  };
 }

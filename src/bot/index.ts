@@ -1,5 +1,5 @@
 // The bot that answers `/acceptance` commands on pull requests (docs/commands.md).
-export { parseRunDecision, type RunDecision, runDecisionSchema } from "./decision.js";
+export { commandEventContext, parseRunDecision, type RunDecision, runDecisionSchema } from "./decision.js";
 export { type IssueCommentEvent, isBot, issueCommentEventSchema } from "./event.js";
 export {
   type BotDecision,
