@@ -1,0 +1,214 @@
+// Results from earlier steps of the same job, summarised into the report's Automated Checks:
+// JUnit XML (any test runner) as "Tests: N passed, M skipped, K failed", and SARIF 2.1.0 (ruff,
+// ESLint, most linters) as "Lint: PASS" or "Lint: N findings". Findings on lines the PR adds
+// become check run annotations; the rest are counted, not annotated, so a PR is not blamed for
+// code it did not touch. These files come from the workspace: read as data, never executed.
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import picomatch from "picomatch";
+import { ConfigError } from "../errors.js";
+import type { Report } from "./model.js";
+
+export type ExternalResults = Report["external"];
+
+export interface ExternalInputs {
+  /** Globs relative to the workspace (input `junit`). */
+  junit: string[];
+  /** Globs relative to the workspace (input `sarif`). */
+  sarif: string[];
+}
+
+export interface ExternalOptions {
+  workspace: string;
+  /** Lines the PR adds, per repository-relative path (see addedLinesFrom). */
+  addedLines?: ReadonlyMap<string, ReadonlySet<number>>;
+}
+
+const SKIP_DIRS = new Set([".git", "node_modules"]);
+const MAX_FILES = 200;
+const MAX_FINDINGS = 5000;
+
+/** Builds the added-lines map from diff files (alignment/diff.ts DiffFile has this shape). */
+export function addedLinesFrom(
+  files: ReadonlyArray<{ path: string; added: ReadonlyArray<{ line: number }> }>,
+) {
+  return new Map(files.map((f) => [f.path, new Set(f.added.map((a) => a.line))] as const));
+}
+
+export async function readExternalResults(
+  inputs: ExternalInputs,
+  opts: ExternalOptions,
+): Promise<ExternalResults> {
+  const out: ExternalResults = {};
+  const junit = inputs.junit.filter((g) => g.trim() !== "");
+  const sarif = inputs.sarif.filter((g) => g.trim() !== "");
+  if (junit.length === 0 && sarif.length === 0) return out;
+  const all = await walk(opts.workspace);
+  if (junit.length > 0) {
+    const files = match(all, junit, "junit");
+    const tests = { passed: 0, skipped: 0, failed: 0, files };
+    for (const f of files) {
+      const c = parseJUnit(await readFile(path.join(opts.workspace, f), "utf8"), f);
+      tests.passed += c.passed;
+      tests.skipped += c.skipped;
+      tests.failed += c.failed;
+    }
+    out.tests = tests;
+  }
+  if (sarif.length > 0) {
+    const files = match(all, sarif, "sarif");
+    const findings: NonNullable<ExternalResults["lint"]>["findings"] = [];
+    for (const f of files) {
+      for (const finding of parseSarif(
+        await readFile(path.join(opts.workspace, f), "utf8"),
+        f,
+        opts.workspace,
+      )) {
+        if (findings.length >= MAX_FINDINGS) break;
+        const added = finding.line !== undefined && opts.addedLines?.get(finding.path)?.has(finding.line);
+        findings.push(opts.addedLines ? { ...finding, onAddedLine: Boolean(added) } : finding);
+      }
+    }
+    out.lint = { findings, files };
+  }
+  return out;
+}
+
+function match(all: string[], globs: string[], input: "junit" | "sarif"): string[] {
+  const isMatch = picomatch(globs, { dot: true });
+  const files = all.filter((f) => isMatch(f)).slice(0, MAX_FILES);
+  if (files.length === 0) {
+    throw new ConfigError(
+      [
+        {
+          path: input,
+          message: `no file in the workspace matches ${globs.map((g) => JSON.stringify(g)).join(", ")}`,
+          fix: `check the glob is relative to the workspace and that the step writing the ${input === "junit" ? "JUnit XML" : "SARIF"} ran before this one, or remove the \`${input}\` input`,
+        },
+      ],
+      "action input",
+    );
+  }
+  return files;
+}
+
+async function walk(root: string): Promise<string[]> {
+  const out: string[] = [];
+  async function visit(rel: string): Promise<void> {
+    const entries = await readdir(path.join(root, rel), { withFileTypes: true }).catch(() => []);
+    for (const e of entries) {
+      const p = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) {
+        if (!SKIP_DIRS.has(e.name)) await visit(p);
+      } else if (e.isFile()) out.push(p);
+    }
+  }
+  await visit("");
+  return out.sort();
+}
+
+// ---- JUnit -----------------------------------------------------------------------------------
+
+// An attribute list where quoted values may hold `>` (legal in XML).
+const ATTRS = `(?:[^>"']|"[^"]*"|'[^']*')*`;
+const TESTCASE = new RegExp(`<testcase\\b${ATTRS}?(?:/>|>([\\s\\S]*?)</testcase\\s*>)`, "g");
+
+/** Counts test cases by outcome: `<failure>` or `<error>` failed, `<skipped>` skipped, else passed. */
+export function parseJUnit(xml: string, file: string): { passed: number; skipped: number; failed: number } {
+  // Comments and CDATA hold free text (a captured log may say "<failure"): drop them first.
+  const text = xml.replace(/<!--[\s\S]*?-->/g, "").replace(/<!\[CDATA\[[\s\S]*?\]\]>/g, "");
+  if (!/<(testsuites|testsuite|testcase)\b/.test(text)) {
+    throw new ConfigError(
+      [
+        {
+          path: "",
+          message: "not JUnit XML (no <testsuites>, <testsuite> or <testcase>)",
+          fix: "point `junit` at the test runner's JUnit XML report",
+        },
+      ],
+      file,
+    );
+  }
+  const c = { passed: 0, skipped: 0, failed: 0 };
+  for (const m of text.matchAll(TESTCASE)) {
+    const body = m[1] ?? "";
+    if (/<(failure|error)\b/.test(body)) c.failed++;
+    else if (/<skipped\b/.test(body)) c.skipped++;
+    else c.passed++;
+  }
+  return c;
+}
+
+// ---- SARIF -----------------------------------------------------------------------------------
+
+interface SarifFinding {
+  path: string;
+  line?: number;
+  rule: string;
+  message: string;
+}
+
+/** SARIF 2.1.0 results: rule, message, first physical location. Suppressed results are left out. */
+export function parseSarif(text: string, file: string, workspace: string): SarifFinding[] {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (err) {
+    throw new ConfigError(
+      [
+        {
+          path: "",
+          message: `not JSON (${err instanceof Error ? err.message : String(err)})`,
+          fix: "point `sarif` at a SARIF 2.1.0 file",
+        },
+      ],
+      file,
+    );
+  }
+  const runs = (doc as { runs?: unknown }).runs;
+  if (!Array.isArray(runs)) {
+    throw new ConfigError(
+      [
+        {
+          path: "runs",
+          message: "missing: this is not a SARIF log",
+          fix: "point `sarif` at a SARIF 2.1.0 file",
+        },
+      ],
+      file,
+    );
+  }
+  const out: SarifFinding[] = [];
+  for (const run of runs as Array<{ results?: unknown }>) {
+    if (!Array.isArray(run?.results)) continue;
+    for (const r of run.results as Array<Record<string, unknown>>) {
+      if (Array.isArray(r.suppressions) && r.suppressions.length > 0) continue;
+      const loc = (r.locations as Array<{ physicalLocation?: Record<string, unknown> }> | undefined)?.[0]
+        ?.physicalLocation;
+      const uri = (loc?.artifactLocation as { uri?: unknown } | undefined)?.uri;
+      const line = (loc?.region as { startLine?: unknown } | undefined)?.startLine;
+      const message = (r.message as { text?: unknown; markdown?: unknown } | undefined) ?? {};
+      out.push({
+        path: typeof uri === "string" ? relativePath(uri, workspace) : "",
+        ...(typeof line === "number" && Number.isInteger(line) && line > 0 ? { line } : {}),
+        rule: typeof r.ruleId === "string" ? r.ruleId.slice(0, 200) : "unknown",
+        message: String(message.text ?? message.markdown ?? "").slice(0, 1000),
+      });
+    }
+  }
+  return out;
+}
+
+/** `file:///ws/src/a.py` or `src/a.py` → `src/a.py`, relative to the workspace, `/` separated. */
+function relativePath(uri: string, workspace: string): string {
+  let p = uri;
+  if (p.startsWith("file://")) {
+    try {
+      p = decodeURIComponent(new URL(p).pathname);
+    } catch {
+      p = p.slice("file://".length);
+    }
+  }
+  if (path.isAbsolute(p)) p = path.relative(workspace, p);
+  return p.split(path.sep).join("/").replace(/^\.\//, "");
+}

@@ -1,0 +1,128 @@
+import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError } from "../../src/errors.js";
+import { addedLinesFrom, readExternalResults } from "../../src/report/external.js";
+import { renderMarkdown } from "../../src/report/markdown.js";
+import { makeReport } from "./fixtures.js";
+
+async function workspace(files: Record<string, string>): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), "da-ext-"));
+  for (const [name, body] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(dir, name)), { recursive: true });
+    await writeFile(path.join(dir, name), body);
+  }
+  return dir;
+}
+
+// The shapes pytest and jest-junit write: nested suites, self-closing passes, CDATA logs.
+const PYTEST = `<?xml version="1.0" encoding="utf-8"?>
+<testsuites><testsuite name="pytest" tests="5" failures="1" skipped="1" errors="1">
+<testcase classname="t" name="ok_1" time="0.1"/>
+<testcase classname="t" name="ok 2 > 1" time="0.1"></testcase>
+<testcase classname="t" name="bad"><failure message="assert 1 == 2">trace</failure></testcase>
+<testcase classname="t" name="err"><error message="boom"/></testcase>
+<testcase classname="t" name="skip"><skipped message="no docker"/></testcase>
+<!-- <testcase name="commented out"><failure/></testcase> -->
+</testsuite></testsuites>`;
+const JEST = `<testsuites><testsuite name="a"><testcase name="x"><system-out><![CDATA[log says <failure> here]]></system-out></testcase></testsuite></testsuites>`;
+
+const sarif = (ws: string) =>
+  JSON.stringify({
+    version: "2.1.0",
+    runs: [
+      {
+        tool: { driver: { name: "ruff" } },
+        results: [
+          {
+            ruleId: "E501",
+            level: "error",
+            message: { text: "Line too long (120 > 88)" },
+            locations: [
+              {
+                physicalLocation: {
+                  artifactLocation: { uri: `file://${ws}/src/app.py` },
+                  region: { startLine: 3 },
+                },
+              },
+            ],
+          },
+          {
+            ruleId: "F401",
+            message: { text: "`os` imported but unused" },
+            locations: [
+              { physicalLocation: { artifactLocation: { uri: "src/old.py" }, region: { startLine: 1 } } },
+            ],
+          },
+          {
+            ruleId: "E999",
+            message: { text: "suppressed" },
+            suppressions: [{ kind: "inSource" }],
+            locations: [
+              { physicalLocation: { artifactLocation: { uri: "src/app.py" }, region: { startLine: 4 } } },
+            ],
+          },
+        ],
+      },
+    ],
+  });
+
+describe("readExternalResults", () => {
+  it("sums JUnit files by outcome and marks SARIF findings on added lines", async () => {
+    const ws = await workspace({
+      "reports/pytest.xml": PYTEST,
+      "reports/jest/junit.xml": JEST,
+      "node_modules/x/junit.xml": PYTEST,
+    });
+    await writeFile(path.join(ws, "ruff.sarif"), sarif(ws));
+    const ext = await readExternalResults(
+      { junit: ["reports/**/*.xml", "**/junit.xml"], sarif: ["*.sarif"] },
+      {
+        workspace: ws,
+        addedLines: addedLinesFrom([{ path: "src/app.py", added: [{ line: 3 }, { line: 4 }] }]),
+      },
+    );
+    expect(ext.tests).toEqual({
+      passed: 3,
+      skipped: 1,
+      failed: 2,
+      files: ["reports/jest/junit.xml", "reports/pytest.xml"],
+    });
+    expect(ext.lint).toEqual({
+      files: ["ruff.sarif"],
+      findings: [
+        { path: "src/app.py", line: 3, rule: "E501", message: "Line too long (120 > 88)", onAddedLine: true },
+        {
+          path: "src/old.py",
+          line: 1,
+          rule: "F401",
+          message: "`os` imported but unused",
+          onAddedLine: false,
+        },
+      ],
+    });
+    const md = renderMarkdown(makeReport({ external: ext }), { target: "comment" });
+    expect(md).toContain("| Tests | ❌ Tests: 3 passed, 1 skipped, 2 failed |");
+    expect(md).toContain("| Lint | ⚠️ Lint: 2 findings |");
+  });
+
+  it("nothing asked, nothing read", async () => {
+    expect(await readExternalResults({ junit: [], sarif: [""] }, { workspace: "/nonexistent" })).toEqual({});
+  });
+
+  it("a glob matching nothing and a file of the wrong kind are configuration errors naming input, file and fix", async () => {
+    const ws = await workspace({ "junit.xml": "<html>not junit</html>", "lint.sarif": "{ nope" });
+    await expect(readExternalResults({ junit: ["out/*.xml"], sarif: [] }, { workspace: ws })).rejects.toThrow(
+      /action input: junit: no file in the workspace matches "out\/\*\.xml" \(fix: check the glob/,
+    );
+    await expect(readExternalResults({ junit: ["junit.xml"], sarif: [] }, { workspace: ws })).rejects.toThrow(
+      /junit\.xml: not JUnit XML .*\(fix: point `junit` at/,
+    );
+    const err = await readExternalResults({ junit: [], sarif: ["*.sarif"] }, { workspace: ws }).catch(
+      (e) => e,
+    );
+    expect(err).toBeInstanceOf(ConfigError);
+    expect(err.message).toMatch(/^lint\.sarif: not JSON/);
+  });
+});
