@@ -1,70 +1,189 @@
-// The action's main door: read inputs, save the owner for the post step first, run the pipeline,
-// write files and the job summary, publish, set outputs, and fail the step per `fail-on`.
-import { mkdirSync } from "node:fs";
+// The action's main door: save the owner for the post step first, then start the check run,
+// produce the one Report (run, check or merge), write the bundle and the job summary BEFORE any
+// publishing (a GitHub outage never loses the report), print the results, publish, set outputs
+// and fail the step per `fail-on`. `mode: publish` only publishes a bundle made elsewhere.
+import { setMaxListeners } from "node:events";
+import { readdir, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import * as core from "@actions/core";
-import { readInputs } from "./action/inputs.js";
+import { type ActionInputs, readInputs } from "./action/inputs.js";
+import { actionsLogger, logResults, logSafe } from "./action/log.js";
+import { checkContainers } from "./commands/check.js";
 import { abortOnSignals } from "./commands/common.js";
 import { newRunId } from "./engine/ownership.js";
-import { exitCodeOf, registerSecret } from "./errors.js";
-import type { Logger } from "./log.js";
+import { exitCodeOf, redact, registerSecret, UsageError } from "./errors.js";
+import { type EventContext, readEventContext } from "./github/context.js";
+import { type PublishResult, publishReport, startCheckRun } from "./github/publish.js";
+import { writeJobSummary } from "./github/summary.js";
 import { runPipeline } from "./pipeline.js";
-import { writeBundle } from "./report/bundle.js";
-import { countCases, type Report } from "./report/model.js";
-
-const actionsLogger: Logger = {
-  info: (m) => core.info(m),
-  warn: (m) => core.warning(m),
-  error: (m) => core.error(m),
-  group: (title, fn) => core.group(title, fn),
-};
+import { SUMS_FILE, writeBundle } from "./report/bundle.js";
+import { renderMarkdown } from "./report/markdown.js";
+import { mergeBundles } from "./report/merge.js";
+import { countCases, type Report, reportSchema } from "./report/model.js";
+import { DEFAULT_PROBE_IMAGE } from "./suites/containment/index.js";
 
 export async function runAction(): Promise<void> {
   const owner = newRunId();
   // Saved before anything else: the post step sweeps this owner even if main is killed.
   core.saveState("owner", owner);
   const signals = abortOnSignals();
+  // Every concurrent engine call listens on the one run signal; many subjects mean many listeners.
+  setMaxListeners(0, signals.signal);
   try {
     const inputs = readInputs();
     registerSecret(inputs.githubToken);
     const workspace = process.env.GITHUB_WORKSPACE ?? process.cwd();
-    const reportDir = path.resolve(
-      workspace,
-      inputs.reportDir || path.join(process.env.RUNNER_TEMP ?? ".", "docker-acceptance", owner),
-    );
-    mkdirSync(reportDir, { recursive: true });
-    const report = await runPipeline({
-      workspace,
-      inventoryPath: inputs.inventory,
-      subjects: inputs.subjects,
-      suites: inputs.suites,
-      shard: inputs.shard,
-      probeImage: inputs.probeImage,
-      removeImages: inputs.cleanupImages,
-      requireComplete: inputs.requireComplete,
-      parallelism: inputs.parallelism,
-      log: actionsLogger,
-      signal: signals.signal,
-      runId: owner,
-      head: { sha: process.env.GITHUB_SHA, ref: process.env.GITHUB_REF },
+    const context = eventContext();
+    // RUNNER_TEMP is emptied after each job; outside Actions the OS temp dir, never the workspace.
+    const ownDir = path.join(process.env.RUNNER_TEMP ?? tmpdir(), "docker-acceptance", owner);
+
+    if (inputs.mode === "publish") {
+      throw new UsageError(
+        "input mode: publish is not available in this build yet (fix: publish from the same job with mode: run, or run `docker-acceptance publish BUNDLE_DIR`)",
+      );
+    }
+
+    // The check run shows "in progress" on the PR while the suites run.
+    const started = context
+      ? await startCheckRun({
+          context,
+          token: inputs.githubToken,
+          checkName: inputs.checkName,
+          log: actionsLogger,
+        })
+      : undefined;
+    for (const n of started?.notices ?? []) core.notice(logSafe(n));
+
+    let reportDir: string;
+    let report: Report;
+    if (inputs.mode === "merge") {
+      reportDir = ownDir;
+      report = await mergeBundles(await shardDirs(path.resolve(workspace, requireDir(inputs))), {
+        inventoryPath: path.resolve(workspace, inputs.inventory),
+        workspace,
+      });
+    } else if (inputs.mode === "check") {
+      if (inputs.containers.length === 0) {
+        throw new UsageError("input container: mode check needs at least one running container ID or name");
+      }
+      reportDir = inputs.reportDir ? path.resolve(workspace, inputs.reportDir) : ownDir;
+      report = await checkContainers({
+        selection: { containers: inputs.containers, filters: {} },
+        writableRoots: ["/tmp", "/dev/shm"],
+        allowedCapabilities: [],
+        network: "any",
+        probeImage: inputs.probeImage ?? DEFAULT_PROBE_IMAGE,
+        signal: signals.signal,
+        owner,
+      });
+    } else {
+      reportDir = inputs.reportDir ? path.resolve(workspace, inputs.reportDir) : ownDir;
+      report = await runPipeline({
+        workspace,
+        inventoryPath: inputs.inventory,
+        subjects: inputs.subjects,
+        suites: inputs.suites,
+        shard: inputs.shard,
+        probeImage: inputs.probeImage,
+        removeImages: inputs.cleanupImages,
+        requireComplete: inputs.requireComplete,
+        parallelism: inputs.parallelism,
+        log: actionsLogger,
+        signal: signals.signal,
+        runId: owner,
+        head: { sha: context?.sha || process.env.GITHUB_SHA, ref: process.env.GITHUB_REF },
+      });
+    }
+
+    // Through the schema once: the bundle holds exactly what `verify` and `publish` will read back.
+    report = reportSchema.parse(report);
+    // Files first, then the job summary, then the log: all before talking to GitHub.
+    await writeBundle(reportDir, report, {
+      markdown: renderMarkdown(report, { target: "file", checkName: inputs.checkName }),
     });
-    await writeBundle(reportDir, report, { markdown: "" } as never);
+    await writeJobSummary(renderMarkdown(report, { target: "job-summary", checkName: inputs.checkName }));
     setOutputs(report, reportDir);
-    core.info(
-      `docker-acceptance: ${report.verdict.toUpperCase()}; report: ${path.join(reportDir, "report.json")}`,
-    );
-    const failing =
-      inputs.failOn === "never"
-        ? false
-        : inputs.failOn === "warn"
-          ? report.verdict !== "pass"
-          : report.verdict === "fail" || report.verdict === "error";
-    if (failing) core.setFailed(`docker-acceptance verdict: ${report.verdict}`);
+    await logResults(report, reportDir);
+
+    if (context) {
+      const published = await publishReport(report, {
+        context,
+        token: inputs.githubToken,
+        client: started?.client,
+        checkRunId: started?.checkRunId,
+        checkName: inputs.checkName,
+        // After a cancellation only the check run is completed: the runner's grace period is short.
+        comment: signals.signal.aborted ? "never" : inputs.comment,
+        issueOnFailure: inputs.issueOnFailure && !signals.signal.aborted,
+        commentAuthor: inputs.commentAuthor,
+        // event.json goes beside the bundle, not in it: SHA256SUMS covers exactly the bundle's files.
+        bundleDir: path.dirname(reportDir),
+        log: actionsLogger,
+      });
+      reportPublished(published);
+    } else {
+      core.notice("Not in a GitHub Actions event context (GITHUB_REPOSITORY unset): nothing published.");
+    }
+
+    const sig = signals.received();
+    if (sig) core.setFailed(`docker-acceptance: cancelled by ${sig}; what the run owned was removed`);
+    else if (failsStep(report.verdict, inputs.failOn))
+      core.setFailed(`docker-acceptance verdict: ${report.verdict}`);
   } catch (err) {
-    core.setFailed(`docker-acceptance: ${(err as Error).message} (exit code ${exitCodeOf(err)})`);
+    core.setFailed(
+      `docker-acceptance: ${redact((err as Error).message ?? String(err))} (exit code ${exitCodeOf(err)})`,
+    );
   } finally {
     signals.dispose();
   }
+}
+
+/** The event context, or undefined outside Actions (a local run of dist/main.js publishes nothing). */
+function eventContext(): EventContext | undefined {
+  if (!process.env.GITHUB_REPOSITORY) return undefined;
+  return readEventContext(process.env);
+}
+
+export function failsStep(verdict: Report["verdict"], failOn: ActionInputs["failOn"]): boolean {
+  if (failOn === "never") return false;
+  if (failOn === "warn") return verdict !== "pass";
+  return verdict === "fail" || verdict === "error";
+}
+
+function requireDir(inputs: ActionInputs): string {
+  if (!inputs.reportDir) {
+    throw new UsageError(
+      `input report-dir: mode ${inputs.mode} reads bundles from it (fix: set it to where download-artifact put them)`,
+    );
+  }
+  return inputs.reportDir;
+}
+
+/** Shard bundles: report-dir itself if it is a bundle, else each subdirectory holding SHA256SUMS. */
+async function shardDirs(root: string): Promise<string[]> {
+  const isBundle = async (d: string) =>
+    stat(path.join(d, SUMS_FILE)).then(
+      (s) => s.isFile(),
+      () => false,
+    );
+  if (await isBundle(root)) return [root];
+  const entries = await readdir(root, { withFileTypes: true }).catch(() => {
+    throw new UsageError(
+      `input report-dir: ${root} does not exist (fix: download the shard artifacts into it)`,
+    );
+  });
+  const dirs: string[] = [];
+  for (const e of entries) {
+    const d = path.join(root, e.name);
+    if (e.isDirectory() && (await isBundle(d))) dirs.push(d);
+  }
+  if (dirs.length === 0) {
+    throw new UsageError(
+      `input report-dir: no shard bundle (a directory with ${SUMS_FILE}) under ${root} (fix: download-artifact with pattern: into it)`,
+    );
+  }
+  return dirs.sort();
 }
 
 function setOutputs(report: Report, reportDir: string): void {
@@ -73,8 +192,26 @@ function setOutputs(report: Report, reportDir: string): void {
   core.setOutput("report-path", path.join(reportDir, "report.json"));
   core.setOutput("report-dir", reportDir);
   core.setOutput("passed", counts.passed);
-  core.setOutput("failed", counts.failed);
+  core.setOutput("failed", counts.failed + counts.errored);
   core.setOutput("skipped", counts.skipped);
+  // Declared outputs are always set, empty until publishing fills them.
+  core.setOutput("comment-id", "");
+  core.setOutput("check-run-id", "");
+}
+
+function reportPublished(p: PublishResult): void {
+  if (p.commentId !== undefined) core.setOutput("comment-id", p.commentId);
+  if (p.checkRunId !== undefined) core.setOutput("check-run-id", p.checkRunId);
+  for (const n of p.notices) core.notice(logSafe(n));
+  const parts = [
+    `check run ${p.checkRun}${p.checkRunId ? ` (#${p.checkRunId})` : ""}`,
+    `comment ${p.comment}${p.commentId ? ` (#${p.commentId})` : ""}`,
+    p.issue !== "not-applicable"
+      ? `tracking issue ${p.issue}${p.issueNumber ? ` (#${p.issueNumber})` : ""}`
+      : "",
+    `${p.requests} GitHub API request(s)`,
+  ].filter(Boolean);
+  core.info(`published: ${parts.join(", ")}`);
 }
 
 await runAction();

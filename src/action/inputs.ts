@@ -19,6 +19,8 @@ export interface ActionInputs {
   failOn: "fail" | "warn" | "never";
   comment: "always" | "on-failure" | "never";
   checkName: string;
+  /** Login whose comments are ours (GITHUB_TOKEN: github-actions[bot]; a PAT or app: its login). */
+  commentAuthor: string;
   issueOnFailure: boolean;
   alignmentConfig: string;
   junit: string[];
@@ -75,6 +77,7 @@ export function readInputs(): ActionInputs {
     failOn: oneOf("fail-on", ["fail", "warn", "never"] as const, "fail"),
     comment: oneOf("comment", ["always", "on-failure", "never"] as const, "always"),
     checkName: core.getInput("check-name") || "docker-acceptance",
+    commentAuthor: core.getInput("comment-author") || "github-actions[bot]",
     issueOnFailure: bool("issue-on-failure", false),
     alignmentConfig: core.getInput("alignment-config") || "acceptance/alignment.yml",
     junit: list("junit"),
