@@ -108,7 +108,7 @@ export async function finishCommand(
   outcome: CommandOutcome,
   deps: BotDeps,
 ): Promise<{ reaction: Reaction; replyId?: number }> {
-  const reaction: Reaction = outcome.verdict === "pass" || outcome.verdict === "warn" ? "rocket" : "confused";
+  const reaction = reactionFor(outcome.verdict);
   await react(deps, decision.reactionTarget, reaction);
   if (outcome.failure === undefined) return { reaction };
   const body = renderRunFailure(decision.commentId, decision.headSha, outcome.failure, outcome.runUrl);
@@ -118,6 +118,10 @@ export async function finishCommand(
     body,
   );
   return { reaction, replyId };
+}
+
+export function reactionFor(verdict: Verdict): Reaction {
+  return verdict === "pass" || verdict === "warn" ? "rocket" : "confused";
 }
 
 export interface PullRef {

@@ -14,3 +14,10 @@ export {
 export { type Command, parseCommands } from "./parse.js";
 export { renderHelp, renderRefusal, replyMarker } from "./replies.js";
 export { applyPinnedHead } from "./stale.js";
+export {
+  commandOutputs,
+  type PublishCommandOptions,
+  type PublishCommandResult,
+  publishCommandRun,
+  readEventPayload,
+} from "./step.js";

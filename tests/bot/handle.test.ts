@@ -4,17 +4,17 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   applyPinnedHead,
-  commandEventContext,
+  commandOutputs,
   finishCommand,
   handleIssueComment,
   isHeadStale,
   parseCommands,
   parseRunDecision,
+  publishCommandRun,
   type RunDecision,
 } from "../../src/bot/index.js";
 import { UsageError } from "../../src/errors.js";
 import { createGitHubClient, type GitHubClient, PublishError } from "../../src/github/client.js";
-import { publishReport } from "../../src/github/publish.js";
 import type { Logger } from "../../src/log.js";
 import { FULL_TOKEN, GitHubDouble } from "../double/github-double.js";
 import { makeReport } from "../helpers/report.js";
@@ -93,18 +93,17 @@ describe("a member's /acceptance run", () => {
     expect(botComments()).toEqual([]);
     if (decision.kind !== "run") throw new Error("unreachable");
 
-    // The run, as the main door does it: pipeline on the pinned SHA, stale check, publish, finish.
-    const report = applyPinnedHead(
+    // The publish phase, after the suites ran on the pinned SHA: the decision came through a
+    // job output, the report from the suites job's bundle.
+    const done = await publishCommandRun(
       makeReport({ head: { sha: HEAD } }),
-      decision,
-      await isHeadStale(client, { owner: decision.owner, repo: decision.repo, number: decision.pr }, HEAD),
+      parseRunDecision(commandOutputs(decision).decision!),
+      { client, log },
     );
-    const published = await publishReport(report, { client, context: commandEventContext(decision) });
-    expect(published.errors).toEqual([]);
-    expect(published.comment).toBe("created");
-    const done = await finishCommand(decision, { verdict: report.verdict }, { client, log });
-
-    expect(done).toEqual({ reaction: "rocket" });
+    expect(done.published?.errors).toEqual([]);
+    expect(done.published?.comment).toBe("created");
+    expect(done.reaction).toBe("rocket");
+    expect(done.replyId).toBeUndefined();
     expect(reactionsOn(commentId)).toEqual(["eyes", "rocket"]);
     expect(botComments()).toHaveLength(1);
     expect(botComments()[0]!.body).toContain(HEAD.slice(0, 12));
@@ -145,10 +144,8 @@ describe("a member's /acceptance run", () => {
 
     const head = await isHeadStale(client, { owner: "octo-org", repo: "app", number: PR }, decision.headSha);
     expect(head).toEqual({ stale: true, currentSha: MOVED });
-    const report = applyPinnedHead(makeReport({ head: { sha: HEAD } }), decision, head);
-    expect(report.head).toMatchObject({ sha: HEAD, movedTo: MOVED });
-    await publishReport(report, { client, context: commandEventContext(decision) });
-    await finishCommand(decision, { verdict: report.verdict }, { client });
+    const done = await publishCommandRun(makeReport({ head: { sha: HEAD } }), decision, { client });
+    expect(done.report?.head).toMatchObject({ sha: HEAD, movedTo: MOVED });
 
     expect(botComments()).toHaveLength(1);
     expect(botComments()[0]!.body).toMatch(/Stale: the pull request's head moved to `222222222222`/);
@@ -179,6 +176,22 @@ describe("a member's /acceptance run", () => {
     expect(body).toContain("[the workflow run](https://github.com/octo-org/app/actions/runs/9)");
     expect(body).not.toContain("<b>");
     expect(body).not.toMatch(/@team/);
+    expect(reactionsOn(commentId)).toEqual(["eyes", "confused"]);
+  });
+
+  it("replies once, naming the SHA, when the suites job left no report", async () => {
+    const { commentId, payload } = comment("/acceptance run", "maintainer");
+    const decision = (await handleIssueComment(payload, { client })) as RunDecision;
+    const done = await publishCommandRun(null, decision, {
+      client,
+      runUrl: "https://github.com/o/r/actions/runs/3",
+    });
+    expect(done).toMatchObject({ report: null, reaction: "confused" });
+    expect(botComments()).toHaveLength(1);
+    expect(botComments()[0]!.body).toMatch(
+      /The run on `?<code>111111111111<\/code>`? ended without a report: the suites job produced no report bundle/,
+    );
+    expect(double.checkRuns).toEqual([]);
     expect(reactionsOn(commentId)).toEqual(["eyes", "confused"]);
   });
 
@@ -311,6 +324,28 @@ describe("the decision between jobs", () => {
     expect(() => parseRunDecision(tampered)).toThrow(UsageError);
     expect(() => parseRunDecision(tampered)).toThrow(/command input: headSha: a full commit SHA/);
     expect(() => parseRunDecision("")).toThrow(/not JSON/);
+  });
+
+  it("gives later jobs run=false and nothing else when the command was not accepted", async () => {
+    const { payload } = comment("/acceptance run", "drive-by");
+    const outputs = commandOutputs(await handleIssueComment(payload, { client }));
+    expect(outputs).toEqual({ run: "false", decision: "", "head-sha": "", pr: "", subjects: "" });
+  });
+
+  it("never throws from the publish phase when the token cannot comment: the log says why", async () => {
+    const { commentId, payload } = comment("/acceptance run web", "maintainer");
+    const decision = (await handleIssueComment(payload, { client })) as RunDecision;
+    double.fail("issues/create-comment", {
+      status: 403,
+      message: "Resource not accessible by integration",
+      times: 2,
+    });
+    const done = await publishCommandRun(makeReport({ head: { sha: HEAD } }), decision, { client, log });
+    expect(done.published?.comment).toBe("failed");
+    expect(done.reaction).toBe("rocket");
+    expect(botComments()).toEqual([]);
+    expect(warnings.join("\n")).toMatch(/reply to the command: the token lacks `pull-requests: write`/);
+    expect(reactionsOn(commentId)).toEqual(["eyes", "rocket"]);
   });
 
   it("turns a bundle that claims another commit into an error verdict", async () => {

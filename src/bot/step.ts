@@ -1,0 +1,103 @@
+// The two ends of a command run as the action's doors call them (docs/commands.md):
+//  - accept (`mode: command`): the decision, and the step outputs later jobs read;
+//  - publish (`mode: publish` with the `command` input): pin the report to the accepted SHA,
+//    mark it stale if the PR moved on, update the one report comment and check run, then
+//    finish the command with 🚀 or 😕 (and a reply only if no report could be posted).
+import { readFileSync } from "node:fs";
+import { UsageError } from "../errors.js";
+import type { GitHubClient } from "../github/client.js";
+import { type PublishOptions, type PublishResult, publishReport } from "../github/publish.js";
+import type { Logger } from "../log.js";
+import type { Report } from "../report/model.js";
+import { commandEventContext, type RunDecision } from "./decision.js";
+import { type BotDecision, finishCommand, isHeadStale, type Reaction, reactionFor } from "./handle.js";
+import { applyPinnedHead } from "./stale.js";
+
+/** The webhook payload the runner saved at GITHUB_EVENT_PATH. */
+export function readEventPayload(file: string | undefined): unknown {
+  if (!file)
+    throw new UsageError("GITHUB_EVENT_PATH is not set: the command step runs only in GitHub Actions");
+  try {
+    return JSON.parse(readFileSync(file, "utf8"));
+  } catch (err) {
+    throw new UsageError(
+      `GITHUB_EVENT_PATH ${file}: cannot read the event payload (${(err as Error).message})`,
+    );
+  }
+}
+
+/**
+ * Step outputs of the accept step. `run` is "true" only for an accepted run; `decision` is the
+ * whole RunDecision as JSON (pass it unchanged to the publish step's `command` input).
+ */
+export function commandOutputs(decision: BotDecision): Record<string, string> {
+  if (decision.kind !== "run") return { run: "false", decision: "", "head-sha": "", pr: "", subjects: "" };
+  return {
+    run: "true",
+    decision: JSON.stringify(decision),
+    "head-sha": decision.headSha,
+    pr: String(decision.pr),
+    subjects: decision.subjects.join(","),
+  };
+}
+
+export interface PublishCommandOptions
+  extends Pick<PublishOptions, "checkName" | "comment" | "commentAuthor" | "checkRunId"> {
+  client: GitHubClient;
+  runUrl?: string;
+  log?: Logger;
+}
+
+export interface PublishCommandResult {
+  /** The report as published (pinned head, stale mark); null when there was none. */
+  report: Report | null;
+  published?: PublishResult;
+  reaction: Reaction;
+  replyId?: number;
+}
+
+/** Publishes a command run's report (or its absence) and finishes the command. */
+export async function publishCommandRun(
+  report: Report | null,
+  decision: RunDecision,
+  opts: PublishCommandOptions,
+): Promise<PublishCommandResult> {
+  const deps = { client: opts.client, log: opts.log };
+  if (report === null) {
+    const done = await finishCommand(
+      decision,
+      { verdict: "error", failure: "the suites job produced no report bundle", runUrl: opts.runUrl },
+      deps,
+    );
+    return { report: null, ...done };
+  }
+  const head = await isHeadStale(
+    opts.client,
+    { owner: decision.owner, repo: decision.repo, number: decision.pr },
+    decision.headSha,
+  );
+  const pinned = applyPinnedHead(report, decision, head);
+  const published = await publishReport(pinned, {
+    client: opts.client,
+    log: opts.log,
+    context: commandEventContext(decision, opts.runUrl),
+    checkName: opts.checkName,
+    comment: opts.comment,
+    commentAuthor: opts.commentAuthor,
+    checkRunId: opts.checkRunId,
+  });
+  // The report comment is the command's answer; only if it could not be posted do we reply.
+  const failure =
+    published.comment === "failed"
+      ? `the report comment could not be posted (${published.errors.map((e) => e.message).join("; ") || "see the job log"})`
+      : undefined;
+  const outcome = { verdict: pinned.verdict, failure, runUrl: opts.runUrl };
+  try {
+    return { report: pinned, published, ...(await finishCommand(decision, outcome, deps)) };
+  } catch (err) {
+    // The reply failed the way the comment did (same token, same permission): the job log and
+    // summary still have the report, and the reaction below was already attempted.
+    opts.log?.warn(`docker-acceptance bot: ${(err as Error).message}`);
+    return { report: pinned, published, reaction: reactionFor(pinned.verdict) };
+  }
+}
