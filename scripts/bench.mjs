@@ -403,7 +403,9 @@ async function benchColdStart(n) {
   say(`(c) cold start of dist/main.js (Node 24) to its first engine call, ${n} repetitions`);
   const main = [];
   const cli = [];
+  const bare = [];
   for (let i = 0; i < n; i++) {
+    bare.push((await timed(NODE24, ["-e", "0"])).ms);
     main.push(await firstEngineCall(NODE24, [MAIN], actionEnv()));
     cli.push(await firstEngineCall(NODE24, [CLI, "run", "--inventory", "acceptance/inventory.json"], {}));
   }
@@ -413,6 +415,7 @@ async function benchColdStart(n) {
   return {
     main: stats(main),
     cli: stats(cli),
+    nodeBare: stats(bare),
     bundleBytes,
     node: (await timed(NODE24, ["--version"])).stdout.trim(),
   };
@@ -726,6 +729,7 @@ function renderText(s, r) {
       `(c) cold start to first engine call (${r.c.node})`,
       `    dist/main.js (action)   ${spread(r.c.main)}; target < 150 ms`,
       `    dist/cli.js run         ${spread(r.c.cli)}`,
+      `    Node 24 alone (-e 0)    ${spread(r.c.nodeBare)}`,
       `    bundle bytes            ${Object.entries(r.c.bundleBytes)
         .map(([k, v]) => `${k} ${v}`)
         .join(", ")}; target < 1,572,864 each`,
