@@ -1,6 +1,259 @@
-// `docker-acceptance publish`: placeholder while the feature lands.
-import { UsageError } from "../errors.js";
+// `docker-acceptance publish BUNDLE_DIR`: the fork-safe second phase.
+//
+// On a fork's `pull_request` the token is read-only, so the run writes its bundle plus
+// event.json (PR number, head SHA) and skips posting. A second workflow, triggered by
+// `workflow_run` in the base repository with a write token, downloads that artifact and runs
+// this command. Everything in the bundle was produced by the fork's code and is untrusted:
+//  - the bundle must verify (SHA256SUMS, schema) before anything is read from it; event.json is
+//    not part of the hashed bundle and is checked field by field instead;
+//  - the verdict is recomputed from the cases, not taken from report.json;
+//  - the PR is resolved by number AND head SHA through the API: if the PR's head is no longer
+//    that SHA (a newer push), only the check run is posted on the SHA, no comment;
+//  - under `workflow_run`, event.json's head SHA must equal the triggering run's head SHA;
+//  - every string reaches markdown through the escaping renderer; nothing reaches a shell.
+//
+// Workflows (README, "Fork pull requests"):
+//   # .github/workflows/acceptance.yml, on: pull_request
+//   - uses: org/docker-acceptance@v1
+//     with: { out: da-bundle }
+//   - uses: actions/upload-artifact@v4
+//     if: always()
+//     with: { name: docker-acceptance, path: da-bundle }
+//
+//   # .github/workflows/acceptance-publish.yml
+//   on:
+//     workflow_run: { workflows: [acceptance], types: [completed] }
+//   permissions: { checks: write, pull-requests: write, actions: read }
+//   jobs:
+//     publish:
+//       if: github.event.workflow_run.event == 'pull_request'
+//       runs-on: ubuntu-latest
+//       steps:
+//         - uses: actions/download-artifact@v4
+//           with: { name: docker-acceptance, path: da-bundle, run-id: "${{ github.event.workflow_run.id }}",
+//                   github-token: "${{ github.token }}" }
+//         - run: npx docker-acceptance publish da-bundle
+//           env: { GITHUB_TOKEN: "${{ github.token }}" }
+//
+// Exit codes: 0 published (whatever the verdict: the check run carries it), 1 the bundle does not
+// verify or does not match the PR, 2 usage, 3 GitHub refused (the message names the permission).
+import { readFileSync } from "node:fs";
+import { cp, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { z } from "zod";
+import { ConfigError, registerSecret, UsageError } from "../errors.js";
+import { call, createGitHubClient, type GitHubClient } from "../github/client.js";
+import type { CommentMode } from "../github/comment.js";
+import type { EventContext } from "../github/context.js";
+import { DEFAULT_CHECK_NAME, type PublishResult, publishReport } from "../github/publish.js";
+import { verifyBundle } from "../report/bundle.js";
+import { computeVerdict, type Report } from "../report/model.js";
+import { parseCommandArgs, printable, renderVerification } from "./verify.js";
 
-export async function publishCommand(_argv: string[]): Promise<number> {
-  throw new UsageError("`publish` is not available in this build yet");
+export const PUBLISH_USAGE =
+  "usage: docker-acceptance publish BUNDLE_DIR [--check-name NAME] [--comment always|on-failure|never] [--comment-author LOGIN]";
+
+export const EVENT_FILE = "event.json";
+
+const forkEventSchema = z.object({
+  prNumber: z.number().int().positive(),
+  headSha: z.string().regex(/^[0-9a-f]{40}$/, "a 40-character lowercase hex commit SHA"),
+  repository: z.string().regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, "owner/name"),
+});
+export type ForkEventFile = z.infer<typeof forkEventSchema>;
+
+export interface PublishCommandEnv {
+  env?: Record<string, string | undefined>;
+  /** Test seam: a client against a GitHub double. */
+  client?: GitHubClient;
+  out?: (text: string) => void;
+  err?: (text: string) => void;
+}
+
+export async function publishCommand(argv: string[], io: PublishCommandEnv = {}): Promise<number> {
+  const env = io.env ?? process.env;
+  const out = io.out ?? ((t) => process.stdout.write(t));
+  const errOut = io.err ?? ((t) => process.stderr.write(t));
+  const { values, positionals } = parseCommandArgs(argv, PUBLISH_USAGE, {
+    "check-name": { type: "string" },
+    comment: { type: "string" },
+    "comment-author": { type: "string" },
+  });
+  if (positionals.length !== 1) throw new UsageError(`expected one BUNDLE_DIR\n${PUBLISH_USAGE}`);
+  const dir = positionals[0]!;
+  const mode = (values.comment ?? "always") as CommentMode;
+  if (!["always", "on-failure", "never"].includes(mode)) {
+    throw new UsageError(`--comment ${JSON.stringify(values.comment)}: expected always, on-failure or never`);
+  }
+  const token = env.GITHUB_TOKEN || env.GH_TOKEN;
+  if (!token && !io.client) {
+    throw new UsageError(
+      "GITHUB_TOKEN is not set: the publish phase needs a token with checks: write and pull-requests: write",
+    );
+  }
+  registerSecret(token);
+  const [owner, repo] = (env.GITHUB_REPOSITORY ?? "").split("/");
+  if (!owner || !repo) throw new UsageError("GITHUB_REPOSITORY is not set (expected owner/name)");
+
+  const event = await readForkEvent(dir);
+  if (event.repository.toLowerCase() !== `${owner}/${repo}`.toLowerCase()) {
+    errOut(
+      `publish: ${EVENT_FILE} is for ${printable(event.repository)}, this workflow runs in ${owner}/${repo}; refusing\n`,
+    );
+    return 1;
+  }
+  const trigger = readWorkflowRun(env);
+  if (trigger?.headSha && trigger.headSha !== event.headSha) {
+    errOut(
+      `publish: ${EVENT_FILE} says head ${event.headSha}, but the workflow_run that produced it ran on ${trigger.headSha}; refusing\n`,
+    );
+    return 1;
+  }
+
+  const report = await verifiedReport(dir, errOut);
+  if (!report) return 1;
+
+  const client = io.client ?? createGitHubClient({ token: token!, baseUrl: env.GITHUB_API_URL });
+  let pull: {
+    head: { sha: string; repo: { full_name: string } | null };
+    base: { repo: { full_name: string } };
+  };
+  try {
+    const res = await call("pull-requests: read", `read pull request #${event.prNumber}`, () =>
+      client.octokit.rest.pulls.get({ owner, repo, pull_number: event.prNumber }),
+    );
+    pull = res.data;
+  } catch (err) {
+    errOut(`publish: ${(err as Error).message}\n`);
+    return 3;
+  }
+  if (pull.base.repo.full_name.toLowerCase() !== `${owner}/${repo}`.toLowerCase()) {
+    errOut(
+      `publish: pull request #${event.prNumber} is not a pull request into ${owner}/${repo}; refusing\n`,
+    );
+    return 1;
+  }
+  const current = pull.head.sha === event.headSha;
+  const notices: string[] = [];
+  if (!current) {
+    notices.push(
+      `Pull request #${event.prNumber} has moved on to ${pull.head.sha.slice(0, 12)}; posting the check run on ${event.headSha.slice(0, 12)} only, no comment.`,
+    );
+  }
+
+  const context: EventContext = {
+    eventName: "workflow_run",
+    kind: "workflow_run",
+    owner,
+    repo,
+    sha: event.headSha,
+    pr: {
+      number: event.prNumber,
+      headSha: event.headSha,
+      headRepo: pull.head.repo?.full_name ?? "",
+      baseRepo: pull.base.repo.full_name,
+      action: "synchronize",
+    },
+    readOnly: false,
+    runUrl: trigger?.runUrl,
+  };
+  const result = await publishReport(report, {
+    context,
+    client,
+    checkName: values["check-name"] ?? DEFAULT_CHECK_NAME,
+    comment: mode,
+    commentAuthor: values["comment-author"],
+    postComment: current,
+  });
+  for (const n of [...notices, ...result.notices]) errOut(`publish: ${n}\n`);
+  out(`${describeResult(result)}\n`);
+  return result.errors.length > 0 ? 3 : 0;
+}
+
+function describeResult(r: PublishResult): string {
+  const parts = [
+    `check run ${r.checkRun}${r.checkRunId ? ` (${r.checkRunId})` : ""}`,
+    `comment ${r.comment}${r.commentId ? ` (${r.commentId})` : ""}`,
+    `${r.requests} GitHub request(s)`,
+  ];
+  return `published: ${parts.join(", ")}`;
+}
+
+async function readForkEvent(dir: string): Promise<ForkEventFile> {
+  const file = path.join(dir, EVENT_FILE);
+  let json: unknown;
+  try {
+    json = JSON.parse(await readFile(file, "utf8"));
+  } catch (err) {
+    throw new ConfigError(
+      [
+        {
+          path: "",
+          message: `cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+          fix: "upload the whole bundle directory from the pull_request run; the action writes event.json there on fork PRs",
+        },
+      ],
+      file,
+    );
+  }
+  const parsed = forkEventSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })),
+      file,
+    );
+  }
+  return parsed.data;
+}
+
+/**
+ * Verifies the bundle without event.json (which the fork run adds after the bundle is sealed),
+ * returning the report with its verdict recomputed from the cases.
+ */
+async function verifiedReport(dir: string, errOut: (t: string) => void): Promise<Report | undefined> {
+  const copy = await mkdtemp(path.join(tmpdir(), "da-publish-"));
+  try {
+    for (const name of await readdir(dir)) {
+      if (name !== EVENT_FILE)
+        await cp(path.join(dir, name), path.join(copy, name), { recursive: true, verbatimSymlinks: true });
+    }
+    const v = await verifyBundle(copy);
+    if (!v.ok || !v.report) {
+      errOut(renderVerification({ ...v, dir }));
+      return undefined;
+    }
+    const verdict = computeVerdict(v.report);
+    if (verdict !== v.report.verdict) {
+      errOut(
+        `publish: report.json says ${v.report.verdict} but its cases give ${verdict}; publishing ${verdict}\n`,
+      );
+    }
+    return { ...v.report, verdict };
+  } finally {
+    await rm(copy, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The triggering run, from a workflow_run event payload; undefined outside workflow_run (the CLI
+ * on a laptop). Under workflow_run a payload without head_sha is refused by the caller.
+ */
+function readWorkflowRun(
+  env: Record<string, string | undefined>,
+): { headSha?: string; runUrl?: string } | undefined {
+  if (env.GITHUB_EVENT_NAME !== "workflow_run") return undefined;
+  let run: { head_sha?: unknown; html_url?: unknown } | undefined;
+  try {
+    run = (JSON.parse(readFileSync(env.GITHUB_EVENT_PATH ?? "", "utf8")) as { workflow_run?: typeof run })
+      .workflow_run;
+  } catch {
+    run = undefined;
+  }
+  const url =
+    typeof run?.html_url === "string" && run.html_url.startsWith("https://") ? run.html_url : undefined;
+  return {
+    headSha: typeof run?.head_sha === "string" ? run.head_sha : "(unreadable workflow_run payload)",
+    runUrl: url,
+  };
 }
