@@ -35,9 +35,10 @@
 //         - run: npx docker-acceptance publish da-bundle
 //           env: { GITHUB_TOKEN: "${{ github.token }}" }
 //
+// The action's `mode: publish` calls publishBundle (the same steps) instead of the CLI.
 // Exit codes: 0 published (whatever the verdict: the check run carries it), 1 the bundle does not
 // verify or does not match the PR, 2 usage, 3 GitHub refused (the message names the permission).
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { cp, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -47,6 +48,7 @@ import { call, createGitHubClient, type GitHubClient } from "../github/client.js
 import type { CommentMode } from "../github/comment.js";
 import type { EventContext } from "../github/context.js";
 import { DEFAULT_CHECK_NAME, type PublishResult, publishReport } from "../github/publish.js";
+import type { Logger } from "../log.js";
 import { verifyBundle } from "../report/bundle.js";
 import { computeVerdict, type Report } from "../report/model.js";
 import { parseCommandArgs, printable, renderVerification } from "./verify.js";
@@ -81,13 +83,62 @@ export async function publishCommand(argv: string[], io: PublishCommandEnv = {})
     "comment-author": { type: "string" },
   });
   if (positionals.length !== 1) throw new UsageError(`expected one BUNDLE_DIR\n${PUBLISH_USAGE}`);
-  const dir = positionals[0]!;
-  const mode = (values.comment ?? "always") as CommentMode;
-  if (!["always", "on-failure", "never"].includes(mode)) {
+  const mode = values.comment ?? "always";
+  if (mode !== "always" && mode !== "on-failure" && mode !== "never") {
     throw new UsageError(`--comment ${JSON.stringify(values.comment)}: expected always, on-failure or never`);
   }
-  const token = env.GITHUB_TOKEN || env.GH_TOKEN;
-  if (!token && !io.client) {
+  const outcome = await publishBundle(positionals[0]!, {
+    env,
+    client: io.client,
+    checkName: values["check-name"],
+    comment: mode,
+    commentAuthor: values["comment-author"],
+  });
+  for (const m of outcome.messages) errOut(`publish: ${m}\n`);
+  if (outcome.result) out(`${describeResult(outcome.result)}\n`);
+  return outcome.exitCode;
+}
+
+export interface PublishBundleOptions {
+  /** GITHUB_TOKEN (or GH_TOKEN), GITHUB_REPOSITORY, GITHUB_API_URL, GITHUB_EVENT_NAME, GITHUB_EVENT_PATH. */
+  env?: Record<string, string | undefined>;
+  /** Overrides env's token (the action's `github-token` input). */
+  token?: string;
+  client?: GitHubClient;
+  checkName?: string;
+  comment?: CommentMode;
+  commentAuthor?: string;
+  log?: Logger;
+}
+
+export interface PublishBundleOutcome {
+  /** 0 published, 1 refused (bundle or event does not verify or match), 3 GitHub refused. */
+  exitCode: 0 | 1 | 3;
+  /** Why it refused, and the publish notices. Bundle text in them is escaped. */
+  messages: string[];
+  /** The report as published (verdict recomputed), once the bundle verified. */
+  report?: Report;
+  result?: PublishResult;
+}
+
+/**
+ * The fork-safe second phase as a function, for the CLI and for the action's `mode: publish`.
+ * Looks for event.json in `dir`, then beside it. Throws only for usage and configuration errors
+ * (no token, no repository, malformed event.json).
+ */
+export async function publishBundle(
+  dir: string,
+  opts: PublishBundleOptions = {},
+): Promise<PublishBundleOutcome> {
+  const env = opts.env ?? process.env;
+  const messages: string[] = [];
+  const refuse = (m: string, exitCode: 1 | 3 = 1, report?: Report): PublishBundleOutcome => ({
+    exitCode,
+    messages: [...messages, m],
+    report,
+  });
+  const token = opts.token || env.GITHUB_TOKEN || env.GH_TOKEN;
+  if (!token && !opts.client) {
     throw new UsageError(
       "GITHUB_TOKEN is not set: the publish phase needs a token with checks: write and pull-requests: write",
     );
@@ -98,23 +149,24 @@ export async function publishCommand(argv: string[], io: PublishCommandEnv = {})
 
   const event = await readForkEvent(dir);
   if (event.repository.toLowerCase() !== `${owner}/${repo}`.toLowerCase()) {
-    errOut(
-      `publish: ${EVENT_FILE} is for ${printable(event.repository)}, this workflow runs in ${owner}/${repo}; refusing\n`,
+    return refuse(
+      `${EVENT_FILE} is for ${printable(event.repository)}, this workflow runs in ${owner}/${repo}; refusing`,
     );
-    return 1;
   }
   const trigger = readWorkflowRun(env);
   if (trigger?.headSha && trigger.headSha !== event.headSha) {
-    errOut(
-      `publish: ${EVENT_FILE} says head ${event.headSha}, but the workflow_run that produced it ran on ${trigger.headSha}; refusing\n`,
+    return refuse(
+      `${EVENT_FILE} says head ${event.headSha}, but the workflow_run that produced it ran on ${printable(trigger.headSha)}; refusing`,
     );
-    return 1;
   }
 
-  const report = await verifiedReport(dir, errOut);
-  if (!report) return 1;
+  const verified = await verifiedReport(dir);
+  messages.push(...verified.messages);
+  const report = verified.report;
+  if (!report) return { exitCode: 1, messages };
 
-  const client = io.client ?? createGitHubClient({ token: token!, baseUrl: env.GITHUB_API_URL });
+  const client =
+    opts.client ?? createGitHubClient({ token: token!, baseUrl: env.GITHUB_API_URL, log: opts.log });
   let pull: {
     head: { sha: string; repo: { full_name: string } | null };
     base: { repo: { full_name: string } };
@@ -125,19 +177,18 @@ export async function publishCommand(argv: string[], io: PublishCommandEnv = {})
     );
     pull = res.data;
   } catch (err) {
-    errOut(`publish: ${(err as Error).message}\n`);
-    return 3;
+    return refuse((err as Error).message, 3, report);
   }
   if (pull.base.repo.full_name.toLowerCase() !== `${owner}/${repo}`.toLowerCase()) {
-    errOut(
-      `publish: pull request #${event.prNumber} is not a pull request into ${owner}/${repo}; refusing\n`,
+    return refuse(
+      `pull request #${event.prNumber} is not a pull request into ${owner}/${repo}; refusing`,
+      1,
+      report,
     );
-    return 1;
   }
   const current = pull.head.sha === event.headSha;
-  const notices: string[] = [];
   if (!current) {
-    notices.push(
+    messages.push(
       `Pull request #${event.prNumber} has moved on to ${pull.head.sha.slice(0, 12)}; posting the check run on ${event.headSha.slice(0, 12)} only, no comment.`,
     );
   }
@@ -161,14 +212,14 @@ export async function publishCommand(argv: string[], io: PublishCommandEnv = {})
   const result = await publishReport(report, {
     context,
     client,
-    checkName: values["check-name"] ?? DEFAULT_CHECK_NAME,
-    comment: mode,
-    commentAuthor: values["comment-author"],
+    checkName: opts.checkName ?? DEFAULT_CHECK_NAME,
+    comment: opts.comment ?? "always",
+    commentAuthor: opts.commentAuthor,
     postComment: current,
+    log: opts.log,
   });
-  for (const n of [...notices, ...result.notices]) errOut(`publish: ${n}\n`);
-  out(`${describeResult(result)}\n`);
-  return result.errors.length > 0 ? 3 : 0;
+  messages.push(...result.notices);
+  return { exitCode: result.errors.length > 0 ? 3 : 0, messages, report, result };
 }
 
 function describeResult(r: PublishResult): string {
@@ -181,7 +232,11 @@ function describeResult(r: PublishResult): string {
 }
 
 async function readForkEvent(dir: string): Promise<ForkEventFile> {
-  const file = path.join(dir, EVENT_FILE);
+  // The action writes event.json beside the bundle (SHA256SUMS covers exactly the bundle's
+  // files); someone may also have put it inside. Inside wins.
+  const inside = path.join(dir, EVENT_FILE);
+  const beside = path.join(path.dirname(path.resolve(dir)), EVENT_FILE);
+  const file = existsSync(inside) ? inside : beside;
   let json: unknown;
   try {
     json = JSON.parse(await readFile(file, "utf8"));
@@ -211,7 +266,7 @@ async function readForkEvent(dir: string): Promise<ForkEventFile> {
  * Verifies the bundle without event.json (which the fork run adds after the bundle is sealed),
  * returning the report with its verdict recomputed from the cases.
  */
-async function verifiedReport(dir: string, errOut: (t: string) => void): Promise<Report | undefined> {
+async function verifiedReport(dir: string): Promise<{ report?: Report; messages: string[] }> {
   const copy = await mkdtemp(path.join(tmpdir(), "da-publish-"));
   try {
     for (const name of await readdir(dir)) {
@@ -219,17 +274,13 @@ async function verifiedReport(dir: string, errOut: (t: string) => void): Promise
         await cp(path.join(dir, name), path.join(copy, name), { recursive: true, verbatimSymlinks: true });
     }
     const v = await verifyBundle(copy);
-    if (!v.ok || !v.report) {
-      errOut(renderVerification({ ...v, dir }));
-      return undefined;
-    }
+    if (!v.ok || !v.report) return { messages: [renderVerification({ ...v, dir }).trimEnd()] };
     const verdict = computeVerdict(v.report);
-    if (verdict !== v.report.verdict) {
-      errOut(
-        `publish: report.json says ${v.report.verdict} but its cases give ${verdict}; publishing ${verdict}\n`,
-      );
-    }
-    return { ...v.report, verdict };
+    const messages =
+      verdict === v.report.verdict
+        ? []
+        : [`report.json says ${v.report.verdict} but its cases give ${verdict}; publishing ${verdict}`];
+    return { report: { ...v.report, verdict }, messages };
   } finally {
     await rm(copy, { recursive: true, force: true });
   }

@@ -136,6 +136,20 @@ describe("publish BUNDLE_DIR", () => {
     expect(double.requests).toHaveLength(0);
   });
 
+  it("finds event.json beside the bundle, where the action writes it (SHA256SUMS covers only the bundle)", async () => {
+    const parent = await mkdtemp(path.join(tmpdir(), "da-fork-run-"));
+    const dir = path.join(parent, "bundle");
+    const report = failing();
+    await writeBundle(dir, report, { markdown: renderMarkdown(report, { target: "file" }) });
+    await writeFile(
+      path.join(parent, "event.json"),
+      JSON.stringify({ prNumber: 7, headSha: HEAD, repository: "octo-org/app" }),
+    );
+    const r = await run(dir);
+    expect(r.code).toBe(0);
+    expect(double.comments).toHaveLength(1);
+  });
+
   it("a malformed event.json is a configuration error naming the file and field", async () => {
     const dir = await bundle(failing(), {
       prNumber: "7; rm -rf /",
