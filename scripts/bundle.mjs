@@ -1,7 +1,11 @@
 // One bundler, three entry points, ES modules for node24. dockerode's optional transports (ssh2,
 // gRPC for BuildKit sessions) are replaced by a stub: the tool talks to a socket or tcp only, and
 // they would double each bundle and its start-up time. Minified: size and cold start are budgets.
+import { rmSync } from "node:fs";
 import { build } from "esbuild";
+
+// Chunk names carry content hashes: start clean so no stale chunk lingers in the commit.
+rmSync("dist", { recursive: true, force: true });
 
 const banner = [
   "import { createRequire as __daCreateRequire } from 'node:module';",
@@ -15,13 +19,16 @@ await build({
   platform: "node",
   target: "node20",
   format: "esm",
-  splitting: false,
+  // Shared code in chunks: each entry point stays small and loads only what it imports
+  // (commands and publishing are dynamic imports, loaded when used).
+  splitting: true,
+  chunkNames: "chunks/[name]-[hash]",
   minify: true,
   keepNames: true,
   legalComments: "none",
   banner: { js: banner },
   alias: Object.fromEntries(
-    ["ssh2", "cpu-features", "@grpc/grpc-js", "@grpc/proto-loader"].map((m) => [
+    ["ssh2", "cpu-features", "@grpc/grpc-js", "@grpc/proto-loader", "protobufjs"].map((m) => [
       m,
       "./scripts/unused-stub.cjs",
     ]),

@@ -17,7 +17,7 @@ import { loadInventory } from "./inventory/load.js";
 import type { Inventory } from "./inventory/schema.js";
 import { checkCompleteness } from "./inventory/verify.js";
 import type { Logger } from "./log.js";
-import { mapLimit, type Shard, selectSubjects } from "./plan.js";
+import { mapSettled, type Shard, selectSubjects } from "./plan.js";
 import {
   type CaseResult,
   type CleanupEvidence,
@@ -96,18 +96,18 @@ export async function runPipeline(opts: RunOptions): Promise<Report> {
   try {
     await engine.ping();
     const probeImage = opts.probeImage ?? inv.probeImage ?? DEFAULT_PROBE_IMAGE;
-    // The host reference is measured once, lazily, and shared by every subject.
-    let host: Promise<HostNamespaces> | undefined;
-    const hostNamespaces = () => {
-      host ??= measureHostNamespaces(engine, owner, probeImage, signal);
-      return host;
-    };
+    // The host reference is measured once, from the start (off every subject's critical path),
+    // and shared by every subject. Its failure only turns the namespace case into a SKIP.
+    const host: Promise<HostNamespaces> = suites.has("containment")
+      ? measureHostNamespaces(engine, owner, probeImage, signal)
+      : new Promise(() => {});
+    host.catch(() => {});
     const parallelism = opts.parallelism ?? availableParallelism();
     log.info(
       `docker-acceptance ${TOOL_VERSION}: run ${owner}, ${subjects.length} subject(s), suites ${[...suites].join(", ")}, parallelism ${parallelism}`,
     );
 
-    const outcomes = await mapLimit(subjects, parallelism, (subject) =>
+    const outcomes = await mapSettled(subjects, parallelism, (subject) =>
       log.group(`subject ${subject.name}`, () =>
         runSubject({
           engine,
@@ -125,7 +125,7 @@ export async function runPipeline(opts: RunOptions): Promise<Report> {
           t0,
           removeImages: opts.removeImages !== false,
           probeImage,
-          containment: (containerId) =>
+          containment: (containerId, inspect) =>
             runContainment(
               {
                 containerId,
@@ -133,17 +133,26 @@ export async function runPipeline(opts: RunOptions): Promise<Report> {
                 writableRoots: subject.writableRoots,
                 allowedCapabilities: subject.capabilities,
                 network: subject.network,
+                inspect,
               },
-              { engine, owner, probeImage, host: hostNamespaces(), signal },
+              { engine, owner, probeImage, host, signal },
             ).then((rs) => rs.map((r) => ({ ...r, severity: severityOf(inv)(r.id as CaseId) }))),
         }),
       ),
     );
-    for (const o of outcomes) {
-      cases.push(...o.cases);
-      subjectReports.push(o.report);
-      cleanups.push(o.cleanup);
-    }
+    // One subject's crash never hides another's results; it becomes a run error naming it.
+    outcomes.forEach((o, i) => {
+      if (o.status === "rejected") {
+        errors.push({
+          ...errorEvidence(o.reason),
+          message: `subject ${subjects[i]!.name}: ${errorEvidence(o.reason).message}`,
+        });
+        return;
+      }
+      cases.push(...o.value.cases);
+      subjectReports.push(o.value.report);
+      if (o.value.cleanup) cleanups.push(o.value.cleanup);
+    });
   } catch (err) {
     errors.push(errorEvidence(err));
   } finally {

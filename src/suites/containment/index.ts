@@ -1,6 +1,6 @@
 // Containment suite entry points (contract used by the pipeline and `check`).
 // Evidence first (inspect once + trusted probe containers), judgement second (pure graders).
-import type { DockerEngine } from "../../engine/docker.js";
+import type { ContainerInspect, DockerEngine } from "../../engine/docker.js";
 import { errorEvidence } from "../../errors.js";
 import type { CaseResult } from "../../report/model.js";
 import { type ContainmentEvidence, gradeContainment } from "./grade.js";
@@ -44,6 +44,8 @@ export interface ContainmentTarget {
   allowedCapabilities: string[];
   /** Declared network mode; "any" in attach mode when nothing was declared. */
   network: "bridge" | "none" | "any";
+  /** An inspect document the caller read moments ago (the lifecycle's limits read): not read again. */
+  inspect?: ContainerInspect;
 }
 
 export interface ContainmentOptions {
@@ -88,7 +90,7 @@ export async function collectEvidence(
   );
   let inspect: InspectEvidence;
   try {
-    inspect = inspectEvidence(await opts.engine.inspect(target.containerId, opts.signal));
+    inspect = inspectEvidence(target.inspect ?? (await opts.engine.inspect(target.containerId, opts.signal)));
   } catch (err) {
     // Without inspect there is nothing to judge: every case is an error, not a pass.
     await host;

@@ -5,13 +5,13 @@ import path from "node:path";
 import { cleanupOwned } from "../../engine/cleanup.js";
 import { readBuildContext } from "../../engine/context.js";
 import { pollUntil } from "../../engine/deadline.js";
-import type { DockerEngine } from "../../engine/docker.js";
+import type { ContainerInspect, DockerEngine } from "../../engine/docker.js";
 import { OWNER_LABEL, ownedTag, ROLE_LABEL, SUBJECT_LABEL } from "../../engine/ownership.js";
 import { errorEvidence, redact } from "../../errors.js";
 import type { Subject } from "../../inventory/schema.js";
 import type { Logger } from "../../log.js";
 import type { CaseResult, CleanupEvidence, Phase, SubjectReport } from "../../report/model.js";
-import type { CaseId, SuiteName } from "../ids.js";
+import { type CaseId, CONTAINMENT_CASES, type SuiteName } from "../ids.js";
 import { planLaunch } from "./create.js";
 import { httpRequest } from "./http.js";
 import { askInNetns, waitReadyInNetns } from "./netns-http.js";
@@ -31,7 +31,7 @@ export interface SubjectRunContext {
   /** The trusted probe image: HTTP checks of a network "none" subject run from it. */
   probeImage: string;
   /** Runs the containment suite against the running container (injected by the pipeline). */
-  containment?: (containerId: string) => Promise<CaseResult[]>;
+  containment?: (containerId: string, inspect?: ContainerInspect) => Promise<CaseResult[]>;
 }
 
 export interface SubjectOutcome {
@@ -98,6 +98,8 @@ export async function runSubject(ctx: SubjectRunContext): Promise<SubjectOutcome
   let containerId: string | undefined;
   let hostPort: number | undefined;
   let expected: ReturnType<typeof planLaunch>["expected"] | undefined;
+  /** The limits case's inspect, handed on to containment so the subject is not inspected twice. */
+  let running: ContainerInspect | undefined;
   let cleanup: CleanupEvidence | undefined;
 
   try {
@@ -324,6 +326,7 @@ export async function runSubject(ctx: SubjectRunContext): Promise<SubjectOutcome
 
     await step("lifecycle.limits", "limits", async () => {
       const info = await engine.inspect(containerId!, ctx.signal);
+      running = info;
       const hc = info.HostConfig as { Memory?: number; PidsLimit?: number; NanoCpus?: number };
       const actual = {
         memoryBytes: hc.Memory ?? 0,
@@ -349,7 +352,9 @@ export async function runSubject(ctx: SubjectRunContext): Promise<SubjectOutcome
 
     if (ctx.suites.has("containment") && ctx.containment && containerId && !ctx.signal.aborted) {
       const started = Date.now();
-      cases.push(...(await ctx.containment(containerId)));
+      cases.push(
+        ...(await ctx.containment(containerId, running).catch((err) => containmentErrors(subject.name, err))),
+      );
       phases.push({ name: "containment", startMs: started - ctx.t0, durationMs: Date.now() - started });
     }
 
@@ -414,6 +419,21 @@ export async function runSubject(ctx: SubjectRunContext): Promise<SubjectOutcome
     }
   }
   return { cases, report, cleanup };
+}
+
+/** The suite could not measure at all (e.g. inspect failed): every case says so, none passes. */
+function containmentErrors(subject: string, err: unknown): CaseResult[] {
+  const evidence = { error: errorEvidence(err) };
+  return CONTAINMENT_CASES.map((id) => ({
+    id,
+    suite: "containment",
+    subject,
+    status: "error",
+    severity: "fail",
+    durationMs: 0,
+    message: `not measured: ${evidence.error.message}`,
+    evidence,
+  }));
 }
 
 function abortReason(signal: AbortSignal): string {
