@@ -4,6 +4,7 @@ import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createGitHubClient } from "../../src/github/client.js";
 import { commentMarker } from "../../src/github/comment.js";
 import { publishReport, startCheckRun } from "../../src/github/publish.js";
 import {
@@ -120,6 +121,15 @@ describe("a typical PR run", () => {
     expect(result.comment).toBe("created");
     expect(double.comments.map((c) => c.id)).toEqual([forged, other, result.commentId]);
     expect(double.comments.find((c) => c.id === forged)!.body).toContain("I am not the bot");
+  });
+
+  it("with production write spacing (no test seam) the same run posts the same things", async () => {
+    const client = createGitHubClient({ token: FULL_TOKEN, baseUrl: double.url });
+    const ctx = prContext();
+    const start = await startCheckRun({ context: ctx, client });
+    const result = await publishReport(failing(), { context: ctx, client, checkRunId: start.checkRunId });
+    expect(result).toMatchObject({ comment: "created", checkRun: "completed", requests: 4 });
+    expect(double.comments).toHaveLength(1);
   });
 });
 
