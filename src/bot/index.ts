@@ -15,6 +15,7 @@ export { type Command, parseCommands } from "./parse.js";
 export { renderHelp, renderRefusal, replyMarker } from "./replies.js";
 export { applyPinnedHead } from "./stale.js";
 export {
+  assertWorkspaceAt,
   commandOutputs,
   type PublishCommandOptions,
   type PublishCommandResult,

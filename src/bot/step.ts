@@ -3,7 +3,9 @@
 //  - publish (`mode: publish` with the `command` input): pin the report to the accepted SHA,
 //    mark it stale if the PR moved on, update the one report comment and check run, then
 //    finish the command with 🚀 or 😕 (and a reply only if no report could be posted).
+import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { promisify } from "node:util";
 import { UsageError } from "../errors.js";
 import type { GitHubClient } from "../github/client.js";
 import { type PublishOptions, type PublishResult, publishReport } from "../github/publish.js";
@@ -39,6 +41,30 @@ export function commandOutputs(decision: BotDecision): Record<string, string> {
     pr: String(decision.pr),
     subjects: decision.subjects.join(","),
   };
+}
+
+/**
+ * The suites job's guard: the workspace must be checked out at the accepted SHA, or the run
+ * would test (and the report would describe) some other commit. Returns the SHA.
+ */
+export async function assertWorkspaceAt(workspace: string, decision: RunDecision): Promise<string> {
+  let head: string;
+  try {
+    const { stdout } = await promisify(execFile)("git", ["rev-parse", "HEAD"], { cwd: workspace });
+    head = stdout.trim();
+  } catch (err) {
+    throw new UsageError(
+      `${workspace}: not a git checkout (${(err as Error).message.split("\n")[0]}) ` +
+        `(fix: check out the accepted commit first: actions/checkout with ref: ${decision.headSha})`,
+    );
+  }
+  if (head !== decision.headSha) {
+    throw new UsageError(
+      `${workspace} is at ${head}, but the command accepted ${decision.headSha} ` +
+        "(fix: in the suites job, check out the accept job's `head-sha` output as `ref:`, as docs/workflows/acceptance-commands.yml does)",
+    );
+  }
+  return head;
 }
 
 export interface PublishCommandOptions
