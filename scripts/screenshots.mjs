@@ -1,0 +1,162 @@
+// Pictures for the README from a real failing run: runs the bundled CLI on a failing inventory
+// (an unhealthy subject and one running as root), renders the run's report as the PR comment and
+// as the check run summary with a GitHub-flavoured markdown renderer (marked) and GitHub's own
+// stylesheet (github-markdown-css), and screenshots them in Debian's headless Chromium:
+// docs/img/pr-comment.png and docs/img/check-summary.png. Needs the engine (scripts/engine.sh)
+// and `apt-get install -y chromium`. tests/e2e/render.test.ts renders hostile reports the same way.
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { build } from "esbuild";
+import { marked } from "marked";
+import { chromium } from "playwright-core";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+export const CHROMIUM = process.env.DA_CHROMIUM ?? "/usr/bin/chromium";
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+
+/** GFM to HTML as a page styled like github.com's markdown body (light theme, 880 px wide). */
+export function renderPage(markdown, title = "report") {
+  const css = readFileSync(
+    path.join(root, "node_modules/github-markdown-css/github-markdown-light.css"),
+    "utf8",
+  );
+  const body = marked.parse(markdown, { gfm: true, async: false });
+  return `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title>
+<style>${css}
+body { margin: 0; background: #fff; }
+.markdown-body { box-sizing: border-box; width: 880px; padding: 24px 32px; border: 1px solid #d0d7de; border-radius: 6px; margin: 16px; }
+</style></head><body><article class="markdown-body">${body}</article></body></html>`;
+}
+
+/** Runs `fn(browser)` with headless Chromium; nothing from the network (pages are set inline). */
+export async function withBrowser(fn) {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+  try {
+    return await fn(browser);
+  } finally {
+    await browser.close();
+  }
+}
+
+/** The renderer from src/, bundled on the fly so this plain script can call it. */
+export async function loadRenderer() {
+  const dir = mkdtempSync(path.join(tmpdir(), "da-render-"));
+  const out = path.join(dir, "markdown.mjs");
+  await build({
+    entryPoints: [path.join(root, "src/report/markdown.ts")],
+    outfile: out,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    logLevel: "warning",
+  });
+  try {
+    return await import(pathToFileURL(out).href);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function main() {
+  const work = mkdtempSync(path.join(tmpdir(), "da-shots-"));
+  const inventory = path.join(work, "inventory.json");
+  const base = process.env.DA_BASE_IMAGE ?? "docker-acceptance/busybox:local";
+  const subject = (name, fixture, over = {}) => ({
+    name,
+    build: { context: `acceptance/fixtures/${fixture}`, args: { BASE_IMAGE: base } },
+    port: 8080,
+    limits: { memory: "64m", pids: 64, cpus: 0.5 },
+    stopTimeoutMs: 3000,
+    ...over,
+  });
+  writeFileSync(
+    inventory,
+    JSON.stringify({
+      schemaVersion: 1,
+      subjects: [
+        subject("web", "hardened", { healthPath: "/health", probes: [{ path: "/", bodyContains: "hello" }] }),
+        subject("worker", "unhealthy", { startupTimeoutMs: 3000 }),
+        subject("legacy", "faults/root-user", { user: "0:0", healthPath: "/", startupTimeoutMs: 3000 }),
+      ],
+      suites: {
+        lifecycle: {
+          required: [
+            "lifecycle.build",
+            "lifecycle.create",
+            "lifecycle.ready",
+            "lifecycle.probes",
+            "lifecycle.limits",
+            "lifecycle.stop",
+            "lifecycle.cleanup",
+          ],
+        },
+        containment: {
+          required: [
+            "containment.user",
+            "containment.capabilities",
+            "containment.no_new_privileges",
+            "containment.seccomp",
+            "containment.privileged",
+            "containment.namespaces",
+            "containment.rootfs_readonly",
+            "containment.mounts",
+            "containment.writable_roots",
+            "containment.devices",
+            "containment.resources",
+            "containment.network",
+            "containment.masked_paths",
+          ],
+        },
+      },
+    }),
+  );
+  const out = path.join(work, "bundle");
+  const run = spawnSync(
+    process.execPath,
+    [
+      path.join(root, "dist/cli.js"),
+      "run",
+      "--inventory",
+      inventory,
+      "--probe-image",
+      base,
+      "--out",
+      out,
+      "--format",
+      "text",
+    ],
+    { cwd: root, stdio: ["ignore", "inherit", "inherit"] },
+  );
+  if (run.status !== 1) throw new Error(`expected a failing run (exit 1), got exit ${run.status}`);
+  const report = JSON.parse(readFileSync(path.join(out, "report.json"), "utf8"));
+  // The head a PR run would record; the local run has none.
+  report.head = { sha: "8f3c2a1b9d4e5f60718293a4b5c6d7e8f9a0b1c2", ref: "refs/pull/42/merge" };
+  const { renderMarkdown } = await loadRenderer();
+  const shots = [
+    ["pr-comment.png", renderMarkdown(report, { target: "comment" })],
+    ["check-summary.png", renderMarkdown(report, { target: "check-summary" })],
+  ];
+  mkdirSync(path.join(root, "docs/img"), { recursive: true });
+  await withBrowser(async (browser) => {
+    const page = await browser.newPage({ viewport: { width: 912, height: 800 }, deviceScaleFactor: 1 });
+    for (const [file, md] of shots) {
+      await page.setContent(renderPage(md, file), { waitUntil: "load" });
+      await page.locator("article.markdown-body").screenshot({ path: path.join(root, "docs/img", file) });
+      console.log(`docs/img/${file}: ${md.length} characters of markdown`);
+    }
+  });
+  rmSync(work, { recursive: true, force: true });
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();
