@@ -244,6 +244,17 @@ describe("an outsider's /acceptance run", () => {
     expect(botComments()[0]!.body).toContain("<code>triage</code>");
   });
 
+  it("treats a 404 from the permission API (no such collaborator) as no permission", async () => {
+    double.fail("repos/get-collaborator-permission-level", { status: 404 });
+    const { payload } = comment("/acceptance run", "ghost-user");
+    expect(await handleIssueComment(payload, { client })).toMatchObject({
+      kind: "refused",
+      reason: "permission",
+    });
+    expect(botComments()).toHaveLength(1);
+    expect(botComments()[0]!.body).toContain("<code>none</code>");
+  });
+
   it("runs nothing when the permission cannot be read, and says which request failed", async () => {
     double.fail("repos/get-collaborator-permission-level", { status: 500, times: 3 });
     const { commentId, payload } = comment("/acceptance run", "maintainer");
