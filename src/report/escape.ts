@@ -58,6 +58,22 @@ export function escapeInline(text: string, max = 500): string {
   return defuseLinks(defuseMentions(escapeHtml(truncate(flat, max)).replace(MD_PUNCT, (c) => `\\${c}`)));
 }
 
+/**
+ * Like escapeInline, but `code spans` in the text (our remediations name Dockerfile lines that
+ * way) are kept as code, each escaped through inlineCode, so nothing else changes meaning.
+ */
+export function escapeInlineWithCode(text: string, max = 500): string {
+  const flat = truncate(stripControl(text).replace(/\r\n|\r|\n|\t/g, " "), max);
+  const out: string[] = [];
+  let last = 0;
+  for (const m of flat.matchAll(/`([^`]{1,200})`/g)) {
+    out.push(escapeInline(flat.slice(last, m.index), max), inlineCode(m[1]!, 200));
+    last = m.index + m[0].length;
+  }
+  out.push(escapeInline(flat.slice(last), max));
+  return out.join("");
+}
+
 /** Text inside an HTML element such as <summary>, where markdown is not parsed. */
 export function htmlText(text: string, max = 200): string {
   const flat = stripControl(text).replace(/\r\n|\r|\n|\t/g, " ");

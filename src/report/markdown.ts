@@ -5,7 +5,14 @@
 // detail, trim logs, drop the per-case table, cap long lists) and say so in the output.
 // All text from the report is untrusted and passes through ./escape.ts.
 
-import { escapeInline, htmlText, inlineCode, mermaidLabel, preBlock } from "./escape.js";
+import {
+  escapeInline,
+  escapeInlineWithCode,
+  htmlText,
+  inlineCode,
+  mermaidLabel,
+  preBlock,
+} from "./escape.js";
 import { byAttention, type CaseResult, countCases, type Report } from "./model.js";
 import { formatDuration } from "./text.js";
 
@@ -252,8 +259,9 @@ function list(items: string[], cap: number, noun: string): string[] {
 }
 
 function caseItem(c: CaseResult, icon: string): string {
-  const head = `${icon} **${escapeInline(c.subject, 80)}** · ${inlineCode(c.id, 80)}: ${escapeInline(c.message || c.status, 500)}${location(c.location?.path, c.location?.line)}`;
-  return c.remediation ? `${head}\n   **Fix:** ${escapeInline(c.remediation, 600)}` : head;
+  const head = `${icon} **${escapeInline(c.subject, 80)}** · ${inlineCode(c.id, 80)}: ${escapeInlineWithCode(c.message || c.status, 500)}${location(c.location?.path, c.location?.line)}`;
+  // A trailing backslash is a hard line break: the fix gets its own line inside the list item.
+  return c.remediation ? `${head}\\\n   **Fix:** ${escapeInlineWithCode(c.remediation, 600)}` : head;
 }
 
 function sortedCases(report: Report): CaseResult[] {
@@ -270,7 +278,7 @@ function tier1(report: Report, d: Detail): string {
   for (const a of report.artifacts.filter((x) => !x.ok)) {
     const got = a.actual ? `\`${a.actual.replace(/[^0-9a-f]/gi, "").slice(0, 12)}…\`` : "no such file";
     items.push(
-      `❌ artifact ${inlineCode(a.path, 200)}: expected sha256 \`${a.expected.replace(/[^0-9a-f]/gi, "").slice(0, 12)}…\`, got ${got}${a.line && invPath ? location(invPath, a.line) : ""}\n   **Fix:** if the change is intended, run \`docker-acceptance pin\` and commit the inventory; otherwise restore the file.`,
+      `❌ artifact ${inlineCode(a.path, 200)}: expected sha256 \`${a.expected.replace(/[^0-9a-f]/gi, "").slice(0, 12)}…\`, got ${got}${a.line && invPath ? location(invPath, a.line) : ""}\\\n   **Fix:** if the change is intended, run \`docker-acceptance pin\` and commit the inventory; otherwise restore the file.`,
     );
   }
   const inv = report.inventory;
@@ -282,14 +290,14 @@ function tier1(report: Report, d: Detail): string {
         x.unexpected.length ? `unexpected ${x.unexpected.map((m) => inlineCode(m, 80)).join(", ")}` : "",
       ].filter(Boolean);
       items.push(
-        `❌ inventory **${escapeInline(x.subject, 80)}** / ${escapeInline(x.suite, 40)}: ${what.join("; ")}${location(inv.path, undefined)}\n   **Fix:** run the missing cases, or update the pinned case list if the change is intended.`,
+        `❌ inventory **${escapeInline(x.subject, 80)}** / ${escapeInline(x.suite, 40)}: ${what.join("; ")}${location(inv.path, undefined)}\\\n   **Fix:** run the missing cases, or update the pinned case list if the change is intended.`,
       );
     }
   }
   const c = report.cleanup;
   if (c && !c.completed) {
     items.push(
-      `❌ cleanup left ${c.remaining.length} owned object(s) behind\n   **Fix:** run \`docker-acceptance sweep --owner ${report.runId.replace(/[^a-z0-9-]/gi, "")}\` on the runner.`,
+      `❌ cleanup left ${c.remaining.length} owned object(s) behind\\\n   **Fix:** run \`docker-acceptance sweep --owner ${report.runId.replace(/[^a-z0-9-]/gi, "")}\` on the runner.`,
     );
   }
   for (const e of report.errors)
@@ -314,7 +322,7 @@ function tier2(report: Report, d: Detail): string {
   for (const f of report.alignment?.findings ?? []) if (f.tier === 2) items.push(findingItem(f, "💬"));
   for (const c of sortedCases(report)) {
     if (c.status === "fail" && c.severity === "warn") items.push(caseItem(c, "⚠️"));
-    else if (c.status === "skip") items.push(`${caseItem(c, "⏭️")}\n   Skipped: needs a human look.`);
+    else if (c.status === "skip") items.push(`${caseItem(c, "⏭️")}\\\n   Skipped: needs a human look.`);
   }
   const inv = report.inventory;
   if (inv && !inv.complete && !inv.requireComplete) {

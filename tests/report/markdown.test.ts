@@ -182,3 +182,13 @@ describe("renderMarkdown: Automated Checks", () => {
     expect(renderMarkdown(clean, { target: "comment" })).toContain("| Lint | ✅ Lint: PASS |");
   });
 });
+
+describe("escape", () => {
+  it("keeps `code` in remediations as code, escaped, and nothing else changes meaning", async () => {
+    const { escapeInlineWithCode } = await import("../../src/report/escape.js");
+    const md = escapeInlineWithCode("add `USER 10001` then `<img src=x onerror=1>` and **bold** @team `a|b`");
+    expect(md).toBe(
+      "add <code>USER 10001</code> then <code>&lt;img src=x onerror=1&gt;</code> and \\*\\*bold\\*\\* @\u200dteam <code>a&#124;b</code>",
+    );
+  });
+});
