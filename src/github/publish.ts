@@ -6,8 +6,9 @@
 //
 // Requests per run (counted by the client): start the check run (1), list comments (1, skipped
 // when the PR was just opened), create or update the comment (1), the re-list after creating
-// (1), complete the check run (1), plus one per further 50 annotations. A PR's first run and
-// every later run each need at most 4.
+// (1), complete the check run (1), plus one per further 50 annotations. A PR's first run
+// (`opened`: no listing) and every run that finds its comment need 4; a later run that must
+// create the comment (e.g. `on-failure` turning red) needs 5.
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { errorEvidence } from "../errors.js";
