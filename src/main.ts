@@ -9,15 +9,26 @@ import path from "node:path";
 import * as core from "@actions/core";
 import { type ActionInputs, readInputs } from "./action/inputs.js";
 import { actionsLogger, logResults, logSafe } from "./action/log.js";
+import {
+  assertWorkspaceAt,
+  commandOutputs,
+  handleIssueComment,
+  parseRunDecision,
+  publishCommandRun,
+  type RunDecision,
+  readEventPayload,
+} from "./bot/index.js";
 import { checkContainers } from "./commands/check.js";
 import { abortOnSignals } from "./commands/common.js";
+import { publishBundle } from "./commands/publish.js";
 import { newRunId } from "./engine/ownership.js";
 import { exitCodeOf, redact, registerSecret, UsageError } from "./errors.js";
+import { createGitHubClient } from "./github/client.js";
 import { type EventContext, readEventContext } from "./github/context.js";
 import { type PublishResult, publishReport, startCheckRun } from "./github/publish.js";
 import { writeJobSummary } from "./github/summary.js";
 import { runPipeline } from "./pipeline.js";
-import { SUMS_FILE, writeBundle } from "./report/bundle.js";
+import { SUMS_FILE, verifyBundle, writeBundle } from "./report/bundle.js";
 import { renderMarkdown } from "./report/markdown.js";
 import { mergeBundles } from "./report/merge.js";
 import { countCases, type Report, reportSchema } from "./report/model.js";
@@ -38,11 +49,11 @@ export async function runAction(): Promise<void> {
     // RUNNER_TEMP is emptied after each job; outside Actions the OS temp dir, never the workspace.
     const ownDir = path.join(process.env.RUNNER_TEMP ?? tmpdir(), "docker-acceptance", owner);
 
-    if (inputs.mode === "publish") {
-      throw new UsageError(
-        "input mode: publish is not available in this build yet (fix: publish from the same job with mode: run, or run `docker-acceptance publish BUNDLE_DIR`)",
-      );
-    }
+    const decision = inputs.command ? parseRunDecision(inputs.command, "input command") : undefined;
+    if (inputs.mode === "command") return await acceptCommand(inputs);
+    if (inputs.mode === "publish") return await publishOnly(inputs, workspace, decision);
+    // A command run tests exactly the commit the maintainer accepted, or nothing.
+    if (decision) await assertWorkspaceAt(workspace, decision);
 
     // The check run shows "in progress" on the PR while the suites run.
     const started = context
@@ -92,7 +103,10 @@ export async function runAction(): Promise<void> {
         log: actionsLogger,
         signal: signals.signal,
         runId: owner,
-        head: { sha: context?.sha || process.env.GITHUB_SHA, ref: process.env.GITHUB_REF },
+        head: {
+          sha: decision?.headSha || context?.sha || process.env.GITHUB_SHA,
+          ref: process.env.GITHUB_REF,
+        },
       });
     }
 
@@ -136,6 +150,87 @@ export async function runAction(): Promise<void> {
     );
   } finally {
     signals.dispose();
+  }
+}
+
+/** `mode: command`: answer an `/acceptance` comment; the outputs drive the suites and publish jobs. */
+async function acceptCommand(inputs: ActionInputs): Promise<void> {
+  const client = createGitHubClient({ token: inputs.githubToken, log: actionsLogger });
+  const decision = await handleIssueComment(readEventPayload(process.env.GITHUB_EVENT_PATH), {
+    client,
+    log: actionsLogger,
+  });
+  for (const [name, value] of Object.entries(commandOutputs(decision))) core.setOutput(name, value);
+  core.info(
+    decision.kind === "run"
+      ? `docker-acceptance: command accepted; the suites run on ${decision.headSha} (PR #${decision.pr})`
+      : `docker-acceptance: no run (${decision.kind === "ignore" ? decision.reason : decision.kind})`,
+  );
+}
+
+/**
+ * `mode: publish`: post a bundle made by another job. With a command decision the report is
+ * pinned to the accepted commit and the command answered (a missing or broken bundle gets the
+ * one reply); otherwise the fork-safe second phase, which re-verifies the bundle and event.json.
+ */
+async function publishOnly(inputs: ActionInputs, workspace: string, decision?: RunDecision): Promise<void> {
+  const dir = path.resolve(workspace, requireDir(inputs));
+  if (decision) {
+    const verified = await verifyBundle(dir);
+    if (!verified.ok) {
+      const why = verified.checks
+        .filter((c) => c.status === "fail")
+        .map((c) => `${c.file ?? c.check}: ${c.detail}`);
+      core.warning(logSafe(`docker-acceptance: no usable report bundle in ${dir}: ${why.join("; ")}`));
+    }
+    const client = createGitHubClient({ token: inputs.githubToken, log: actionsLogger });
+    const done = await publishCommandRun(verified.ok ? (verified.report ?? null) : null, decision, {
+      client,
+      checkName: inputs.checkName,
+      comment: inputs.comment,
+      commentAuthor: inputs.commentAuthor,
+      runUrl: readEventContextSafe()?.runUrl,
+      log: actionsLogger,
+    });
+    if (done.report) {
+      await writeJobSummary(
+        renderMarkdown(done.report, { target: "job-summary", checkName: inputs.checkName }),
+      );
+      setOutputs(done.report, dir);
+    }
+    if (done.published) reportPublished(done.published);
+    if (!done.report || failsStep(done.report.verdict, inputs.failOn)) {
+      core.setFailed(`docker-acceptance verdict: ${done.report?.verdict ?? "no report"}`);
+    }
+    return;
+  }
+  const outcome = await publishBundle(dir, {
+    token: inputs.githubToken,
+    checkName: inputs.checkName,
+    comment: inputs.comment,
+    commentAuthor: inputs.commentAuthor,
+    log: actionsLogger,
+  });
+  for (const m of outcome.messages) core.notice(logSafe(m));
+  if (outcome.report) {
+    await writeJobSummary(
+      renderMarkdown(outcome.report, { target: "job-summary", checkName: inputs.checkName }),
+    );
+    setOutputs(outcome.report, dir);
+  }
+  if (outcome.result) reportPublished(outcome.result);
+  if (outcome.exitCode !== 0)
+    core.setFailed(`docker-acceptance publish: refused (${outcome.messages.at(-1) ?? "see above"})`);
+  else if (outcome.report && failsStep(outcome.report.verdict, inputs.failOn)) {
+    core.setFailed(`docker-acceptance verdict: ${outcome.report.verdict}`);
+  }
+}
+
+function readEventContextSafe(): EventContext | undefined {
+  try {
+    return eventContext();
+  } catch {
+    return undefined;
   }
 }
 

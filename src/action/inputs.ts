@@ -4,7 +4,7 @@ import { UsageError } from "../errors.js";
 import { parseShard, type Shard } from "../plan.js";
 import { SUITES, type SuiteName } from "../suites/ids.js";
 
-export type Mode = "run" | "check" | "publish" | "merge";
+export type Mode = "run" | "check" | "publish" | "merge" | "command";
 
 export interface ActionInputs {
   mode: Mode;
@@ -28,6 +28,8 @@ export interface ActionInputs {
   reportDir: string;
   parallelism?: number;
   githubToken: string;
+  /** The accepted `/acceptance` command (the accept step's `decision` output), as JSON; "" when none. */
+  command: string;
 }
 
 const list = (name: string) =>
@@ -65,7 +67,7 @@ export function readInputs(): ActionInputs {
   }
   const shard = core.getInput("shard");
   return {
-    mode: oneOf("mode", ["run", "check", "publish", "merge"] as const, "run"),
+    mode: oneOf("mode", ["run", "check", "publish", "merge", "command"] as const, "run"),
     inventory: core.getInput("inventory") || "acceptance/inventory.json",
     subjects: list("subject"),
     suites,
@@ -85,5 +87,6 @@ export function readInputs(): ActionInputs {
     reportDir: core.getInput("report-dir") || "",
     parallelism,
     githubToken: core.getInput("github-token"),
+    command: core.getInput("command"),
   };
 }

@@ -39,6 +39,8 @@ const ISSUE_INPUTS = [
   "parallelism",
   "github-token",
 ];
+/** The accept step's outputs (mode: command, docs/commands.md). */
+const COMMAND_OUTPUTS = ["run", "decision", "head-sha", "pr", "subjects"];
 const OUTPUTS = [
   "verdict",
   "report-path",
@@ -90,7 +92,7 @@ describe("action.yml", () => {
 
   it("declares every input of the issue and every output the action sets, each described", () => {
     expect(Object.keys(action.inputs)).toEqual(expect.arrayContaining(ISSUE_INPUTS));
-    expect(Object.keys(action.outputs).sort()).toEqual([...OUTPUTS].sort());
+    expect(Object.keys(action.outputs).sort()).toEqual([...OUTPUTS, ...COMMAND_OUTPUTS].sort());
     for (const [name, i] of Object.entries(action.inputs)) {
       expect(i.description?.length, name).toBeGreaterThan(10);
       expect(i.default, `${name}: declare a default (empty string when none)`).toBeDefined();

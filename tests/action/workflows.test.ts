@@ -45,8 +45,9 @@ afterEach(() => {
 });
 
 describe("docs/workflows", () => {
-  it("covers the five set-ups the README promises", () => {
+  it("covers the set-ups the README promises", () => {
     expect(files.sort()).toEqual([
+      "acceptance-commands.yml",
       "attach-compose.yml",
       "fork-safe-publish.yml",
       "fork-safe-test.yml",

@@ -1,6 +1,6 @@
 // The action end to end, as the runner runs it: dist/main.js then dist/post.js under Node 24,
 // against the real engine and the OpenAPI-validated GitHub API double.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cleanupOwned, listOwned } from "../../src/engine/cleanup.js";
@@ -144,7 +144,8 @@ describe.skipIf(!hasEngine)(
       expect(double.requests.length - 4).toBeLessThanOrEqual(4);
     });
 
-    it("a fork's pull request: posts nothing, writes event.json beside the bundle and says why", async () => {
+    it("a fork's pull request: phase 1 posts nothing and writes event.json beside the bundle; phase 2 (workflow_run, mode: publish) posts it", async () => {
+      double.seedPull(8, { headSha: HEAD, headRepo: "stranger/app" });
       const before = double.requests.length;
       const j = job(
         "pull_request",
@@ -160,14 +161,45 @@ describe.skipIf(!hasEngine)(
       expect(main.code, main.stdout).toBe(0);
       expect(double.requests.length).toBe(before);
       expect(main.stdout).toMatch(/::notice::Pull request from a fork/);
-      const event = JSON.parse(
-        readFileSync(path.join(path.dirname(main.outputs["report-dir"]!), "event.json"), "utf8"),
-      );
+      const bundle = main.outputs["report-dir"]!;
+      const event = JSON.parse(readFileSync(path.join(path.dirname(bundle), "event.json"), "utf8"));
       expect(event).toEqual({ prNumber: 8, headSha: HEAD, repository: "octo-org/app" });
-      const verified = await verifyBundle(main.outputs["report-dir"]!);
+      const verified = await verifyBundle(bundle);
       expect(verified.checks.filter((c) => c.status === "fail")).toEqual([]);
       expect(main.outputs["comment-id"]).toBe("");
       expect(main.summary.length).toBeGreaterThan(100);
+
+      // Phase 2 in the base repository's context: the downloaded bundle, nothing checked out.
+      const publish = job(
+        "workflow_run",
+        workflowRunEvent({ headSha: HEAD, headRepo: "stranger/app" }),
+        { mode: "publish", "report-dir": bundle },
+        "f".repeat(40),
+      );
+      const published = await runStep(publish, "main");
+      expect(published.code, published.stdout).toBe(0);
+      expect(double.problems).toEqual([]);
+      expect(double.comments.filter((c) => c.issue === 8)).toHaveLength(1);
+      expect(published.outputs["comment-id"]).toBe(String(double.comments.find((c) => c.issue === 8)!.id));
+      expect(double.checkRuns.find((c) => String(c.id) === published.outputs["check-run-id"])).toMatchObject({
+        head_sha: HEAD,
+        status: "completed",
+      });
+      expect((await runStep(publish, "post")).code).toBe(0);
+    });
+
+    it("the post step with an engine it cannot reach: warns loudly, never fails the job", async () => {
+      const j = job("schedule", scheduleEvent(), {});
+      writeFileSync(
+        j.files.state,
+        "owner<<ghadelimiter_0\nda-0123456789abcdef0123456789abcdef\nghadelimiter_0\n",
+      );
+      j.env.DOCKER_HOST = `unix://${path.join(j.dir, "no-engine.sock")}`;
+      const post = await runStep(j, "post");
+      expect(post.code).toBe(0);
+      expect(post.stdout).toMatch(
+        /::warning title=docker-acceptance cleanup incomplete::docker-acceptance post: .*da-0123456789abcdef0123456789abcdef/,
+      );
     });
 
     it("a scheduled run that fails: the step fails, one tracking issue is opened, the check run is on GITHUB_SHA", async () => {
