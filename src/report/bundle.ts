@@ -10,7 +10,7 @@ import { loadInventory } from "../inventory/load.js";
 import { checkCompleteness, describeDrift } from "../inventory/verify.js";
 import { SUITES, type SuiteName } from "../suites/ids.js";
 import { renderJunit } from "./junit.js";
-import { type Report, reportSchema } from "./model.js";
+import { cleanupEvidenceSchema, type Report, reportSchema } from "./model.js";
 
 export const SUMS_FILE = "SHA256SUMS";
 /** What every bundle holds besides SHA256SUMS. */
@@ -35,10 +35,13 @@ export async function writeBundle(
       `the --out directory ${dir} already holds ${strangers.join(", ")}; give an empty or new directory (a bundle must contain only its own files)`,
     );
   }
+  // Canonical form (the schema's key order and defaults), so report.json and cleanup.json agree
+  // byte for byte with what `verify` re-derives, whatever order the caller built them in.
+  const canonical = reportSchema.parse(report);
   const files: Record<(typeof BUNDLE_FILES)[number], string> = {
-    "cleanup.json": `${JSON.stringify(report.cleanup, null, 2)}\n`,
-    "junit.xml": renderJunit(report),
-    "report.json": `${JSON.stringify(report, null, 2)}\n`,
+    "cleanup.json": `${JSON.stringify(canonical.cleanup, null, 2)}\n`,
+    "junit.xml": renderJunit(canonical),
+    "report.json": `${JSON.stringify(canonical, null, 2)}\n`,
     "report.md": markdown,
   };
   const sums: string[] = [];
@@ -255,7 +258,9 @@ export async function verifyBundle(dir: string, opts: VerifyBundleOptions = {}):
   if (cleanupBytes) {
     let same = false;
     try {
-      same = JSON.stringify(JSON.parse(cleanupBytes.toString("utf8"))) === JSON.stringify(report.cleanup);
+      const raw = JSON.parse(cleanupBytes.toString("utf8"));
+      const parsed = raw === null ? null : cleanupEvidenceSchema.parse(raw);
+      same = JSON.stringify(parsed) === JSON.stringify(report.cleanup);
     } catch {}
     if (same) add("cleanup", "pass", "equals the cleanup evidence in report.json", "cleanup.json");
     else add("cleanup", "fail", "differs from the cleanup evidence in report.json", "cleanup.json");
