@@ -23,6 +23,7 @@ export const OPERATIONS = [
   ["post", "/repos/{owner}/{repo}/issues"],
   ["patch", "/repos/{owner}/{repo}/issues/{issue_number}"],
   ["get", "/repos/{owner}/{repo}/pulls/{pull_number}"],
+  ["get", "/repos/{owner}/{repo}/pulls/{pull_number}/files"],
   // The PR-comment bot (src/bot): the commenter's permission, and reactions on the command.
   ["get", "/repos/{owner}/{repo}/collaborators/{username}/permission"],
   ["post", "/repos/{owner}/{repo}/issues/comments/{comment_id}/reactions"],

@@ -3,10 +3,12 @@
 // publishing (a GitHub outage never loses the report), print the results, publish, set outputs
 // and fail the step per `fail-on`. `mode: publish` only publishes a bundle made elsewhere.
 import { setMaxListeners } from "node:events";
+import { existsSync } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import * as core from "@actions/core";
+import { pullRequestChanges } from "./action/changes.js";
 import { type ActionInputs, readInputs } from "./action/inputs.js";
 import { actionsLogger, logResults, logSafe } from "./action/log.js";
 import {
@@ -29,6 +31,7 @@ import { type PublishResult, publishReport, startCheckRun } from "./github/publi
 import { writeJobSummary } from "./github/summary.js";
 import { runPipeline } from "./pipeline.js";
 import { SUMS_FILE, verifyBundle, writeBundle } from "./report/bundle.js";
+import { addedLinesFrom, readExternalResults } from "./report/external.js";
 import { renderMarkdown } from "./report/markdown.js";
 import { mergeBundles } from "./report/merge.js";
 import { countCases, type Report, reportSchema } from "./report/model.js";
@@ -90,7 +93,46 @@ export async function runAction(): Promise<void> {
       });
     } else {
       reportDir = inputs.reportDir ? path.resolve(workspace, inputs.reportDir) : ownDir;
+      // The PR's diff feeds the alignment review and scopes SARIF findings to added lines; it is
+      // read only when one of them is wanted (the local checkout first, then the API).
+      const alignmentConfigured = existsSync(path.resolve(workspace, inputs.alignmentConfig));
+      const changes =
+        alignmentConfigured || inputs.sarif.length > 0
+          ? await pullRequestChanges(
+              context,
+              workspace,
+              started?.client ??
+                (context && inputs.githubToken
+                  ? createGitHubClient({ token: inputs.githubToken, log: actionsLogger })
+                  : undefined),
+            ).catch((err: unknown) => {
+              core.warning(
+                logSafe(`docker-acceptance: the PR's diff could not be read: ${(err as Error).message}`),
+              );
+              return undefined;
+            })
+          : undefined;
+      // Results of earlier steps (tests, linters): read before the suites, so a bad glob stops early.
+      const external =
+        inputs.junit.length + inputs.sarif.length > 0
+          ? await readExternalResults(
+              { junit: inputs.junit, sarif: inputs.sarif },
+              { workspace, addedLines: changes ? addedLinesFrom(changes.files) : undefined },
+            )
+          : {};
       report = await runPipeline({
+        alignment:
+          changes || (context?.pr && !alignmentConfigured)
+            ? {
+                source: {
+                  kind: "files",
+                  files: changes?.files ?? [],
+                  notes: changes?.notes,
+                  label: changes?.label,
+                },
+                configPath: inputs.alignmentConfig,
+              }
+            : undefined,
         workspace,
         inventoryPath: inputs.inventory,
         subjects: inputs.subjects,
@@ -108,6 +150,7 @@ export async function runAction(): Promise<void> {
           ref: process.env.GITHUB_REF,
         },
       });
+      report = { ...report, external };
     }
 
     // Through the schema once: the bundle holds exactly what `verify` and `publish` will read back.

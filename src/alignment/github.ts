@@ -54,11 +54,14 @@ export function toDiffFile(entry: z.infer<typeof diffEntry>): DiffFile {
 
 export async function fetchPullRequestFiles(
   octokit: GitHubRequester,
-  pr: { owner: string; repo: string; pullNumber: number },
+  pr: { owner: string; repo: string; pullNumber: number; changedFiles?: number },
 ): Promise<PullRequestFiles> {
   const base = { owner: pr.owner, repo: pr.repo, pull_number: pr.pullNumber };
-  const head = await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", base);
-  const { changed_files: changedFiles } = pullRequest.parse(head.data);
+  // The event payload already carries changed_files; only a caller without it pays for the read.
+  const changedFiles =
+    pr.changedFiles ??
+    pullRequest.parse((await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", base)).data)
+      .changed_files;
 
   const files: DiffFile[] = [];
   for (let page = 1; page <= MAX_PAGES; page++) {

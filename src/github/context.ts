@@ -17,6 +17,9 @@ export interface PullRequestRef {
   baseRepo: string;
   /** The event's action (`opened`, `synchronize`, ...), when known. */
   action?: string;
+  /** The base branch's commit the PR is compared with, and the PR's changed-file count, from the payload. */
+  baseSha?: string;
+  changedFiles?: number;
 }
 
 export interface EventContext {
@@ -59,6 +62,8 @@ export function readEventContext(env: Env = process.env): EventContext {
       headRepo: String(obj(head?.repo)?.full_name ?? `${owner}/${repo}`),
       baseRepo: String(obj(base?.repo)?.full_name ?? `${owner}/${repo}`),
       action: typeof event.action === "string" ? event.action : undefined,
+      baseSha: typeof base?.sha === "string" ? base.sha : undefined,
+      changedFiles: typeof pull.changed_files === "number" ? pull.changed_files : undefined,
     };
   }
   const kind: RunKind =

@@ -102,6 +102,7 @@ export class GitHubDouble {
   readonly reactions: Array<{ id: number; commentId: number; content: string; login: string }> = [];
   /** Repository roles by login (admin, maintain, write, triage, read); anyone else reads a public repo. */
   readonly collaborators = new Map<string, string>();
+  readonly pullFiles = new Map<number, Array<{ filename: string; status?: string; patch?: string }>>();
   readonly identities = new Map<string, Identity>([
     [FULL_TOKEN, { login: "github-actions[bot]", type: "Bot", write: ["checks", "pull_requests", "issues"] }],
     [READ_ONLY_TOKEN, { login: "github-actions[bot]", type: "Bot", write: [] }],
@@ -162,6 +163,11 @@ export class GitHubDouble {
       login: "contributor",
       pull: { headSha: p.headSha, headRepo: p.headRepo ?? base, baseRepo: p.baseRepo ?? base },
     });
+  }
+
+  /** The files a seeded PR changes, as GET .../pulls/{n}/files lists them (patch optional). */
+  seedPullFiles(number: number, files: Array<{ filename: string; status?: string; patch?: string }>): void {
+    this.pullFiles.set(number, files);
   }
 
   seedComment(issue: number, body: string, login = "someone"): number {
@@ -441,6 +447,27 @@ export class GitHubDouble {
         const issue = this.issueFor(params.pull_number);
         if (!issue?.pull) return { status: 404, body: { message: "Not Found" } };
         return { status: 200, body: this.pullJson(issue) };
+      }
+      case "pulls/list-files": {
+        if (!this.issueFor(params.pull_number)?.pull) return { status: 404, body: { message: "Not Found" } };
+        const files = this.pullFiles.get(Number(params.pull_number)) ?? [];
+        return this.page(
+          files,
+          query,
+          (f) => {
+            const additions = (f.patch ?? "").split("\n").filter((l) => l.startsWith("+")).length;
+            return {
+              ...sampleObject(SCHEMAS["diff-entry"]),
+              filename: f.filename,
+              status: f.status ?? "modified",
+              additions,
+              deletions: 0,
+              changes: additions,
+              ...(f.patch === undefined ? {} : { patch: f.patch }),
+            };
+          },
+          `/repos/${this.owner}/${this.repo}/pulls/${params.pull_number}/files`,
+        );
       }
       case "repos/get-collaborator-permission-level": {
         const role = this.collaborators.get(params.username ?? "") ?? "read";

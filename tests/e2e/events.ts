@@ -1,3 +1,5 @@
+import { execFileSync } from "node:child_process";
+import { REPO_ROOT } from "../helpers/inventory.js";
 // Event payloads shaped like the ones GitHub delivers (the fields our code and the runner read,
 // with the neighbours a real payload has), for GITHUB_EVENT_PATH.
 const repo = (fullName: string, id: number) => {
@@ -17,11 +19,18 @@ const repo = (fullName: string, id: number) => {
 
 const user = (login: string) => ({ login, id: 583231, type: "User", site_admin: false });
 
+/**
+ * The base commit a PR payload names. The workspace's own HEAD: a checkout with history holds it,
+ * so the action reads the PR's diff locally (an empty one here) instead of through the API.
+ */
+export const WORKSPACE_HEAD = execFileSync("git", ["rev-parse", "HEAD"], { cwd: REPO_ROOT }).toString().trim();
+
 export function pullRequestEvent(o: {
   number: number;
   headSha: string;
   action?: "opened" | "synchronize" | "reopened";
   headRepo?: string;
+  baseSha?: string;
 }) {
   const base = repo("octo-org/app", 1296269);
   const head = repo(o.headRepo ?? "octo-org/app", o.headRepo ? 7777 : 1296269);
@@ -45,7 +54,8 @@ export function pullRequestEvent(o: {
         user: user(String(head.owner.login)),
         repo: head,
       },
-      base: { label: "octo-org:main", ref: "main", sha: "0".repeat(40), user: user("octo-org"), repo: base },
+      base: { label: "octo-org:main", ref: "main", sha: o.baseSha ?? WORKSPACE_HEAD, user: user("octo-org"), repo: base },
+      changed_files: 3,
       author_association: o.headRepo ? "FIRST_TIME_CONTRIBUTOR" : "MEMBER",
     },
     repository: base,
