@@ -8,7 +8,17 @@ const probeImage = process.env.DA_PROBE_IMAGE ?? "docker-acceptance/busybox:loca
 if (!existsSync("dist/cli.js")) spawnSync("npm", ["run", "bundle"], { stdio: "inherit" });
 const r = spawnSync(
   process.execPath,
-  ["dist/cli.js", "run", "--inventory", "acceptance/inventory.json", "--probe-image", probeImage, "--out", "out/demo", ...process.argv.slice(2)],
+  [
+    "dist/cli.js",
+    "run",
+    "--inventory",
+    "acceptance/inventory.json",
+    "--probe-image",
+    probeImage,
+    "--out",
+    "out/demo",
+    ...process.argv.slice(2),
+  ],
   { stdio: "inherit" },
 );
 process.exit(r.status ?? 3);

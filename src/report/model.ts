@@ -193,7 +193,7 @@ export function computeVerdict(
   const failed =
     r.cases.some((c) => c.status === "fail" && c.severity === "fail") ||
     r.artifacts.some((a) => !a.ok) ||
-    (r.inventory !== null && r.inventory.requireComplete && !r.inventory.complete) ||
+    (r.inventory?.requireComplete === true && !r.inventory.complete) ||
     (r.cleanup !== null && !r.cleanup.completed);
   if (failed) return "fail";
   const warned =

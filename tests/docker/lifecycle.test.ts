@@ -99,7 +99,7 @@ describe.skipIf(!hasEngine)("lifecycle suite on the real engine", () => {
     expect(ready?.evidence.via).toBe("probe in the subject's network namespace");
     const probes = report.cases.find((c) => c.id === "lifecycle.probes");
     expect(probes?.message).toBe("2 probe(s) held");
-    expect((probes?.evidence.probes as { status: number }[]).map((p) => p.status)).toEqual([200, 404]);
+    expect((probes!.evidence.probes as { status: number }[]).map((p) => p.status)).toEqual([200, 404]);
     await nothingOwned(report.runId);
   });
 

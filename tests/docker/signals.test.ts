@@ -3,10 +3,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { listOwned } from "../../src/engine/cleanup.js";
-import { OWNER_LABEL, SUBJECT_LABEL } from "../../src/engine/ownership.js";
 import { pollUntil } from "../../src/engine/deadline.js";
-import { hasEngine, newEngine } from "../helpers/engine.js";
+import { OWNER_LABEL, SUBJECT_LABEL } from "../../src/engine/ownership.js";
 import { runCli } from "../helpers/cli.js";
+import { hasEngine, newEngine } from "../helpers/engine.js";
 import { fixtureSubject, writeInventory } from "../helpers/inventory.js";
 
 describe.skipIf(!hasEngine)("cancellation of docker-acceptance run", () => {
@@ -16,10 +16,21 @@ describe.skipIf(!hasEngine)("cancellation of docker-acceptance run", () => {
       const name = `sig-${sig.toLowerCase()}-${process.pid}`;
       const out = mkdtempSync(path.join(tmpdir(), "da-sig-"));
       const inventory = writeInventory([fixtureSubject("unhealthy", { name, startupTimeoutMs: 120_000 })]);
-      const run = runCli(["run", "--inventory", inventory, "--suite", "lifecycle", "--out", out, "--format", "json"]);
+      const run = runCli([
+        "run",
+        "--inventory",
+        inventory,
+        "--suite",
+        "lifecycle",
+        "--out",
+        out,
+        "--format",
+        "json",
+      ]);
       // Wait until the subject container exists (the run is then waiting for readiness).
       const subject = await pollUntil(
-        async () => (await engine.listContainers({ label: [`${SUBJECT_LABEL}=${name}`], status: ["running"] }))[0],
+        async () =>
+          (await engine.listContainers({ label: [`${SUBJECT_LABEL}=${name}`], status: ["running"] }))[0],
         { deadlineMs: 60_000, maxDelayMs: 100 },
       );
       expect(subject, "the subject container never started").toBeDefined();

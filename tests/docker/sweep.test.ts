@@ -1,18 +1,26 @@
 import { describe, expect, it } from "vitest";
 import { listOwned } from "../../src/engine/cleanup.js";
 import { newRunId, ownerLabels } from "../../src/engine/ownership.js";
-import { hasEngine, newEngine, PROBE_IMAGE } from "../helpers/engine.js";
 import { runCli } from "../helpers/cli.js";
+import { hasEngine, newEngine, PROBE_IMAGE } from "../helpers/engine.js";
 
 describe.skipIf(!hasEngine)("docker-acceptance sweep", () => {
   it("removes an owner's leftovers, proves it by listing, and a second sweep removes nothing", async () => {
     const engine = newEngine();
     const owner = newRunId();
-    const bystander = await engine.createContainer({ Image: PROBE_IMAGE, Cmd: ["true"], Labels: { "org.example.unrelated": "yes" } });
+    const bystander = await engine.createContainer({
+      Image: PROBE_IMAGE,
+      Cmd: ["true"],
+      Labels: { "org.example.unrelated": "yes" },
+    });
     try {
       const ids = await Promise.all(
         ["subject", "probe"].map((role) =>
-          engine.createContainer({ Image: PROBE_IMAGE, Cmd: ["sleep", "30"], Labels: ownerLabels(owner, role as "subject") }),
+          engine.createContainer({
+            Image: PROBE_IMAGE,
+            Cmd: ["sleep", "30"],
+            Labels: ownerLabels(owner, role as "subject"),
+          }),
         ),
       );
       await engine.start(ids[0]!);
@@ -20,7 +28,9 @@ describe.skipIf(!hasEngine)("docker-acceptance sweep", () => {
       const first = await runCli(["sweep", "--owner", owner]);
       expect(first.code).toBe(0);
       for (const id of ids) expect(first.stdout).toContain(`removed container ${id.slice(0, 19)}`);
-      expect(first.stdout).toContain(`sweep ${owner}: verified by list containers label=org.docker-acceptance.owner=${owner}`);
+      expect(first.stdout).toContain(
+        `sweep ${owner}: verified by list containers label=org.docker-acceptance.owner=${owner}`,
+      );
       expect((await listOwned(engine, { owner })).containers).toEqual([]);
 
       const second = await runCli(["sweep", "--owner", owner]);

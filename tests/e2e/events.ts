@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { REPO_ROOT } from "../helpers/inventory.js";
+
 // Event payloads shaped like the ones GitHub delivers (the fields our code and the runner read,
 // with the neighbours a real payload has), for GITHUB_EVENT_PATH.
 const repo = (fullName: string, id: number) => {
@@ -23,7 +24,9 @@ const user = (login: string) => ({ login, id: 583231, type: "User", site_admin: 
  * The base commit a PR payload names. The workspace's own HEAD: a checkout with history holds it,
  * so the action reads the PR's diff locally (an empty one here) instead of through the API.
  */
-export const WORKSPACE_HEAD = execFileSync("git", ["rev-parse", "HEAD"], { cwd: REPO_ROOT }).toString().trim();
+export const WORKSPACE_HEAD = execFileSync("git", ["rev-parse", "HEAD"], { cwd: REPO_ROOT })
+  .toString()
+  .trim();
 
 export function pullRequestEvent(o: {
   number: number;
@@ -54,7 +57,13 @@ export function pullRequestEvent(o: {
         user: user(String(head.owner.login)),
         repo: head,
       },
-      base: { label: "octo-org:main", ref: "main", sha: o.baseSha ?? WORKSPACE_HEAD, user: user("octo-org"), repo: base },
+      base: {
+        label: "octo-org:main",
+        ref: "main",
+        sha: o.baseSha ?? WORKSPACE_HEAD,
+        user: user("octo-org"),
+        repo: base,
+      },
       changed_files: 3,
       author_association: o.headRepo ? "FIRST_TIME_CONTRIBUTOR" : "MEMBER",
     },
