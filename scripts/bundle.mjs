@@ -1,6 +1,6 @@
-// One bundler, three entry points, ES modules for node24. dockerode's optional transports (ssh2,
-// gRPC for BuildKit sessions) are replaced by a stub: the tool talks to a socket or tcp only, and
-// they would double each bundle and its start-up time. Minified: size and cold start are budgets.
+// One bundler, three entry points, ES modules for node24. Code the tool never runs (dockerode's
+// ssh2/BuildKit transports, @actions/core's OIDC client) is replaced by scripts/unused-stub.cjs:
+// it would double each bundle and its start-up time. Minified: size and cold start are budgets.
 import { rmSync } from "node:fs";
 import { build } from "esbuild";
 
@@ -28,10 +28,15 @@ await build({
   legalComments: "none",
   banner: { js: banner },
   alias: Object.fromEntries(
-    ["ssh2", "cpu-features", "@grpc/grpc-js", "@grpc/proto-loader", "protobufjs"].map((m) => [
-      m,
-      "./scripts/unused-stub.cjs",
-    ]),
+    [
+      "ssh2",
+      "cpu-features",
+      "@grpc/grpc-js",
+      "@grpc/proto-loader",
+      "protobufjs",
+      "@actions/http-client",
+      "@actions/http-client/lib/auth",
+    ].map((m) => [m, "./scripts/unused-stub.cjs"]),
   ),
   logLevel: "warning",
 });

@@ -1,5 +1,6 @@
-// Stands in for optional transports dockerode can load but docker-acceptance never uses:
-// ssh2 (ssh:// DOCKER_HOST) and gRPC (BuildKit sessions). Keeps each bundle small and loads fast.
+// Stands in for code docker-acceptance bundles but never runs: dockerode's optional transports
+// (ssh2 for ssh:// DOCKER_HOST, gRPC and protobufjs for BuildKit sessions) and @actions/core's
+// OIDC token client (@actions/http-client, which brings undici). Keeps bundles small and fast.
 function unsupported() {
   throw new Error(
     "this Docker transport is not supported by docker-acceptance; use a unix socket or tcp:// DOCKER_HOST",
@@ -10,4 +11,11 @@ class Client {
     unsupported();
   }
 }
-module.exports = { Client, Server: Client, loadSync: unsupported, loadPackageDefinition: unsupported };
+module.exports = {
+  Client,
+  Server: Client,
+  HttpClient: Client,
+  BearerCredentialHandler: Client,
+  loadSync: unsupported,
+  loadPackageDefinition: unsupported,
+};

@@ -8,32 +8,18 @@ import { readdir, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import * as core from "@actions/core";
-import { pullRequestChanges } from "./action/changes.js";
 import { type ActionInputs, readInputs } from "./action/inputs.js";
 import { actionsLogger, logResults, logSafe } from "./action/log.js";
-import {
-  assertWorkspaceAt,
-  commandOutputs,
-  handleIssueComment,
-  parseRunDecision,
-  publishCommandRun,
-  type RunDecision,
-  readEventPayload,
-} from "./bot/index.js";
-import { checkContainers } from "./commands/check.js";
+import type { RunDecision } from "./bot/index.js";
 import { abortOnSignals } from "./commands/common.js";
-import { publishBundle } from "./commands/publish.js";
 import { newRunId } from "./engine/ownership.js";
 import { exitCodeOf, redact, registerSecret, UsageError } from "./errors.js";
-import { createGitHubClient } from "./github/client.js";
 import { type EventContext, readEventContext } from "./github/context.js";
-import { type PublishResult, publishReport, startCheckRun } from "./github/publish.js";
+import type { PublishResult } from "./github/publish.js";
 import { writeJobSummary } from "./github/summary.js";
 import { runPipeline } from "./pipeline.js";
 import { SUMS_FILE, verifyBundle, writeBundle } from "./report/bundle.js";
-import { addedLinesFrom, readExternalResults } from "./report/external.js";
 import { renderMarkdown } from "./report/markdown.js";
-import { mergeBundles } from "./report/merge.js";
 import { countCases, type Report, reportSchema } from "./report/model.js";
 import { DEFAULT_PROBE_IMAGE } from "./suites/containment/index.js";
 
@@ -52,15 +38,18 @@ export async function runAction(): Promise<void> {
     // RUNNER_TEMP is emptied after each job; outside Actions the OS temp dir, never the workspace.
     const ownDir = path.join(process.env.RUNNER_TEMP ?? tmpdir(), "docker-acceptance", owner);
 
-    const decision = inputs.command ? parseRunDecision(inputs.command, "input command") : undefined;
+    // Each mode loads only the modules it uses: start-up time and memory are budgets too.
+    const bot = inputs.command || inputs.mode === "command" ? await import("./bot/index.js") : undefined;
+    const decision = inputs.command ? bot!.parseRunDecision(inputs.command, "input command") : undefined;
     if (inputs.mode === "command") return await acceptCommand(inputs);
     if (inputs.mode === "publish") return await publishOnly(inputs, workspace, decision);
     // A command run tests exactly the commit the maintainer accepted, or nothing.
-    if (decision) await assertWorkspaceAt(workspace, decision);
+    if (decision) await bot!.assertWorkspaceAt(workspace, decision);
+    const github = context ? await import("./github/publish.js") : undefined;
 
     // The check run shows "in progress" on the PR while the suites run.
     const started = context
-      ? await startCheckRun({
+      ? await github!.startCheckRun({
           context,
           token: inputs.githubToken,
           checkName: inputs.checkName,
@@ -73,6 +62,7 @@ export async function runAction(): Promise<void> {
     let report: Report;
     if (inputs.mode === "merge") {
       reportDir = ownDir;
+      const { mergeBundles } = await import("./report/merge.js");
       report = await mergeBundles(await shardDirs(path.resolve(workspace, requireDir(inputs))), {
         inventoryPath: path.resolve(workspace, inputs.inventory),
         workspace,
@@ -82,6 +72,7 @@ export async function runAction(): Promise<void> {
         throw new UsageError("input container: mode check needs at least one running container ID or name");
       }
       reportDir = inputs.reportDir ? path.resolve(workspace, inputs.reportDir) : ownDir;
+      const { checkContainers } = await import("./commands/check.js");
       report = await checkContainers({
         selection: { containers: inputs.containers, filters: {} },
         writableRoots: ["/tmp", "/dev/shm"],
@@ -98,26 +89,36 @@ export async function runAction(): Promise<void> {
       const alignmentConfigured = existsSync(path.resolve(workspace, inputs.alignmentConfig));
       const changes =
         alignmentConfigured || inputs.sarif.length > 0
-          ? await pullRequestChanges(
-              context,
-              workspace,
-              started?.client ??
-                (context && inputs.githubToken
-                  ? createGitHubClient({ token: inputs.githubToken, log: actionsLogger })
-                  : undefined),
-            ).catch((err: unknown) => {
-              core.warning(
-                logSafe(`docker-acceptance: the PR's diff could not be read: ${(err as Error).message}`),
-              );
-              return undefined;
-            })
+          ? await (await import("./action/changes.js"))
+              .pullRequestChanges(
+                context,
+                workspace,
+                started?.client ??
+                  (context && inputs.githubToken
+                    ? (await import("./github/client.js")).createGitHubClient({
+                        token: inputs.githubToken,
+                        log: actionsLogger,
+                      })
+                    : undefined),
+              )
+              .catch((err: unknown) => {
+                core.warning(
+                  logSafe(`docker-acceptance: the PR's diff could not be read: ${(err as Error).message}`),
+                );
+                return undefined;
+              })
           : undefined;
       // Results of earlier steps (tests, linters): read before the suites, so a bad glob stops early.
       const external =
         inputs.junit.length + inputs.sarif.length > 0
-          ? await readExternalResults(
+          ? await (await import("./report/external.js")).readExternalResults(
               { junit: inputs.junit, sarif: inputs.sarif },
-              { workspace, addedLines: changes ? addedLinesFrom(changes.files) : undefined },
+              {
+                workspace,
+                addedLines: changes
+                  ? (await import("./report/external.js")).addedLinesFrom(changes.files)
+                  : undefined,
+              },
             )
           : {};
       report = await runPipeline({
@@ -164,7 +165,7 @@ export async function runAction(): Promise<void> {
     await logResults(report, reportDir);
 
     if (context) {
-      const published = await publishReport(report, {
+      const published = await github!.publishReport(report, {
         context,
         token: inputs.githubToken,
         client: started?.client,
@@ -198,6 +199,8 @@ export async function runAction(): Promise<void> {
 
 /** `mode: command`: answer an `/acceptance` comment; the outputs drive the suites and publish jobs. */
 async function acceptCommand(inputs: ActionInputs): Promise<void> {
+  const { createGitHubClient } = await import("./github/client.js");
+  const { commandOutputs, handleIssueComment, readEventPayload } = await import("./bot/index.js");
   const client = createGitHubClient({ token: inputs.githubToken, log: actionsLogger });
   const decision = await handleIssueComment(readEventPayload(process.env.GITHUB_EVENT_PATH), {
     client,
@@ -226,6 +229,8 @@ async function publishOnly(inputs: ActionInputs, workspace: string, decision?: R
         .map((c) => `${c.file ?? c.check}: ${c.detail}`);
       core.warning(logSafe(`docker-acceptance: no usable report bundle in ${dir}: ${why.join("; ")}`));
     }
+    const { createGitHubClient } = await import("./github/client.js");
+    const { publishCommandRun } = await import("./bot/index.js");
     const client = createGitHubClient({ token: inputs.githubToken, log: actionsLogger });
     const done = await publishCommandRun(verified.ok ? (verified.report ?? null) : null, decision, {
       client,
@@ -247,6 +252,7 @@ async function publishOnly(inputs: ActionInputs, workspace: string, decision?: R
     }
     return;
   }
+  const { publishBundle } = await import("./commands/publish.js");
   const outcome = await publishBundle(dir, {
     token: inputs.githubToken,
     checkName: inputs.checkName,

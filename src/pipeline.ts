@@ -2,12 +2,7 @@
 // Doors (CLI, action main) parse their inputs, call runPipeline, then render and publish.
 import { availableParallelism } from "node:os";
 import path from "node:path";
-import {
-  type AlignmentSource,
-  DEFAULT_CONFIG_PATH,
-  loadAlignmentConfig,
-  runAlignment,
-} from "./alignment/index.js";
+import type { AlignmentSource } from "./alignment/index.js";
 import { cleanupOwned, mergeCleanup } from "./engine/cleanup.js";
 import { DockerEngine } from "./engine/docker.js";
 import { newRunId } from "./engine/ownership.js";
@@ -69,22 +64,29 @@ export async function runPipeline(opts: RunOptions): Promise<Report> {
   const inv = loaded.inventory;
   const subjects = selectSubjects(inv.subjects, opts.subjects ?? [], opts.shard);
   refuseUnenforceable(inv, inventoryFile);
-  if (opts.alignment) {
+  // Loaded only when asked for (it brings the YAML parser): start-up time is a budget.
+  const review = opts.alignment ? await import("./alignment/index.js") : undefined;
+  if (opts.alignment && review) {
     // A broken alignment config is a configuration error: reported before any engine call.
-    await loadAlignmentConfig(path.resolve(opts.workspace, opts.alignment.configPath ?? DEFAULT_CONFIG_PATH));
+    await review.loadAlignmentConfig(
+      path.resolve(opts.workspace, opts.alignment.configPath ?? review.DEFAULT_CONFIG_PATH),
+    );
   }
   // Pinned artifacts and the alignment review need nothing from the engine: they run alongside.
   const artifacts = verifyArtifacts(opts.workspace, inv, loaded.text);
-  const alignment = opts.alignment
-    ? runAlignment({
-        workspace: opts.workspace,
-        configPath: opts.alignment.configPath,
-        source: opts.alignment.source,
-      }).catch((err: unknown) => {
-        errors.push(errorEvidence(err));
-        return null;
-      })
-    : Promise.resolve(null);
+  const alignment =
+    opts.alignment && review
+      ? review
+          .runAlignment({
+            workspace: opts.workspace,
+            configPath: opts.alignment.configPath,
+            source: opts.alignment.source,
+          })
+          .catch((err: unknown) => {
+            errors.push(errorEvidence(err));
+            return null;
+          })
+      : Promise.resolve(null);
   const suites = new Set<SuiteName>(opts.suites?.length ? opts.suites : ["lifecycle", "containment"]);
   const engine = opts.engine ?? new DockerEngine();
   const { log, signal } = opts;
