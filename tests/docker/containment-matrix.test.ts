@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cleanupOwned } from "../../src/engine/cleanup.js";
 import { readBuildContext } from "../../src/engine/context.js";
 import type { ContainerInspect } from "../../src/engine/docker.js";
 import { newRunId, OWNER_LABEL, ownedTag, ownerLabels, ROLE_LABEL } from "../../src/engine/ownership.js";
@@ -122,10 +123,12 @@ describe.skipIf(!hasEngine)("fault matrix on the real engine", () => {
   });
 
   afterAll(async () => {
-    await Promise.all(containers.map((id) => engine.removeContainer(id).catch(() => undefined)));
-    for (const tag of Object.values(images)) await engine.removeImageTag(tag).catch(() => undefined);
+    // The product's own cleanup: containers, our tags and the builds' labelled intermediate images.
+    const evidence = await cleanupOwned(engine, { owner }, { trigger: "test-teardown" });
     rmSync(hostDir, { recursive: true, force: true });
+    expect(evidence.completed).toBe(true);
     expect(await engine.listContainers({ label: [`${OWNER_LABEL}=${owner}`] })).toEqual([]);
+    expect(await engine.listImages({ label: [`${OWNER_LABEL}=${owner}`] }, true)).toEqual([]);
   });
 
   it("measures the host's namespaces once, all six", () => {
