@@ -6,7 +6,7 @@ import { cleanupOwned } from "../../engine/cleanup.js";
 import { readBuildContext } from "../../engine/context.js";
 import { pollUntil } from "../../engine/deadline.js";
 import type { ContainerInspect, DockerEngine } from "../../engine/docker.js";
-import { OWNER_LABEL, ownedTag, ROLE_LABEL, SUBJECT_LABEL } from "../../engine/ownership.js";
+import { OWNER_LABEL, ownedTag, ROLE_LABEL } from "../../engine/ownership.js";
 import { errorEvidence, redact } from "../../errors.js";
 import type { Subject } from "../../inventory/schema.js";
 import type { Logger } from "../../log.js";
@@ -124,8 +124,9 @@ export async function runSubject(ctx: SubjectRunContext): Promise<SubjectOutcome
         const built = await engine.build({
           context,
           tag,
-          // Each build label is one legacy-builder step (and one intermediate image): keep them few.
-          labels: { [OWNER_LABEL]: owner, [ROLE_LABEL]: "subject", [SUBJECT_LABEL]: subject.name },
+          // Each build label is one legacy-builder step (and one intermediate image): only the two
+          // ownership needs; the subject is in the tag.
+          labels: { [OWNER_LABEL]: owner, [ROLE_LABEL]: "subject" },
           buildArgs: b.args,
           target: b.target,
           timeoutMs: 15 * 60_000,
