@@ -14,10 +14,9 @@ import { checkCompleteness } from "./inventory/verify.js";
 import type { Logger } from "./log.js";
 import { mapSettled, type Shard, selectSubjects } from "./plan.js";
 import {
+  assembleReport,
   type CaseResult,
   type CleanupEvidence,
-  computeVerdict,
-  REPORT_SCHEMA_VERSION,
   type Report,
   type SubjectReport,
 } from "./report/model.js";
@@ -30,7 +29,7 @@ import {
 import type { CaseId, SuiteName } from "./suites/ids.js";
 import { checkLaunchSpec, LaunchSpecError } from "./suites/lifecycle/create.js";
 import { runSubject } from "./suites/lifecycle/run.js";
-import { TOOL_NAME, TOOL_VERSION } from "./version.js";
+import { TOOL_VERSION } from "./version.js";
 
 export interface RunOptions {
   workspace: string;
@@ -177,34 +176,25 @@ export async function runPipeline(opts: RunOptions): Promise<Report> {
       message: `run cancelled (${String(signal.reason ?? "signal")}); cleanup ran`,
     });
 
-  const requireComplete = opts.requireComplete !== false;
-  const partial = {
+  return assembleReport({
+    runId: owner,
+    startedMs: t0,
+    head: opts.head ?? {},
+    ...(opts.shard ? { shard: opts.shard } : {}),
+    subjects: subjectReports,
     cases,
     artifacts: await artifacts,
     inventory: checkCompleteness(inv, cases, {
       suites: [...suites],
       subjects: subjects.map((s) => s.name),
-      requireComplete,
+      requireComplete: opts.requireComplete !== false,
       path: opts.inventoryPath,
       sha256: loaded.sha256,
     }),
     errors,
     cleanup: mergeCleanup(cleanups, signal.aborted ? String(signal.reason ?? "cancelled") : "run-end"),
-  };
-  return {
-    schemaVersion: REPORT_SCHEMA_VERSION,
-    tool: { name: TOOL_NAME, version: TOOL_VERSION },
-    runId: owner,
-    startedAt: new Date(t0).toISOString(),
-    durationMs: Date.now() - t0,
-    verdict: computeVerdict(partial),
-    head: opts.head ?? {},
-    ...(opts.shard ? { shard: opts.shard } : {}),
-    subjects: subjectReports,
     alignment: await alignment,
-    external: {},
-    ...partial,
-  };
+  });
 }
 
 /** Every declared subject, not only this shard's: the same inventory fails the same way everywhere. */

@@ -9,15 +9,8 @@ import { DockerEngine } from "../engine/docker.js";
 import { newRunId, OWNER_LABEL } from "../engine/ownership.js";
 import { EngineError, errorEvidence, UsageError } from "../errors.js";
 import { writeBundle } from "../report/bundle.js";
-import {
-  type CaseResult,
-  computeVerdict,
-  REPORT_SCHEMA_VERSION,
-  type Report,
-  reportSchema,
-} from "../report/model.js";
+import { assembleReport, type CaseResult, type Report } from "../report/model.js";
 import { DEFAULT_PROBE_IMAGE, measureHostNamespaces, runContainment } from "../suites/containment/index.js";
-import { TOOL_NAME, TOOL_VERSION } from "../version.js";
 import { abortOnSignals, exitCodeFor, parseFormat, renderReport, signalExitCode } from "./common.js";
 
 export const CHECK_USAGE = `usage: docker-acceptance check (--container ID|NAME)... (--filter KEY=VALUE)...
@@ -192,18 +185,14 @@ export async function checkContainers(opts: CheckOptions): Promise<Report> {
   );
   await engine.settle();
   const cleanup = await cleanupOwned(engine, { owner }, { trigger: "check" });
-  const cases = perSubject.flat();
-  const draft = { cases, artifacts: [], inventory: null, errors, cleanup };
-  return reportSchema.parse({
-    schemaVersion: REPORT_SCHEMA_VERSION,
-    tool: { name: TOOL_NAME, version: TOOL_VERSION },
+  return assembleReport({
     runId: owner,
-    startedAt: new Date(started).toISOString(),
-    durationMs: Date.now() - started,
-    verdict: computeVerdict(draft),
+    startedMs: started,
     subjects: subjects.map((s) => ({ name: s.name, containerId: s.id, image: s.image })),
-    ...draft,
-    alignment: null,
+    cases: perSubject.flat(),
+    cleanup,
+    inventory: null,
+    errors,
   });
 }
 

@@ -12,13 +12,7 @@ import { checkCompleteness } from "../inventory/verify.js";
 import { shardSubjects } from "../plan.js";
 import { SUITES } from "../suites/ids.js";
 import { verifyBundle } from "./bundle.js";
-import {
-  type CleanupEvidence,
-  computeVerdict,
-  REPORT_SCHEMA_VERSION,
-  type Report,
-  reportSchema,
-} from "./model.js";
+import { assembleReport, type CleanupEvidence, type Report } from "./model.js";
 
 export interface MergeOptions {
   /**
@@ -188,19 +182,20 @@ async function combine(shards: Shard[], opts: MergeOptions): Promise<Report> {
     });
 
   const inventory = await mergedInventory(shards, cases, opts);
-  const partial = { cases, artifacts, inventory, errors, cleanup };
-  return reportSchema.parse({
-    schemaVersion: REPORT_SCHEMA_VERSION,
+  return assembleReport({
     tool: reports[0]!.tool,
     runId,
-    startedAt: new Date(t0).toISOString(),
-    durationMs: Math.max(0, end - t0),
-    verdict: computeVerdict(partial),
+    startedMs: t0,
+    endedMs: end,
     head: reports[0]!.head,
     subjects,
+    cases,
+    artifacts,
+    inventory,
+    errors,
+    cleanup,
     alignment: reports.find((r) => r.alignment !== null)?.alignment ?? null,
     external: mergeExternal(reports),
-    ...partial,
   });
 }
 

@@ -1,6 +1,7 @@
 // The one Report object. Every rendering (text, markdown, JUnit, comment, check run, summary)
 // derives from it; renderers never re-run checks.
 import { z } from "zod";
+import { TOOL_NAME, TOOL_VERSION } from "../version.js";
 
 export const REPORT_SCHEMA_VERSION = 1;
 
@@ -225,4 +226,34 @@ export function countCases(cases: readonly CaseResult[]): Counts {
 export function byAttention(a: CaseResult, b: CaseResult): number {
   const rank = { error: 0, fail: 1, skip: 2, pass: 3 } as const;
   return rank[a.status] - rank[b.status];
+}
+
+/** What a door measured; assembleReport adds the schema version, the tool and the verdict. */
+export type ReportParts = Omit<
+  z.input<typeof reportSchema>,
+  "schemaVersion" | "tool" | "verdict" | "startedAt" | "durationMs"
+> & {
+  tool?: Report["tool"];
+  /** Epoch milliseconds of the run's start and end (end defaults to now). */
+  startedMs: number;
+  endedMs?: number;
+};
+
+/** The one way a Report is made (run, check, merge): verdict derived, shape validated. */
+export function assembleReport(parts: ReportParts): Report {
+  const {
+    startedMs,
+    endedMs = Date.now(),
+    tool = { name: TOOL_NAME, version: TOOL_VERSION },
+    ...rest
+  } = parts;
+  const draft = reportSchema.parse({
+    ...rest,
+    schemaVersion: REPORT_SCHEMA_VERSION,
+    tool,
+    startedAt: new Date(startedMs).toISOString(),
+    durationMs: Math.max(0, endedMs - startedMs),
+    verdict: "pass",
+  });
+  return { ...draft, verdict: computeVerdict(draft) };
 }

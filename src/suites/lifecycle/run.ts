@@ -101,6 +101,15 @@ export async function runSubject(ctx: SubjectRunContext): Promise<SubjectOutcome
   /** The limits case's inspect, handed on to containment so the subject is not inspected twice. */
   let running: ContainerInspect | undefined;
   let cleanup: CleanupEvidence | undefined;
+  /** Where a network "none" subject's HTTP checks run from: a probe in its network namespace. */
+  const netns = () => ({
+    engine,
+    owner,
+    probeImage: ctx.probeImage,
+    containerId: containerId!,
+    port: subject.port,
+    signal: ctx.signal,
+  });
 
   try {
     gate(
@@ -199,18 +208,10 @@ export async function runSubject(ctx: SubjectRunContext): Promise<SubjectOutcome
         );
         let attempts = 0;
         let last: { status: number } | undefined;
-        const netns = {
-          engine,
-          owner,
-          probeImage: ctx.probeImage,
-          containerId: containerId!,
-          port: subject.port,
-          signal: ctx.signal,
-        };
         const ready =
           subject.network === "none"
             ? await Promise.race([
-                waitReadyInNetns(netns, subject.healthPath, subject.startupTimeoutMs).then((ok) =>
+                waitReadyInNetns(netns(), subject.healthPath, subject.startupTimeoutMs).then((ok) =>
                   ok ? "ready" : undefined,
                 ),
                 waiting.then(() =>
@@ -276,20 +277,7 @@ export async function runSubject(ctx: SubjectRunContext): Promise<SubjectOutcome
       if (subject.probes.length === 0)
         return { status: "skip", message: "no HTTP probes declared", evidence: {} };
       // Network none: one probe container asks them all from inside the subject's network namespace.
-      const viaNetns =
-        subject.network === "none"
-          ? await askInNetns(
-              {
-                engine,
-                owner,
-                probeImage: ctx.probeImage,
-                containerId: containerId!,
-                port: subject.port,
-                signal: ctx.signal,
-              },
-              subject.probes,
-            )
-          : undefined;
+      const viaNetns = subject.network === "none" ? await askInNetns(netns(), subject.probes) : undefined;
       const results = await Promise.all(
         subject.probes.map(async (p, i) => {
           const answer = viaNetns

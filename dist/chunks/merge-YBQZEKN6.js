@@ -1,7 +1,0 @@
-import { createRequire as __daCreateRequire } from 'node:module';
-const require = __daCreateRequire(import.meta.url);
-import{a as c}from"./chunk-7ZKQEGTJ.js";import{e as g}from"./chunk-KDD33LEN.js";import"./chunk-L6NGXQWH.js";import{a as d,b as i,c as w}from"./chunk-5K3N7PMV.js";import{c as u}from"./chunk-62JA24VE.js";import"./chunk-3ZAK47XH.js";import"./chunk-SY57IRQM.js";import"./chunk-CNWEC6UK.js";import"./chunk-OEWBK4WP.js";import{a as t}from"./chunk-WEMFRLTS.js";import{a as p}from"./chunk-EN66KAXS.js";import n from"node:path";var s="usage: docker-acceptance merge BUNDLE_DIR... --out DIR [--inventory PATH] [--workspace DIR] [--format text|markdown|json]";async function $(l){let{values:e,positionals:r}=g(l,s,{out:{type:"string"},inventory:{type:"string"},workspace:{type:"string"},format:{type:"string"},help:{type:"boolean",short:"h"}});if(e.help)return process.stdout.write(`${s}
-`),0;let f=d(e.format);if(r.length===0)throw new t(`expected at least one BUNDLE_DIR
-${s}`);if(!e.out)throw new t(`--out DIR is required: where the merged bundle goes
-${s}`);let a=n.resolve(e.out);if(r.some(h=>n.resolve(h)===a))throw new t(`--out ${e.out} is also a shard bundle; give a new directory for the merged one`);let m=n.resolve(e.workspace??"."),o=await c(r,{inventoryPath:e.inventory&&n.resolve(m,e.inventory),workspace:m});return await u(a,o,{markdown:await i(o,"markdown")}),process.stderr.write(`merged ${r.length} shard bundle(s) into ${a}
-`),process.stdout.write(await i(o,f)),w(o)}p($,"mergeCommand");export{s as MERGE_USAGE,$ as mergeCommand};
