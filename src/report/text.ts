@@ -28,9 +28,8 @@ function caseLine(c: CaseResult, idWidth: number): string {
 
 export function renderText(report: Report): string {
   const out: string[] = [];
-  const cases = [...report.cases].sort(
-    (a, b) => byAttention(a, b) || a.subject.localeCompare(b.subject) || a.id.localeCompare(b.id),
-  );
+  // Failures first; within a status, by subject, then in the order the cases ran (sort is stable).
+  const cases = [...report.cases].sort((a, b) => byAttention(a, b) || a.subject.localeCompare(b.subject));
   const idWidth = Math.min(60, Math.max(0, ...cases.map((c) => c.subject.length + 1 + c.id.length)));
   for (const c of cases) out.push(caseLine(c, idWidth));
 
