@@ -30,11 +30,13 @@ export async function runAction(): Promise<void> {
   const signals = abortOnSignals();
   // Every concurrent engine call listens on the one run signal; many subjects mean many listeners.
   setMaxListeners(0, signals.signal);
+  // Set once the in-progress check run exists: if the step then fails without a report, the
+  // catch below completes it instead of leaving it spinning on the pull request.
+  let abandon: ((reason: string) => Promise<string | undefined>) | undefined;
   try {
     const inputs = readInputs();
     registerSecret(inputs.githubToken);
     const workspace = process.env.GITHUB_WORKSPACE ?? process.cwd();
-    const context = eventContext();
     // RUNNER_TEMP is emptied after each job; outside Actions the OS temp dir, never the workspace.
     const ownDir = path.join(process.env.RUNNER_TEMP ?? tmpdir(), "docker-acceptance", owner);
 
@@ -45,6 +47,14 @@ export async function runAction(): Promise<void> {
     if (inputs.mode === "publish") return await publishOnly(inputs, workspace, decision);
     // A command run tests exactly the commit the maintainer accepted, or nothing.
     if (decision) await bot!.assertWorkspaceAt(workspace, decision);
+    // Input mistakes fail before anything is created on GitHub.
+    if (inputs.mode === "check" && inputs.containers.length === 0) {
+      throw new UsageError("input container: mode check needs at least one running container ID or name");
+    }
+    if (inputs.mode === "merge") requireDir(inputs);
+    // On issue_comment GITHUB_SHA is the default branch's head: a command run describes (and,
+    // if handed a token, publishes on) the accepted pull request and commit instead.
+    const context = decision ? bot!.commandEventContext(decision, eventContext()?.runUrl) : eventContext();
     const github = context ? await import("./github/publish.js") : undefined;
 
     // The check run shows "in progress" on the PR while the suites run.
@@ -57,6 +67,11 @@ export async function runAction(): Promise<void> {
         })
       : undefined;
     for (const n of started?.notices ?? []) core.notice(logSafe(n));
+    if (context && started?.client && started.checkRunId !== undefined) {
+      const { client, checkRunId } = started;
+      abandon = (reason) =>
+        github!.abandonCheckRun({ client, context, checkRunId, checkName: inputs.checkName, reason });
+    }
 
     let reportDir: string;
     let report: Report;
@@ -68,9 +83,6 @@ export async function runAction(): Promise<void> {
         workspace,
       });
     } else if (inputs.mode === "check") {
-      if (inputs.containers.length === 0) {
-        throw new UsageError("input container: mode check needs at least one running container ID or name");
-      }
       reportDir = inputs.reportDir ? path.resolve(workspace, inputs.reportDir) : ownDir;
       const { checkContainers } = await import("./commands/check.js");
       report = await checkContainers({
@@ -165,6 +177,8 @@ export async function runAction(): Promise<void> {
     await logResults(report, reportDir);
 
     if (context) {
+      // publishReport completes the check run with the report (and never throws).
+      abandon = undefined;
       const published = await github!.publishReport(report, {
         context,
         token: inputs.githubToken,
@@ -189,9 +203,10 @@ export async function runAction(): Promise<void> {
     else if (failsStep(report.verdict, inputs.failOn))
       core.setFailed(`docker-acceptance verdict: ${report.verdict}`);
   } catch (err) {
-    core.setFailed(
-      `docker-acceptance: ${redact((err as Error).message ?? String(err))} (exit code ${exitCodeOf(err)})`,
-    );
+    const message = redact((err as Error).message ?? String(err));
+    core.setFailed(`docker-acceptance: ${message} (exit code ${exitCodeOf(err)})`);
+    const notice = await abandon?.(message);
+    if (notice) core.warning(logSafe(notice));
   } finally {
     signals.dispose();
   }

@@ -13,6 +13,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { errorEvidence } from "../errors.js";
 import { type Logger, silentLogger } from "../log.js";
+import { escapeInline } from "../report/escape.js";
 import { renderMarkdown } from "../report/markdown.js";
 import type { Report } from "../report/model.js";
 import { buildAnnotations, completeCheckRun, conclusionFor, createInProgressCheckRun } from "./checks.js";
@@ -63,6 +64,45 @@ export async function startCheckRun(opts: StartCheckRunOptions): Promise<StartCh
     return { checkRunId, client, notices: [] };
   } catch (err) {
     return { client, notices: [describe(err)] };
+  }
+}
+
+export interface AbandonCheckRunOptions {
+  client: GitHubClient;
+  context: EventContext;
+  checkRunId: number;
+  checkName?: string;
+  /** Why no report was made (already redacted): shown escaped in the check run's summary. */
+  reason: string;
+}
+
+/**
+ * Completes a check run that startCheckRun left `in_progress` when the step then ended without
+ * a report (bad input, a missing shard, an engine failure): otherwise it spins on the pull
+ * request until GitHub gives up on it. Never throws; returns a notice when it could not.
+ */
+export async function abandonCheckRun(opts: AbandonCheckRunOptions): Promise<string | undefined> {
+  const ctx = opts.context;
+  try {
+    await completeCheckRun(
+      opts.client,
+      {
+        owner: ctx.owner,
+        repo: ctx.repo,
+        headSha: ctx.sha,
+        name: opts.checkName ?? DEFAULT_CHECK_NAME,
+        checkRunId: opts.checkRunId,
+      },
+      {
+        conclusion: "failure",
+        title: "No report: the step failed before producing one",
+        summary: `The step failed before producing a report: ${escapeInline(opts.reason, 1000)}${ctx.runUrl ? `\n\nSee the [job log](${ctx.runUrl}).` : ""}`,
+        annotations: [],
+      },
+    );
+    return undefined;
+  } catch (err) {
+    return `The in-progress check run could not be completed: ${describe(err)}`;
   }
 }
 
