@@ -2,7 +2,20 @@
 // ssh2/BuildKit transports, @actions/core's OIDC client) is replaced by scripts/unused-stub.cjs:
 // it would double each bundle and its start-up time. Minified: size and cold start are budgets.
 import { rmSync } from "node:fs";
+import path from "node:path";
 import { build } from "esbuild";
+
+/** zod's locale index (every language) becomes English only: see scripts/zod-locales-en.mjs. */
+const englishOnlyZod = {
+  name: "zod-english-only",
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      args.importer.includes(`${path.sep}zod${path.sep}`)
+        ? { path: path.resolve("scripts/zod-locales-en.mjs") }
+        : undefined,
+    );
+  },
+};
 
 // Chunk names carry content hashes: start clean so no stale chunk lingers in the commit.
 rmSync("dist", { recursive: true, force: true });
@@ -38,5 +51,6 @@ await build({
       "@actions/http-client/lib/auth",
     ].map((m) => [m, "./scripts/unused-stub.cjs"]),
   ),
+  plugins: [englishOnlyZod],
   logLevel: "warning",
 });

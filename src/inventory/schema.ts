@@ -187,7 +187,11 @@ export const subjectSchema = z
       ctx.addIssue({
         code: "custom",
         message: `declares ${s.build ? "both `build` and `image`" : "neither `build` nor `image`"}; expected exactly one`,
-        params: { fix: "keep `build` (context + Dockerfile) or `image` (a prebuilt reference), not both" },
+        params: {
+          fix: s.build
+            ? "keep `build` (context + Dockerfile) or `image` (a prebuilt reference), not both"
+            : 'add `build: { "context": "path/to/dir" }` or `image: "name:tag"`',
+        },
         path: [],
       });
     }
