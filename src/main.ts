@@ -48,8 +48,10 @@ export async function runAction(): Promise<void> {
     // A command run tests exactly the commit the maintainer accepted, or nothing.
     if (decision) await bot!.assertWorkspaceAt(workspace, decision);
     // Input mistakes fail before anything is created on GitHub.
-    if (inputs.mode === "check" && inputs.containers.length === 0) {
-      throw new UsageError("input container: mode check needs at least one running container ID or name");
+    if (inputs.mode === "check" && inputs.containers.length + inputs.containerFilters.length === 0) {
+      throw new UsageError(
+        "input container: mode check needs at least one running container ID or name, or a container-filter",
+      );
     }
     if (inputs.mode === "merge") requireDir(inputs);
     // On issue_comment GITHUB_SHA is the default branch's head: a command run describes (and,
@@ -84,12 +86,15 @@ export async function runAction(): Promise<void> {
       });
     } else if (inputs.mode === "check") {
       reportDir = inputs.reportDir ? path.resolve(workspace, inputs.reportDir) : ownDir;
-      const { checkContainers } = await import("./commands/check.js");
+      const { checkContainers, parseFilters } = await import("./commands/check.js");
       report = await checkContainers({
-        selection: { containers: inputs.containers, filters: {} },
-        writableRoots: ["/tmp", "/dev/shm"],
-        allowedCapabilities: [],
-        network: "any",
+        selection: {
+          containers: inputs.containers,
+          filters: parseFilters(inputs.containerFilters, "input container-filter"),
+        },
+        writableRoots: inputs.writableRoots,
+        allowedCapabilities: inputs.allowedCapabilities,
+        network: inputs.network,
         probeImage: inputs.probeImage ?? DEFAULT_PROBE_IMAGE,
         signal: signals.signal,
         owner,

@@ -13,6 +13,11 @@ export interface ActionInputs {
   suites: SuiteName[];
   shard?: Shard;
   containers: string[];
+  /** `mode: check`: Docker filters (KEY=VALUE), the allotted writable roots, capabilities, network. */
+  containerFilters: string[];
+  writableRoots: string[];
+  allowedCapabilities: string[];
+  network: "any" | "none" | "bridge";
   probeImage?: string;
   cleanupImages: boolean;
   requireComplete: boolean;
@@ -73,6 +78,10 @@ export function readInputs(): ActionInputs {
     suites,
     shard: shard ? parseShard(shard) : undefined,
     containers: list("container"),
+    containerFilters: list("container-filter"),
+    writableRoots: core.getInput("writable-roots") ? list("writable-roots") : ["/tmp", "/dev/shm"],
+    allowedCapabilities: list("allowed-capabilities"),
+    network: oneOf("network", ["any", "none", "bridge"] as const, "any"),
     probeImage: core.getInput("probe-image") || undefined,
     cleanupImages: bool("cleanup-images", true),
     requireComplete: bool("require-complete", true),

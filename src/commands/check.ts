@@ -29,13 +29,13 @@ export interface CheckSelection {
 }
 
 /** `label=a=b` -> { label: ["a=b"] }: the key ends at the first '='. */
-export function parseFilters(values: readonly string[]): Record<string, string[]> {
+export function parseFilters(values: readonly string[], source = "--filter"): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   for (const v of values) {
     const i = v.indexOf("=");
     if (i <= 0 || i === v.length - 1) {
       throw new UsageError(
-        `--filter ${JSON.stringify(v)}: expected KEY=VALUE, e.g. label=com.docker.compose.project=shop`,
+        `${source} ${JSON.stringify(v)}: expected KEY=VALUE, e.g. label=com.docker.compose.project=shop`,
       );
     }
     const key = v.slice(0, i);

@@ -243,6 +243,46 @@ describe.skipIf(!hasEngine)(
       expect((await engine.inspect(checked.weak.id)).State.Running).toBe(true);
     });
 
+    it("mode check selects a whole stack by container-filter, as for docker compose", async () => {
+      double.seedPull(24, { headSha: HEAD });
+      const j = job("pull_request", pullRequestEvent({ number: 24, headSha: HEAD }), {
+        mode: "check",
+        // As a compose stack is selected: by a label every one of its containers carries.
+        "container-filter": `label=${MINE}=${id}`,
+        "check-name": "acceptance (stack)",
+      });
+      const { main, post } = await mainThenPost(j);
+      expect(main.code, main.stdout).toBe(1);
+      const report = readReport(main.outputs["report-dir"]!);
+      expect(report.subjects.map((s) => s.name).sort()).toEqual(
+        [checked.hard.name, checked.weak.name].sort(),
+      );
+      expect(report.cases.filter((c) => c.subject === checked.hard.name && c.status !== "pass")).toEqual([]);
+      expect(main.outputs.failed).toBe("7");
+      expect(post.code).toBe(0);
+      await expectNothingOwned(main.state.owner!);
+    });
+
+    it("mode check honours writable-roots", async () => {
+      double.seedPull(25, { headSha: HEAD });
+      const j = job("pull_request", pullRequestEvent({ number: 25, headSha: HEAD }), {
+        mode: "check",
+        container: checked.weak.id,
+        // /var/cache allotted, /dev/shm not: the findings move from the one to the other.
+        "writable-roots": "/var/cache",
+        "check-name": "acceptance (roots)",
+      });
+      const { main } = await mainThenPost(j);
+      const report = readReport(main.outputs["report-dir"]!);
+      const mounts = report.cases.find((c) => c.id === "containment.mounts")!;
+      const writable = report.cases.find((c) => c.id === "containment.writable_roots")!;
+      expect(mounts.message).toContain("/dev/shm");
+      expect(mounts.message).not.toContain("/var/cache");
+      expect(writable.message).toContain("/dev/shm");
+      expect(writable.message).not.toContain("/var/cache");
+      await expectNothingOwned(main.state.owner!);
+    });
+
     it("mode check without a container fails the step naming the input", async () => {
       const requests = double.requests.length;
       const j = job("pull_request", pullRequestEvent({ number: 21, headSha: HEAD }), { mode: "check" });
