@@ -99,6 +99,10 @@ export async function runPipeline(opts: RunOptions): Promise<Report> {
     const probeImage = opts.probeImage ?? inv.probeImage ?? DEFAULT_PROBE_IMAGE;
     // The host reference is measured once, from the start (off every subject's critical path),
     // and shared by every subject. Its failure only turns the namespace case into a SKIP.
+    // Nothing is measured without the trusted probe: it must be here before any subject starts.
+    if (suites.has("containment") || subjects.some((s) => s.network === "none")) {
+      await engine.ensureImage(probeImage, undefined, signal);
+    }
     const host: Promise<HostNamespaces> = suites.has("containment")
       ? measureHostNamespaces(engine, owner, probeImage, signal)
       : new Promise(() => {});
@@ -192,9 +196,19 @@ export async function runPipeline(opts: RunOptions): Promise<Report> {
       sha256: loaded.sha256,
     }),
     errors,
-    cleanup: mergeCleanup(cleanups, signal.aborted ? String(signal.reason ?? "cancelled") : "run-end"),
+    cleanup: runCleanup(cleanups, signal.aborted ? String(signal.reason ?? "cancelled") : "run-end"),
     alignment: await alignment,
   });
+}
+
+/**
+ * Every object any cleanup touched, but judged by the last, run-wide sweep: its listing is the
+ * proof. A subject whose own removal failed transiently still shows it in its lifecycle.cleanup.
+ */
+function runCleanup(parts: CleanupEvidence[], trigger: string): CleanupEvidence | null {
+  const merged = mergeCleanup(parts, trigger);
+  const final = parts.at(-1);
+  return merged && final ? { ...merged, completed: final.completed, remaining: final.remaining } : merged;
 }
 
 /** Every declared subject, not only this shard's: the same inventory fails the same way everywhere. */

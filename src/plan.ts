@@ -47,23 +47,7 @@ export function selectSubjects(all: readonly Subject[], names: readonly string[]
 }
 
 /**
- * Runs `fn` over `items` with at most `limit` at once; results keep the input order. When one
- * call fails, the others still run to the end before the first failure is thrown, so nothing is
- * left running behind the caller's back (a run-wide cleanup must never race a subject).
- */
-export async function mapLimit<T, R>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const settled = await mapSettled(items, limit, fn);
-  const failed = settled.find((s) => s.status === "rejected");
-  if (failed) throw failed.reason;
-  return settled.map((s) => (s as PromiseFulfilledResult<R>).value);
-}
-
-/**
- * Like mapLimit, but never throws: each item's outcome, in input order, so one item's failure
+ * Runs `fn` over `items`, at most `limit` at once. Never throws: each item's outcome, in input order, so one item's failure
  * cannot hide another's result. A `limit` below 1 (or not a number) runs one at a time.
  */
 export async function mapSettled<T, R>(

@@ -11,7 +11,8 @@ import { formatDuration, terminalSafe } from "../report/text.js";
  * line. Untrusted text in a line starting with `::` could issue them, so such lines are defused.
  */
 export function logSafe(text: string): string {
-  return text.replace(/^::/gm, ": :");
+  // The runner reads `::command::` after leading white space, and the legacy `##[command]` anywhere.
+  return text.replace(/^(\s*)::/gm, "$1: :").replace(/##\[/g, "#\u200b#[");
 }
 
 export const actionsLogger: Logger = {

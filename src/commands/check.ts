@@ -163,6 +163,7 @@ export async function checkContainers(opts: CheckOptions): Promise<Report> {
   const owner = opts.owner ?? newRunId();
   const started = Date.now();
   const subjects = await resolveContainers(engine, opts.selection, owner);
+  await engine.ensureImage(opts.probeImage, undefined, opts.signal);
   const host = measureHostNamespaces(engine, owner, opts.probeImage, opts.signal);
   host.catch(() => undefined); // judged per subject (SKIP with the reason), never unhandled
   const errors: Report["errors"] = [];
@@ -185,11 +186,21 @@ export async function checkContainers(opts: CheckOptions): Promise<Report> {
   );
   await engine.settle();
   const cleanup = await cleanupOwned(engine, { owner }, { trigger: "check" });
+  const cases = perSubject.flat();
+  // No inventory excuses a case here: one that could not be measured makes the verdict an error,
+  // never a green warning (a check that measured nothing must not pass).
+  const unmeasured = cases.filter((c) => c.status === "skip");
+  if (unmeasured.length > 0) {
+    errors.push({
+      kind: "not-measured",
+      message: `${unmeasured.length} case(s) could not be measured: ${[...new Set(unmeasured.map((c) => `${c.subject} ${c.id}`))].slice(0, 10).join(", ")}`,
+    });
+  }
   return assembleReport({
     runId: owner,
     startedMs: started,
     subjects: subjects.map((s) => ({ name: s.name, containerId: s.id, image: s.image })),
-    cases: perSubject.flat(),
+    cases,
     cleanup,
     inventory: null,
     errors,

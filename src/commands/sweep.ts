@@ -2,7 +2,7 @@
 import { parseArgs } from "node:util";
 import { cleanupOwned } from "../engine/cleanup.js";
 import { DockerEngine } from "../engine/docker.js";
-import { isOwnerAlive, isRunId, OWNER_LABEL } from "../engine/ownership.js";
+import { isOwnerAlive, isRunId, OWNER_LABEL, PID_LABEL } from "../engine/ownership.js";
 import { UsageError } from "../errors.js";
 import type { CleanupEvidence } from "../report/model.js";
 
@@ -63,7 +63,9 @@ async function staleOwners(engine: DockerEngine, olderThanMs: number): Promise<s
     const owner = o.labels[OWNER_LABEL];
     if (!owner || !isRunId(owner)) continue;
     const seen = owners.get(owner);
-    owners.set(owner, { labels: o.labels, newest: Math.max(seen?.newest ?? 0, o.created) });
+    // Containers carry the host and pid that started the run (images do not): keep those labels.
+    const labels = seen && PID_LABEL in seen.labels ? seen.labels : o.labels;
+    owners.set(owner, { labels, newest: Math.max(seen?.newest ?? 0, o.created) });
   }
   const stale: string[] = [];
   for (const [owner, { labels, newest }] of owners) {

@@ -27,11 +27,16 @@ export interface BuildResult {
   log: string;
 }
 
-export interface ProbeRun {
-  exitCode: number;
-  stdout: string;
-  stderr: string;
-  containerId: string;
+/** The engine built nothing because the Dockerfile or its context failed: the subject's fault. */
+export class BuildFailedError extends Error {
+  override name = "BuildFailedError";
+  constructor(
+    readonly reason: string,
+    /** The tail of the build output, where the failing step stands. */
+    readonly log: string,
+  ) {
+    super(`build failed: ${reason}`);
+  }
 }
 
 export interface OwnedContainer {
@@ -140,7 +145,7 @@ export class DockerEngine {
       req.timeoutMs,
       req.signal,
     );
-    if (failure) throw new EngineError(`build failed: ${failure.trim()}`, "engine");
+    if (failure) throw new BuildFailedError(failure.trim(), log);
     // The aux ID is the immutable image ID; older engines omit it, so read it back by our tag.
     imageId ??= (await this.inspectImage(req.tag)).Id;
     return { imageId, log };
@@ -150,6 +155,47 @@ export class DockerEngine {
     return this.call(`inspect image ${ref}`, (abortSignal) =>
       this.docker.getImage(ref).inspect({ abortSignal } as Docker.ImageInspectOptions),
     );
+  }
+
+  /**
+   * Makes sure `ref` (the trusted probe image, pinned by digest) is on the engine: creating a
+   * container never pulls. A missing image is pulled once, with its own timeout; failing that, an
+   * EngineError says which image and why, since nothing can be measured without it.
+   */
+  async ensureImage(
+    ref: string,
+    timeoutMs = 5 * 60_000,
+    signal?: AbortSignal,
+  ): Promise<"present" | "pulled"> {
+    try {
+      await this.inspectImage(ref);
+      return "present";
+    } catch (err) {
+      if (!(err instanceof EngineError) || err.statusCode !== 404) throw err;
+    }
+    try {
+      await this.call(
+        `pull ${ref}`,
+        async (abortSignal) => {
+          const stream = await this.docker.pull(ref, { abortSignal });
+          await new Promise<void>((resolve, reject) =>
+            this.docker.modem.followProgress(stream, (e: Error | null, events: { error?: string }[]) => {
+              const failed = e ?? events.find((ev) => ev.error)?.error;
+              if (failed) reject(failed instanceof Error ? failed : new Error(failed));
+              else resolve();
+            }),
+          );
+        },
+        timeoutMs,
+        signal,
+      );
+    } catch (err) {
+      throw new EngineError(
+        `probe image ${ref} is not on this engine and could not be pulled (${(err as Error).message}); pull or load it, or pass --probe-image / input probe-image`,
+        "engine",
+      );
+    }
+    return "pulled";
   }
 
   async createContainer(opts: CreateOptions, signal?: AbortSignal): Promise<string> {
@@ -194,15 +240,6 @@ export class DockerEngine {
           .stop({ t: graceSec, abortSignal })
           .then(() => undefined, ignoreNotModified),
       (graceSec + 15) * 1000,
-    );
-  }
-
-  kill(id: string, signal = "SIGKILL"): Promise<void> {
-    return this.call(`kill ${short(id)}`, (abortSignal) =>
-      this.docker
-        .getContainer(id)
-        .kill({ signal, abortSignal })
-        .then(() => undefined),
     );
   }
 
@@ -266,11 +303,6 @@ export class DockerEngine {
     );
   }
 
-  /** Untags `ref`; the image itself goes only when no other tag references it. Parents are never pruned. */
-  removeImageTag(ref: string): Promise<void> {
-    return this.removeImage(ref);
-  }
-
   /** By tag or ID, never forced, never pruning parents: a shared layer or cache is never collateral. */
   removeImage(ref: string): Promise<void> {
     return this.call(`remove image ${ref}`, (abortSignal) =>
@@ -279,18 +311,6 @@ export class DockerEngine {
         .remove({ noprune: true, abortSignal })
         .then(() => undefined),
     );
-  }
-
-  /**
-   * Runs a short-lived container to completion and returns its output. The caller labels it;
-   * removal is the caller's (so cleanup evidence stays in one place).
-   */
-  async runToCompletion(opts: CreateOptions, timeoutMs: number, signal?: AbortSignal): Promise<ProbeRun> {
-    const containerId = await this.createContainer(opts, signal);
-    await this.start(containerId, signal);
-    const exitCode = await this.wait(containerId, timeoutMs, signal);
-    const { stdout, stderr } = await this.logs(containerId, 100_000);
-    return { exitCode, stdout, stderr, containerId };
   }
 }
 

@@ -168,7 +168,7 @@ export async function publishReport(report: Report, opts: PublishOptions): Promi
     }
     result.notices.push(
       `Pull request from a fork: this run's token is read-only, so the comment and check run are not posted here. ` +
-        `Upload the report bundle${opts.bundleDir ? " (event.json written)" : ""} as an artifact; the trusted workflow_run ` +
+        `Upload the report bundle${opts.bundleDir ? ` together with ${path.join(opts.bundleDir, "event.json")}` : ""} as an artifact; the trusted workflow_run ` +
         'workflow posts it with `docker-acceptance publish` (README, "Fork pull requests").',
     );
     return result;

@@ -156,15 +156,23 @@ function gradeUser(ev: ContainmentEvidence): Outcome {
     ["", "root", "0", "0:0", "root:root", "root:0", "0:root"].includes(configured) ||
     /^(0|root):/.test(configured);
   const ps = procs(ev, "Uid");
-  const byPid = ps?.map((p) => ({ pid: p.pid, uid: p.status.Uid, gid: p.status.Gid }));
+  const byPid = ps?.map((p) => ({
+    pid: p.pid,
+    uid: p.status.Uid,
+    gid: p.status.Gid,
+    groups: p.status.Groups,
+  }));
   const evidence = { configuredUser: configured || "(empty: the image default, root)", processes: byPid };
   if (rootish) return fail(`configured user ${JSON.stringify(configured || "(empty)")} is root`, evidence);
   if (!ps) return skip(unobservedReason(ev), evidence);
-  const zero = ps.filter(
-    (p) => (p.status.Uid ?? "").split(/\s+/).includes("0") || (p.status.Gid ?? "").split(/\s+/).includes("0"),
-  );
+  // Supplementary group 0 (--group-add 0, or root's group in /etc/group) is root's group too.
+  const hasZero = (field: string | undefined) => (field ?? "").trim().split(/\s+/).includes("0");
+  const zero = ps.filter((p) => hasZero(p.status.Uid) || hasZero(p.status.Gid) || hasZero(p.status.Groups));
   if (zero.length > 0)
-    return fail(`process ${zero.map((p) => p.pid).join(", ")} runs with uid or gid 0`, evidence);
+    return fail(
+      `process ${zero.map((p) => p.pid).join(", ")} runs with uid, gid or a supplementary group 0`,
+      evidence,
+    );
   return pass(`all ${ps.length} processes run with non-zero uid and gid`, evidence);
 }
 

@@ -198,12 +198,14 @@ export async function runProbe(
   engine: DockerEngine,
   opts: CreateOptions,
   signal?: AbortSignal,
+  /** How long the probe may run; a probe that polls until a deadline passes that deadline plus a margin. */
+  timeoutMs = PROBE_TIMEOUT_MS,
 ): Promise<{ stdout: string; stderr: string; exitCode: number }> {
   let id: string | undefined;
   try {
     id = await engine.createContainer(opts, signal);
     await engine.start(id, signal);
-    const exitCode = await engine.wait(id, PROBE_TIMEOUT_MS, signal);
+    const exitCode = await engine.wait(id, timeoutMs, signal);
     const { stdout, stderr } = await engine.logs(id, 100_000);
     return { stdout, stderr, exitCode };
   } finally {

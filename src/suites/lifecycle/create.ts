@@ -4,8 +4,6 @@ import type { CreateOptions } from "../../engine/docker.js";
 import { ownerLabels, SUBJECT_LABEL } from "../../engine/ownership.js";
 import { parseMemory, type Subject } from "../../inventory/schema.js";
 
-export { SUBJECT_LABEL };
-
 const LOG_MAX_SIZE = "1m";
 const LOG_MAX_FILE = "2";
 

@@ -8,7 +8,10 @@ export interface HttpAnswer {
 
 const BODY_LIMIT = 64 * 1024;
 
-/** One request with its own timeout. Connection errors resolve to undefined (not ready yet). */
+/**
+ * One request with a hard overall timeout (a subject that trickles bytes cannot hold it open) and
+ * a bounded body. Connection errors and time-outs resolve to undefined: not ready yet.
+ */
 export function httpRequest(
   port: number,
   method: string,
@@ -17,32 +20,32 @@ export function httpRequest(
   signal?: AbortSignal,
 ): Promise<HttpAnswer | undefined> {
   return new Promise((resolve) => {
+    let settled = false;
+    const finish = (answer: HttpAnswer | undefined) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      req.destroy();
+      resolve(answer);
+    };
     const req = http.request(
-      {
-        host: "127.0.0.1",
-        port,
-        method,
-        path,
-        agent: false,
-        timeout: timeoutMs,
-        signal,
-        headers: { connection: "close" },
-      },
+      { host: "127.0.0.1", port, method, path, agent: false, signal, headers: { connection: "close" } },
       (res) => {
         const chunks: Buffer[] = [];
         let size = 0;
+        const answer = () => ({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") });
         res.on("data", (c: Buffer) => {
-          if (size < BODY_LIMIT) chunks.push(c);
+          chunks.push(c.subarray(0, BODY_LIMIT - size));
           size += c.length;
+          // Enough to judge `bodyContains`: stop reading rather than buffer an endless body.
+          if (size >= BODY_LIMIT) finish(answer());
         });
-        res.on("end", () =>
-          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }),
-        );
-        res.on("error", () => resolve(undefined));
+        res.on("end", () => finish(answer()));
+        res.on("error", () => finish(undefined));
       },
     );
-    req.on("timeout", () => req.destroy());
-    req.on("error", () => resolve(undefined));
+    const timer = setTimeout(() => finish(undefined), timeoutMs);
+    req.on("error", () => finish(undefined));
     req.end();
   });
 }

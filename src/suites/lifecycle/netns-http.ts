@@ -24,10 +24,14 @@ fi
 i=0
 echo "$DA_REQUESTS" | while read -r method path; do
   [ -n "$method" ] || continue
-  echo "@@begin $i"; ask "$method" "$path" 5 | head -c 65536; echo; echo "@@end $i"
+  echo "@@begin $i"; ask "$method" "$path" "$DA_ASK_TIMEOUT" | head -c 65536; echo; echo "@@end $i"
   i=$((i + 1))
 done
 `;
+
+/** Per request (nc -w), and what a probe container needs beyond its own waiting to start and stop. */
+const ASK_TIMEOUT_S = 5;
+const PROBE_MARGIN_MS = 15_000;
 
 export interface NetnsTarget {
   engine: DockerEngine;
@@ -44,7 +48,7 @@ function options(t: NetnsTarget, env: string[]): CreateOptions {
     User: "65534:65534",
     Entrypoint: ["/bin/sh", "-c", SCRIPT, "da-http-probe"],
     Cmd: [],
-    Env: [`DA_PORT=${t.port}`, ...env],
+    Env: [`DA_PORT=${t.port}`, `DA_ASK_TIMEOUT=${ASK_TIMEOUT_S}`, ...env],
     Labels: ownerLabels(t.owner, "probe"),
     HostConfig: {
       NetworkMode: `container:${t.containerId}`,
@@ -60,7 +64,8 @@ function options(t: NetnsTarget, env: string[]): CreateOptions {
 /** Polls `path` from inside the subject's network namespace until 200 or the deadline. */
 export async function waitReadyInNetns(t: NetnsTarget, path: string, deadlineMs: number): Promise<boolean> {
   const env = ["DA_MODE=wait", `DA_PATH=${path}`, `DA_DEADLINE=${Math.ceil(deadlineMs / 1000)}`];
-  const { stdout } = await runProbe(t.engine, options(t, env), t.signal);
+  // The probe gives up at the deadline itself; the engine wait allows it that long plus a margin.
+  const { stdout } = await runProbe(t.engine, options(t, env), t.signal, deadlineMs + PROBE_MARGIN_MS);
   return stdout.includes("@@ready");
 }
 
@@ -74,6 +79,7 @@ export async function askInNetns(
     t.engine,
     options(t, ["DA_MODE=ask", `DA_REQUESTS=${requests}`]),
     t.signal,
+    probes.length * ASK_TIMEOUT_S * 1000 + PROBE_MARGIN_MS,
   );
   return probes.map((_, i) => parseAnswer(between(stdout, `@@begin ${i}\n`, `\n@@end ${i}\n`)));
 }

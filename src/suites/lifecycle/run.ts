@@ -5,12 +5,18 @@ import path from "node:path";
 import { cleanupOwned } from "../../engine/cleanup.js";
 import { readBuildContext } from "../../engine/context.js";
 import { pollUntil } from "../../engine/deadline.js";
-import type { ContainerInspect, DockerEngine } from "../../engine/docker.js";
+import {
+  BuildFailedError,
+  type BuildResult,
+  type ContainerInspect,
+  type DockerEngine,
+} from "../../engine/docker.js";
 import { OWNER_LABEL, ownedTag, ROLE_LABEL } from "../../engine/ownership.js";
 import { errorEvidence, redact } from "../../errors.js";
 import type { Subject } from "../../inventory/schema.js";
 import type { Logger } from "../../log.js";
 import type { CaseResult, CleanupEvidence, Phase, SubjectReport } from "../../report/model.js";
+import { terminalSafe } from "../../report/text.js";
 import { type CaseId, CONTAINMENT_CASES, type SuiteName } from "../ids.js";
 import { planLaunch } from "./create.js";
 import { httpRequest } from "./http.js";
@@ -85,7 +91,7 @@ export async function runSubject(ctx: SubjectRunContext): Promise<SubjectOutcome
     if (lifecycle) {
       cases.push(result);
       log.info(
-        `  ${result.status.toUpperCase().padEnd(5)} ${id} (${result.durationMs} ms)${result.status === "pass" ? "" : ` ${result.message}`}`,
+        `  ${result.status.toUpperCase().padEnd(5)} ${id} (${result.durationMs} ms)${result.status === "pass" ? "" : ` ${terminalSafe(result.message, 200)}`}`,
       );
     }
     return result;
@@ -130,21 +136,37 @@ export async function runSubject(ctx: SubjectRunContext): Promise<SubjectOutcome
         const context = readBuildContext(contextDir, b.dockerfile, b.context);
         const tag = ownedTag(owner, subject.name);
         let lines = 0;
-        const built = await engine.build({
-          context,
-          tag,
-          // Each build label is one legacy-builder step (and one intermediate image): only the two
-          // ownership needs; the subject is in the tag.
-          labels: { [OWNER_LABEL]: owner, [ROLE_LABEL]: "subject" },
-          buildArgs: b.args,
-          target: b.target,
-          timeoutMs: 15 * 60_000,
-          signal: ctx.signal,
-          onLine: (line) => {
-            if (++lines % 20 === 0) log.info(`  build: ${lines} lines of output so far`);
-            if (/^Step \d+\/\d+/.test(line)) log.info(`  build: ${line.trim()}`);
-          },
-        });
+        let built: BuildResult;
+        try {
+          built = await engine.build({
+            context,
+            tag,
+            // Each build label is one legacy-builder step (and one intermediate image): only the two
+            // ownership needs; the subject is in the tag.
+            labels: { [OWNER_LABEL]: owner, [ROLE_LABEL]: "subject" },
+            buildArgs: b.args,
+            target: b.target,
+            timeoutMs: 15 * 60_000,
+            signal: ctx.signal,
+            onLine: (line) => {
+              if (++lines % 20 === 0) log.info(`  build: ${lines} lines of output so far`);
+              if (/^Step \d+\/\d+/.test(line)) log.info(`  build: ${terminalSafe(line.trim(), 200)}`);
+            },
+          });
+        } catch (err) {
+          if (!(err instanceof BuildFailedError)) throw err;
+          report.buildLog = redact(err.log);
+          return {
+            status: "fail",
+            message: terminalSafe(err.message, 300),
+            evidence: {
+              tag,
+              dockerfile: context.dockerfile,
+              buildLogTail: redact(err.log.slice(-LOG_EXCERPT_BYTES)),
+            },
+            remediation: `fix the Dockerfile step that failed (the build log's last lines show it) in ${b.context}/${context.dockerfile}`,
+          };
+        }
         imageRef = built.imageId;
         Object.assign(report, { image: tag, imageId: built.imageId, buildLog: redact(built.log) });
         return {
@@ -342,9 +364,18 @@ export async function runSubject(ctx: SubjectRunContext): Promise<SubjectOutcome
     if (ctx.suites.has("containment") && ctx.containment && containerId && !ctx.signal.aborted) {
       const started = Date.now();
       cases.push(
-        ...(await ctx.containment(containerId, running).catch((err) => containmentErrors(subject.name, err))),
+        ...(await ctx
+          .containment(containerId, running)
+          .catch((err) => notMeasured(subject.name, "error", err))),
       );
       phases.push({ name: "containment", startMs: started - ctx.t0, durationMs: Date.now() - started });
+    } else if (ctx.suites.has("containment")) {
+      // Never silent: when the lifecycle suite was not selected its failure would show nowhere else,
+      // so the containment cases say ERROR; otherwise they SKIP, naming the case that stopped them.
+      const why = ctx.signal.aborted
+        ? abortReason(ctx.signal)
+        : `${blockedBy ?? "lifecycle.create"} did not pass`;
+      cases.push(...notMeasured(subject.name, lifecycle ? "skip" : "error", new Error(why)));
     }
 
     await step("lifecycle.stop", "stop", async () => {
@@ -410,14 +441,14 @@ export async function runSubject(ctx: SubjectRunContext): Promise<SubjectOutcome
   return { cases, report, cleanup };
 }
 
-/** The suite could not measure at all (e.g. inspect failed): every case says so, none passes. */
-function containmentErrors(subject: string, err: unknown): CaseResult[] {
+/** The suite could not measure at all (inspect failed, no container): every case says so, none passes. */
+function notMeasured(subject: string, status: "skip" | "error", err: unknown): CaseResult[] {
   const evidence = { error: errorEvidence(err) };
   return CONTAINMENT_CASES.map((id) => ({
     id,
     suite: "containment",
     subject,
-    status: "error",
+    status,
     severity: "fail",
     durationMs: 0,
     message: `not measured: ${evidence.error.message}`,
