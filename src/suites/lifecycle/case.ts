@@ -1,0 +1,35 @@
+// What every lifecycle case gets and gives: the subject's context in, a draft result out
+// (run.ts adds the ID, suite, subject, severity and duration).
+import type { DockerEngine } from "../../engine/docker.js";
+import type { Subject } from "../../inventory/schema.js";
+import type { Logger } from "../../log.js";
+import type { CaseResult } from "../../report/model.js";
+import type { NetnsTarget } from "./netns-http.js";
+
+export type Draft = Omit<CaseResult, "id" | "suite" | "subject" | "durationMs" | "severity">;
+
+export interface CaseContext {
+  engine: DockerEngine;
+  owner: string;
+  subject: Subject;
+  workspace: string;
+  log: Logger;
+  signal: AbortSignal;
+  /** The trusted probe image: HTTP checks of a network "none" subject run from it. */
+  probeImage: string;
+}
+
+/** Log excerpts and build-log tails in evidence stay this small. */
+export const EXCERPT_BYTES = 4096;
+
+/** Where a network "none" subject's HTTP checks run from: a probe in its network namespace. */
+export function netnsTarget(c: CaseContext, containerId: string): NetnsTarget {
+  return {
+    engine: c.engine,
+    owner: c.owner,
+    probeImage: c.probeImage,
+    containerId,
+    port: c.subject.port,
+    signal: c.signal,
+  };
+}
