@@ -240,6 +240,8 @@ function automatedChecks(report: Report, d: Detail): string {
     const t1 = al.findings.filter((f) => f.tier === 1).length;
     const t2 = al.findings.length - t1;
     rows.push(`| Alignment | ${t1 ? "❌" : t2 ? "⚠️" : "✅"} ${t1} to fix, ${t2} to discuss |`);
+  } else if (al) {
+    rows.push("| Alignment | ➖ not configured (no alignment config in the repository) |");
   }
   if (rows.length === 0) return "### Automated Checks\n\n_No checks ran._\n";
   return ["### Automated Checks", "", "| Check | Result |", "| --- | --- |", ...rows, ""].join("\n");
@@ -319,7 +321,8 @@ function findingItem(f: NonNullable<Report["alignment"]>["findings"][number], ic
 
 function tier2(report: Report, d: Detail): string {
   const items: string[] = [];
-  for (const f of report.alignment?.findings ?? []) if (f.tier === 2) items.push(findingItem(f, "💬"));
+  for (const f of report.alignment?.findings ?? [])
+    if (f.tier === 2) items.push(findingItem(f, "💬 ALIGNMENT FLAG:"));
   for (const c of sortedCases(report)) {
     if (c.status === "fail" && c.severity === "warn") items.push(caseItem(c, "⚠️"));
     else if (c.status === "skip") items.push(`${caseItem(c, "⏭️")}\\\n   Skipped: needs a human look.`);
@@ -333,6 +336,17 @@ function tier2(report: Report, d: Detail): string {
   if (al?.summary) lines.push(escapeInline(al.summary, 1000), "");
   lines.push(...(items.length ? list(items, d.listCap, "items to discuss") : ["_Nothing to discuss._"]));
   for (const note of (al?.notes ?? []).slice(0, d.listCap)) lines.push(`- ${escapeInline(note, 300)}`);
+  if (al?.openRfcs.length) {
+    lines.push("", "**Open RFCs Context** (open RFCs whose paths this change touches):", "");
+    const rfcs = al.openRfcs.map(
+      (r) =>
+        `RFC ${escapeInline(r.number, 20)}: ${escapeInline(r.title, 160)} (${escapeInline(r.status, 40)}) · ${r.paths
+          .slice(0, 5)
+          .map((p) => inlineCode(p, 120))
+          .join(", ")}`,
+    );
+    lines.push(...list(rfcs, d.listCap, "open RFCs"));
+  }
   lines.push("");
   return lines.join("\n");
 }
