@@ -149,6 +149,7 @@ export async function runAction(): Promise<void> {
                   label: changes?.label,
                 },
                 configPath: inputs.alignmentConfig,
+                rulesFrom: changes?.rulesFrom,
               }
             : undefined,
         workspace,

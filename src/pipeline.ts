@@ -47,7 +47,7 @@ export interface RunOptions {
   head?: Report["head"];
   engine?: DockerEngine;
   /** The alignment review of the change under test; absent: not run (report.alignment null). */
-  alignment?: { source: AlignmentSource; configPath?: string };
+  alignment?: { source: AlignmentSource; configPath?: string; rulesFrom?: string };
 }
 
 /** Build, start-up and stop have their own timeouts; this bounds a subject as a whole. */
@@ -80,6 +80,7 @@ export async function runPipeline(opts: RunOptions): Promise<Report> {
             workspace: opts.workspace,
             configPath: opts.alignment.configPath,
             source: opts.alignment.source,
+            rulesFrom: opts.alignment.rulesFrom,
           })
           .catch((err: unknown) => {
             errors.push(errorEvidence(err));

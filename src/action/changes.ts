@@ -10,6 +10,8 @@ export interface Changes {
   files: DiffFile[];
   notes: string[];
   label: string;
+  /** The base commit, when the checkout holds it: the alignment rules are read as of there. */
+  rulesFrom?: string;
 }
 
 export async function pullRequestChanges(
@@ -24,6 +26,7 @@ export async function pullRequestChanges(
       files: await gitDiffFiles(workspace, pr.baseSha, "HEAD"),
       notes: [],
       label: `git diff ${pr.baseSha.slice(0, 12)}...HEAD (PR #${pr.number})`,
+      rulesFrom: pr.baseSha,
     };
   }
   if (!client) return undefined;

@@ -4,7 +4,7 @@
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { type AlignmentReport, alignmentReportSchema } from "../report/model.js";
 import { CODEOWNERS_LOCATIONS, type CodeOwners, NO_CODEOWNERS, parseCodeOwners } from "./codeowners.js";
-import { DEFAULT_CONFIG_PATH, loadAlignmentConfig } from "./config.js";
+import { DEFAULT_CONFIG_PATH, loadAlignmentConfig, parseAlignmentConfig } from "./config.js";
 import type { DiffFile } from "./diff.js";
 import { gitDiffFiles, gitTree } from "./git.js";
 import { loadRfcs } from "./rfcs.js";
@@ -18,6 +18,10 @@ export { parsePatch, parseUnifiedDiff } from "./diff.js";
 export { defaultBase, gitDiffFiles, gitTopLevel } from "./git.js";
 export { fetchPullRequestFiles, type GitHubRequester, type PullRequestFiles } from "./github.js";
 export { type Analysis, type AnalysisContext, analyseFiles, summarise } from "./rules.js";
+
+/** Said when only the change itself could be read (no base commit in the checkout). */
+export const RULES_FROM_CHANGE =
+  "rules were read from the change under review (its base commit is not in the checkout)";
 
 /** A report cannot grow without bound; the summary still counts every finding. */
 export const MAX_FINDINGS = 1000;
@@ -34,12 +38,29 @@ export interface RunAlignmentOptions {
   /** The user named the config explicitly: absence is an error, not "not configured". */
   requireConfig?: boolean;
   source: AlignmentSource;
+  /**
+   * A git ref (the PR's base) to read the rules from: the alignment config and CODEOWNERS as they
+   * were before the change, so a change cannot relax the rules it is judged by. RFCs still come
+   * from the change (it may add one). Absent: everything is read from the checkout under review.
+   */
+  rulesFrom?: string;
 }
 
 export async function runAlignment(opts: RunAlignmentOptions): Promise<AlignmentReport> {
   const configFile = resolve(opts.workspace, opts.configPath ?? DEFAULT_CONFIG_PATH);
   const configRel = repoRelative(opts.workspace, configFile);
-  const loaded = await loadAlignmentConfig(configFile, opts.requireConfig ?? false);
+  // A local diff has its base at hand: the rules come from there unless the caller says otherwise.
+  const rulesFrom = opts.rulesFrom ?? (opts.source.kind === "git" ? opts.source.base : undefined);
+  const rules = rulesFrom && configRel ? gitTree(opts.workspace, rulesFrom) : undefined;
+  const baseText = rules ? (await rules.readMany([configRel!])).get(configRel!) : undefined;
+  const loaded =
+    baseText !== undefined
+      ? {
+          configured: true as const,
+          path: configFile,
+          config: parseAlignmentConfig(`${configRel}@${rulesFrom}`, baseText),
+        }
+      : await loadAlignmentConfig(configFile, opts.requireConfig ?? false);
   const source = describeSource(opts.source);
   if (!loaded.configured) {
     return alignmentReportSchema.parse({
@@ -65,10 +86,15 @@ export async function runAlignment(opts: RunAlignmentOptions): Promise<Alignment
     tree = fsTree(opts.workspace);
   }
 
+  if (rules && baseText === undefined) {
+    notes.push(`${configRel} is new in this change: its rules were read from the change itself`);
+  } else if (!rules) {
+    notes.push(RULES_FROM_CHANGE);
+  }
   const config = loaded.config;
   const [{ rfcs, notes: rfcNotes }, codeowners] = await Promise.all([
     loadRfcs(tree, config),
-    loadCodeOwners(tree),
+    loadCodeOwners(baseText !== undefined && rules ? rules : tree),
   ]);
   const analysis = analyseFiles(files, config, {
     rfcs,

@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { Octokit } from "@octokit/rest";
 import { Ajv } from "ajv";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { fetchPullRequestFiles, runAlignment } from "../../src/alignment/index.js";
+import { fetchPullRequestFiles, RULES_FROM_CHANGE, runAlignment } from "../../src/alignment/index.js";
 import {
   EXPECTED,
   EXPECTED_OPEN_RFCS,
@@ -188,7 +188,7 @@ describe("alignment review through the GitHub API source", () => {
     expect(rows(report.findings)).toEqual(EXPECTED);
     expect(report.summary).toBe(EXPECTED_SUMMARY);
     expect(report.openRfcs).toEqual(EXPECTED_OPEN_RFCS);
-    expect(report.notes).toEqual(pr.notes);
+    expect(report.notes).toEqual([...pr.notes, RULES_FROM_CHANGE]);
   });
 
   test("the 3,000-file cap is detected from changed_files and reported, not hidden", async () => {

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { MAX_FINDINGS, runAlignment } from "../../src/alignment/index.js";
+import { MAX_FINDINGS, RULES_FROM_CHANGE, runAlignment } from "../../src/alignment/index.js";
 
 let dir: string;
 beforeAll(async () => {
@@ -30,6 +30,9 @@ test("a flood of findings is capped in the list, counted in full in the summary,
   expect(report.summary).toBe(
     "1005 mechanical issues to fix, 0 alignment points for human review, 0 RFC conflicts",
   );
-  expect(report.notes).toEqual(["5 more findings are counted in the summary but not listed"]);
+  expect(report.notes).toEqual([
+    RULES_FROM_CHANGE,
+    "5 more findings are counted in the summary but not listed",
+  ]);
   expect(report.source).toBe("pull request files (1 file)");
 });
