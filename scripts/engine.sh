@@ -7,7 +7,13 @@ set -euo pipefail
 BASE_IMAGE="${DA_BASE_IMAGE:-docker-acceptance/busybox:local}"
 SOCK="${DOCKER_SOCK:-/var/run/docker.sock}"
 
-ping_engine() { curl -sf --unix-socket "$SOCK" http://localhost/_ping >/dev/null 2>&1; }
+ping_engine() {
+  if command -v curl >/dev/null 2>&1; then
+    curl -sf --unix-socket "$SOCK" http://localhost/_ping >/dev/null 2>&1
+  else
+    docker version --format '{{.Server.Version}}' >/dev/null 2>&1
+  fi
+}
 
 fail() { echo "engine.sh: $*" >&2; exit 1; }
 
