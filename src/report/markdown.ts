@@ -205,11 +205,14 @@ function automatedChecks(report: Report, d: Detail): string {
 
   const inv = report.inventory;
   if (inv) {
-    const missing = inv.drift.reduce((a, x) => a + x.missing.length, 0);
-    const unexpected = inv.drift.reduce((a, x) => a + x.unexpected.length, 0);
+    const count = (k: "missing" | "unexpected" | "skipped") => inv.drift.reduce((a, x) => a + x[k].length, 0);
+    const drift = (["missing", "unexpected", "skipped"] as const)
+      .filter((k) => count(k) > 0)
+      .map((k) => `${count(k)} ${k}`)
+      .join(", ");
     const result = inv.complete
       ? `✅ complete (${inlineCode(inv.path, 100)}, sha256 \`${inv.sha256.replace(/[^0-9a-f]/gi, "").slice(0, 12)}\`)`
-      : `${inv.requireComplete ? "❌" : "⚠️"} incomplete: ${missing} missing, ${unexpected} unexpected (${inlineCode(inv.path, 100)})`;
+      : `${inv.requireComplete ? "❌" : "⚠️"} incomplete: ${drift} pinned case(s) (${inlineCode(inv.path, 100)})`;
     rows.push(`| Inventory completeness | ${result} |`);
   }
   if (report.artifacts.length > 0) {
@@ -323,9 +326,17 @@ function tier2(report: Report, d: Detail): string {
   const items: string[] = [];
   for (const f of report.alignment?.findings ?? [])
     if (f.tier === 2) items.push(findingItem(f, "💬 ALIGNMENT FLAG:"));
+  let consequences = 0;
   for (const c of sortedCases(report)) {
     if (c.status === "fail" && c.severity === "warn") items.push(caseItem(c, "⚠️"));
+    // A case that did not run because an earlier one failed is that failure's echo, not news.
+    else if (c.status === "skip" && /^not (run|measured): .* did not pass$/.test(c.message)) consequences++;
     else if (c.status === "skip") items.push(`${caseItem(c, "⏭️")}\\\n   Skipped: needs a human look.`);
+  }
+  if (consequences > 0) {
+    items.push(
+      `⏭️ ${consequences} case(s) did not run because an earlier case failed (Tier 1); they run again once it passes.`,
+    );
   }
   const inv = report.inventory;
   if (inv && !inv.complete && !inv.requireComplete) {
@@ -364,7 +375,7 @@ function cleanup(report: Report, d: Detail): string {
     `Owner ${inlineCode(c.owner, 60)} · trigger ${escapeInline(c.trigger, 40)} · ${removed} removed, ${retained.length} retained, ${failed.length} failed · ${formatDuration(c.durationMs)}`,
     "",
     c.completed
-      ? `✅ Verified: ${c.verifiedBy.length ? c.verifiedBy.map((v) => escapeInline(v, 200)).join("; ") : "listing found nothing owned left"}.`
+      ? `✅ Verified by listing again: nothing labelled with the owner, and no image tagged for it, is left (${c.verifiedBy.length} listing${c.verifiedBy.length === 1 ? "" : "s"}, in the details below).`
       : `❌ Not verified: ${c.remaining.length} owned object(s) remain: ${c.remaining
           .slice(0, 20)
           .map((r) => `${r.kind} ${inlineCode(r.id.slice(0, 19), 24)}`)
@@ -378,20 +389,23 @@ function cleanup(report: Report, d: Detail): string {
     lines.push("Failed to remove:", ...failed.slice(0, d.listCap).map((o) => `- ${obj(o)}`), "");
   for (const e of c.errors.slice(0, d.listCap))
     lines.push(`- 💥 ${escapeInline(e.kind, 40)}: ${escapeInline(e.message, 300)}`);
-  if (d.level === 0 && c.objects.length > 0) {
+  if (d.level === 0 && c.objects.length + c.verifiedBy.length > 0) {
     lines.push(
-      "<details><summary>Every object this run owned</summary>",
-      "",
-      "| Kind | Object | Action | Why |",
-      "| --- | --- | --- | --- |",
-      ...c.objects.map(
-        (o) =>
-          `| ${o.kind} | ${inlineCode(o.tag ?? o.name ?? o.id.slice(0, 19), 120)} | ${escapeInline(o.action, 20)} | ${escapeInline(o.reason, 200)} |`,
-      ),
-      "",
-      "</details>",
+      "<details><summary>Every object this run owned, and the listings that proved it gone</summary>",
       "",
     );
+    if (c.objects.length > 0) {
+      lines.push(
+        "| Kind | Object | Action | Why |",
+        "| --- | --- | --- | --- |",
+        ...c.objects.map(
+          (o) =>
+            `| ${o.kind} | ${inlineCode(o.tag ?? o.name ?? o.id.slice(0, 19), 120)} | ${escapeInline(o.action, 20)} | ${escapeInline(o.reason, 200)} |`,
+        ),
+        "",
+      );
+    }
+    lines.push(...c.verifiedBy.map((v) => `- ${inlineCode(v, 300)}`), "", "</details>", "");
   }
   return lines.join("\n");
 }
