@@ -70,8 +70,33 @@ function timed(cmd, args, opts = {}) {
   });
 }
 
+/**
+ * Each CLI run reports its own peak resident memory at exit (Node's resourceUsage, in KiB) on
+ * stderr, through a preloaded hook: memory is measured per whole process, like time.
+ */
+let maxrssHook;
+function maxrss() {
+  if (!maxrssHook) {
+    maxrssHook = path.join(tmp, "maxrss.cjs");
+    writeFileSync(
+      maxrssHook,
+      'process.on("exit", () => process.stderr.write("\\n@@maxrss " + process.resourceUsage().maxRSS + "\\n"));\n',
+    );
+  }
+  return maxrssHook;
+}
+
 async function cliJson(args) {
-  const r = await timed(process.execPath, [CLI, ...args, "--format", "json", "--quiet"]);
+  const r = await timed(process.execPath, [
+    "--require",
+    maxrss(),
+    CLI,
+    ...args,
+    "--format",
+    "json",
+    "--quiet",
+  ]);
+  const rss = /@@maxrss (\d+)/.exec(r.stderr);
   let report;
   try {
     report = JSON.parse(r.stdout);
@@ -80,7 +105,7 @@ async function cliJson(args) {
       `docker-acceptance ${args[0]} printed no report (exit ${r.code}): ${r.stderr.slice(-800)}`,
     );
   }
-  return { ms: r.ms, code: r.code, report };
+  return { ms: r.ms, code: r.code, report, peakRssMb: rss ? Number(rss[1]) / 1024 : null };
 }
 
 /** The modules measured in-process, bundled from src/ the same way dist/ is. */
@@ -173,6 +198,7 @@ const summary = {
   suiteToFloorRatio: results.a?.ratio ?? null,
   attachGradeMs: results.b?.cli.median ?? null,
   coldStartMs: results.c?.main.median ?? null,
+  suitePeakRssMb: results.a?.peakRssMb?.median ?? null,
   bundleBytes: results.c ? Math.max(...Object.values(results.c.bundleBytes)) : null,
   parallelSpeedup: results.d?.speedup8 ?? null,
   merge100Ms: results.e?.inProcess.median ?? null,
@@ -192,12 +218,14 @@ async function benchSuiteVsFloor(n) {
   const pipeline = [];
   const floor = [];
   const floorSteps = [];
+  const rss = [];
   // One warm-up of each, not counted: the first build after a while refills the engine's caches.
   await runSuite();
   await engineFloor();
   for (let i = 0; i < n; i++) {
     const s = await runSuite();
     suite.push(s.ms);
+    if (s.peakRssMb !== null) rss.push(s.peakRssMb);
     pipeline.push(s.report.durationMs);
     const f = await engineFloor();
     floor.push(f.ms);
@@ -212,6 +240,7 @@ async function benchSuiteVsFloor(n) {
     phases: Object.fromEntries(sampleReport.subjects[0].phases.map((p) => [p.name, round(p.durationMs)])),
     ratio: round(median(suite) / median(floor), 2),
     pipelineRatio: round(median(pipeline) / median(floor), 2),
+    peakRssMb: rss.length ? stats(rss) : null,
   };
 }
 
@@ -739,6 +768,7 @@ function renderText(s, r) {
         .map(([k, v]) => `${k} ${v}`)
         .join(", ")}`,
       `    ratio suite/floor       ${r.a.ratio} (pipeline/floor ${r.a.pipelineRatio}; target <= 1.25)`,
+      `    peak memory (CLI)       ${r.a.peakRssMb ? `${Math.round(r.a.peakRssMb.median)} MB resident (max ${Math.round(r.a.peakRssMb.max)})` : "not measured"}`,
     );
   }
   if (r.b) {
