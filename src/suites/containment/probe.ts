@@ -134,31 +134,26 @@ export interface ProbeLaunch {
 const PROBE_TIMEOUT_MS = 20_000;
 
 /**
- * The subject probe. It joins only the subject's pid namespace, runs as the subject's uid:gid with
- * the subject's own capability settings (the kernel refuses /proc/<pid>/ns, root and mountinfo to a
- * reader whose permitted set is not a superset of the target's; a subject with no capabilities gets
- * a probe with none), no-new-privileges, read-only root, no network.
+ * Every trusted probe: a POSIX sh script in the pinned image, labelled as this run's probe, never
+ * gaining privileges, read-only, small. Callers add only what is particular to them: user,
+ * environment and which namespaces it joins.
  */
-export function probeOptions(owner: string, image: string, l: ProbeLaunch): CreateOptions {
+export function trustedProbe(
+  owner: string,
+  image: string,
+  script: { name: string; text: string },
+  p: { user: string; env?: string[]; networkDisabled?: boolean; hostConfig: CreateOptions["HostConfig"] },
+): CreateOptions {
   return {
     Image: image,
-    User: `${l.uid}:${l.gid}`,
-    Entrypoint: ["/bin/sh", "-c", PROBE_SCRIPT, "da-probe"],
+    User: p.user,
+    Entrypoint: ["/bin/sh", "-c", script.text, script.name],
     Cmd: [],
-    Env: [
-      `DA_ID=${l.subjectId}`,
-      `DA_MODE=${l.mode ?? "full"}`,
-      `DA_NONCE=${randomBytes(6).toString("hex")}`,
-      `DA_ROOTS=${l.writableRoots.join(" ")}`,
-      `DA_EXISTS=${l.existsPaths.join(" ")}`,
-    ],
+    ...(p.env ? { Env: p.env } : {}),
     Labels: ownerLabels(owner, "probe"),
-    NetworkDisabled: true,
+    ...(p.networkDisabled ? { NetworkDisabled: true } : {}),
     HostConfig: {
-      PidMode: `container:${l.subjectId}`,
-      NetworkMode: "none",
-      CapDrop: l.capDrop ?? undefined,
-      CapAdd: l.capAdd ?? undefined,
+      ...p.hostConfig,
       SecurityOpt: ["no-new-privileges:true"],
       ReadonlyRootfs: true,
       Memory: 32 * 1024 * 1024,
@@ -168,29 +163,56 @@ export function probeOptions(owner: string, image: string, l: ProbeLaunch): Crea
   };
 }
 
+/**
+ * The subject probe. It joins only the subject's pid namespace, runs as the subject's uid:gid with
+ * the subject's own capability settings (the kernel refuses /proc/<pid>/ns, root and mountinfo to a
+ * reader whose permitted set is not a superset of the target's; a subject with no capabilities gets
+ * a probe with none), no-new-privileges, read-only root, no network.
+ */
+export function probeOptions(owner: string, image: string, l: ProbeLaunch): CreateOptions {
+  return trustedProbe(
+    owner,
+    image,
+    { name: "da-probe", text: PROBE_SCRIPT },
+    {
+      user: `${l.uid}:${l.gid}`,
+      env: [
+        `DA_ID=${l.subjectId}`,
+        `DA_MODE=${l.mode ?? "full"}`,
+        `DA_NONCE=${randomBytes(6).toString("hex")}`,
+        `DA_ROOTS=${l.writableRoots.join(" ")}`,
+        `DA_EXISTS=${l.existsPaths.join(" ")}`,
+      ],
+      networkDisabled: true,
+      hostConfig: {
+        PidMode: `container:${l.subjectId}`,
+        NetworkMode: "none",
+        CapDrop: l.capDrop ?? undefined,
+        CapAdd: l.capAdd ?? undefined,
+      },
+    },
+  );
+}
+
 export function hostProbeOptions(owner: string, image: string): CreateOptions {
-  return {
-    Image: image,
-    User: "0:0",
-    Entrypoint: ["/bin/sh", "-c", HOST_SCRIPT, "da-host-probe"],
-    Cmd: [],
-    Labels: ownerLabels(owner, "probe"),
-    HostConfig: {
-      PidMode: "host",
-      NetworkMode: "host",
-      IpcMode: "host",
-      UTSMode: "host",
-      CgroupnsMode: "host",
-      CapDrop: ["ALL"],
-      // Reading another process's ns links needs it; nothing else is granted.
-      CapAdd: ["SYS_PTRACE"],
-      SecurityOpt: ["no-new-privileges:true"],
-      ReadonlyRootfs: true,
-      Memory: 32 * 1024 * 1024,
-      PidsLimit: 64,
-      LogConfig: { Type: "json-file", Config: {} },
-    } as CreateOptions["HostConfig"],
-  };
+  return trustedProbe(
+    owner,
+    image,
+    { name: "da-host-probe", text: HOST_SCRIPT },
+    {
+      user: "0:0",
+      hostConfig: {
+        PidMode: "host",
+        NetworkMode: "host",
+        IpcMode: "host",
+        UTSMode: "host",
+        CgroupnsMode: "host",
+        CapDrop: ["ALL"],
+        // Reading another process's ns links needs it; nothing else is granted.
+        CapAdd: ["SYS_PTRACE"],
+      } as CreateOptions["HostConfig"],
+    },
+  );
 }
 
 /** Runs a probe to completion and removes it at once (cleanup is only the safety net). */

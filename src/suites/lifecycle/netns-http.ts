@@ -3,9 +3,8 @@
 // through nc, which every busybox has (wget is absent or broken in some static builds).
 // Parameters travel in the environment, never interpolated into the script.
 import type { CreateOptions, DockerEngine } from "../../engine/docker.js";
-import { ownerLabels } from "../../engine/ownership.js";
 import type { HttpProbe } from "../../inventory/schema.js";
-import { runProbe } from "../containment/probe.js";
+import { runProbe, trustedProbe } from "../containment/probe.js";
 import type { HttpAnswer } from "./http.js";
 
 // Mode "wait": poll DA_PATH until a 200 or DA_DEADLINE seconds; mode "ask": each "METHOD PATH"
@@ -43,22 +42,16 @@ export interface NetnsTarget {
 }
 
 function options(t: NetnsTarget, env: string[]): CreateOptions {
-  return {
-    Image: t.probeImage,
-    User: "65534:65534",
-    Entrypoint: ["/bin/sh", "-c", SCRIPT, "da-http-probe"],
-    Cmd: [],
-    Env: [`DA_PORT=${t.port}`, `DA_ASK_TIMEOUT=${ASK_TIMEOUT_S}`, ...env],
-    Labels: ownerLabels(t.owner, "probe"),
-    HostConfig: {
-      NetworkMode: `container:${t.containerId}`,
-      CapDrop: ["ALL"],
-      SecurityOpt: ["no-new-privileges:true"],
-      ReadonlyRootfs: true,
-      Memory: 32 * 1024 * 1024,
-      PidsLimit: 32,
-    } as CreateOptions["HostConfig"],
-  };
+  return trustedProbe(
+    t.owner,
+    t.probeImage,
+    { name: "da-http-probe", text: SCRIPT },
+    {
+      user: "65534:65534",
+      env: [`DA_PORT=${t.port}`, `DA_ASK_TIMEOUT=${ASK_TIMEOUT_S}`, ...env],
+      hostConfig: { NetworkMode: `container:${t.containerId}`, CapDrop: ["ALL"] },
+    },
+  );
 }
 
 /** Polls `path` from inside the subject's network namespace until 200 or the deadline. */
