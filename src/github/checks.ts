@@ -28,20 +28,31 @@ export interface CheckTarget {
   externalId?: string;
 }
 
-export async function createInProgressCheckRun(client: GitHubClient, t: CheckTarget): Promise<number> {
+/** The one create call: in progress at the start, or already completed when the start was skipped. */
+async function createCheckRun(
+  client: GitHubClient,
+  t: CheckTarget,
+  fields: Omit<
+    Parameters<GitHubClient["octokit"]["rest"]["checks"]["create"]>[0] & object,
+    "owner" | "repo" | "name" | "head_sha"
+  >,
+): Promise<number> {
   const res = await call("checks: write", "create the check run", () =>
     client.octokit.rest.checks.create({
       owner: t.owner,
       repo: t.repo,
       name: t.name,
       head_sha: t.headSha,
-      status: "in_progress",
-      started_at: new Date().toISOString(),
       ...(t.detailsUrl ? { details_url: t.detailsUrl } : {}),
       ...(t.externalId ? { external_id: t.externalId } : {}),
+      ...fields,
     }),
   );
   return res.data.id;
+}
+
+export function createInProgressCheckRun(client: GitHubClient, t: CheckTarget): Promise<number> {
+  return createCheckRun(client, t, { status: "in_progress", started_at: new Date().toISOString() });
 }
 
 export interface CheckResult {
@@ -82,19 +93,7 @@ export async function completeCheckRun(
   };
   let id = t.checkRunId;
   if (id === undefined) {
-    const res = await call("checks: write", "create the check run", () =>
-      client.octokit.rest.checks.create({
-        owner: t.owner,
-        repo: t.repo,
-        name: t.name,
-        head_sha: t.headSha,
-        ...done,
-        ...(t.detailsUrl ? { details_url: t.detailsUrl } : {}),
-        ...(t.externalId ? { external_id: t.externalId } : {}),
-        output: output(batches[0]),
-      }),
-    );
-    id = res.data.id;
+    id = await createCheckRun(client, t, { ...done, output: output(batches[0]) });
   } else {
     const runId = id;
     await call("checks: write", "complete the check run", () =>
