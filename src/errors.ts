@@ -1,5 +1,6 @@
 // Typed errors carry their exit code and, for configuration problems, the fix.
 // Exit codes (DESIGN.md): 0 pass/warn, 1 fail, 2 usage or configuration, 3 engine or internal.
+import { readFile } from "node:fs/promises";
 
 export class UsageError extends Error {
   readonly exitCode = 2;
@@ -31,6 +32,16 @@ export function formatProblem(file: string, p: ConfigProblem): string {
   const at = p.line ? `${file}:${p.line}` : file;
   const where = p.path ? `${at}: ${p.path}` : at;
   return `${where}: ${p.message}${p.fix ? ` (fix: ${p.fix})` : ""}`;
+}
+
+/** Reads a file the user points us at; a missing or unreadable one is a ConfigError with the fix. */
+export async function readUserFile(file: string, what: string, fix: string): Promise<string> {
+  try {
+    return await readFile(file, "utf8");
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? "error";
+    throw new ConfigError([{ path: "", message: `cannot read ${what} (${code})`, fix }], file);
+  }
 }
 
 /** The engine refused, timed out or is unreachable. */

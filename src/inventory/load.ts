@@ -2,10 +2,9 @@
 // was expected and the fix; all problems are reported at once; nothing here touches the engine.
 import { createHash } from "node:crypto";
 import { realpathSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { z } from "zod";
-import { ConfigError, type ConfigProblem } from "../errors.js";
+import { ConfigError, type ConfigProblem, readUserFile } from "../errors.js";
 import { JsonSyntaxError, jsonPath, locateJson, type Span } from "./jsonpos.js";
 import { type Inventory, inventorySchema, relPathProblem } from "./schema.js";
 import { closest } from "./suggest.js";
@@ -26,21 +25,7 @@ export interface LoadOptions {
 }
 
 export async function loadInventory(file: string, opts: LoadOptions = {}): Promise<LoadedInventory> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (err) {
-    throw new ConfigError(
-      [
-        {
-          path: "",
-          message: `cannot read the inventory (${(err as NodeJS.ErrnoException).code ?? "error"})`,
-          fix: "create it or pass --inventory PATH",
-        },
-      ],
-      file,
-    );
-  }
+  const text = await readUserFile(file, "the inventory", "create it or pass --inventory PATH");
   return parseInventory(file, text, { workspace: opts.workspace ?? process.cwd() });
 }
 

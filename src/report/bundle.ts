@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto";
 import { lstat, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { ConfigError, UsageError } from "../errors.js";
+import { ConfigError, readUserFile, UsageError } from "../errors.js";
 import { jsonPath } from "../inventory/jsonpos.js";
 import { loadInventory } from "../inventory/load.js";
 import { checkCompleteness, describeDrift } from "../inventory/verify.js";
@@ -57,21 +57,11 @@ export async function writeBundle(
 /** Reads and validates report.json; problems name the file and the JSON path. */
 export async function readReport(dir: string): Promise<Report> {
   const file = path.join(dir, "report.json");
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (err) {
-    throw new ConfigError(
-      [
-        {
-          path: "",
-          message: `cannot read the report (${(err as NodeJS.ErrnoException).code ?? "error"})`,
-          fix: "pass a bundle directory written by `docker-acceptance run --out DIR`",
-        },
-      ],
-      file,
-    );
-  }
+  const text = await readUserFile(
+    file,
+    "the report",
+    "pass a bundle directory written by `docker-acceptance run --out DIR`",
+  );
   return parseReport(file, text);
 }
 
