@@ -20,12 +20,7 @@ import {
   type Report,
   type SubjectReport,
 } from "./report/model.js";
-import {
-  DEFAULT_PROBE_IMAGE,
-  type HostNamespaces,
-  measureHostNamespaces,
-  runContainment,
-} from "./suites/containment/index.js";
+import { DEFAULT_PROBE_IMAGE, measureHostNamespaces, runContainment } from "./suites/containment/index.js";
 import type { CaseId, SuiteName } from "./suites/ids.js";
 import { checkLaunchSpec, LaunchSpecError } from "./suites/lifecycle/create.js";
 import { runSubject } from "./suites/lifecycle/run.js";
@@ -104,10 +99,11 @@ export async function runPipeline(opts: RunOptions): Promise<Report> {
     if (suites.has("containment") || subjects.some((s) => s.network === "none")) {
       await engine.ensureImage(probeImage, undefined, signal);
     }
-    const host: Promise<HostNamespaces> = suites.has("containment")
+    const severity = severityOf(inv);
+    const host = suites.has("containment")
       ? measureHostNamespaces(engine, owner, probeImage, signal)
-      : new Promise(() => {});
-    host.catch(() => {});
+      : undefined;
+    host?.catch(() => {}); // judged per subject (the namespaces case says why), never unhandled
     const parallelism = opts.parallelism ?? availableParallelism();
     log.info(
       `docker-acceptance ${TOOL_VERSION}: run ${owner}, ${subjects.length} subject(s), suites ${[...suites].join(", ")}, parallelism ${parallelism}`,
@@ -121,7 +117,7 @@ export async function runPipeline(opts: RunOptions): Promise<Report> {
           subject,
           workspace: opts.workspace,
           suites,
-          severity: severityOf(inv),
+          severity,
           log,
           // One subject's deadline never cuts another's: each gets its own, joined to the run's.
           signal: AbortSignal.any([
@@ -131,18 +127,20 @@ export async function runPipeline(opts: RunOptions): Promise<Report> {
           t0,
           removeImages: opts.removeImages !== false,
           probeImage,
-          containment: (containerId, inspect) =>
-            runContainment(
-              {
-                containerId,
-                subject: subject.name,
-                writableRoots: subject.writableRoots,
-                allowedCapabilities: subject.capabilities,
-                network: subject.network,
-                inspect,
-              },
-              { engine, owner, probeImage, host, signal },
-            ).then((rs) => rs.map((r) => ({ ...r, severity: severityOf(inv)(r.id as CaseId) }))),
+          containment:
+            host &&
+            ((containerId, inspect) =>
+              runContainment(
+                {
+                  containerId,
+                  subject: subject.name,
+                  writableRoots: subject.writableRoots,
+                  allowedCapabilities: subject.capabilities,
+                  network: subject.network,
+                  inspect,
+                },
+                { engine, owner, probeImage, host, signal },
+              ).then((rs) => rs.map((r) => ({ ...r, severity: severity(r.id as CaseId) })))),
         }),
       ),
     );

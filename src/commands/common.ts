@@ -44,7 +44,7 @@ export function abortOnSignals(hardExitMs = 9000): {
       first = sig;
       process.stderr.write(`docker-acceptance: ${sig} received, cleaning up what this run owns…\n`);
       controller.abort(sig);
-      setTimeout(() => process.exit(sig === "SIGINT" ? 130 : 143), hardExitMs).unref();
+      setTimeout(() => process.exit(signalExitCode(sig)), hardExitMs).unref();
     }
   };
   process.on("SIGINT", handler);
