@@ -5,8 +5,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { Ajv, type ValidateFunction } from "ajv";
-
-type Schema = { [k: string]: unknown };
+import { type Schema, schemaSampler } from "../helpers/schema-sample.js";
 
 const require = createRequire(import.meta.url);
 const spec = JSON.parse(
@@ -20,6 +19,7 @@ const spec = JSON.parse(
   ),
 ) as { components: { schemas: Record<string, Schema> } };
 const SCHEMAS = spec.components.schemas;
+const { sample } = schemaSampler(SCHEMAS);
 
 const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
 ajv.addSchema({ components: spec.components }, "spec");
@@ -105,46 +105,4 @@ export function issueCommentPayload(s: CommentScenario): Record<string, unknown>
   if (action === "edited") payload.changes = { body: { from: "before the edit" } };
   assertWebhookShape(action, payload);
   return payload;
-}
-
-function resolve(schema: Schema | undefined): Schema | undefined {
-  let s = schema;
-  for (let i = 0; i < 10 && s && typeof s.$ref === "string"; i++) {
-    s = SCHEMAS[(s.$ref as string).replace("#/components/schemas/", "")];
-  }
-  return s;
-}
-
-/** The smallest value a schema accepts: required fields only, first enum value, null where allowed. */
-function sample(schema: Schema | undefined, depth = 0): unknown {
-  const s = resolve(schema);
-  if (!s || depth > 20) return null;
-  if (s.nullable) return null;
-  if (Array.isArray(s.enum)) return s.enum[0];
-  if (Array.isArray(s.allOf)) {
-    const parts = (s.allOf as Schema[]).map((x) => sample(x, depth + 1));
-    return Object.assign({}, ...parts.filter((p) => p !== null && typeof p === "object"));
-  }
-  if (Array.isArray(s.oneOf)) return sample((s.oneOf as Schema[])[0], depth + 1);
-  if (Array.isArray(s.anyOf)) return sample((s.anyOf as Schema[])[0], depth + 1);
-  const type = Array.isArray(s.type) ? s.type[0] : s.type;
-  switch (type) {
-    case "string":
-      return s.format === "date-time" ? "2026-01-01T00:00:00Z" : s.format === "uri" ? "https://x.test/" : "x";
-    case "integer":
-    case "number":
-      return 1;
-    case "boolean":
-      return false;
-    case "array":
-      return [];
-    case "null":
-      return null;
-    default: {
-      const out: Record<string, unknown> = {};
-      const props = (s.properties ?? {}) as Record<string, Schema>;
-      for (const k of (s.required as string[] | undefined) ?? []) out[k] = sample(props[k], depth + 1);
-      return out;
-    }
-  }
 }

@@ -9,10 +9,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Ajv, type ValidateFunction } from "ajv";
+import { type Schema, schemaSampler } from "../helpers/schema-sample.js";
 import subset from "./openapi-subset.json" with { type: "json" };
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
-type Schema = { [k: string]: unknown };
 
 interface Operation {
   operationId: string;
@@ -80,6 +80,8 @@ interface Issue {
 
 const OPS = subset.operations as unknown as Operation[];
 const SCHEMAS = subset.components.schemas as unknown as Record<string, Schema>;
+/** Answers are built from GitHub's own response schemas. */
+const { resolve, sample } = schemaSampler(SCHEMAS);
 
 export const SECONDARY_RATE_LIMIT: Fault = {
   status: 403,
@@ -688,14 +690,6 @@ function nullableEnums(node: unknown): unknown {
   return node;
 }
 
-function resolve(schema: Schema | undefined): Schema | undefined {
-  let s = schema;
-  for (let i = 0; i < 10 && s && typeof s.$ref === "string"; i++) {
-    s = SCHEMAS[(s.$ref as string).replace("#/components/schemas/", "")];
-  }
-  return s;
-}
-
 /** Names every body field the schema does not define (ajv lets them through; GitHub ignores them silently). */
 function unknownFields(schema: Schema | undefined, value: unknown, at: string): string[] {
   const s = resolve(schema);
@@ -712,42 +706,6 @@ function unknownFields(schema: Schema | undefined, value: unknown, at: string): 
 function sampleObject(schema: Schema | undefined): Record<string, unknown> {
   const v = sample(schema);
   return v !== null && typeof v === "object" ? (v as Record<string, unknown>) : {};
-}
-
-/** The smallest value that satisfies a schema: required fields only, nulls where allowed. */
-export function sample(schema: Schema | undefined, depth = 0): unknown {
-  const s = resolve(schema);
-  if (!s || depth > 12) return null;
-  if (s.nullable) return null;
-  if (Array.isArray(s.enum)) return s.enum[0];
-  if (Array.isArray(s.allOf))
-    return Object.assign({}, ...(s.allOf as Schema[]).map((x) => sample(x, depth + 1)));
-  if (Array.isArray(s.oneOf)) return sample((s.oneOf as Schema[])[0], depth + 1);
-  if (Array.isArray(s.anyOf)) return sample((s.anyOf as Schema[])[0], depth + 1);
-  const type = Array.isArray(s.type) ? s.type[0] : s.type;
-  switch (type) {
-    case "string":
-      return s.format === "date-time"
-        ? "2025-01-01T00:00:00Z"
-        : s.format === "uri"
-          ? "https://double.test/x"
-          : "x";
-    case "integer":
-    case "number":
-      return 1;
-    case "boolean":
-      return false;
-    case "array":
-      return [];
-    case "null":
-      return null;
-    default: {
-      const out: Record<string, unknown> = {};
-      const props = (s.properties ?? {}) as Record<string, Schema>;
-      for (const k of (s.required as string[] | undefined) ?? []) out[k] = sample(props[k], depth + 1);
-      return out;
-    }
-  }
 }
 
 function statusText(status: number): string {

@@ -9,7 +9,7 @@ import { OWNER_LABEL, SUBJECT_LABEL } from "../../src/engine/ownership.js";
 import { verifyBundle } from "../../src/report/bundle.js";
 import { FULL_TOKEN, GitHubDouble } from "../double/github-double.js";
 import { hasEngine, newEngine, PROBE_IMAGE } from "../helpers/engine.js";
-import { fixtureSubject, writeInventory } from "../helpers/inventory.js";
+import { ALL_PINNED, fixtureSubject, writeInventory } from "../helpers/inventory.js";
 import { pullRequestEvent, scheduleEvent, workflowRunEvent } from "./events.js";
 import { NODE24, newJob, runStep, startStep } from "./runner.js";
 
@@ -33,21 +33,7 @@ describe.skipIf(!hasEngine)(
     const owners = new Set<string>();
     let double: GitHubDouble;
     const id = `${process.pid}`;
-    const LIFECYCLE_ONLY = {
-      suites: {
-        lifecycle: {
-          required: [
-            "lifecycle.build",
-            "lifecycle.create",
-            "lifecycle.ready",
-            "lifecycle.probes",
-            "lifecycle.limits",
-            "lifecycle.stop",
-            "lifecycle.cleanup",
-          ],
-        },
-      },
-    };
+    const LIFECYCLE_ONLY = { suites: { lifecycle: ALL_PINNED.lifecycle } };
     const ok = fixtureSubject("hardened", {
       name: `e2e-ok-${id}`,
       probes: [{ path: "/", bodyContains: "hello" }],

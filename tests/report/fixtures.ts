@@ -1,16 +1,10 @@
 // Report fixtures built through the real schema, so a fixture the schema rejects fails here.
 import { type CaseResult, computeVerdict, type Report, reportSchema } from "../../src/report/model.js";
+import { makeCase as baseCase, makeCleanup } from "../helpers/report.js";
 
+/** The shared factory (tests/helpers/report.ts); here every case names its id and status. */
 export function makeCase(p: Partial<CaseResult> & Pick<CaseResult, "id" | "status">): CaseResult {
-  return {
-    suite: p.id.startsWith("lifecycle.") ? "lifecycle" : "containment",
-    subject: "web",
-    severity: "fail",
-    durationMs: 120,
-    message: "",
-    evidence: {},
-    ...p,
-  };
+  return baseCase({ durationMs: 120, ...p });
 }
 
 export function makeReport(over: Partial<Report> = {}): Report {
@@ -42,19 +36,9 @@ export function makeReport(over: Partial<Report> = {}): Report {
       makeCase({ id: "lifecycle.create", status: "pass" }),
       makeCase({ id: "containment.user", status: "pass" }),
     ],
-    cleanup: {
-      owner: "da-0123456789abcdef0123456789abcdef",
-      startedAt: "2025-01-01T00:00:10.000Z",
-      durationMs: 700,
-      trigger: "end-of-run",
+    cleanup: makeCleanup({
       objects: [
-        {
-          kind: "container",
-          id: "c".repeat(64),
-          role: "subject",
-          action: "removed",
-          reason: "owned by this run",
-        },
+        ...makeCleanup().objects,
         {
           kind: "image",
           id: "sha256:" + "d".repeat(64),
@@ -63,14 +47,11 @@ export function makeReport(over: Partial<Report> = {}): Report {
           reason: "built by this run",
         },
       ],
-      completed: true,
       verifiedBy: [
         "list containers label=org.docker-acceptance.owner",
         "list images label=org.docker-acceptance.owner",
       ],
-      remaining: [],
-      errors: [],
-    },
+    }),
     inventory: {
       path: "acceptance/inventory.json",
       sha256: "e".repeat(64),
