@@ -57,11 +57,14 @@ if ! ping_podman; then
   ping_podman || fail "podman did not answer /_ping within 30 s; see $DIR/service.log"
 fi
 
-# The base images: made once in Docker by engine.sh, copied here unless Podman has them already.
+# The base images: made once in Docker by engine.sh, copied here unless Podman holds the same image
+# (save/load keeps the image ID, so a base image engine.sh remade is copied again).
 images="${DA_PODMAN_IMAGES:-$(docker images --format '{{.Repository}}:{{.Tag}}' 'docker-acceptance/*' 2>/dev/null | grep -v '<none>' || true)}"
 [ -n "$images" ] || fail "no docker-acceptance/* base image in Docker to copy; run scripts/engine.sh first"
 for image in $images; do
-  if podman image exists "$image" 2>/dev/null; then continue; fi
+  want=$(docker image inspect -f '{{.Id}}' "$image")
+  have=$(podman image inspect -f '{{.Id}}' "$image" 2>/dev/null || true)
+  [ "${want#sha256:}" = "${have#sha256:}" ] && continue
   docker save "$image" | podman load -q >/dev/null || fail "could not copy $image from Docker into Podman"
   log "copied $image into Podman's storage"
 done
