@@ -273,18 +273,23 @@ async function publishOnly(inputs: ActionInputs, workspace: string, decision?: R
     }
     return;
   }
-  const { publishBundle } = await import("./commands/publish.js");
+  const { forkCheckName, publishBundle } = await import("./commands/publish.js");
   const outcome = await publishBundle(dir, {
     token: inputs.githubToken,
     checkName: inputs.checkName,
     comment: inputs.comment,
     commentAuthor: inputs.commentAuthor,
+    allowOutsideWorkflowRun: inputs.allowOutsideWorkflowRun,
     log: actionsLogger,
   });
   for (const m of outcome.messages) core.notice(logSafe(m));
   if (outcome.report) {
     await writeJobSummary(
-      renderMarkdown(outcome.report, { target: "job-summary", checkName: inputs.checkName }),
+      renderMarkdown(outcome.report, {
+        target: "job-summary",
+        checkName: forkCheckName(inputs.checkName),
+        unverified: true,
+      }),
     );
     setOutputs(outcome.report, dir);
   }

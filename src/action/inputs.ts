@@ -35,6 +35,8 @@ export interface ActionInputs {
   githubToken: string;
   /** The accepted `/acceptance` command (the accept step's `decision` output), as JSON; "" when none. */
   command: string;
+  /** `mode: publish` without `command`: publish although the event is not workflow_run. */
+  allowOutsideWorkflowRun: boolean;
 }
 
 const list = (name: string) =>
@@ -97,5 +99,6 @@ export function readInputs(): ActionInputs {
     parallelism,
     githubToken: core.getInput("github-token"),
     command: core.getInput("command"),
+    allowOutsideWorkflowRun: bool("allow-outside-workflow-run", false),
   };
 }

@@ -1,40 +1,24 @@
-// `docker-acceptance publish BUNDLE_DIR`: the fork-safe second phase.
+// `docker-acceptance publish BUNDLE_DIR`: the fork recipe's second phase.
 //
 // On a fork's `pull_request` the token is read-only, so the run writes its bundle plus
 // event.json (PR number, head SHA) and skips posting. A second workflow, triggered by
 // `workflow_run` in the base repository with a write token, downloads that artifact and runs
-// this command. Everything in the bundle was produced by the fork's code and is untrusted:
+// this command. Everything in the bundle was produced by the fork's own workflow, which the
+// fork's author controls (docs/security.md). SHA256SUMS proves integrity, never authorship, so:
+//  - the publication is labelled for what it is: its own check name and comment marker
+//    (`<check-name> (fork, unverified)`), never `success` (at most `neutral`), its first line
+//    saying the fork's own workflow produced it; it never updates or supersedes a trusted
+//    (command recipe) result, which lives under the plain check name;
 //  - the bundle must verify (SHA256SUMS, schema) before anything is read from it; event.json is
 //    not part of the hashed bundle and is checked field by field instead;
-//  - the verdict is recomputed from the cases, not taken from report.json;
-//  - the PR is resolved by number AND head SHA through the API: if the PR's head is no longer
-//    that SHA (a newer push), only the check run is posted on the SHA, no comment;
-//  - under `workflow_run`, event.json's head SHA must equal the triggering run's head SHA;
+//  - the verdict is recomputed from the cases, never taken from report.json;
+//  - the head shown is the triggering run's verified head SHA; the bundle's own claim is only
+//    compared with it, and a missing or different one makes the verdict `error`;
+//  - it runs only under `workflow_run` (unless told otherwise explicitly), and the PR must match
+//    the triggering run's head SHA, head repository and head branch;
 //  - every string reaches markdown through the escaping renderer; nothing reaches a shell.
 //
-// Workflows (README, "Fork pull requests"):
-//   # .github/workflows/acceptance.yml, on: pull_request
-//   - uses: org/docker-acceptance@v1
-//     with: { out: da-bundle }
-//   - uses: actions/upload-artifact@v4
-//     if: always()
-//     with: { name: docker-acceptance, path: da-bundle }
-//
-//   # .github/workflows/acceptance-publish.yml
-//   on:
-//     workflow_run: { workflows: [acceptance], types: [completed] }
-//   permissions: { checks: write, pull-requests: write, actions: read }
-//   jobs:
-//     publish:
-//       if: github.event.workflow_run.event == 'pull_request'
-//       runs-on: ubuntu-latest
-//       steps:
-//         - uses: actions/download-artifact@v4
-//           with: { name: docker-acceptance, path: da-bundle, run-id: "${{ github.event.workflow_run.id }}",
-//                   github-token: "${{ github.token }}" }
-//         - run: npx docker-acceptance publish da-bundle
-//           env: { GITHUB_TOKEN: "${{ github.token }}" }
-//
+// docs/workflows/fork-safe-test.yml and fork-safe-publish.yml are the two workflows.
 // The action's `mode: publish` calls publishBundle (the same steps) instead of the CLI.
 // Exit codes: 0 published (whatever the verdict: the check run carries it), 1 the bundle does not
 // verify or does not match the PR, 2 usage, 3 GitHub refused (the message names the permission).
@@ -51,10 +35,16 @@ import { DEFAULT_CHECK_NAME, type PublishResult, publishReport } from "../github
 import type { Logger } from "../log.js";
 import { verifyBundle } from "../report/bundle.js";
 import { computeVerdict, type Report } from "../report/model.js";
+import { pinVerifiedHead } from "../report/provenance.js";
 import { parseCommandArgs, printable, renderVerification } from "./verify.js";
 
 export const PUBLISH_USAGE =
-  "usage: docker-acceptance publish BUNDLE_DIR [--check-name NAME] [--comment always|on-failure|never] [--comment-author LOGIN]";
+  "usage: docker-acceptance publish BUNDLE_DIR [--check-name NAME] [--comment always|on-failure|never] [--comment-author LOGIN] [--allow-outside-workflow-run]";
+
+/** What a fork-produced publication is called: never the trusted check name, never its marker. */
+export function forkCheckName(checkName: string): string {
+  return `${checkName} (fork, unverified)`;
+}
 
 export const EVENT_FILE = "event.json";
 
@@ -81,6 +71,7 @@ export async function publishCommand(argv: string[], io: PublishCommandEnv = {})
     "check-name": { type: "string" },
     comment: { type: "string" },
     "comment-author": { type: "string" },
+    "allow-outside-workflow-run": { type: "boolean" },
   });
   if (positionals.length !== 1) throw new UsageError(`expected one BUNDLE_DIR\n${PUBLISH_USAGE}`);
   const mode = values.comment ?? "always";
@@ -93,6 +84,7 @@ export async function publishCommand(argv: string[], io: PublishCommandEnv = {})
     checkName: values["check-name"],
     comment: mode,
     commentAuthor: values["comment-author"],
+    allowOutsideWorkflowRun: values["allow-outside-workflow-run"] === true,
   });
   for (const m of outcome.messages) errOut(`publish: ${m}\n`);
   if (outcome.result) out(`${describeResult(outcome.result)}\n`);
@@ -108,6 +100,11 @@ export interface PublishBundleOptions {
   checkName?: string;
   comment?: CommentMode;
   commentAuthor?: string;
+  /**
+   * Publish although the event is not `workflow_run` (a maintainer publishing by hand). There is
+   * then no triggering run to cross-check event.json against; the PR head check still applies.
+   */
+  allowOutsideWorkflowRun?: boolean;
   log?: Logger;
 }
 
@@ -147,14 +144,21 @@ export async function publishBundle(
   const [owner, repo] = (env.GITHUB_REPOSITORY ?? "").split("/");
   if (!owner || !repo) throw new UsageError("GITHUB_REPOSITORY is not set (expected owner/name)");
 
+  const trigger = readWorkflowRun(env);
+  if (!trigger && !opts.allowOutsideWorkflowRun) {
+    return refuse(
+      `this is a ${printable(env.GITHUB_EVENT_NAME || "(no event)")} event, not workflow_run: there is no triggering run to check the bundle against; refusing ` +
+        "(fix: run it from a workflow_run workflow as docs/workflows/fork-safe-publish.yml does, or pass allow-outside-workflow-run to publish by hand)",
+    );
+  }
+  if (trigger && "unreadable" in trigger) return refuse(trigger.unreadable);
   const event = await readForkEvent(dir);
   if (event.repository.toLowerCase() !== `${owner}/${repo}`.toLowerCase()) {
     return refuse(
       `${EVENT_FILE} is for ${printable(event.repository)}, this workflow runs in ${owner}/${repo}; refusing`,
     );
   }
-  const trigger = readWorkflowRun(env);
-  if (trigger?.headSha && trigger.headSha !== event.headSha) {
+  if (trigger && trigger.headSha !== event.headSha) {
     return refuse(
       `${EVENT_FILE} says head ${event.headSha}, but the workflow_run that produced it ran on ${printable(trigger.headSha)}; refusing`,
     );
@@ -162,13 +166,12 @@ export async function publishBundle(
 
   const verified = await verifiedReport(dir);
   messages.push(...verified.messages);
-  const report = verified.report;
-  if (!report) return { exitCode: 1, messages };
+  if (!verified.report) return { exitCode: 1, messages };
 
   const client =
     opts.client ?? createGitHubClient({ token: token!, baseUrl: env.GITHUB_API_URL, log: opts.log });
   let pull: {
-    head: { sha: string; repo: { full_name: string } | null };
+    head: { sha: string; ref: string; repo: { full_name: string } | null };
     base: { repo: { full_name: string } };
   };
   try {
@@ -177,13 +180,25 @@ export async function publishBundle(
     );
     pull = res.data;
   } catch (err) {
-    return refuse((err as Error).message, 3, report);
+    return refuse((err as Error).message, 3, verified.report);
   }
   if (pull.base.repo.full_name.toLowerCase() !== `${owner}/${repo}`.toLowerCase()) {
     return refuse(
       `pull request #${event.prNumber} is not a pull request into ${owner}/${repo}; refusing`,
       1,
-      report,
+      verified.report,
+    );
+  }
+  const headRepo = pull.head.repo?.full_name ?? "";
+  if (
+    trigger &&
+    (headRepo.toLowerCase() !== trigger.headRepo.toLowerCase() || pull.head.ref !== trigger.headBranch)
+  ) {
+    return refuse(
+      `pull request #${event.prNumber} comes from ${printable(headRepo)}:${printable(pull.head.ref)}, but the workflow_run ran on ` +
+        `${printable(trigger.headRepo)}:${printable(trigger.headBranch)}: ${EVENT_FILE} names another pull request; refusing`,
+      1,
+      verified.report,
     );
   }
   const current = pull.head.sha === event.headSha;
@@ -192,6 +207,8 @@ export async function publishBundle(
       `Pull request #${event.prNumber} has moved on to ${pull.head.sha.slice(0, 12)}; posting the check run on ${event.headSha.slice(0, 12)} only, no comment.`,
     );
   }
+  // The head is the one the triggering run (or, by hand, event.json) names: verified, not claimed.
+  const report = pinVerifiedHead(verified.report, event.headSha, "the workflow_run that produced it");
 
   const context: EventContext = {
     eventName: "workflow_run",
@@ -202,7 +219,7 @@ export async function publishBundle(
     pr: {
       number: event.prNumber,
       headSha: event.headSha,
-      headRepo: pull.head.repo?.full_name ?? "",
+      headRepo,
       baseRepo: pull.base.repo.full_name,
       action: "synchronize",
     },
@@ -212,7 +229,8 @@ export async function publishBundle(
   const result = await publishReport(report, {
     context,
     client,
-    checkName: opts.checkName ?? DEFAULT_CHECK_NAME,
+    checkName: forkCheckName(opts.checkName ?? DEFAULT_CHECK_NAME),
+    provenance: "fork-unverified",
     comment: opts.comment ?? "always",
     commentAuthor: opts.commentAuthor,
     postComment: current,
@@ -286,25 +304,44 @@ async function verifiedReport(dir: string): Promise<{ report?: Report; messages:
   }
 }
 
+interface WorkflowRunTrigger {
+  headSha: string;
+  headRepo: string;
+  headBranch: string;
+  runUrl?: string;
+}
+
 /**
- * The triggering run, from a workflow_run event payload; undefined outside workflow_run (the CLI
- * on a laptop). Under workflow_run a payload without head_sha is refused by the caller.
+ * The triggering run, from a workflow_run event payload; undefined outside workflow_run. A
+ * payload without the head SHA, repository or branch cannot vouch for anything: `unreadable`.
  */
 function readWorkflowRun(
   env: Record<string, string | undefined>,
-): { headSha?: string; runUrl?: string } | undefined {
+): WorkflowRunTrigger | { unreadable: string } | undefined {
   if (env.GITHUB_EVENT_NAME !== "workflow_run") return undefined;
-  let run: { head_sha?: unknown; html_url?: unknown } | undefined;
+  let run: Record<string, unknown> | undefined;
   try {
     run = (JSON.parse(readFileSync(env.GITHUB_EVENT_PATH ?? "", "utf8")) as { workflow_run?: typeof run })
       .workflow_run;
   } catch {
     run = undefined;
   }
-  const url =
-    typeof run?.html_url === "string" && run.html_url.startsWith("https://") ? run.html_url : undefined;
+  const headRepo = (run?.head_repository as { full_name?: unknown } | undefined)?.full_name;
+  if (
+    typeof run?.head_sha !== "string" ||
+    typeof headRepo !== "string" ||
+    typeof run.head_branch !== "string"
+  ) {
+    return {
+      unreadable:
+        "the workflow_run payload (GITHUB_EVENT_PATH) names no head_sha, head_repository or head_branch; refusing",
+    };
+  }
+  const url = run.html_url;
   return {
-    headSha: typeof run?.head_sha === "string" ? run.head_sha : "(unreadable workflow_run payload)",
-    runUrl: url,
+    headSha: run.head_sha,
+    headRepo,
+    headBranch: run.head_branch,
+    runUrl: typeof url === "string" && url.startsWith("https://") ? url : undefined,
   };
 }

@@ -121,7 +121,14 @@ export interface PublishOptions extends ClientOptions {
   commentAuthor?: string;
   /** Post the comment at all (the `publish` command turns it off when the PR head moved on). */
   postComment?: boolean;
+  /**
+   * `fork-unverified`: the report was produced by the fork's own workflow (fork recipe, phase 2).
+   * The check run concludes `neutral` at most and every rendering says so on its first line.
+   */
+  provenance?: Provenance;
 }
+
+export type Provenance = "trusted" | "fork-unverified";
 
 export interface PublishResult {
   commentId?: number;
@@ -181,6 +188,7 @@ export async function publishReport(report: Report, opts: PublishOptions): Promi
   const client = clientFor(opts);
   const failing = report.verdict === "fail" || report.verdict === "error";
   const log = opts.log ?? silentLogger;
+  const unverified = opts.provenance === "fork-unverified";
 
   try {
     const done = await completeCheckRun(
@@ -194,10 +202,11 @@ export async function publishReport(report: Report, opts: PublishOptions): Promi
         checkRunId: opts.checkRunId,
       },
       {
-        conclusion: conclusionFor(report.verdict),
-        title: checkTitle(report),
-        summary: renderMarkdown(report, { target: "check-summary", checkName }),
-        text: renderMarkdown(report, { target: "check-text", checkName }),
+        // A result the fork produced itself can never turn a check green.
+        conclusion: unverified && report.verdict === "pass" ? "neutral" : conclusionFor(report.verdict),
+        title: unverified ? `UNVERIFIED (fork's own workflow) ${checkTitle(report)}` : checkTitle(report),
+        summary: renderMarkdown(report, { target: "check-summary", checkName, unverified }),
+        text: renderMarkdown(report, { target: "check-text", checkName, unverified }),
         annotations: buildAnnotations(report),
       },
     );
@@ -221,7 +230,7 @@ export async function publishReport(report: Report, opts: PublishOptions): Promi
         owner: ctx.owner,
         repo: ctx.repo,
         issueNumber: ctx.pr.number,
-        body: renderMarkdown(report, { target: "comment", checkName, marker }),
+        body: renderMarkdown(report, { target: "comment", checkName, marker, unverified }),
         marker,
         mode: opts.comment ?? "always",
         failing,

@@ -24,6 +24,11 @@ export interface MarkdownOptions {
   checkName?: string;
   /** A trusted hidden marker (see github/comment.ts) put on the first line, for finding the comment again. */
   marker?: string;
+  /**
+   * The report was produced by the fork's own workflow (fork recipe): the first line says so, a
+   * pass is never shown as a green tick, and a caution says how to get a trusted result.
+   */
+  unverified?: boolean;
 }
 
 /** GitHub's limits: check output fields in bytes, comment bodies in characters, job summary 1 MiB. */
@@ -117,7 +122,7 @@ function render(report: Report, opts: MarkdownOptions, d: Detail): string {
   const t = opts.target;
   const parts: string[] = [];
   if (opts.marker) parts.push(opts.marker);
-  parts.push(headline(report, opts.checkName));
+  parts.push(headline(report, opts.checkName, opts.unverified));
   if (d.level > 0) parts.push(shortenedNote(t, d.level));
 
   if (t === "check-text") {
@@ -131,7 +136,7 @@ function render(report: Report, opts: MarkdownOptions, d: Detail): string {
   parts.push(tier1(report, d));
   parts.push(tier2(report, d));
   if (d.level < 5) parts.push(cleanup(report, d));
-  parts.push(summary(report));
+  parts.push(summary(report, opts.unverified));
   if (t === "job-summary" || t === "file") {
     if (d.level < 5) parts.push(gantt(report));
   }
@@ -153,7 +158,21 @@ function shortSha(sha: string | undefined): string | undefined {
   return /^[0-9a-f]{7,64}$/i.test(sha) ? `\`${sha.slice(0, 12)}\`` : inlineCode(sha, 40);
 }
 
-function headline(report: Report, checkName?: string): string {
+/** A fork's claimed pass or warn gets a question mark, never a green tick. */
+function verdictIcon(report: Report, unverified?: boolean): string {
+  return unverified && (report.verdict === "pass" || report.verdict === "warn")
+    ? "❔"
+    : VERDICT_ICON[report.verdict];
+}
+
+const UNVERIFIED_CAUTION = [
+  "> [!CAUTION]",
+  "> This result was produced by the pull request's own workflow (phase 1 of the fork recipe), which the fork's author controls: its cases, logs and verdict can be fabricated. It never counts as a passing check. Never make this check required.",
+  "> For a trusted result, a maintainer comments `/acceptance run` on the pull request (the command recipe, docs/commands.md).",
+  "",
+].join("\n");
+
+function headline(report: Report, checkName?: string, unverified?: boolean): string {
   const n = countCases(report.cases);
   const name = escapeInline(checkName ?? "docker-acceptance", 100);
   const counts = [`${n.passed} passed`, `${n.failed} failed`, `${n.skipped} skipped`];
@@ -168,6 +187,9 @@ function headline(report: Report, checkName?: string): string {
   const stale = moved
     ? `\n> [!WARNING]\n> Stale: the pull request's head moved to ${moved} during this run, so this report does not cover the latest commits.\n`
     : "";
+  if (unverified) {
+    return `## ${verdictIcon(report, true)} Unverified, produced by the fork's own workflow · ${name}: ${report.verdict.toUpperCase()}\n\n${UNVERIFIED_CAUTION}\n${facts.join(" · ")}\n${stale}`;
+  }
   return `## ${VERDICT_ICON[report.verdict]} ${name}: ${report.verdict.toUpperCase()}\n\n${facts.join(" · ")}\n${stale}`;
 }
 
@@ -410,14 +432,14 @@ function cleanup(report: Report, d: Detail): string {
   return lines.join("\n");
 }
 
-function summary(report: Report): string {
+function summary(report: Report, unverified?: boolean): string {
   const n = countCases(report.cases);
   return [
     "### Summary",
     "",
     "| Verdict | Passed | Failed | Skipped | Errored | Total | Duration |",
     "| --- | --- | --- | --- | --- | --- | --- |",
-    `| ${VERDICT_ICON[report.verdict]} ${report.verdict.toUpperCase()} | ${n.passed} | ${n.failed} | ${n.skipped} | ${n.errored} | ${n.total} | ${formatDuration(report.durationMs)} |`,
+    `| ${verdictIcon(report, unverified)} ${report.verdict.toUpperCase()}${unverified ? " (unverified)" : ""} | ${n.passed} | ${n.failed} | ${n.skipped} | ${n.errored} | ${n.total} | ${formatDuration(report.durationMs)} |`,
     "",
   ].join("\n");
 }

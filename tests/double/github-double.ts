@@ -75,7 +75,7 @@ interface Issue {
   body: string;
   state: "open" | "closed";
   login: string;
-  pull?: { headSha: string; headRepo: string; baseRepo: string };
+  pull?: { headSha: string; headRepo: string; baseRepo: string; headRef: string };
 }
 
 const OPS = subset.operations as unknown as Operation[];
@@ -155,7 +155,10 @@ export class GitHubDouble {
     this.barriers.set(operationId, { n, waiting: [] });
   }
 
-  seedPull(number: number, p: { headSha: string; headRepo?: string; baseRepo?: string }): void {
+  seedPull(
+    number: number,
+    p: { headSha: string; headRepo?: string; baseRepo?: string; headRef?: string },
+  ): void {
     const base = `${this.owner}/${this.repo}`;
     this.issues.push({
       number,
@@ -163,7 +166,12 @@ export class GitHubDouble {
       body: "",
       state: "open",
       login: "contributor",
-      pull: { headSha: p.headSha, headRepo: p.headRepo ?? base, baseRepo: p.baseRepo ?? base },
+      pull: {
+        headSha: p.headSha,
+        headRepo: p.headRepo ?? base,
+        baseRepo: p.baseRepo ?? base,
+        headRef: p.headRef ?? "feature",
+      },
     });
   }
 
@@ -619,6 +627,7 @@ export class GitHubDouble {
       head: {
         ...s.head,
         sha: i.pull!.headSha,
+        ref: i.pull!.headRef,
         repo: {
           ...(s.head?.repo as object),
           full_name: i.pull!.headRepo,

@@ -37,7 +37,12 @@ async function workflowRunEvent(headSha: string): Promise<string> {
   await writeFile(
     file,
     JSON.stringify({
-      workflow_run: { head_sha: headSha, html_url: "https://github.com/octo-org/app/actions/runs/5" },
+      workflow_run: {
+        head_sha: headSha,
+        head_branch: "feature",
+        head_repository: { full_name: "contributor/app" },
+        html_url: "https://github.com/octo-org/app/actions/runs/5",
+      },
     }),
   );
   return file;
@@ -87,6 +92,7 @@ describe("publish BUNDLE_DIR", () => {
       "issues/list-comments 200",
     ]);
     expect(double.checkRuns[0]).toMatchObject({
+      name: "docker-acceptance (fork, unverified)",
       head_sha: HEAD,
       conclusion: "failure",
       details_url: "https://github.com/octo-org/app/actions/runs/5",
