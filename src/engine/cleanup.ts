@@ -3,7 +3,7 @@
 import { errorEvidence } from "../errors.js";
 import type { CleanupEvidence, CleanupObject } from "../report/model.js";
 import type { DockerEngine, OwnedContainer, OwnedImage } from "./docker.js";
-import { isOwnedTag, OWNER_LABEL, ownedTag, ROLE_LABEL, SUBJECT_LABEL } from "./ownership.js";
+import { isOwnedTag, normalizeRef, OWNER_LABEL, ownedTag, ROLE_LABEL, SUBJECT_LABEL } from "./ownership.js";
 
 /** Whose objects: a whole run, or one subject of it. */
 export interface CleanupScope {
@@ -53,7 +53,7 @@ export async function listOwned(engine: DockerEngine, scope: CleanupScope): Prom
   for (const i of tagged) {
     if (images.has(i.id)) continue;
     const info = await engine.inspectImage(i.id);
-    images.set(i.id, { ...i, tags: info.RepoTags ?? i.tags });
+    images.set(i.id, { ...i, tags: info.RepoTags?.map(normalizeRef) ?? i.tags });
   }
   return { containers, images: [...images.values()] };
 }

@@ -4,6 +4,7 @@ import Docker from "dockerode";
 import { EngineError } from "../errors.js";
 import type { BuildContext } from "./context.js";
 import { DEFAULT_CALL_TIMEOUT_MS, withTimeout } from "./deadline.js";
+import { normalizeRef } from "./ownership.js";
 
 export type ContainerInspect = Docker.ContainerInspectInfo;
 export type ImageInspect = Docker.ImageInspectInfo;
@@ -256,12 +257,16 @@ export class DockerEngine {
     );
   }
 
-  /** Demultiplexed stdout and stderr, the last `tailLines` lines. */
-  async logs(id: string, tailLines = 200): Promise<{ stdout: string; stderr: string }> {
+  /** Demultiplexed stdout and stderr: the last `tailLines` lines, or all of them when not given. */
+  async logs(id: string, tailLines?: number): Promise<{ stdout: string; stderr: string }> {
     const buf = await this.call(`logs ${short(id)}`, (abortSignal) =>
-      this.docker
-        .getContainer(id)
-        .logs({ stdout: true, stderr: true, follow: false, tail: tailLines, abortSignal }),
+      this.docker.getContainer(id).logs({
+        stdout: true,
+        stderr: true,
+        follow: false,
+        ...(tailLines === undefined ? {} : { tail: tailLines }),
+        abortSignal,
+      }),
     );
     return demux(buf as unknown as Buffer);
   }
@@ -288,7 +293,7 @@ export class DockerEngine {
     return list.map((i) => ({
       id: i.Id,
       parentId: i.ParentId ?? "",
-      tags: (i.RepoTags ?? []).filter((t) => t !== "<none>:<none>"),
+      tags: (i.RepoTags ?? []).filter((t) => t !== "<none>:<none>").map(normalizeRef),
       labels: i.Labels ?? {},
       created: i.Created,
     }));

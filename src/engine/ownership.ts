@@ -30,8 +30,18 @@ export function ownedTag(owner: string, subject?: string): string {
   return subject ? `docker-acceptance:${owner}-${subject}` : `docker-acceptance:${owner}`;
 }
 
+/**
+ * One spelling per image reference: engines differ in how they name the same local image (Podman
+ * lists `docker-acceptance:x` as `docker.io/library/docker-acceptance:x`, an imported
+ * `a/b:c` as `localhost/a/b:c`). Ownership, cleanup and its proof compare normalised references.
+ */
+export function normalizeRef(ref: string): string {
+  return ref.replace(/^(?:(?:index\.)?docker\.io\/(?:library\/)?|localhost\/)/, "");
+}
+
 /** True when `tag` is one this run (or this run's subject) created. */
-export function isOwnedTag(tag: string, owner: string, subject?: string): boolean {
+export function isOwnedTag(raw: string, owner: string, subject?: string): boolean {
+  const tag = normalizeRef(raw);
   return subject
     ? tag === ownedTag(owner, subject)
     : tag.startsWith(`${ownedTag(owner)}-`) || tag === ownedTag(owner);

@@ -1,5 +1,7 @@
 // Pure graders and parsers: the flag-reading mistakes docker-bench-security makes must not be ours,
 // and an unobserved subject is SKIP, never PASS, while inspect-provable failures stay FAIL.
+
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { parseFilters } from "../../src/commands/check.js";
 import {
@@ -151,8 +153,15 @@ describe("SKIP never hides FAIL", () => {
   });
 });
 
+/** A report framed as the probe frames it: the lines, then `Z <bytes> <sha256>`. */
+function frame(lines: string[]): string {
+  const payload = `${lines.join("\n")}\n`;
+  const digest = createHash("sha256").update(payload).digest("hex");
+  return `${payload}Z ${Buffer.byteLength(payload)} ${digest}\n`;
+}
+
 describe("probe report parser", () => {
-  const report = [
+  const lines = [
     "V 1",
     "P 1",
     "S Uid:\t65532\t65532\t65532\t65532",
@@ -168,8 +177,8 @@ describe("probe report parser", () => {
     "W accepted-cleaned /tmp",
     "W accepted /var/cache",
     "W missing /etc/hosts",
-    "Z",
-  ].join("\n");
+  ];
+  const report = frame(lines);
 
   it("reads every record", () => {
     const ev = parseProbeOutput(report, 65532, 65532);
@@ -192,10 +201,11 @@ describe("probe report parser", () => {
   });
 
   it("refuses output that is not a complete report", () => {
-    expect(() => parseProbeOutput("hello", 0, 0)).toThrow(/V 1/);
+    expect(() => parseProbeOutput("hello", 0, 0)).toThrow(/not a report/);
     expect(() => parseProbeOutput("V 1\nP 1\n", 0, 0)).toThrow(/truncated/);
+    expect(() => parseProbeOutput(frame(["V 0", "P 1"]), 0, 0)).toThrow(/V 1/);
     expect(() => parseHostOutput("V 1\nN pid pid:[1]\n")).toThrow();
-    expect(parseHostOutput("V 1\nN pid pid:[1]\nN mnt mnt:[2]\nF mnt dockerd\nZ\n")).toEqual({
+    expect(parseHostOutput(frame(["V 1", "N pid pid:[1]", "N mnt mnt:[2]", "F mnt dockerd"]))).toEqual({
       ns: { pid: "pid:[1]", mnt: "mnt:[2]" },
       sources: { mnt: "dockerd" },
     });

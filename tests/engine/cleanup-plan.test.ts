@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { planCleanup } from "../../src/engine/cleanup.js";
 import type { OwnedImage } from "../../src/engine/docker.js";
+import { isOwnedTag, normalizeRef } from "../../src/engine/ownership.js";
 
 const owner = `da-${"a".repeat(32)}`;
 const img = (id: string, parentId: string, tags: string[], labelled = true): OwnedImage => ({
@@ -60,6 +61,27 @@ describe("planCleanup (side-effect free)", () => {
     expect(plan.map((a) => [a.id, a.remove])).toEqual([
       ["final", false],
       ["other", false],
+    ]);
+  });
+});
+
+describe("normalised image references (Podman spells local names in full)", () => {
+  it("treats docker.io/library/x:y, docker.io/x/y:z and localhost/x:y as the short names", () => {
+    expect(normalizeRef("docker.io/library/docker-acceptance:t")).toBe("docker-acceptance:t");
+    expect(normalizeRef("docker.io/team/app:1")).toBe("team/app:1");
+    expect(normalizeRef("localhost/docker-acceptance/busybox:local")).toBe("docker-acceptance/busybox:local");
+    expect(normalizeRef("ghcr.io/org/app:1")).toBe("ghcr.io/org/app:1");
+    expect(isOwnedTag(`docker.io/library/docker-acceptance:${owner}-svc`, owner, "svc")).toBe(true);
+    expect(isOwnedTag(`quay.io/docker-acceptance:${owner}-svc`, owner, "svc")).toBe(false);
+  });
+
+  it("plans the removal of an image Podman lists under its full name", () => {
+    const plan = planCleanup(
+      { owner },
+      { containers: [], images: [img("final", "", [`docker.io/library/docker-acceptance:${owner}-svc`])] },
+    );
+    expect(plan.map((a) => [a.id, a.remove, a.reason])).toEqual([
+      ["final", true, "tagged by this run and by nothing else"],
     ]);
   });
 });

@@ -16,8 +16,11 @@ import { NAMESPACES, type ProbeEvidence, type ProcessEvidence } from "./probe.js
 
 export interface ContainmentEvidence {
   inspect: InspectEvidence;
-  /** What the trusted probe read, or why it could not. */
-  probe: ProbeEvidence | { error: string };
+  /**
+   * What the trusted probe read, or why it could not. `unverified`: a report arrived but failed its
+   * length/digest check, so what it says cannot be trusted either way.
+   */
+  probe: ProbeEvidence | { error: string; unverified?: boolean };
   /** Host namespace identities, or why they could not be measured. */
   host: { ns: Record<string, string>; sources?: Record<string, string> } | { error: string };
 }
@@ -547,6 +550,9 @@ export function gradeContainment(ev: ContainmentEvidence, t: GradeTarget, collec
     } catch (err) {
       out = { status: "error", message: `grader failed: ${(err as Error).message}`, evidence: {} };
     }
+    // A case left unobserved because the report did not verify is an error, not a quiet skip.
+    if (out.status === "skip" && "error" in ev.probe && ev.probe.unverified)
+      out = { ...out, status: "error" };
     return {
       id,
       suite: "containment",

@@ -14,6 +14,7 @@ import {
 import {
   hostProbeOptions,
   type ProbeEvidence,
+  ProbeParseError,
   parseHostOutput,
   parseProbeOutput,
   probeOptions,
@@ -99,6 +100,7 @@ export async function collectEvidence(
   const probe = inspect.running
     ? await probeSubject(inspect, target, opts).catch((err: unknown) => ({
         error: errorEvidence(err).message,
+        ...(err instanceof ProbeParseError ? { unverified: true } : {}),
       }))
     : { error: "the container is not running" };
   return { inspect, probe, host: await host };
@@ -108,7 +110,7 @@ async function probeSubject(
   inspect: InspectEvidence,
   target: ContainmentTarget,
   opts: ContainmentOptions,
-): Promise<ProbeEvidence | { error: string }> {
+): Promise<ContainmentEvidence["probe"]> {
   const launch = {
     subjectId: inspect.id,
     // The subject's own capability settings: never more than the subject holds.
@@ -152,6 +154,9 @@ async function probeSubject(
     return parseProbeOutput(run.stdout, ids.uid, ids.gid!);
   } catch (err) {
     const stderr = run.stderr.trim().slice(0, 300);
-    return { error: `${(err as Error).message} (exit ${run.exitCode}${stderr ? `: ${stderr}` : ""})` };
+    return {
+      error: `${(err as Error).message} (exit ${run.exitCode}${stderr ? `: ${stderr}` : ""})`,
+      ...(err instanceof ProbeParseError ? { unverified: true } : {}),
+    };
   }
 }

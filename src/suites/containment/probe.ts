@@ -1,6 +1,6 @@
 // The trusted probes: a POSIX sh script run by busybox in a pinned image (never the subject's),
 // and the parser for its line report. Evidence only; no judgement here.
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import type { CreateOptions, DockerEngine } from "../../engine/docker.js";
 import { ownerLabels } from "../../engine/ownership.js";
 
@@ -43,10 +43,25 @@ export interface ProbeEvidence {
   gid: number;
 }
 
+/**
+ * The report's frame: the body's output, then one trailer line `Z <bytes> <sha256>` over exactly
+ * the lines before it. An engine's log path may drop, split or merge lines (Podman merges a
+ * split line into the one before); a report whose length or digest does not match is not evidence.
+ */
+export function framed(body: string): string {
+  return `report() {
+${body}
+}
+out=$(report)
+printf '%s\n' "$out"
+printf 'Z %s %s\n' "$(printf '%s\n' "$out" | wc -c)" "$(printf '%s\n' "$out" | sha256sum | cut -d' ' -f1)"
+`;
+}
+
 // One script, parameters in the environment (never interpolated): DA_ID is the subject's full
 // container ID, matched in /proc/<pid>/cgroup so that only the subject's processes are read even
 // when the subject shares the host's pid namespace. Output is one tagged record per line.
-export const PROBE_SCRIPT = String.raw`
+export const PROBE_SCRIPT = framed(String.raw`
 set -u
 echo "V 1"
 first=""
@@ -71,9 +86,9 @@ for d in /proc/[0-9]*; do
   fi
 done
 # ids mode (a subject whose user is a name): the status lines say which uid:gid to probe as.
-[ -z "$first" ] || [ "$DA_MODE" = ids ] && { echo "Z"; exit 0; }
+[ -z "$first" ] || [ "$DA_MODE" = ids ] && return 0
 r=/proc/$first/root
-if ls "$r/" >/dev/null 2>&1; then echo "R 1"; else echo "R 0"; echo "Z"; exit 0; fi
+if ls "$r/" >/dev/null 2>&1; then echo "R 1"; else echo "R 0"; return 0; fi
 for p in $DA_EXISTS; do
   if [ -e "$r$p" ]; then echo "X 1 $p"; else echo "X 0 $p"; fi
 done
@@ -96,14 +111,13 @@ for p in / $targets $DA_ROOTS; do
     echo "W refused $p"
   fi
 done
-echo "Z"
-`;
+`);
 
 // The host reference: run in the host's pid/net/ipc/uts/cgroup namespaces, so /proc/self/ns is by
 // construction what the engine's "host" mode shares. Docker has no host mount-namespace mode, so
 // mnt is read from pid 1 or, where pid 1 is out of reach (it holds capabilities no container can
 // have), from the engine daemon's process, which runs in the host's mount namespace.
-export const HOST_SCRIPT = `
+export const HOST_SCRIPT = framed(`
 echo "V 1"
 for n in pid net ipc uts cgroup; do t=$(readlink /proc/self/ns/$n 2>/dev/null) && echo "N $n $t"; done
 if t=$(readlink /proc/1/ns/mnt 2>/dev/null); then echo "N mnt $t"; echo "F mnt pid1"; else
@@ -115,8 +129,7 @@ if t=$(readlink /proc/1/ns/mnt 2>/dev/null); then echo "N mnt $t"; echo "F mnt p
     esac
   done
 fi
-echo "Z"
-`;
+`);
 
 export interface ProbeLaunch {
   subjectId: string;
@@ -228,7 +241,8 @@ export async function runProbe(
     id = await engine.createContainer(opts, signal);
     await engine.start(id, signal);
     const exitCode = await engine.wait(id, timeoutMs, signal);
-    const { stdout, stderr } = await engine.logs(id, 100_000);
+    // The whole log, never a counted tail: the report's frame says whether it arrived intact.
+    const { stdout, stderr } = await engine.logs(id);
     return { stdout, stderr, exitCode };
   } finally {
     if (id) await engine.removeContainer(id).catch(() => undefined);
@@ -239,11 +253,35 @@ export class ProbeParseError extends Error {
   override name = "ProbeParseError";
 }
 
-/** Parses the probe's report. Throws when it is not one (wrong image, truncated output). */
+/**
+ * The verified lines of a framed report (see `framed`). Throws when there is no trailer, when the
+ * byte length or SHA-256 of what precedes it differs (a line lost, split or merged on the way), or
+ * when anything follows it.
+ */
+export function verifiedLines(text: string): string[] {
+  const body = text.endsWith("\n") ? text.slice(0, -1) : text;
+  const cut = body.lastIndexOf("\n") + 1;
+  const trailer = /^Z\s+(\d+)\s+([0-9a-f]{64})$/.exec(body.slice(cut).trim());
+  if (!trailer)
+    throw new ProbeParseError("probe report is truncated or not a report (no 'Z <length> <sha256>' trailer)");
+  const payload = Buffer.from(body.slice(0, cut), "utf8");
+  const [length, digest] = [Number(trailer[1]), trailer[2]];
+  if (payload.length !== length)
+    throw new ProbeParseError(
+      `probe report does not verify: ${payload.length} bytes received, ${length} sent`,
+    );
+  if (createHash("sha256").update(payload).digest("hex") !== digest)
+    throw new ProbeParseError(
+      "probe report does not verify: its SHA-256 differs from the one the probe sent",
+    );
+  const lines = payload.toString("utf8").split("\n").slice(0, -1);
+  if (lines[0] !== "V 1") throw new ProbeParseError("probe report does not start with 'V 1'");
+  return lines;
+}
+
+/** Parses the probe's report. Throws when it is not one (wrong image, truncated or altered output). */
 export function parseProbeOutput(text: string, uid: number, gid: number): ProbeEvidence {
-  const lines = text.split("\n");
-  if (lines[0]?.trim() !== "V 1") throw new ProbeParseError("probe output does not start with 'V 1'");
-  if (!lines.some((l) => l.trim() === "Z")) throw new ProbeParseError("probe output is truncated (no 'Z')");
+  const lines = verifiedLines(text);
   const ev: ProbeEvidence = {
     processes: [],
     mountinfo: [],
@@ -311,10 +349,7 @@ export function parseHostOutput(text: string): {
   ns: Record<string, string>;
   sources: Record<string, string>;
 } {
-  const lines = text.split("\n");
-  if (lines[0]?.trim() !== "V 1" || !lines.some((l) => l.trim() === "Z")) {
-    throw new ProbeParseError("host probe output is not a report");
-  }
+  const lines = verifiedLines(text);
   const ns: Record<string, string> = {};
   const sources: Record<string, string> = {};
   for (const line of lines) {

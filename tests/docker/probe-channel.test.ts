@@ -1,0 +1,109 @@
+// The probe channel cannot lie: the probe's report carries its length and SHA-256, and a report that
+// arrives altered (a line dropped, two lines merged, as Podman's log path can do) makes every case
+// that needed it ERROR with the reason, never PASS. Run through the real probe on the real engine;
+// only the log read is altered, the way an engine's log path would alter it.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cleanupOwned } from "../../src/engine/cleanup.js";
+import { readBuildContext } from "../../src/engine/context.js";
+import { DockerEngine } from "../../src/engine/docker.js";
+import { newRunId, ownedTag, ownerLabels } from "../../src/engine/ownership.js";
+import type { CaseResult } from "../../src/report/model.js";
+import { measureHostNamespaces, runContainment } from "../../src/suites/containment/index.js";
+import { fixtureLaunch, HARDENED_DIR, hardenedSubject, loadFaults } from "../containment/faults.js";
+import { BASE_IMAGE, hasEngine, PROBE_IMAGE } from "../helpers/engine.js";
+
+type Alter = (stdout: string) => string;
+
+/** The engine as it is, except that a probe's log comes back altered by `alter`. */
+class AlteringEngine extends DockerEngine {
+  alter: Alter = (s) => s;
+  override async logs(id: string, tailLines?: number) {
+    const out = await super.logs(id, tailLines);
+    return { ...out, stdout: this.alter(out.stdout) };
+  }
+}
+
+const dropLine: Alter = (s) => {
+  // The first mountinfo line: the one a read-write host bind would be found in, or any other.
+  const lines = s.split("\n");
+  const i = lines.findIndex((l) => l.startsWith("M ") && l.includes("/data"));
+  lines.splice(i === -1 ? lines.findIndex((l) => l.startsWith("M ")) : i, 1);
+  return lines.join("\n");
+};
+const mergeLines: Alter = (s) => {
+  const lines = s.split("\n");
+  const i = lines.findIndex((l) => l.startsWith("M "));
+  lines.splice(i, 2, `${lines[i]}${lines[i + 1]}`);
+  return lines.join("\n");
+};
+
+describe.skipIf(!hasEngine)("probe channel on the real engine", () => {
+  const engine = new AlteringEngine();
+  const owner = newRunId();
+  const hostDir = mkdtempSync(path.join(tmpdir(), "da-channel-bind-"));
+  const fault = loadFaults().find((f) => f.name === "host-bind-rw")!;
+  let id = "";
+  const run = async (alter: Alter): Promise<CaseResult[]> => {
+    engine.alter = alter;
+    const host = measureHostNamespaces(engine, owner, PROBE_IMAGE);
+    const target = {
+      containerId: id,
+      subject: fault.name,
+      writableRoots: hardenedSubject.writableRoots,
+      allowedCapabilities: hardenedSubject.capabilities,
+      network: hardenedSubject.network,
+    };
+    return runContainment(target, { engine, owner, probeImage: PROBE_IMAGE, host });
+  };
+  const status = (rs: CaseResult[], caseId: string) => rs.find((r) => r.id === caseId)?.status;
+
+  beforeAll(async () => {
+    const tag = ownedTag(owner, "hardened");
+    await engine.build({
+      context: readBuildContext(HARDENED_DIR, "Dockerfile"),
+      tag,
+      labels: ownerLabels(owner, "subject"),
+      buildArgs: { BASE_IMAGE },
+      timeoutMs: 90_000,
+    });
+    id = await engine.createContainer(fixtureLaunch(fault, tag, owner, `${owner}-channel`, hostDir));
+    await engine.start(id);
+  });
+
+  afterAll(async () => {
+    const evidence = await cleanupOwned(engine, { owner }, { trigger: "test-teardown" });
+    rmSync(hostDir, { recursive: true, force: true });
+    expect(evidence.completed).toBe(true);
+  });
+
+  it("an intact report finds the read-write host bind", async () => {
+    expect(status(await run((s) => s), "containment.mounts")).toBe("fail");
+  });
+
+  it.each([
+    ["a dropped line", dropLine],
+    ["two merged lines", mergeLines],
+  ])("%s makes the probe's cases ERROR with the reason, never PASS", async (_what, alter) => {
+    const results = await run(alter);
+    for (const caseId of ["containment.user", "containment.capabilities", "containment.writable_roots"]) {
+      const r = results.find((x) => x.id === caseId)!;
+      expect(r.status).toBe("error");
+      expect(r.message).toMatch(/probe report does not verify/);
+    }
+    // The bind is still found from inspect alone; nothing the probe would have measured passes.
+    expect(status(results, "containment.mounts")).toBe("fail");
+    // The cases inspect alone decides (as for a subject no probe could observe) are the only passes.
+    const passes = results.filter((r) => r.status === "pass").map((r) => r.id);
+    const inspectDecided = [
+      "containment.privileged",
+      "containment.devices",
+      "containment.resources",
+      "containment.network",
+    ];
+    expect(passes.filter((c) => !inspectDecided.includes(c))).toEqual([]);
+    expect(passes).not.toContain("containment.mounts");
+  });
+});
