@@ -13,7 +13,6 @@ import {
 } from "./inspect.js";
 import {
   hostProbeOptions,
-  type ProbeEvidence,
   ProbeParseError,
   parseHostOutput,
   parseProbeOutput,
