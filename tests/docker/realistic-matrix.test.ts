@@ -1,0 +1,105 @@
+// The realistic fixture matrix on the real engine: images built FROM a real Debian base with apt
+// (acceptance/fixtures/realistic/), each case graded through both suites exactly as a user's
+// inventory would, and every case's status compared with realistic.json. Cases marked `pending`
+// wait for a feature and are listed as todos, never asserted with a weakened expectation.
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { promisify } from "node:util";
+import Docker from "dockerode";
+import { beforeAll, describe, expect, it } from "vitest";
+import { silentLogger } from "../../src/log.js";
+import { runPipeline } from "../../src/pipeline.js";
+import type { Report } from "../../src/report/model.js";
+import { ALL_CASES } from "../../src/suites/ids.js";
+import { hasEngine, PROBE_IMAGE } from "../helpers/engine.js";
+import { writeInventory } from "../helpers/inventory.js";
+import {
+  DEBIAN_IMAGE,
+  expectedStatuses,
+  fixtureTag,
+  loadRealistic,
+  REALISTIC_DIR,
+} from "../helpers/realistic.js";
+
+const run = promisify(execFile);
+const matrix = loadRealistic();
+// DA_REALISTIC_ALL=1 asserts the pending cases too: how a feature's author sees what is left.
+const all = process.env.DA_REALISTIC_ALL === "1";
+const asserted = matrix.cases.filter((c) => all || !c.pending);
+const pending = matrix.cases.filter((c) => !all && c.pending);
+
+async function baseAvailable(): Promise<boolean> {
+  if (!hasEngine) return false;
+  try {
+    await new Docker().getImage(DEBIAN_IMAGE).inspect();
+    return true;
+  } catch (err) {
+    if (process.env.CI) {
+      throw new Error(
+        `CI=true but ${DEBIAN_IMAGE} is missing (${(err as Error).message}); run scripts/engine.sh`,
+      );
+    }
+    return false;
+  }
+}
+const hasBase = await baseAvailable();
+
+/** Each fixture image once per run (the layer cache keeps repeat runs short), two at a time. */
+async function buildImages(names: string[]): Promise<void> {
+  const queue = [...names];
+  const worker = async () => {
+    for (let name = queue.shift(); name; name = queue.shift()) {
+      const spec = matrix.images[name]!;
+      const args = ["build", "-q", "-t", fixtureTag(name), "--build-arg", `BASE=${DEBIAN_IMAGE}`];
+      if (spec.target) args.push("--target", spec.target);
+      await run("docker", [...args, path.join(REALISTIC_DIR, spec.context)], {
+        maxBuffer: 16 * 1024 * 1024,
+      }).catch((err: { stderr?: string; message: string }) => {
+        throw new Error(`building fixture ${name}: ${err.stderr || err.message}`);
+      });
+    }
+  };
+  await Promise.all([worker(), worker()]);
+}
+
+describe.skipIf(!hasBase)("realistic fixtures on a real Debian base", () => {
+  let report: Report;
+
+  beforeAll(async () => {
+    await buildImages([...new Set(asserted.map((c) => c.image))]);
+    const inventory = writeInventory(
+      asserted.map((c) => ({
+        name: c.name,
+        image: fixtureTag(c.image),
+        limits: { memory: "128m", pids: 64, cpus: 0.5 },
+        startupTimeoutMs: 30_000,
+        ...c.subject,
+      })),
+    );
+    report = await runPipeline({
+      workspace: path.dirname(inventory),
+      inventoryPath: inventory,
+      probeImage: PROBE_IMAGE,
+      parallelism: 2,
+      log: silentLogger,
+      signal: AbortSignal.timeout(10 * 60_000),
+    });
+  }, 15 * 60_000);
+
+  it.each(asserted.map((c) => [c.name, c] as const))("%s gives exactly its expected verdicts", (_n, c) => {
+    const got = Object.fromEntries(
+      report.cases.filter((r) => r.subject === c.name).map((r) => [r.id, r.status]),
+    );
+    const failing = report.cases
+      .filter((r) => r.subject === c.name && r.status !== "pass")
+      .map((r) => `${r.id}: ${r.message}`)
+      .join("\n");
+    expect(got, `${c.name} (${c.why})\n${failing}`).toEqual(expectedStatuses(c, ALL_CASES));
+    for (const [id, pattern] of Object.entries(c.messages ?? {})) {
+      const result = report.cases.find((r) => r.subject === c.name && r.id === id);
+      expect(result?.message, `${c.name} ${id}`).toMatch(new RegExp(pattern));
+    }
+  });
+
+  for (const c of pending) it.todo(`${c.name}: waits for ${c.pending}`);
+});
