@@ -96,6 +96,7 @@ function closestCase(id: string, ids: readonly string[]): string | undefined {
 
 const httpProbe = z
   .object({
+    type: z.literal("http").optional().describe("the default probe type"),
     name: z.string().min(1).optional().describe("shown in the report; defaults to METHOD path"),
     method: z.enum(["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH"]).default("GET"),
     path: z.string().startsWith("/").describe("request path, starting with /"),
@@ -105,9 +106,99 @@ const httpProbe = z
   .strict()
   .describe("an HTTP request that must answer as expected once the subject is ready");
 
+/** A JavaScript regular expression, checked when the inventory loads. */
+const pattern = z
+  .string()
+  .min(1)
+  .superRefine((p, ctx) => {
+    try {
+      new RegExp(p);
+    } catch (err) {
+      ctx.addIssue({
+        code: "custom",
+        message: `not a valid regular expression: ${(err as Error).message}`,
+        params: { fix: "escape special characters such as ( [ . with a backslash" },
+      });
+    }
+  })
+  .describe("a regular expression (JavaScript syntax) matched against each log line");
+
+const tcpFields = {
+  send: z.string().optional().describe('bytes to send once connected (e.g. "PING\\r\\n")'),
+  expect: z.string().optional().describe("a substring the answer must contain"),
+};
+
+const tcpProbe = z
+  .object({
+    type: z.literal("tcp"),
+    name: z.string().min(1).optional().describe("shown in the report; defaults to tcp PORT"),
+    ...tcpFields,
+  })
+  .strict()
+  .describe("a TCP connection to the subject's port (optionally send bytes and expect an answer)");
+
+const logProbe = z
+  .object({
+    type: z.literal("log"),
+    name: z.string().min(1).optional().describe("shown in the report; defaults to log /PATTERN/"),
+    pattern,
+  })
+  .strict()
+  .describe("a line of the subject's log that must have appeared by the time it is ready");
+
+const healthcheckProbe = z
+  .object({ type: z.literal("healthcheck"), name: z.string().min(1).optional() })
+  .strict()
+  .describe("the image's HEALTHCHECK must report healthy");
+
+const probe = z
+  .union([httpProbe, tcpProbe, logProbe, healthcheckProbe])
+  .describe(
+    'a check that must hold once ready: HTTP (the default when `type` is absent), "tcp", "log" or "healthcheck"',
+  );
+
+/** How lifecycle.ready decides the subject is ready: one strategy, as a value. */
+const readiness = z
+  .discriminatedUnion("type", [
+    z
+      .object({
+        type: z.literal("http"),
+        path: z.string().startsWith("/").default("/health").describe("GET path"),
+        expectStatus: z.number().int().min(100).max(599).default(200),
+      })
+      .strict()
+      .describe("GET path on the subject's port answers expectStatus"),
+    z
+      .object({ type: z.literal("tcp"), ...tcpFields })
+      .strict()
+      .describe("a TCP connection to the subject's port succeeds (and answers `expect` to `send`)"),
+    z
+      .object({ type: z.literal("healthcheck") })
+      .strict()
+      .describe("the engine reports the image's HEALTHCHECK healthy"),
+    z
+      .object({ type: z.literal("log"), pattern })
+      .strict()
+      .describe("a line of the subject's log matches pattern"),
+    z
+      .object({
+        type: z.literal("delay"),
+        ms: z.number().int().positive().max(600_000).describe("milliseconds to wait"),
+      })
+      .strict()
+      .describe("the subject is still running after ms (the last resort)"),
+  ])
+  .describe('readiness strategy: "http" (default, GET /health), "tcp", "healthcheck", "log" or "delay"');
+
+/** Sizes as Docker accepts them (go-units RAMInBytes): 256m, 256MB, 1g, 1GiB, 512 k, 1024. */
+const MEMORY_SIZE = /^(\d+(?:\.\d+)?) ?([bkmgtp])?(i?b)?$/i;
+
 const memory = z
-  .union([z.number().int().positive(), z.string().regex(/^\d+(\.\d+)?[bkmg]?$/i, 'a size such as "256m"')])
-  .describe('memory limit in bytes, or a size such as "256m" or "1g"');
+  .union([
+    z.number().int().positive(),
+    z.string().regex(MEMORY_SIZE, 'a size such as "256m", "256MB" or "1g"'),
+  ])
+  .describe('memory limit in bytes, or a size such as "256m", "256MB" or "1g"');
 
 const limits = z
   .object({
@@ -140,6 +231,9 @@ const build = z
   })
   .describe("build the subject from a Dockerfile");
 
+/** Parts of the hardening contract an inventory may leave out, each by name. */
+export const RELAXABLE = ["read-only-root", "no-new-privileges"] as const;
+
 export const subjectSchema = z
   .object({
     name: z
@@ -152,10 +246,25 @@ export const subjectSchema = z
     healthPath: z
       .string()
       .startsWith("/")
-      .default("/health")
-      .describe("GET path that answers 200 when ready"),
-    probes: z.array(httpProbe).default([]).describe("HTTP probes that must hold once ready"),
-    user: z.string().min(1).default("65532:65532").describe("user[:group] the subject runs as"),
+      .optional()
+      .describe('shorthand for readiness { "type": "http", "path": ... } (default /health)'),
+    readiness: readiness.optional(),
+    probes: z.array(probe).default([]).describe("checks that must hold once ready"),
+    user: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("user[:group] the subject runs as; absent: the image's USER, as `docker run` would"),
+    init: z
+      .boolean()
+      .default(false)
+      .describe("run an init process as PID 1 (docker run --init); absent: the image's own PID 1"),
+    relax: z
+      .array(z.enum(RELAXABLE))
+      .default([])
+      .describe(
+        "hardening the launch leaves out, explicitly (shown in the report; containment still grades it)",
+      ),
     writableRoots: z
       .array(containerPath)
       .default(["/tmp", "/dev/shm"])
@@ -183,6 +292,14 @@ export const subjectSchema = z
   })
   .strict()
   .superRefine((s, ctx) => {
+    if (s.readiness && s.healthPath !== undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["healthPath"],
+        message: "declares both `healthPath` and `readiness`; expected one",
+        params: { fix: 'move the path into readiness: { "type": "http", "path": ... } and drop healthPath' },
+      });
+    }
     if (!s.build === !s.image) {
       ctx.addIssue({
         code: "custom",
@@ -338,6 +455,13 @@ function duplicateIds(ids: readonly unknown[], at: (string | number)[], ctx: z.R
 export type Inventory = z.infer<typeof inventorySchema>;
 export type Subject = z.infer<typeof subjectSchema>;
 export type HttpProbe = z.infer<typeof httpProbe>;
+export type Probe = z.infer<typeof probe>;
+export type Readiness = z.infer<typeof readiness>;
+
+/** The subject's readiness strategy: declared, else GET healthPath (default /health) answers 200. */
+export function readinessOf(subject: Subject): Readiness {
+  return subject.readiness ?? { type: "http", path: subject.healthPath ?? "/health", expectStatus: 200 };
+}
 export { CONTAINMENT_CASES, LIFECYCLE_CASES };
 
 /**
@@ -359,11 +483,11 @@ export function severityOf(inv: Inventory, id: string): "fail" | "warn" {
   return inv.severity[id] ?? "fail";
 }
 
-/** "256m" -> bytes. */
+/** "256m", "256MB", "1GiB" -> bytes: binary units, as Docker reads them. */
 export function parseMemory(value: number | string): number {
   if (typeof value === "number") return value;
-  const m = /^(\d+(?:\.\d+)?)([bkmg]?)$/i.exec(value);
+  const m = MEMORY_SIZE.exec(value.trim());
   if (!m) throw new Error(`not a size: ${value}`);
-  const unit = { "": 1, b: 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[m[2]!.toLowerCase()] ?? 1;
-  return Math.round(Number(m[1]) * unit);
+  const power = " bkmgtp".indexOf((m[2] ?? "b").toLowerCase()) - 1;
+  return Math.round(Number(m[1]) * 1024 ** power);
 }

@@ -25,10 +25,12 @@ export function loadFaults(): FaultFixture[] {
   return doc.fixtures;
 }
 
-/** The hardened subject exactly as the inventory's defaults declare it. */
+/** The hardened subject as the inventory's defaults declare it, its user stated (the bare base image has none). */
 export const hardenedSubject = subjectSchema.parse({
   name: "hardened",
   build: { context: "acceptance/fixtures/hardened" },
+  user: "65532:65532",
+  init: true,
 });
 
 const isObject = (v: unknown): v is Record<string, unknown> =>

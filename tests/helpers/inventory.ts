@@ -18,6 +18,9 @@ export function fixtureSubject(
     limits: { memory: "64m", pids: 64, cpus: 0.5 },
     startupTimeoutMs: 15_000,
     stopTimeoutMs: 3_000,
+    // The hardened fixture's httpd is PID 1 with no TERM handler: like the repository's own
+    // inventory, it declares the init it needs for lifecycle.stop.
+    ...(fixture === "hardened" ? { init: true } : {}),
     ...overrides,
   };
 }

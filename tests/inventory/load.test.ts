@@ -71,9 +71,11 @@ describe("loadInventory", () => {
   it("fills safe defaults for everything a subject leaves out", () => {
     const { inventory } = parseInventory(FILE, text());
     const s = inventory.subjects[0]!;
+    expect(s.user).toBeUndefined(); // the image's own USER applies
+    expect(s.readiness).toBeUndefined(); // GET /health, see readinessOf
     expect(s).toMatchObject({
-      healthPath: "/health",
-      user: "65532:65532",
+      init: false,
+      relax: [],
       writableRoots: ["/tmp", "/dev/shm"],
       network: "bridge",
       limits: { memory: "256m", pids: 128, cpus: 1 },
@@ -95,7 +97,7 @@ describe("bad input: each class has its exact message", () => {
     expect(err.exitCode).toBe(2);
     expect(err.message).toBe(
       [
-        `acceptance/inventory.json:${lineOf(t, '"prot"')}: subjects[0].prot: unknown key "prot"; expected one of name, build, image, port, healthPath, probes, user, writableRoots, network, limits, capabilities, env, command, startupTimeoutMs, stopTimeoutMs, weight (fix: rename it to "port")`,
+        `acceptance/inventory.json:${lineOf(t, '"prot"')}: subjects[0].prot: unknown key "prot"; expected one of name, build, image, port, healthPath, readiness, probes, user, init, relax, writableRoots, network, limits, capabilities, env, command, startupTimeoutMs, stopTimeoutMs, weight (fix: rename it to "port")`,
         `acceptance/inventory.json:${lineOf(t, '"colour"')}: colour: unknown key "colour"; expected one of $schema, schemaVersion, subjects, suites, artifacts, severity, probeImage (fix: remove it; no other keys are accepted here)`,
       ].join("\n"),
     );

@@ -10,8 +10,20 @@ const LOG_MAX_FILE = "2";
 /** Paths Docker always mounts itself, where a tmpfs would be refused or meaningless. */
 const ENGINE_OWNED = ["/", "/proc", "/sys", "/dev", "/etc/hosts", "/etc/hostname", "/etc/resolv.conf"];
 
+/** What the image itself says about how it runs (its config, read by inspect before create). */
+export interface ImageConfig {
+  /** The Dockerfile's USER, "" when it has none (root). */
+  user?: string;
+  /** The Dockerfile's VOLUME paths. */
+  volumes?: string[];
+}
+
 export interface LaunchPlan {
   options: CreateOptions;
+  /** The user the subject runs as, and where that comes from. */
+  user: { value: string; from: "inventory" | "image" };
+  /** Hardening the inventory explicitly relaxed (empty: the full contract). */
+  relaxed: string[];
   /** Exactly what lifecycle.limits compares against inspect. */
   expected: { memoryBytes: number; pidsLimit: number; nanoCpus: number };
 }
@@ -74,26 +86,33 @@ export function checkLaunchSpec(subject: Subject): void {
   }
 }
 
-/** The hardened create options for `subject` running `image` (throws LaunchSpecError). */
+/**
+ * The hardened create options for `subject` running `image` (throws LaunchSpecError). The image
+ * runs as it would under `docker run`: its own USER, ENTRYPOINT, CMD and PID 1, unless the
+ * inventory says otherwise; the hardening contract applies unless the inventory relaxes it.
+ */
 export function planLaunch(
   subject: Subject,
   image: string,
   owner: string,
   containerName: string,
+  imageConfig: ImageConfig = {},
 ): LaunchPlan {
   checkLaunchSpec(subject);
   const memoryBytes = parseMemory(subject.limits.memory);
   const nanoCpus = Math.round(subject.limits.cpus * 1e9);
   const portKey = `${subject.port}/tcp`;
+  const user = subject.user ?? imageConfig.user ?? "";
   const tmpfs: Record<string, string> = {};
-  // /dev/shm is already a private tmpfs the engine sizes; everything else allotted becomes a tmpfs.
-  for (const root of subject.writableRoots)
-    if (root !== "/dev/shm") tmpfs[root] = "rw,noexec,nosuid,nodev,size=64m";
+  // /dev/shm is the engine's own private tmpfs (world-writable); every other allotted root becomes
+  // a tmpfs the subject's user can write, even over a directory (or VOLUME) the image already has.
+  for (const root of subject.writableRoots) if (root !== "/dev/shm") tmpfs[root] = tmpfsOptions(user);
+  const relaxed = [...subject.relax];
 
   const options: CreateOptions = {
     name: containerName,
     Image: image,
-    User: subject.user,
+    ...(subject.user !== undefined ? { User: subject.user } : {}),
     Env: Object.entries(subject.env).map(([k, v]) => `${k}=${v}`),
     ...(subject.command ? { Cmd: subject.command } : {}),
     Labels: { ...ownerLabels(owner, "subject"), [SUBJECT_LABEL]: subject.name },
@@ -101,13 +120,14 @@ export function planLaunch(
     StopSignal: "SIGTERM",
     StopTimeout: Math.ceil(subject.stopTimeoutMs / 1000),
     HostConfig: {
-      Init: true,
-      ReadonlyRootfs: true,
+      Init: subject.init,
+      ReadonlyRootfs: !relaxed.includes("read-only-root"),
       CapDrop: ["ALL"],
       CapAdd: subject.capabilities.length > 0 ? subject.capabilities : undefined,
-      SecurityOpt: ["no-new-privileges:true"],
+      SecurityOpt: relaxed.includes("no-new-privileges") ? [] : ["no-new-privileges:true"],
       CgroupnsMode: "private",
-      IpcMode: "private",
+      // /dev/shm not allotted: no IPC shared memory mount at all, so nothing writable appears there.
+      IpcMode: subject.writableRoots.includes("/dev/shm") ? "private" : "none",
       PidsLimit: subject.limits.pids,
       Memory: memoryBytes,
       MemorySwap: memoryBytes,
@@ -120,5 +140,24 @@ export function planLaunch(
       RestartPolicy: { Name: "no" },
     } as CreateOptions["HostConfig"],
   };
-  return { options, expected: { memoryBytes, pidsLimit: subject.limits.pids, nanoCpus } };
+  return {
+    options,
+    user: { value: user, from: subject.user !== undefined ? "inventory" : "image" },
+    relaxed,
+    expected: { memoryBytes, pidsLimit: subject.limits.pids, nanoCpus },
+  };
+}
+
+/**
+ * A tmpfs the user can write: owned by its numeric uid (and gid) when the user is given as numbers,
+ * and sticky world-writable (like /tmp) so a user given by name can write it too.
+ */
+export function tmpfsOptions(user: string): string {
+  const [uid, gid] = user.split(":");
+  const numeric = (v: string | undefined) => v !== undefined && /^\d+$/.test(v);
+  const owner = [
+    ...(numeric(uid) && uid !== "0" ? [`uid=${uid}`] : []),
+    ...(numeric(uid) && uid !== "0" && numeric(gid) ? [`gid=${gid}`] : []),
+  ];
+  return ["rw", "noexec", "nosuid", "nodev", "size=64m", "mode=1777", ...owner].join(",");
 }

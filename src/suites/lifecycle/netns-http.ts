@@ -6,19 +6,36 @@ import type { CreateOptions, DockerEngine } from "../../engine/docker.js";
 import type { HttpProbe } from "../../inventory/schema.js";
 import { runProbe, trustedProbe } from "../containment/probe.js";
 import type { HttpAnswer } from "./http.js";
+import type { TcpAnswer } from "./tcp.js";
 
-// Mode "wait": poll DA_PATH until a 200 or DA_DEADLINE seconds; mode "ask": each "METHOD PATH"
-// line of DA_REQUESTS once, every answer between markers.
+// Mode "wait": poll DA_PATH until DA_STATUS or DA_DEADLINE seconds; "wait-tcp": connect (send
+// DA_SEND, expect DA_EXPECT in the answer) until it holds or the deadline; "ask": each "METHOD PATH"
+// line of DA_REQUESTS once, every answer between markers; "tcp": one exchange between markers.
+// Busybox nc's -w bounds only the connect, so `timeout` bounds the whole exchange.
 const SCRIPT = String.raw`
 set -u
 ask() { printf '%s %s HTTP/1.0\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n' "$1" "$2" | nc -w "$3" 127.0.0.1 "$DA_PORT" 2>/dev/null; }
+tcpx() { { printf '%s' "$DA_SEND" | timeout "$1" nc -w "$1" 127.0.0.1 "$DA_PORT" 2>&1 1>&3 | grep -q "can.t connect" && echo "@@refused"; } 3>&1 2>/dev/null | head -c 65536; }
+backoff() { sleep "$delay"; case "$delay" in 0.05) delay=0.1 ;; 0.1) delay=0.25 ;; esac; }
 if [ "$DA_MODE" = wait ]; then
   end=$(( $(date +%s) + DA_DEADLINE )); delay=0.05
   while :; do
-    case "$(ask GET "$DA_PATH" 2 | head -n 1)" in "HTTP/1."[01]" 200"*) echo "@@ready"; exit 0 ;; esac
+    case "$(ask GET "$DA_PATH" 2 | head -n 1)" in "HTTP/1."[01]" $DA_STATUS"*) echo "@@ready"; exit 0 ;; esac
     [ "$(date +%s)" -ge "$end" ] && { echo "@@timeout"; exit 0; }
-    sleep "$delay"; case "$delay" in 0.05) delay=0.1 ;; 0.1) delay=0.25 ;; esac
+    backoff
   done
+fi
+if [ "$DA_MODE" = wait-tcp ]; then
+  end=$(( $(date +%s) + DA_DEADLINE )); delay=0.05
+  while :; do
+    out=$(tcpx 2)
+    case "$out" in *@@refused*) ;; *"$DA_EXPECT"*) echo "@@ready"; exit 0 ;; esac
+    [ "$(date +%s)" -ge "$end" ] && { echo "@@timeout"; exit 0; }
+    backoff
+  done
+fi
+if [ "$DA_MODE" = tcp ]; then
+  echo "@@begin 0"; tcpx "$DA_ASK_TIMEOUT"; echo; echo "@@end 0"; exit 0
 fi
 i=0
 echo "$DA_REQUESTS" | while read -r method path; do
@@ -54,18 +71,59 @@ function options(t: NetnsTarget, env: string[]): CreateOptions {
   );
 }
 
-/** Polls `path` from inside the subject's network namespace until 200 or the deadline. */
-export async function waitReadyInNetns(t: NetnsTarget, path: string, deadlineMs: number): Promise<boolean> {
-  const env = ["DA_MODE=wait", `DA_PATH=${path}`, `DA_DEADLINE=${Math.ceil(deadlineMs / 1000)}`];
+/** Polls `path` from inside the subject's network namespace until `status` or the deadline. */
+export async function waitReadyInNetns(
+  t: NetnsTarget,
+  path: string,
+  deadlineMs: number,
+  status = 200,
+): Promise<boolean> {
+  const env = [
+    "DA_MODE=wait",
+    `DA_PATH=${path}`,
+    `DA_STATUS=${status}`,
+    `DA_DEADLINE=${Math.ceil(deadlineMs / 1000)}`,
+  ];
   // The probe gives up at the deadline itself; the engine wait allows it that long plus a margin.
   const { stdout } = await runProbe(t.engine, options(t, env), t.signal, deadlineMs + PROBE_MARGIN_MS);
   return stdout.includes("@@ready");
 }
 
+/** Connects (sends, expects) from inside the namespace until it holds or the deadline. */
+export async function waitTcpInNetns(
+  t: NetnsTarget,
+  send: string | undefined,
+  expect: string | undefined,
+  deadlineMs: number,
+): Promise<boolean> {
+  const env = [
+    "DA_MODE=wait-tcp",
+    `DA_SEND=${send ?? ""}`,
+    `DA_EXPECT=${expect ?? ""}`,
+    `DA_DEADLINE=${Math.ceil(deadlineMs / 1000)}`,
+  ];
+  const { stdout } = await runProbe(t.engine, options(t, env), t.signal, deadlineMs + PROBE_MARGIN_MS);
+  return stdout.includes("@@ready");
+}
+
+/** One TCP exchange from inside the namespace. */
+export async function tcpInNetns(t: NetnsTarget, send: string | undefined): Promise<TcpAnswer> {
+  const env = ["DA_MODE=tcp", `DA_SEND=${send ?? ""}`];
+  const { stdout } = await runProbe(
+    t.engine,
+    options(t, env),
+    t.signal,
+    ASK_TIMEOUT_S * 1000 + PROBE_MARGIN_MS,
+  );
+  const block = between(stdout, "@@begin 0\n", "\n@@end 0\n");
+  if (block === undefined || block.includes("@@refused")) return { connected: false, answer: "" };
+  return { connected: true, answer: block };
+}
+
 /** Each probe once, in one probe container; answers in order, undefined where none came. */
 export async function askInNetns(
   t: NetnsTarget,
-  probes: readonly HttpProbe[],
+  probes: readonly Pick<HttpProbe, "method" | "path">[],
 ): Promise<(HttpAnswer | undefined)[]> {
   const requests = probes.map((p) => `${p.method} ${encodeURI(decodeURI(p.path))}`).join("\n");
   const { stdout } = await runProbe(

@@ -1,14 +1,14 @@
-// lifecycle.ready: start the subject and wait, with backoff and no fixed sleeps, until GET
-// <healthPath> answers 200 within the start-up deadline. An early exit is seen through the
-// engine's wait, not by polling inspect; a failure carries a bounded, redacted log excerpt.
-import { pollUntil } from "../../engine/deadline.js";
-import type { DockerEngine } from "../../engine/docker.js";
-import { errorEvidence, redact } from "../../errors.js";
-import { type CaseContext, type Draft, EXCERPT_BYTES, netnsTarget } from "./case.js";
-import { httpRequest } from "./http.js";
-import { waitReadyInNetns } from "./netns-http.js";
-
-const LOG_EXCERPT_LINES = 40;
+// lifecycle.ready: start the subject and wait, with backoff and no fixed sleeps, until its
+// readiness strategy holds within the start-up deadline. Whatever goes wrong, the verdict is
+// decided from the engine's state read after the failure: a subject that is not running is
+// reported as what happened to it (exit code, signal, OOM kill, after how long, its last log
+// lines and the known cause they name), never as whichever check happened to notice first.
+import type { ContainerInspect } from "../../engine/docker.js";
+import { EngineError } from "../../errors.js";
+import { type Readiness, readinessOf } from "../../inventory/schema.js";
+import type { CaseContext, Draft } from "./case.js";
+import { describeExit, exitFacts, knownCause, lastLine, logExcerpt } from "./diagnose.js";
+import { describeReadiness, needsPort, type WaitOutcome, waitUntilReady } from "./readiness.js";
 
 export interface Ready {
   draft: Draft;
@@ -18,105 +18,121 @@ export interface Ready {
 }
 
 export async function startAndWaitReady(c: CaseContext, containerId: string): Promise<Ready> {
-  const { engine, subject, signal, log } = c;
-  await engine.start(containerId, signal);
+  const { engine, subject, signal } = c;
+  const readiness = readinessOf(subject);
   const started = Date.now();
+  try {
+    await engine.start(containerId, signal);
+  } catch (err) {
+    // The engine refused to start it (executable not found, bad user, ...): the subject's fault,
+    // unless the engine itself is gone or the run was cancelled.
+    if (!(err instanceof EngineError) || err.kind !== "engine") throw err;
+    return notRunning(c, containerId, readiness, started, err.message);
+  }
   let hostPort: number | undefined;
-  if (subject.network === "bridge") {
+  if (subject.network === "bridge" && needsPort(readiness)) {
     const info = await engine.inspect(containerId, signal);
     const binding = info.NetworkSettings.Ports?.[`${subject.port}/tcp`]?.[0];
     hostPort = binding ? Number(binding.HostPort) : undefined;
+    // An exited container has no published ports: that is a crash, not a missing EXPOSE.
+    if (!info.State.Running) return notRunning(c, containerId, readiness, started);
     if (!hostPort) {
       return {
         draft: {
           status: "fail",
-          message: `port ${subject.port}/tcp was not published`,
+          message: `port ${subject.port}/tcp was not published while the subject was running`,
           evidence: { ports: info.NetworkSettings.Ports },
-          remediation: "EXPOSE the declared port and make the subject listen on it",
+          remediation: `make the subject listen on ${subject.port}/tcp, or set the inventory's port to the one it serves`,
         },
       };
     }
   }
-  let exited: number | undefined;
-  const waiting = engine.wait(containerId, subject.startupTimeoutMs + 60_000, signal).then(
-    (code) => {
-      exited = code;
-    },
-    () => {},
+  // The engine's wait settles when the process ends: the race below stops waiting at once.
+  const deadlineMs = subject.startupTimeoutMs;
+  const exited = engine.wait(containerId, deadlineMs + 60_000, signal).then(
+    () => "exited" as const,
+    () => new Promise<never>(() => {}),
   );
-  let attempts = 0;
-  let last: { status: number } | undefined;
-  const ready =
-    subject.network === "none"
-      ? await Promise.race([
-          waitReadyInNetns(netnsTarget(c, containerId), subject.healthPath, subject.startupTimeoutMs).then(
-            (ok) => (ok ? ("ready" as const) : undefined),
-          ),
-          waiting.then(() => (exited === undefined ? new Promise<never>(() => {}) : ("exited" as const))),
-        ])
-      : await pollUntil(
-          async () => {
-            if (exited !== undefined) return "exited" as const;
-            attempts++;
-            const answer = await httpRequest(hostPort!, "GET", subject.healthPath, 2000, signal);
-            if (answer) last = answer;
-            if (attempts % 20 === 0) {
-              const waited = Math.round((Date.now() - started) / 1000);
-              log.info(`  ready: still waiting for GET ${subject.healthPath} (${waited} s)`);
-            }
-            return answer?.status === 200 ? ("ready" as const) : undefined;
-          },
-          { deadlineMs: subject.startupTimeoutMs, initialDelayMs: 20, maxDelayMs: 250, signal },
-        );
+  const outcome = await Promise.race([
+    waitUntilReady(c, readiness, { containerId, hostPort, deadlineMs }),
+    exited,
+  ]);
+  // Whatever the race said, the engine's state decides whether the subject is still running.
+  const state = await engine.inspect(containerId, signal);
+  if (!state.State.Running) return notRunning(c, containerId, readiness, started, undefined, state);
+  if (outcome === "exited") return notRunning(c, containerId, readiness, started, undefined, state);
+  const what = describeReadiness(readiness, subject.port);
   const evidence = {
-    attempts,
+    readiness,
+    attempts: outcome.attempts,
     waitedMs: Date.now() - started,
-    healthPath: subject.healthPath,
-    via: subject.network === "none" ? "probe in the subject's network namespace" : `127.0.0.1:${hostPort}`,
-    lastStatus: last?.status,
+    via: outcome.via,
+    ...(outcome.last ? { last: outcome.last } : {}),
+    ...(readiness.type === "http" ? { healthPath: readiness.path } : {}),
   };
-  if (ready === "ready") {
+  if (outcome.ready) {
     return {
       hostPort,
-      draft: {
-        status: "pass",
-        message: `GET ${subject.healthPath} answered 200 after ${evidence.waitedMs} ms`,
-        evidence,
-      },
+      draft: { status: "pass", message: `ready: ${what} after ${evidence.waitedMs} ms`, evidence },
     };
   }
-  const logExcerpt = await excerptOf(engine, containerId);
-  if (ready === "exited") {
-    return {
-      hostPort,
-      logExcerpt,
-      draft: {
-        status: "fail",
-        message: `exited with code ${exited} before becoming ready`,
-        evidence: { ...evidence, exitCode: exited, logExcerpt },
-        remediation:
-          "the process exited during start-up: read the log excerpt; check CMD/ENTRYPOINT and that it runs as a non-root user with a read-only root",
-      },
-    };
-  }
+  const excerpt = await logExcerpt(engine, containerId);
   return {
     hostPort,
-    logExcerpt,
+    logExcerpt: excerpt,
     draft: {
       status: "fail",
-      message: `GET ${subject.healthPath} did not answer 200 within ${subject.startupTimeoutMs} ms (last status: ${last?.status ?? "no answer"})`,
-      evidence: { ...evidence, logExcerpt },
-      remediation: `make GET ${subject.healthPath} answer 200 once the service is ready, or raise startupTimeoutMs in the inventory`,
+      message: `not ready within ${deadlineMs} ms: expected ${what}${outcome.last ? ` (last: ${outcome.last})` : ""}`,
+      evidence: { ...evidence, logExcerpt: excerpt },
+      remediation: notReadyFix(readiness, outcome, what),
     },
   };
 }
 
-async function excerptOf(engine: DockerEngine, id: string): Promise<string> {
-  try {
-    const { stdout, stderr } = await engine.logs(id, LOG_EXCERPT_LINES);
-    const text = redact(`${stdout}${stderr}`);
-    return text.length > EXCERPT_BYTES ? `…${text.slice(-EXCERPT_BYTES)}` : text;
-  } catch (err) {
-    return `(logs unavailable: ${errorEvidence(err).message})`;
-  }
+function notReadyFix(r: Readiness, outcome: WaitOutcome, what: string): string {
+  if (r.type === "healthcheck" && outcome.last === "the image declares no HEALTHCHECK")
+    return "add a HEALTHCHECK to the Dockerfile, or declare another readiness strategy (http, tcp, log) in the inventory";
+  return `make the subject ready so that ${what}, declare the readiness strategy it does support (http, tcp, healthcheck, log, delay), or raise startupTimeoutMs in the inventory`;
+}
+
+/** The subject is not running: say what happened, from the engine's state, and why if the log knows. */
+async function notRunning(
+  c: CaseContext,
+  containerId: string,
+  readiness: Readiness,
+  started: number,
+  startError?: string,
+  inspected?: ContainerInspect,
+): Promise<Ready> {
+  const info = inspected ?? (await c.engine.inspect(containerId, c.signal));
+  const facts = exitFacts(info.State, info.RestartCount ?? 0);
+  const excerpt = await logExcerpt(c.engine, containerId);
+  const cause = knownCause(excerpt, c.subject.writableRoots);
+  const line = lastLine(excerpt);
+  const happened = startError ? `could not be started: ${startError}` : describeExit(facts);
+  const message = `${happened} before it was ready${cause ? `: ${cause.cause}` : line ? ` (last log line: ${line})` : ""}`;
+  return {
+    logExcerpt: excerpt,
+    draft: {
+      status: "fail",
+      message,
+      evidence: {
+        readiness,
+        waitedMs: Date.now() - started,
+        ...facts,
+        ...(startError ? { startError } : {}),
+        ...(cause ? { cause: cause.cause, causeLine: cause.line } : {}),
+        logExcerpt: excerpt,
+      },
+      remediation: cause?.fix ?? crashFix(facts, c.subject.limits.memory, startError),
+    },
+  };
+}
+
+function crashFix(f: ReturnType<typeof exitFacts>, memory: string | number, startError?: string): string {
+  if (startError)
+    return "check the image's ENTRYPOINT/CMD (and the inventory's command): the executable must exist and be runnable by the image's USER";
+  if (f.oomKilled)
+    return `the process needs more memory than limits.memory (${memory}): raise it in the inventory, or reduce the process's memory use`;
+  return "the process exited during start-up: read the log excerpt; it runs as the image's USER with a read-only root, so every path it writes must be an allotted writable root";
 }

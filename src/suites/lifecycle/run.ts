@@ -13,6 +13,7 @@ import { type LaunchPlan, planLaunch } from "./create.js";
 import { checkLimits } from "./limits.js";
 import { checkProbes } from "./probes.js";
 import { startAndWaitReady } from "./ready.js";
+import { dockerRunLine } from "./reproduce.js";
 import { stopSubject } from "./stop.js";
 
 export interface SubjectRunContext extends CaseContext {
@@ -66,8 +67,9 @@ export async function runSubject(ctx: SubjectRunContext): Promise<SubjectOutcome
     };
     if (lifecycle) {
       cases.push(result);
-      const note = result.status === "pass" ? "" : ` ${terminalSafe(result.message, 200)}`;
-      log.info(`  ${result.status.toUpperCase().padEnd(5)} ${id} (${result.durationMs} ms)${note}`);
+      log.info(caseLine(result));
+      if (result.status === "fail" && typeof result.evidence.logExcerpt === "string")
+        log.info(excerptLines(result.evidence.logExcerpt));
     }
     return result;
   };
@@ -95,21 +97,33 @@ export async function runSubject(ctx: SubjectRunContext): Promise<SubjectOutcome
     );
     gate(
       await step("lifecycle.create", "create", async () => {
-        const plan = planLaunch(subject, imageId!, owner, `${owner}-${subject.name}`);
+        const config = (await engine.inspectImage(imageId!)).Config;
+        const imageVolumes = Object.keys(config?.Volumes ?? {});
+        const plan = planLaunch(subject, imageId!, owner, `${owner}-${subject.name}`, {
+          user: config?.User ?? "",
+          volumes: imageVolumes,
+        });
         expected = plan.expected;
+        report.reproduce = dockerRunLine(subject, plan.options);
         containerId = await engine.createContainer(plan.options, signal);
         report.containerId = containerId;
+        const relaxed = plan.relaxed.length ? `; relaxed by the inventory: ${plan.relaxed.join(", ")}` : "";
         return {
           status: "pass",
-          message: "created with hardened launch settings",
+          message: `created as ${JSON.stringify(plan.user.value || "(image default: root)")} from the ${plan.user.from}, init ${subject.init ? "on" : "off"}${relaxed}`,
           evidence: {
             containerId,
-            user: subject.user,
-            readOnlyRoot: true,
+            user: plan.user.value,
+            userFrom: plan.user.from,
+            init: subject.init,
+            readOnlyRoot: !plan.relaxed.includes("read-only-root"),
+            noNewPrivileges: !plan.relaxed.includes("no-new-privileges"),
+            relaxed: plan.relaxed,
             capDrop: ["ALL"],
             capAdd: subject.capabilities,
             network: subject.network,
             writableRoots: subject.writableRoots,
+            imageVolumes,
           },
         };
       }),
@@ -164,7 +178,28 @@ export async function runSubject(ctx: SubjectRunContext): Promise<SubjectOutcome
       true,
     );
   }
+  if (report.reproduce && cases.some((c) => c.status === "fail" || c.status === "error"))
+    log.info(`  reproduce: ${terminalSafe(report.reproduce, 4000)}`);
   return { cases, report, cleanup };
+}
+
+/** One line per case as it finishes; a case skipped because of an earlier one gets no fix. */
+function caseLine(r: CaseResult): string {
+  const note = r.status === "pass" ? "" : ` ${terminalSafe(r.message, 200)}`;
+  return `  ${r.status.toUpperCase().padEnd(5)} ${r.id} (${r.durationMs} ms)${note}`;
+}
+
+const TERMINAL_EXCERPT_LINES = 15;
+
+/** The subject's last log lines, each made terminal-safe, as one block (written at once). */
+export function excerptLines(excerpt: string): string {
+  const lines = excerpt.split(/\r?\n/).filter((l) => l.trim());
+  const shown = lines.slice(-TERMINAL_EXCERPT_LINES).map((l) => `      | ${terminalSafe(l, 200)}`);
+  const more =
+    lines.length > shown.length
+      ? [`      | (${lines.length - shown.length} earlier line(s) in the report)`]
+      : [];
+  return ["      log (last lines):", ...more, ...shown].join("\n");
 }
 
 function cleanupDraft(cleanup: CleanupEvidence, owner: string): Draft {

@@ -1,27 +1,47 @@
 // lifecycle.stop: SIGTERM, then the subject exits within its grace; killed after it is a FAIL.
+// Without `init: true` the image's own PID 1 receives the signal, as under `docker run`: a PID 1
+// without a TERM handler ignores it (the kernel's rule for PID 1), and that is what is graded.
 import type { CaseContext, Draft } from "./case.js";
+import { describeExit, exitFacts, logExcerpt } from "./diagnose.js";
 
 export async function stopSubject(c: CaseContext, containerId: string): Promise<Draft> {
   const { engine, subject } = c;
   const graceSec = Math.ceil(subject.stopTimeoutMs / 1000);
-  const before = Date.now();
+  const before = await engine.inspect(containerId);
+  if (!before.State.Running) {
+    // It died on its own after it was ready: nothing received SIGTERM; say what happened instead.
+    const facts = exitFacts(before.State, before.RestartCount ?? 0);
+    const excerpt = await logExcerpt(engine, containerId);
+    return {
+      status: "fail",
+      message: `${describeExit(facts)} while running, before it was asked to stop`,
+      evidence: { ...facts, logExcerpt: excerpt },
+      remediation: facts.oomKilled
+        ? "raise limits.memory in the inventory, or reduce the process's memory use"
+        : "read the log excerpt: the service must keep running until it receives SIGTERM",
+    };
+  }
+  const started = Date.now();
   await engine.stop(containerId, graceSec);
-  const stopMs = Date.now() - before;
+  const stopMs = Date.now() - started;
   const state = (await engine.inspect(containerId)).State;
   const evidence = {
     exitCode: state.ExitCode,
     stopMs,
     graceMs: subject.stopTimeoutMs,
     oomKilled: state.OOMKilled,
+    init: subject.init,
   };
   // Killed after the grace period: 137 (SIGKILL), and the stop took the whole grace.
   if (state.ExitCode === 137 && stopMs >= graceSec * 1000 - 100) {
+    const excerpt = await logExcerpt(engine, containerId);
     return {
       status: "fail",
       message: `ignored SIGTERM: killed after the ${graceSec} s grace period`,
-      evidence,
-      remediation:
-        "handle SIGTERM (exec the server as the command so it receives the signal, or trap TERM and exit), or raise stopTimeoutMs",
+      evidence: { ...evidence, logExcerpt: excerpt },
+      remediation: subject.init
+        ? "handle SIGTERM in the server (the init forwards it; the server ignores or outlives it), or raise stopTimeoutMs"
+        : 'handle SIGTERM in PID 1 (exec the server so it receives the signal, and make it exit on TERM), or declare "init": true in the inventory (docker run --init) so an init forwards it; or raise stopTimeoutMs',
     };
   }
   return { status: "pass", message: `exited ${state.ExitCode} after SIGTERM in ${stopMs} ms`, evidence };

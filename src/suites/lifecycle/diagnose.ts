@@ -1,0 +1,139 @@
+// What happened to a subject that stopped running: read from the engine's state after the fact
+// (exit code, signal, OOM kill, how long it ran), never from whichever poll noticed first, and
+// the known causes its log names turned into the fix that addresses them.
+
+import os from "node:os";
+import path from "node:path";
+import type { ContainerInspect, DockerEngine } from "../../engine/docker.js";
+import { errorEvidence, redact } from "../../errors.js";
+import { EXCERPT_BYTES } from "./case.js";
+
+const LOG_EXCERPT_LINES = 40;
+
+export interface ExitFacts {
+  exitCode: number;
+  signal?: string;
+  oomKilled: boolean;
+  /** How long the process ran, from the engine's StartedAt/FinishedAt. */
+  ranMs?: number;
+  restartCount: number;
+  /** The engine's own error (e.g. the executable was not found). */
+  engineError?: string;
+}
+
+/** The facts of a container that is not running, from its inspect document. */
+export function exitFacts(state: ContainerInspect["State"], restartCount = 0): ExitFacts {
+  const started = Date.parse(state.StartedAt);
+  const finished = Date.parse(state.FinishedAt);
+  const ranMs = started > 0 && finished >= started ? finished - started : undefined;
+  const signal = state.ExitCode > 128 ? signalName(state.ExitCode - 128) : undefined;
+  return {
+    exitCode: state.ExitCode,
+    ...(signal ? { signal } : {}),
+    oomKilled: state.OOMKilled,
+    ...(ranMs !== undefined ? { ranMs } : {}),
+    restartCount,
+    ...(state.Error ? { engineError: state.Error } : {}),
+  };
+}
+
+function signalName(n: number): string {
+  const name = Object.entries(os.constants.signals).find(([, v]) => v === n)?.[0];
+  return name ?? `signal ${n}`;
+}
+
+/** "exited with code 1 after 0.3 s", "was killed by SIGKILL (exit 137)", "was OOM-killed". */
+export function describeExit(f: ExitFacts): string {
+  const after = f.ranMs !== undefined ? ` after ${formatMs(f.ranMs)}` : "";
+  const restarts = f.restartCount > 0 ? ` (restarted ${f.restartCount} time(s))` : "";
+  if (f.oomKilled) return `was OOM-killed (exit ${f.exitCode})${after}${restarts}`;
+  if (f.signal) return `was killed by ${f.signal} (exit ${f.exitCode})${after}${restarts}`;
+  return `exited with code ${f.exitCode}${after}${restarts}`;
+}
+
+function formatMs(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** A cause the log names, with the fix that addresses it. */
+export interface KnownCause {
+  cause: string;
+  fix: string;
+  line: string;
+}
+
+const PATH_IN_LINE = /(?:["'`(]|\s|^)(\/[^\s"'`():,]+)/;
+
+/**
+ * The first known cause in the log: writes refused under the read-only root or to a directory the
+ * user does not own, a low port refused without NET_BIND_SERVICE, a port already in use.
+ */
+export function knownCause(log: string, writableRoots: readonly string[]): KnownCause | undefined {
+  const lines = log.split(/\r?\n/).filter((l) => l.trim());
+  for (const line of lines) {
+    const bind = lowPortRefused(line);
+    if (bind) return bind;
+  }
+  for (const line of lines) {
+    if (/address already in use|EADDRINUSE/i.test(line)) {
+      return {
+        cause: "the port is already in use inside the container",
+        fix: "make only one process listen on the port (check for a second server started by the entrypoint), or change the port in the image and the inventory",
+        line,
+      };
+    }
+  }
+  for (const line of lines) {
+    const readOnly = /read-only file system|EROFS/i.test(line);
+    const denied = /permission denied|EACCES/i.test(line);
+    if (!readOnly && !denied) continue;
+    const where = PATH_IN_LINE.exec(line)?.[1];
+    if (!where) continue;
+    const dir = writableRoots.some((r) => where === r || where.startsWith(`${r}/`))
+      ? where
+      : path.posix.dirname(where);
+    if (readOnly) {
+      return {
+        cause: `${where} is on the read-only root filesystem`,
+        fix: `allot ${dir} in writableRoots (the launch mounts a tmpfs there the subject's user can write), or make the process write under an allotted root such as /tmp`,
+        line,
+      };
+    }
+    return {
+      cause: `the subject's user may not write ${where}`,
+      fix: `allot ${dir} in writableRoots, or chown that path to the image's USER in the Dockerfile`,
+      line,
+    };
+  }
+  return undefined;
+}
+
+function lowPortRefused(line: string): KnownCause | undefined {
+  if (!/permission denied|EACCES|operation not permitted/i.test(line)) return undefined;
+  if (!/bind|listen/i.test(line)) return undefined;
+  const port = /:(\d{1,5})\b/.exec(line)?.[1];
+  if (port !== undefined && Number(port) >= 1024) return undefined;
+  return {
+    cause: `binding the low port${port ? ` ${port}` : ""} needs NET_BIND_SERVICE`,
+    fix: 'allow NET_BIND_SERVICE (inventory: "capabilities": ["NET_BIND_SERVICE"]), or listen on a port above 1023',
+    line,
+  };
+}
+
+/** The last lines of the subject's log, redacted and bounded; never throws. */
+export async function logExcerpt(engine: DockerEngine, id: string): Promise<string> {
+  try {
+    const { stdout, stderr } = await engine.logs(id, LOG_EXCERPT_LINES);
+    const text = redact(`${stdout}${stderr}`);
+    return text.length > EXCERPT_BYTES ? `…${text.slice(-EXCERPT_BYTES)}` : text;
+  } catch (err) {
+    return `(logs unavailable: ${errorEvidence(err).message})`;
+  }
+}
+
+/** The last non-empty line of a log excerpt, bounded. */
+export function lastLine(excerpt: string): string | undefined {
+  const lines = excerpt.split(/\r?\n/).filter((l) => l.trim());
+  const last = lines.at(-1);
+  return last && last.length > 200 ? `${last.slice(0, 199)}…` : last;
+}
