@@ -26,16 +26,19 @@ class AlteringEngine extends DockerEngine {
   }
 }
 
+/** A record line to alter: a mountinfo line (where a host bind is found) or, in the first probe, a status line. */
+const recordLine = (lines: string[]) => {
+  const m = lines.findIndex((l) => l.startsWith("M ") && l.includes("/data"));
+  return m !== -1 ? m : lines.findIndex((l) => l.startsWith("S "));
+};
 const dropLine: Alter = (s) => {
-  // The first mountinfo line: the one a read-write host bind would be found in, or any other.
   const lines = s.split("\n");
-  const i = lines.findIndex((l) => l.startsWith("M ") && l.includes("/data"));
-  lines.splice(i === -1 ? lines.findIndex((l) => l.startsWith("M ")) : i, 1);
+  lines.splice(recordLine(lines), 1);
   return lines.join("\n");
 };
 const mergeLines: Alter = (s) => {
   const lines = s.split("\n");
-  const i = lines.findIndex((l) => l.startsWith("M "));
+  const i = recordLine(lines);
   lines.splice(i, 2, `${lines[i]}${lines[i + 1]}`);
   return lines.join("\n");
 };

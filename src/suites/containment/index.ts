@@ -3,7 +3,7 @@
 import type { ContainerInspect, DockerEngine } from "../../engine/docker.js";
 import { errorEvidence } from "../../errors.js";
 import type { CaseResult } from "../../report/model.js";
-import { type ContainmentEvidence, gradeContainment } from "./grade.js";
+import { type ContainmentEvidence, decodeCaps, gradeContainment } from "./grade.js";
 import {
   DEFAULT_MASKED_PATHS,
   DEFAULT_READONLY_PATHS,
@@ -13,6 +13,7 @@ import {
 } from "./inspect.js";
 import {
   hostProbeOptions,
+  type ProbeLaunch,
   ProbeParseError,
   parseHostOutput,
   parseProbeOutput,
@@ -89,15 +90,18 @@ export async function collectEvidence(
     (err: unknown) => ({ error: errorEvidence(err).message }),
   );
   let inspect: InspectEvidence;
+  let initPid = 0;
   try {
-    inspect = inspectEvidence(target.inspect ?? (await opts.engine.inspect(target.containerId, opts.signal)));
+    const raw = target.inspect ?? (await opts.engine.inspect(target.containerId, opts.signal));
+    inspect = inspectEvidence(raw);
+    initPid = raw.State?.Pid ?? 0;
   } catch (err) {
     // Without inspect there is nothing to judge: every case is an error, not a pass.
     await host;
     throw err;
   }
   const probe = inspect.running
-    ? await probeSubject(inspect, target, opts).catch((err: unknown) => ({
+    ? await probeSubject(inspect, initPid, target, opts).catch((err: unknown) => ({
         error: errorEvidence(err).message,
         ...(err instanceof ProbeParseError ? { unverified: true } : {}),
       }))
@@ -105,16 +109,22 @@ export async function collectEvidence(
   return { inspect, probe, host: await host };
 }
 
+/** How the probe tells the subject's processes apart, from the subject's pid-namespace mode. */
+function matchFor(pidMode: string, initPid: number): ProbeLaunch["match"] {
+  if (pidMode === "host") return { by: "tree", rootPid: initPid };
+  if (pidMode.startsWith("container:")) return { by: "cgroup" };
+  return { by: "ns" };
+}
+
 async function probeSubject(
   inspect: InspectEvidence,
+  initPid: number,
   target: ContainmentTarget,
   opts: ContainmentOptions,
 ): Promise<ContainmentEvidence["probe"]> {
   const launch = {
     subjectId: inspect.id,
-    // The subject's own capability settings: never more than the subject holds.
-    capAdd: inspect.privileged ? undefined : inspect.capAdd,
-    capDrop: inspect.capDrop,
+    match: matchFor(inspect.modes.pid, initPid),
     writableRoots: target.writableRoots,
     existsPaths: [
       ...new Set([
@@ -125,18 +135,23 @@ async function probeSubject(
       ]),
     ],
   };
+  // First a probe with nothing (any uid may read /proc/<pid>/status): which uid:gid and which
+  // capabilities the subject's processes hold, as the kernel reports them, whatever the engine's
+  // inspect says (engines differ in their default sets and in how they report them).
+  const pre = await runProbe(
+    opts.engine,
+    probeOptions(opts.owner, opts.probeImage, { ...launch, caps: [], uid: 65534, gid: 65534, mode: "ids" }),
+    opts.signal,
+  );
+  const measured = parseProbeOutput(pre.stdout, 65534, 65534).processes;
+  if (measured.length === 0) return { error: "no subject process visible to the probe" };
+  const caps = [...new Set(measured.flatMap((p) => decodeCaps(p.status.CapPrm ?? "")))];
   let ids = numericUser(inspect.user);
   if (!ids || ids.gid === undefined) {
-    // A user given by name (or uid without gid) resolves in the subject's /etc/passwd: read the
-    // ids the engine actually applied from the processes' status, which any uid may read.
-    const pre = await runProbe(
-      opts.engine,
-      probeOptions(opts.owner, opts.probeImage, { ...launch, uid: 65534, gid: 65534, mode: "ids" }),
-      opts.signal,
-    );
-    const first = parseProbeOutput(pre.stdout, 65534, 65534).processes[0];
-    const uid = Number(first?.status.Uid?.split(/\s+/)[1]);
-    const gid = Number(first?.status.Gid?.split(/\s+/)[1]);
+    // A user given by name (or uid without gid) resolves in the subject's /etc/passwd: take the
+    // ids the engine actually applied from the first process's status.
+    const uid = Number(measured[0]?.status.Uid?.split(/\s+/)[1]);
+    const gid = Number(measured[0]?.status.Gid?.split(/\s+/)[1]);
     if (!Number.isInteger(uid) || !Number.isInteger(gid)) {
       return {
         error: `could not resolve user ${JSON.stringify(inspect.user)} to a uid:gid (no subject process visible)`,
@@ -146,7 +161,7 @@ async function probeSubject(
   }
   const run = await runProbe(
     opts.engine,
-    probeOptions(opts.owner, opts.probeImage, { ...launch, uid: ids.uid, gid: ids.gid! }),
+    probeOptions(opts.owner, opts.probeImage, { ...launch, caps, uid: ids.uid, gid: ids.gid! }),
     opts.signal,
   );
   try {

@@ -58,18 +58,40 @@ printf 'Z %s %s\n' "$(printf '%s\n' "$out" | wc -c)" "$(printf '%s\n' "$out" | s
 `;
 }
 
-// One script, parameters in the environment (never interpolated): DA_ID is the subject's full
-// container ID, matched in /proc/<pid>/cgroup so that only the subject's processes are read even
-// when the subject shares the host's pid namespace. Output is one tagged record per line.
+// One script, parameters in the environment (never interpolated). The probe joins the subject's
+// pid namespace, so the subject's processes are found by membership, not by cgroup path (rootless
+// engines on cgroup v1 give containers none): DA_MATCH=ns takes every process in that namespace
+// except the probe's own (those whose parent chain reaches this shell); DA_MATCH=tree (a subject
+// sharing the host's namespace) takes DA_ROOT, its init's pid, and everything under it;
+// DA_MATCH=cgroup (a subject sharing another container's) falls back to DA_ID in
+// /proc/<pid>/cgroup. Output is one tagged record per line.
 export const PROBE_SCRIPT = framed(String.raw`
 set -u
 echo "V 1"
 first=""
 done_=""
-for d in /proc/[0-9]*; do
-  pid=$(basename "$d")
-  cg=$(cat "$d/cgroup" 2>/dev/null) || continue
-  case "$cg" in *"$DA_ID"*) ;; *) continue ;; esac
+members=$(cd /proc && for p in [0-9]*; do
+  pp=$(sed -n 's/^PPid:[[:space:]]*//p' "$p/status" 2>/dev/null) && echo "$p $pp"
+done | awk -v self=$$ -v root="$DA_ROOT" -v match_="$DA_MATCH" '
+  { parent[$1] = $2 }
+  END {
+    for (p in parent) {
+      q = p; hit = ""
+      for (n = 0; n < 256 && q != "" && q != 0; n++) {
+        if (q == self) { hit = "self"; break }
+        if (match_ == "tree" && q == root) { hit = "root"; break }
+        q = parent[q]
+      }
+      if (hit == "root" || (match_ != "tree" && hit != "self")) print p
+    }
+  }' | sort -n)
+for pid in $members; do
+  d=/proc/$pid
+  if [ "$DA_MATCH" = cgroup ]; then
+    cg=$(cat "$d/cgroup" 2>/dev/null) || continue
+    case "$cg" in *"$DA_ID"*) ;; *) continue ;; esac
+  fi
+  [ -r "$d/status" ] || continue
   echo "P $pid"
   grep -E '^(Uid|Gid|Groups|CapInh|CapPrm|CapEff|CapBnd|CapAmb|NoNewPrivs|Seccomp):' "$d/status" 2>/dev/null | sed 's/^/S /'
   for n in pid net ipc uts mnt cgroup user; do
@@ -133,11 +155,19 @@ fi
 
 export interface ProbeLaunch {
   subjectId: string;
+  /**
+   * How the subject's processes are told apart (see PROBE_SCRIPT): its own pid namespace, the
+   * tree under `rootPid` (its init, when it shares the host's), or its cgroup path.
+   */
+  match: { by: "ns" } | { by: "tree"; rootPid: number } | { by: "cgroup" };
   uid: number;
   gid: number;
-  /** The subject's own capability settings, so the probe never holds more than the subject. */
-  capAdd?: string[];
-  capDrop?: string[];
+  /**
+   * The capabilities the subject's processes hold (their measured permitted sets): the probe gets
+   * exactly these, so it never holds more than the subject, and the kernel lets it read the
+   * subject's /proc entries (which needs a superset of the target's permitted set).
+   */
+  caps: string[];
   writableRoots: string[];
   existsPaths: string[];
   /** "ids": only read the processes' status (to learn the uid:gid of a user given by name). */
@@ -178,9 +208,9 @@ export function trustedProbe(
 
 /**
  * The subject probe. It joins only the subject's pid namespace, runs as the subject's uid:gid with
- * the subject's own capability settings (the kernel refuses /proc/<pid>/ns, root and mountinfo to a
- * reader whose permitted set is not a superset of the target's; a subject with no capabilities gets
- * a probe with none), no-new-privileges, read-only root, no network.
+ * the capabilities the subject's processes were measured to hold (the kernel refuses
+ * /proc/<pid>/ns, root and mountinfo to a reader whose set is not a superset of the target's; a
+ * subject with no capabilities gets a probe with none), no-new-privileges, read-only root, no network.
  */
 export function probeOptions(owner: string, image: string, l: ProbeLaunch): CreateOptions {
   return trustedProbe(
@@ -191,6 +221,8 @@ export function probeOptions(owner: string, image: string, l: ProbeLaunch): Crea
       user: `${l.uid}:${l.gid}`,
       env: [
         `DA_ID=${l.subjectId}`,
+        `DA_MATCH=${l.match.by}`,
+        `DA_ROOT=${l.match.by === "tree" ? l.match.rootPid : ""}`,
         `DA_MODE=${l.mode ?? "full"}`,
         `DA_NONCE=${randomBytes(6).toString("hex")}`,
         `DA_ROOTS=${l.writableRoots.join(" ")}`,
@@ -200,8 +232,8 @@ export function probeOptions(owner: string, image: string, l: ProbeLaunch): Crea
       hostConfig: {
         PidMode: `container:${l.subjectId}`,
         NetworkMode: "none",
-        CapDrop: l.capDrop ?? undefined,
-        CapAdd: l.capAdd ?? undefined,
+        CapDrop: ["ALL"],
+        CapAdd: l.caps.length > 0 ? l.caps : undefined,
       },
     },
   );
