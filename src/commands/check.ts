@@ -11,11 +11,14 @@ import { EngineError, errorEvidence, UsageError } from "../errors.js";
 import { writeBundle } from "../report/bundle.js";
 import { assembleReport, type CaseResult, type Report } from "../report/model.js";
 import { DEFAULT_PROBE_IMAGE, measureHostNamespaces, runContainment } from "../suites/containment/index.js";
+import { type Allowances, allowancesFor, checkModeCases } from "./check-stack.js";
 import { abortOnSignals, exitCodeFor, parseFormat, renderReport, signalExitCode } from "./common.js";
 
 export const CHECK_USAGE = `usage: docker-acceptance check (--container ID|NAME)... (--filter KEY=VALUE)...
                               [--writable-root PATH]... [--allow-cap NAME]... [--network none|bridge|any]
                               [--probe-image REF] [--format text|markdown|json] [--out DIR]
+  Labels on a container override the allowances below for that container:
+    org.docker-acceptance.writable-roots=/tmp,/data  .allowed-capabilities=NET_BIND_SERVICE  .network=bridge
   --container      a running container to grade (repeatable)
   --filter         select every running container matching a Docker filter, e.g. label=com.docker.compose.project=shop (repeatable)
   --writable-root  a path the containers may write (repeatable; default /tmp and /dev/shm)
@@ -101,6 +104,7 @@ interface Resolved {
   id: string;
   name: string;
   image: string;
+  labels: Record<string, string>;
 }
 
 /** Named containers by inspect (a missing one is a usage error naming it), filters by listing. */
@@ -113,7 +117,12 @@ export async function resolveContainers(
   for (const ref of sel.containers) {
     try {
       const doc = await engine.inspect(ref);
-      found.set(doc.Id, { id: doc.Id, name: doc.Name.replace(/^\//, ""), image: doc.Config.Image });
+      found.set(doc.Id, {
+        id: doc.Id,
+        name: doc.Name.replace(/^\//, ""),
+        image: doc.Config.Image,
+        labels: doc.Config.Labels ?? {},
+      });
     } catch (err) {
       if (err instanceof EngineError && err.statusCode === 404) {
         throw new UsageError(
@@ -131,6 +140,7 @@ export async function resolveContainers(
         id: c.id,
         name: (c.names[0] ?? c.id.slice(0, 12)).replace(/^\//, ""),
         image: c.image,
+        labels: c.labels,
       });
     }
     if (listed.length === 0 && sel.containers.length === 0) {
@@ -163,6 +173,13 @@ export async function checkContainers(opts: CheckOptions): Promise<Report> {
   const owner = opts.owner ?? newRunId();
   const started = Date.now();
   const subjects = await resolveContainers(engine, opts.selection, owner);
+  // Labels on a container override the command line's allowances for that container only.
+  const defaults: Allowances = {
+    writableRoots: opts.writableRoots,
+    allowedCapabilities: opts.allowedCapabilities,
+    network: opts.network,
+  };
+  const allowances = new Map(subjects.map((s) => [s.id, allowancesFor(s.name, s.labels, defaults)]));
   await engine.ensureImage(opts.probeImage, undefined, opts.signal);
   const host = measureHostNamespaces(engine, owner, opts.probeImage, opts.signal);
   host.catch(() => undefined); // judged per subject (SKIP with the reason), never unhandled
@@ -173,15 +190,15 @@ export async function checkContainers(opts: CheckOptions): Promise<Report> {
         {
           containerId: s.id,
           subject: s.name,
-          writableRoots: opts.writableRoots,
-          allowedCapabilities: opts.allowedCapabilities,
-          network: opts.network,
+          ...allowances.get(s.id)!.allowances,
         },
         { engine, owner, probeImage: opts.probeImage, host, signal: opts.signal },
-      ).catch((err: unknown): CaseResult[] => {
-        errors.push({ kind: "containment", message: `${s.name}: ${errorEvidence(err).message}` });
-        return [];
-      }),
+      )
+        .then((cases) => checkModeCases(cases, s.labels, allowances.get(s.id)!.fromLabels))
+        .catch((err: unknown): CaseResult[] => {
+          errors.push({ kind: "containment", message: `${s.name}: ${errorEvidence(err).message}` });
+          return [];
+        }),
     ),
   );
   await engine.settle();

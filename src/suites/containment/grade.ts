@@ -210,7 +210,7 @@ function gradeCapabilities(ev: ContainmentEvidence, t: GradeTarget): Outcome {
     );
     const all = [...new Set(Object.values(extra).flat())];
     if (all.length > 0)
-      return fail(`processes hold capabilities the inventory does not allow: ${all.join(", ")}`, {
+      return fail(`processes hold capabilities that are not allowed: ${all.join(", ")}`, {
         ...evidence,
         extra,
       });

@@ -1,0 +1,209 @@
+// `check` on a compose stack whose services need different allowances, graded by one
+// `check --filter label=com.docker.compose.project=...` call. docker compose is not installed on
+// this machine, so the stack is what compose would start: containers carrying its
+// com.docker.compose.project/service labels (and the allowance labels a compose file would set).
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { checkCommand } from "../../src/commands/check.js";
+import { ALLOWANCE_LABELS, allowancesFor, checkModeFix } from "../../src/commands/check-stack.js";
+import type { CreateOptions } from "../../src/engine/docker.js";
+import { newRunId } from "../../src/engine/ownership.js";
+import { UsageError } from "../../src/errors.js";
+import { type CaseResult, type Report, reportSchema } from "../../src/report/model.js";
+import { CONTAINMENT_CASES } from "../../src/suites/ids.js";
+import { planLaunch } from "../../src/suites/lifecycle/create.js";
+import { hardenedSubject } from "../containment/faults.js";
+import { BASE_IMAGE, hasEngine, newEngine, PROBE_IMAGE } from "../helpers/engine.js";
+
+async function runCheck(argv: string[]): Promise<{ code: number; out: string }> {
+  let out = "";
+  const spy = vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
+    out += String(chunk);
+    return true;
+  });
+  const err = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+  try {
+    return { code: await checkCommand(argv), out };
+  } finally {
+    spy.mockRestore();
+    err.mockRestore();
+  }
+}
+
+const defaults = { writableRoots: ["/tmp", "/dev/shm"], allowedCapabilities: [], network: "any" as const };
+
+describe("check: allowances from a container's labels", () => {
+  it("each label present replaces that default, and is recorded as coming from the label", () => {
+    const { allowances, fromLabels } = allowancesFor(
+      "db",
+      {
+        [ALLOWANCE_LABELS.writableRoots]: "/tmp, /data",
+        [ALLOWANCE_LABELS.allowedCapabilities]: "cap_chown",
+      },
+      defaults,
+    );
+    expect(allowances).toEqual({
+      writableRoots: ["/tmp", "/data"],
+      allowedCapabilities: ["CHOWN"],
+      network: "any",
+    });
+    expect(Object.keys(fromLabels)).toEqual([
+      ALLOWANCE_LABELS.writableRoots,
+      ALLOWANCE_LABELS.allowedCapabilities,
+    ]);
+    expect(allowancesFor("web", {}, defaults)).toEqual({ allowances: defaults, fromLabels: {} });
+  });
+
+  it.each([
+    [ALLOWANCE_LABELS.writableRoots, "data", /absolute paths/],
+    [ALLOWANCE_LABELS.allowedCapabilities, "NET BIND!", /capability names/],
+    [ALLOWANCE_LABELS.network, "overlay", /none, bridge or any/],
+  ])("a bad %s label is a usage error naming the container, the label and the fix", (label, value, fix) => {
+    const e = (() => {
+      try {
+        return allowancesFor("shop-db-1", { [label]: value }, defaults);
+      } catch (err) {
+        return err;
+      }
+    })();
+    expect(e).toBeInstanceOf(UsageError);
+    expect((e as Error).message).toContain("shop-db-1");
+    expect((e as Error).message).toContain(label);
+    expect((e as Error).message).toMatch(fix);
+  });
+
+  it("fixes name docker run flags for a plain container and compose keys for a compose service", () => {
+    const failed: CaseResult = {
+      id: "containment.network",
+      suite: "containment",
+      subject: "x",
+      status: "fail",
+      severity: "fail",
+      durationMs: 1,
+      message: "ports published beyond loopback",
+      evidence: { published: ["0.0.0.0:32768->8080/tcp"] },
+      remediation: "from the inventory form",
+    };
+    const run = checkModeFix(failed, { kind: "run" })!;
+    expect(run).toContain("`-p 127.0.0.1:32768:8080`");
+    const compose = checkModeFix(failed, { kind: "compose", project: "shop", service: "web" })!;
+    expect(compose).toMatch(/^In service `web` of compose project `shop`: /);
+    expect(compose).toContain('`ports: ["127.0.0.1:32768:8080"]`');
+    expect(compose).not.toContain("-p ");
+    for (const id of CONTAINMENT_CASES) {
+      for (const form of [
+        { kind: "run" as const },
+        { kind: "compose" as const, project: "p", service: "s" },
+      ]) {
+        const fix = checkModeFix({ ...failed, id, evidence: {} }, form)!;
+        expect(fix, `${id} ${form.kind}`).not.toMatch(/inventory|subjects\[/);
+      }
+    }
+  });
+});
+
+describe.skipIf(!hasEngine)("check on a compose stack with per-container allowances", () => {
+  const engine = newEngine();
+  const testOwner = newRunId();
+  const project = `shop-${testOwner.slice(3, 15)}`;
+  const ids: string[] = [];
+  const serve = ["httpd", "-f", "-p", "8080", "-h", "/var/www"];
+  /** A writable tmpfs at /data that the subject's user can write, as a database volume would be. */
+  const data = { "/data": "rw,noexec,nosuid,nodev,size=8m,mode=1777" };
+
+  /** What compose would start for `service`: the hardened launch plus its labels. */
+  const service = (
+    name: string,
+    labels: Record<string, string>,
+    host: Record<string, unknown> = {},
+  ): CreateOptions => {
+    const { options } = planLaunch(hardenedSubject, BASE_IMAGE, testOwner, `${project}-${name}-1`);
+    return {
+      ...options,
+      Cmd: serve,
+      Labels: {
+        ...options.Labels,
+        "com.docker.compose.project": project,
+        "com.docker.compose.service": name,
+        ...labels,
+      },
+      HostConfig: {
+        ...options.HostConfig,
+        ...host,
+        Tmpfs: { ...options.HostConfig?.Tmpfs, ...(host.Tmpfs as Record<string, string> | undefined) },
+      },
+    };
+  };
+
+  beforeAll(async () => {
+    const specs = [
+      service("web", {}),
+      // redis-like: writes /data, allowed by its own label only.
+      service("db", { [ALLOWANCE_LABELS.writableRoots]: "/tmp,/dev/shm,/data" }, { Tmpfs: data }),
+      // keeps NET_BIND_SERVICE, allowed by its own label only.
+      service(
+        "proxy",
+        { [ALLOWANCE_LABELS.allowedCapabilities]: "NET_BIND_SERVICE" },
+        { CapAdd: ["NET_BIND_SERVICE"] },
+      ),
+      // the same /data and a port on every interface, with no allowance labels: findings.
+      service(
+        "worker",
+        {},
+        { Tmpfs: data, PortBindings: { "8080/tcp": [{ HostIp: "0.0.0.0", HostPort: "" }] } },
+      ),
+    ];
+    for (const spec of specs) {
+      const id = await engine.createContainer(spec);
+      ids.push(id);
+      await engine.start(id);
+    }
+  });
+
+  afterAll(async () => {
+    await Promise.all(ids.map((id) => engine.removeContainer(id).catch(() => undefined)));
+  });
+
+  it("one --filter call grades every service with its own allowances and compose-form fixes", async () => {
+    const filter = ["--filter", `label=com.docker.compose.project=${project}`, "--probe-image", PROBE_IMAGE];
+    const { code, out } = await runCheck([...filter, "--format", "json"]);
+    const report: Report = reportSchema.parse(JSON.parse(out));
+    expect(report.subjects.map((s) => s.name).sort()).toEqual(
+      ["db", "proxy", "web", "worker"].map((s) => `${project}-${s}-1`),
+    );
+    const notPassed = report.cases
+      .filter((c) => c.status !== "pass")
+      .map((c) => `${c.subject.replace(`${project}-`, "")} ${c.id} ${c.status}`)
+      .sort();
+    // db and proxy pass only through their own labels; the worker has the same /data and no label.
+    expect(notPassed).toEqual([
+      "worker-1 containment.mounts fail",
+      "worker-1 containment.network fail",
+      "worker-1 containment.writable_roots fail",
+    ]);
+    expect(code).toBe(1);
+
+    const worker = report.cases.filter((c) => c.subject === `${project}-worker-1` && c.status === "fail");
+    for (const c of worker)
+      expect(c.remediation).toMatch(new RegExp(`^In service \`worker\` of compose project \`${project}\`: `));
+    const network = worker.find((c) => c.id === "containment.network")!;
+    expect(network.remediation).toMatch(/`ports: \["127\.0\.0\.1:\d+:8080"\]`/);
+    expect(worker.find((c) => c.id === "containment.mounts")!.remediation).toContain(
+      ALLOWANCE_LABELS.writableRoots,
+    );
+
+    const db = report.cases.find(
+      (c) => c.subject === `${project}-db-1` && c.id === "containment.writable_roots",
+    )!;
+    expect(db.evidence.allowancesFromLabels).toEqual({
+      [ALLOWANCE_LABELS.writableRoots]: "/tmp,/dev/shm,/data",
+    });
+
+    // What a person reads: no inventory, no subjects[] (check mode has neither).
+    for (const format of ["text", "markdown"]) {
+      const rendered = await runCheck([...filter, "--format", format]);
+      expect(rendered.code).toBe(1);
+      expect(rendered.out).toMatch(/In service (`|<code>)worker(`|<\/code>) of compose project/);
+      expect(rendered.out, format).not.toMatch(/inventory|subjects\[/i);
+    }
+  });
+});
