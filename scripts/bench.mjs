@@ -10,6 +10,8 @@
 //   d  N = 1, 4, 8 subjects at parallelism 1 and 2
 //   e  merge of 100 shard bundles
 //   f  the alignment analysis of a 3,000-file, 20,000-added-line diff
+//   g  a realistic subject end to end: nginx from apt on the Debian base (acceptance/fixtures/
+//      realistic/nginx) vs the engine floor for the same work
 //
 // Everything the bench creates itself carries the owner labels of its own run id and is removed at
 // the end (and on SIGINT/SIGTERM); the CLI runs it starts own and clean up their objects themselves.
@@ -37,7 +39,7 @@ const { values: flags } = parseArgs({
     build: { type: "boolean", default: false },
   },
 });
-const only = new Set((flags.only ?? "a,b,c,d,e,f").split(","));
+const only = new Set((flags.only ?? "a,b,c,d,e,f,g").split(","));
 const reps = (n) => (flags.reps ? Math.max(1, Number(flags.reps)) : n);
 const say = (m) => process.stderr.write(`bench: ${m}\n`);
 
@@ -182,6 +184,9 @@ const hardened = (await lib.loadInventory(inventoryPath, { workspace: ROOT })).i
   (s) => s.name === "hardened",
 );
 let sampleReport;
+/** The subject the suite-vs-floor figures measure: the hardened fixture, then nginx for (g). */
+let subject = hardened;
+let suiteInventory = "acceptance/inventory.json";
 
 try {
   if (only.has("a")) results.a = await benchSuiteVsFloor(reps(5));
@@ -190,6 +195,7 @@ try {
   if (only.has("d")) results.d = await benchParallel(reps(3));
   if (only.has("e")) results.e = await benchMerge(reps(5));
   if (only.has("f")) results.f = await benchAlignment(reps(5));
+  if (only.has("g")) results.g = await benchRealistic(reps(3));
 } finally {
   await cleanup("bench-end");
 }
@@ -203,6 +209,7 @@ const summary = {
   parallelSpeedup: results.d?.speedup8 ?? null,
   merge100Ms: results.e?.inProcess.median ?? null,
   alignment3000Ms: results.f?.analyse.median ?? null,
+  nginxToFloorRatio: results.g?.ratio ?? null,
 };
 if (flags.json) {
   process.stdout.write(`${JSON.stringify({ ...summary, ...results }, null, 2)}\n`);
@@ -212,8 +219,8 @@ if (flags.json) {
 
 // --- (a) suites vs the engine floor -------------------------------------------------------------
 
-async function benchSuiteVsFloor(n) {
-  say(`(a) full suites on the hardened fixture vs the engine floor, ${n} repetitions each (interleaved)`);
+async function benchSuiteVsFloor(n, what = "(a) full suites on the hardened fixture") {
+  say(`${what} vs the engine floor, ${n} repetitions each (interleaved)`);
   const suite = [];
   const pipeline = [];
   const floor = [];
@@ -245,8 +252,8 @@ async function benchSuiteVsFloor(n) {
 }
 
 async function runSuite() {
-  const r = await cliJson(["run", "--inventory", "acceptance/inventory.json", "--probe-image", PROBE_IMAGE]);
-  if (r.report.verdict !== "pass") say(`(a) warning: suite verdict ${r.report.verdict}`);
+  const r = await cliJson(["run", "--inventory", suiteInventory, "--probe-image", PROBE_IMAGE]);
+  if (r.report.verdict !== "pass") say(`warning: ${subject.name} suite verdict ${r.report.verdict}`);
   sampleReport = r.report;
   return r;
 }
@@ -267,7 +274,8 @@ async function engineFloor() {
     steps[name] = (steps[name] ?? 0) + (now - mark);
     mark = now;
   };
-  const b = hardened.build;
+  const b = subject.build;
+  const healthPath = subject.healthPath ?? subject.readiness?.path ?? "/health";
   const context = lib.readBuildContext(path.join(ROOT, b.context), b.dockerfile, b.context);
   const tag = lib.ownedTag(owner, "floor");
   const stream = await docker.buildImage(
@@ -294,7 +302,7 @@ async function engineFloor() {
   );
   lap("build");
   const plan = lib.planLaunch(
-    hardened,
+    subject,
     imageId,
     owner,
     `${owner}-floor-${Math.random().toString(16).slice(2, 8)}`,
@@ -303,9 +311,9 @@ async function engineFloor() {
   lap("create");
   await c.start();
   const info = await c.inspect();
-  const port = Number(info.NetworkSettings.Ports[`${hardened.port}/tcp`][0].HostPort);
+  const port = Number(info.NetworkSettings.Ports[`${subject.port}/tcp`][0].HostPort);
   for (let delay = 20; ; delay = Math.min(delay * 2, 250)) {
-    const ok = await fetch(`http://127.0.0.1:${port}${hardened.healthPath}`).then(
+    const ok = await fetch(`http://127.0.0.1:${port}${healthPath}`).then(
       (r) => r.status === 200,
       () => false,
     );
@@ -314,7 +322,7 @@ async function engineFloor() {
   }
   lap("ready");
   await Promise.all(
-    hardened.probes.map((p) => fetch(`http://127.0.0.1:${port}${p.path}`).then((r) => r.text())),
+    subject.probes.map((p) => fetch(`http://127.0.0.1:${port}${p.path}`).then((r) => r.text())),
   );
   await c.inspect();
   lap("probes+inspect");
@@ -324,10 +332,12 @@ async function engineFloor() {
     {
       ...lib.probeOptions(owner, PROBE_IMAGE, {
         subjectId: c.id,
+        match: { by: "ns" },
         uid: 65532,
         gid: 65532,
+        caps: [],
         capDrop: ["ALL"],
-        writableRoots: hardened.writableRoots,
+        writableRoots: subject.writableRoots,
         existsPaths: [],
       }),
       ...trivial,
@@ -343,13 +353,47 @@ async function engineFloor() {
     }),
   );
   lap("containment probes");
-  await c.stop({ t: Math.ceil(hardened.stopTimeoutMs / 1000) });
+  await c.stop({ t: Math.ceil(subject.stopTimeoutMs / 1000) });
   await c.inspect();
   lap("stop");
   await c.remove({ force: true, v: true });
   await docker.getImage(tag).remove();
   lap("remove");
   return { ms: performance.now() - t0, steps };
+}
+
+// --- (g) a realistic subject -------------------------------------------------------------------
+
+/**
+ * The same comparison as (a) on nginx from apt on the Debian base: a real image's start-up, its
+ * much larger filesystem for the probes to read, and the cached apt layers in every build.
+ */
+async function benchRealistic(n) {
+  const base = process.env.DA_DEBIAN_IMAGE ?? "docker-acceptance/debian:bookworm";
+  try {
+    await engine.docker.getImage(base).inspect();
+  } catch {
+    say(`(g) skipped: ${base} is missing (bash scripts/engine.sh makes it)`);
+    return null;
+  }
+  const file = path.join(tmp, "realistic-inventory.json");
+  const inventory = JSON.parse(readFileSync(inventoryPath, "utf8"));
+  const nginx = {
+    name: "nginx",
+    build: { context: "acceptance/fixtures/realistic/nginx", args: { BASE: base } },
+    probes: [{ path: "/", bodyContains: "hello from nginx" }],
+    limits: { memory: "128m", pids: 64, cpus: 0.5 },
+    stopTimeoutMs: 5000,
+  };
+  writeFileSync(file, JSON.stringify({ ...inventory, subjects: [nginx], artifacts: [] }));
+  const saved = { subject, suiteInventory };
+  subject = (await lib.loadInventory(file, { workspace: ROOT })).inventory.subjects[0];
+  suiteInventory = file;
+  try {
+    return await benchSuiteVsFloor(n, "(g) full suites on nginx from apt (Debian base)");
+  } finally {
+    ({ subject, suiteInventory } = saved);
+  }
 }
 
 // --- (b) attach-mode grading ----------------------------------------------------------------------
@@ -769,6 +813,20 @@ function renderText(s, r) {
         .join(", ")}`,
       `    ratio suite/floor       ${r.a.ratio} (pipeline/floor ${r.a.pipelineRatio}; target <= 1.25)`,
       `    peak memory (CLI)       ${r.a.peakRssMb ? `${Math.round(r.a.peakRssMb.median)} MB resident (max ${Math.round(r.a.peakRssMb.max)})` : "not measured"}`,
+    );
+  }
+  if (r.g) {
+    lines.push(
+      "(g) full suites, nginx from apt on the Debian base (realistic fixture)",
+      `    CLI run (wall)          ${spread(r.g.suite)}`,
+      `    engine floor            ${spread(r.g.floor)}`,
+      `    floor steps (median)    ${Object.entries(r.g.floorSteps)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(", ")}`,
+      `    suite phases (last run) ${Object.entries(r.g.phases)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(", ")}`,
+      `    ratio suite/floor       ${r.g.ratio} (pipeline/floor ${r.g.pipelineRatio}; hardened fixture ${r.a?.ratio ?? "-"})`,
     );
   }
   if (r.b) {
