@@ -86,7 +86,7 @@ export async function runAction(): Promise<void> {
       });
     } else if (inputs.mode === "check") {
       reportDir = inputs.reportDir ? path.resolve(workspace, inputs.reportDir) : ownDir;
-      const { checkContainers, parseFilters } = await import("./commands/check.js");
+      const { checkContainers, hostPathAllowances, parseFilters } = await import("./commands/check.js");
       report = await checkContainers({
         selection: {
           containers: inputs.containers,
@@ -94,6 +94,7 @@ export async function runAction(): Promise<void> {
         },
         writableRoots: inputs.writableRoots,
         allowedCapabilities: inputs.allowedCapabilities,
+        allowedHostPaths: hostPathAllowances(inputs.allowedHostPaths, "input allowed-host-paths"),
         network: inputs.network,
         probeImage: inputs.probeImage ?? DEFAULT_PROBE_IMAGE,
         signal: signals.signal,

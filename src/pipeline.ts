@@ -136,6 +136,7 @@ export async function runPipeline(opts: RunOptions): Promise<Report> {
                   subject: subject.name,
                   writableRoots: subject.writableRoots,
                   allowedCapabilities: subject.capabilities,
+                  allowedHostPaths: subject.allowedHostPaths,
                   network: subject.network,
                   inspect,
                 },

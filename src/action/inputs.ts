@@ -17,6 +17,8 @@ export interface ActionInputs {
   containerFilters: string[];
   writableRoots: string[];
   allowedCapabilities: string[];
+  /** `PATH[:ro|rw]` host paths the graded containers may bind. */
+  allowedHostPaths: string[];
   network: "any" | "none" | "bridge";
   probeImage?: string;
   cleanupImages: boolean;
@@ -83,6 +85,7 @@ export function readInputs(): ActionInputs {
     containerFilters: list("container-filter"),
     writableRoots: core.getInput("writable-roots") ? list("writable-roots") : ["/tmp", "/dev/shm"],
     allowedCapabilities: list("allowed-capabilities"),
+    allowedHostPaths: list("allowed-host-paths"),
     network: oneOf("network", ["any", "none", "bridge"] as const, "any"),
     probeImage: core.getInput("probe-image") || undefined,
     cleanupImages: bool("cleanup-images", true),

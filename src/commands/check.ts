@@ -5,17 +5,28 @@ import { setMaxListeners } from "node:events";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { cleanupOwned } from "../engine/cleanup.js";
-import { DockerEngine } from "../engine/docker.js";
+import { type ContainerInspect, DockerEngine } from "../engine/docker.js";
 import { newRunId, OWNER_LABEL } from "../engine/ownership.js";
 import { EngineError, errorEvidence, UsageError } from "../errors.js";
 import { writeBundle } from "../report/bundle.js";
-import { assembleReport, type CaseResult, type Report } from "../report/model.js";
-import { DEFAULT_PROBE_IMAGE, measureHostNamespaces, runContainment } from "../suites/containment/index.js";
+import { assembleReport, type Report } from "../report/model.js";
+import {
+  type ContainmentEvidence,
+  collectEvidence,
+  DEFAULT_PROBE_IMAGE,
+  gradeContainment,
+  type HostPathAllowance,
+  listOtherContainers,
+  measureHostNamespaces,
+  parseHostPathAllowance,
+  withPeerNamespaces,
+} from "../suites/containment/index.js";
 import { type Allowances, allowancesFor, checkModeCases } from "./check-stack.js";
 import { abortOnSignals, exitCodeFor, parseFormat, renderReport, signalExitCode } from "./common.js";
 
 export const CHECK_USAGE = `usage: docker-acceptance check (--container ID|NAME)... (--filter KEY=VALUE)...
-                              [--writable-root PATH]... [--allow-cap NAME]... [--network none|bridge|any]
+                              [--writable-root PATH]... [--allow-cap NAME]... [--allow-host-path PATH[:ro|rw]]...
+                              [--network none|bridge|any]
                               [--probe-image REF] [--format text|markdown|json] [--out DIR]
   Labels on a container override the allowances below for that container:
     org.docker-acceptance.writable-roots=/tmp,/data  .allowed-capabilities=NET_BIND_SERVICE  .network=bridge
@@ -23,6 +34,8 @@ export const CHECK_USAGE = `usage: docker-acceptance check (--container ID|NAME)
   --filter         select every running container matching a Docker filter, e.g. label=com.docker.compose.project=shop (repeatable)
   --writable-root  a path the containers may write (repeatable; default /tmp and /dev/shm)
   --allow-cap      a capability the containers may keep, e.g. NET_BIND_SERVICE (repeatable)
+  --allow-host-path  a host path the containers may bind, read-only unless :rw (repeatable); sensitive
+                   host paths (/, /proc, /sys, /etc, /run, /var/lib/docker, /home, sockets, ...) never count
   --network        the declared network: none (loopback only), bridge (ports on 127.0.0.1 only), any (default)
   --probe-image    the trusted probe image, pinned by digest (default ${DEFAULT_PROBE_IMAGE})`;
 
@@ -55,6 +68,7 @@ function parseCheckArgs(argv: string[]) {
       filter: { type: "string", multiple: true, default: [] },
       "writable-root": { type: "string", multiple: true, default: [] },
       "allow-cap": { type: "string", multiple: true, default: [] },
+      "allow-host-path": { type: "string", multiple: true, default: [] },
       network: { type: "string", default: "any" },
       "probe-image": { type: "string", default: DEFAULT_PROBE_IMAGE },
       format: { type: "string" },
@@ -87,8 +101,10 @@ function parseCheckArgs(argv: string[]) {
         `--allow-cap ${JSON.stringify(c)}: expected a capability name such as NET_BIND_SERVICE`,
       );
   }
+  const allowedHostPaths = hostPathAllowances(values["allow-host-path"], "--allow-host-path");
   return {
     help: false as const,
+    allowedHostPaths,
     format: parseFormat(values.format),
     selection: { containers: values.container, filters: parseFilters(values.filter) },
     writableRoots: roots,
@@ -100,11 +116,24 @@ function parseCheckArgs(argv: string[]) {
   };
 }
 
+/** Parses `PATH[:ro|rw]` allowances; a bad one is a usage error naming where it came from. */
+export function hostPathAllowances(values: readonly string[], source: string): HostPathAllowance[] {
+  return values.map((v) => {
+    try {
+      return parseHostPathAllowance(v);
+    } catch (err) {
+      throw new UsageError(`${source} ${(err as Error).message}`);
+    }
+  });
+}
+
 interface Resolved {
   id: string;
   name: string;
   image: string;
   labels: Record<string, string>;
+  /** The inspect document read while resolving a name: not read again. */
+  inspect?: ContainerInspect;
 }
 
 /** Named containers by inspect (a missing one is a usage error naming it), filters by listing. */
@@ -122,6 +151,7 @@ export async function resolveContainers(
         name: doc.Name.replace(/^\//, ""),
         image: doc.Config.Image,
         labels: doc.Config.Labels ?? {},
+        inspect: doc,
       });
     } catch (err) {
       if (err instanceof EngineError && err.statusCode === 404) {
@@ -158,6 +188,7 @@ export interface CheckOptions {
   selection: CheckSelection;
   writableRoots: string[];
   allowedCapabilities: string[];
+  allowedHostPaths?: HostPathAllowance[];
   network: "none" | "bridge" | "any";
   probeImage: string;
   signal: AbortSignal;
@@ -183,24 +214,49 @@ export async function checkContainers(opts: CheckOptions): Promise<Report> {
   await engine.ensureImage(opts.probeImage, undefined, opts.signal);
   const host = measureHostNamespaces(engine, owner, opts.probeImage, opts.signal);
   host.catch(() => undefined); // judged per subject (SKIP with the reason), never unhandled
+  // One listing of the engine's containers for every subject's shared-namespace question.
+  const others = listOtherContainers(engine, owner);
+  others.catch(() => undefined); // judged per subject, never unhandled
   const errors: Report["errors"] = [];
-  const perSubject = await Promise.all(
-    subjects.map((s) =>
-      runContainment(
-        {
-          containerId: s.id,
-          subject: s.name,
-          ...allowances.get(s.id)!.allowances,
-        },
-        { engine, owner, probeImage: opts.probeImage, host, signal: opts.signal },
-      )
-        .then((cases) => checkModeCases(cases, s.labels, allowances.get(s.id)!.fromLabels))
-        .catch((err: unknown): CaseResult[] => {
-          errors.push({ kind: "containment", message: `${s.name}: ${errorEvidence(err).message}` });
-          return [];
-        }),
-    ),
+  const targets = subjects.map((s) => ({
+    containerId: s.id,
+    subject: s.name,
+    allowedHostPaths: opts.allowedHostPaths ?? [],
+    ...allowances.get(s.id)!.allowances,
+    ...(s.inspect ? { inspect: s.inspect } : {}),
+  }));
+  const collected = await Promise.all(
+    targets.map(async (t) => {
+      const started = performance.now();
+      try {
+        const ev = await collectEvidence(t, {
+          engine,
+          owner,
+          probeImage: opts.probeImage,
+          host,
+          others,
+          signal: opts.signal,
+        });
+        return { t, ev, ms: performance.now() - started };
+      } catch (err) {
+        errors.push({ kind: "containment", message: `${t.subject}: ${errorEvidence(err).message}` });
+        return undefined;
+      }
+    }),
   );
+  const ok = collected.filter(
+    (c): c is { t: (typeof targets)[number]; ev: ContainmentEvidence; ms: number } => !!c,
+  );
+  // Graded together: namespaces shared between two of the graded containers are measured.
+  const evidence = withPeerNamespaces(ok.map((c) => c.ev));
+  const perSubject = ok.map((c, i) => {
+    const s = subjects.find((x) => x.id === c.t.containerId)!;
+    return checkModeCases(
+      gradeContainment(evidence[i]!, c.t, c.ms),
+      s.labels,
+      allowances.get(s.id)!.fromLabels,
+    );
+  });
   await engine.settle();
   const cleanup = await cleanupOwned(engine, { owner }, { trigger: "check" });
   const cases = perSubject.flat();
@@ -238,6 +294,7 @@ export async function checkCommand(argv: string[]): Promise<number> {
       selection: args.selection,
       writableRoots: args.writableRoots,
       allowedCapabilities: args.allowedCapabilities,
+      allowedHostPaths: args.allowedHostPaths,
       network: args.network,
       probeImage: args.probeImage,
       signal: signals.signal,

@@ -48,6 +48,8 @@ export interface OwnedContainer {
   image: string;
   /** Unix seconds. */
   created: number;
+  /** HostConfig.NetworkMode as listed (e.g. "container:<id>" when it joined another's network). */
+  networkMode?: string;
 }
 
 export interface OwnedImage {
@@ -282,6 +284,7 @@ export class DockerEngine {
       labels: c.Labels ?? {},
       image: c.Image,
       created: c.Created,
+      ...(c.HostConfig?.NetworkMode ? { networkMode: c.HostConfig.NetworkMode } : {}),
     }));
   }
 

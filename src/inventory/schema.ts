@@ -278,6 +278,22 @@ export const subjectSchema = z
       .array(z.string().regex(/^[A-Z_]+$/, "a capability name such as NET_BIND_SERVICE"))
       .default([])
       .describe("capabilities the subject may keep (all others are dropped)"),
+    allowedHostPaths: z
+      .array(
+        z
+          .object({
+            path: z
+              .string()
+              .regex(/^\/[^\0:]*$/, "an absolute host path, such as /srv/data")
+              .describe("host directory or file; binds of it and of anything under it are allowed"),
+            readOnly: z.boolean().default(true).describe("false also allows a read-write bind"),
+          })
+          .strict(),
+      )
+      .default([])
+      .describe(
+        "host paths containment.mounts accepts as bind sources (every other host bind is a finding; sensitive host paths such as /, /etc, /proc, /var/run or an engine socket never count)",
+      ),
     env: z.record(z.string(), z.string()).default({}).describe("environment variables"),
     command: z.array(z.string()).optional().describe("overrides the image's CMD"),
     startupTimeoutMs: z

@@ -48,6 +48,7 @@ function inspect(over: Partial<InspectEvidence> = {}): InspectEvidence {
     tmpfs: {},
     mounts: [],
     ports: { "8080/tcp": ["127.0.0.1:49153"] },
+    sysctls: {},
     ...over,
   };
 }
@@ -247,7 +248,7 @@ describe("mount classification", () => {
 
   it("flags a read-only engine socket, a writable host bind and a sysfs without ro", () => {
     expect(cls["/var/run/docker.sock"]).toMatch(/^finding: an engine socket/);
-    expect(cls["/data"]).toBe("finding: read-write host bind mount of /srv/my data");
+    expect(cls["/data"]).toBe("finding: host path /srv/my data is not an allowed host path");
     expect(cls["/sys"]).toMatch(/^finding: sysfs lacks ro/);
   });
 });

@@ -11,8 +11,16 @@ import {
   noNewPrivilegesOption,
   seccompUnconfined,
 } from "./inspect.js";
-import { type ClassifiedMount, classifyMounts, parseMountinfo, under } from "./mounts.js";
+import {
+  type ClassifiedMount,
+  classifyMounts,
+  type HostPathAllowance,
+  judgeHostBinds,
+  parseMountinfo,
+  under,
+} from "./mounts.js";
 import { NAMESPACES, type ProbeEvidence, type ProcessEvidence } from "./probe.js";
+import { allowedBeyondDefault, seccompSetting } from "./seccomp.js";
 
 export interface ContainmentEvidence {
   inspect: InspectEvidence;
@@ -23,6 +31,18 @@ export interface ContainmentEvidence {
   probe: ProbeEvidence | { error: string; unverified?: boolean };
   /** Host namespace identities, or why they could not be measured. */
   host: { ns: Record<string, string>; sources?: Record<string, string> } | { error: string };
+  /** Other containers on the engine (never the subject, never this run's probes), or why not listed. */
+  others?: OtherContainer[] | { error: string };
+}
+
+/** Another container, with what could be learnt about its namespaces. */
+export interface OtherContainer {
+  id: string;
+  name: string;
+  /** Its own `container:<ref>` / `host` modes where known (the listing gives net; inspect the rest). */
+  modes: Partial<Record<"pid" | "net" | "ipc", string>>;
+  /** Namespace ids measured by a trusted probe in the same run (graded together). */
+  ns?: Record<string, string>;
 }
 
 export interface GradeTarget {
@@ -30,6 +50,8 @@ export interface GradeTarget {
   writableRoots: readonly string[];
   allowedCapabilities: readonly string[];
   network: "bridge" | "none" | "any";
+  /** Host paths the subject may bind (sensitive ones never count). */
+  allowedHostPaths?: readonly HostPathAllowance[];
 }
 
 type Outcome = Pick<CaseResult, "status" | "message" | "evidence"> & { remediation?: string };
@@ -98,17 +120,17 @@ const REMEDIATION: Record<ContainmentCaseId, string> = {
   "containment.no_new_privileges":
     "Launch with `--security-opt no-new-privileges=true` (compose: `security_opt: [no-new-privileges:true]`); remove any `no-new-privileges=false`.",
   "containment.seccomp":
-    "Remove `--security-opt seccomp=unconfined` (and `--privileged`) so the engine's default seccomp profile applies, or pass a stricter profile with `--security-opt seccomp=<file>`.",
+    "Remove `--security-opt seccomp=unconfined` (and `--privileged`) so the engine's default seccomp profile applies, or pass a profile that denies at least what the default denies (`--security-opt seccomp=<file>`; never `defaultAction: SCMP_ACT_ALLOW` or allow rules for the syscalls named).",
   "containment.privileged":
     "Remove `--privileged` (compose: `privileged: true`); grant single capabilities or devices instead.",
   "containment.namespaces":
-    "Remove `--pid host`, `--network host`, `--ipc host`, `--uts host` and `--cgroupns host`; launch with `--cgroupns private --ipc private` (compose: `pid`, `network_mode`, `ipc`, `uts`, `cgroup`).",
+    "Remove `--pid host|container:X`, `--network host|container:X`, `--ipc host|container:X|shareable`, `--uts host` and `--cgroupns host` (also on the containers that join this one); launch with `--cgroupns private --ipc private` (compose: `pid`, `network_mode`, `ipc`, `uts`, `cgroup`); set only the Pod Security baseline's safe sysctls (`--sysctl`).",
   "containment.rootfs_readonly":
     "Launch with `--read-only` (compose: `read_only: true`) and give the process tmpfs mounts for the directories it writes (`--tmpfs /tmp`).",
   "containment.mounts":
-    "Remove the mounts listed as findings: `-v`/`--mount` host binds and volumes (or add `:ro`), extra `--tmpfs` outside the allotted roots, any engine socket, and Dockerfile `VOLUME` lines (or mount them read-only); allot needed writable paths in subjects[].writableRoots.",
+    "Remove the mounts listed as findings: host binds (`-v /host/path:...`, `--mount type=bind`) unless the path is allowed (inventory subjects[].allowedHostPaths, check `--allow-host-path PATH[:ro|rw]`), read-write volumes (or add `:ro`), extra `--tmpfs` outside the allotted roots, and Dockerfile `VOLUME` lines (or mount them read-only); sensitive host paths (/, /proc, /sys, /etc, /run, /var/run, /var/lib/docker, /boot, /dev, /root, /home, engine sockets) cannot be allowed at all.",
   "containment.writable_roots":
-    "Make every writable place outside the allotted roots refuse the subject's user (remove the mount, add `:ro`, or fix ownership), and make each allotted root a tmpfs the user can write (`--tmpfs /tmp:rw,noexec,nosuid,nodev`).",
+    "Make every writable place outside the allotted roots refuse the subject's user (remove the mount, add `:ro`, or fix ownership), and mount every writable place noexec, nosuid and nodev (`--tmpfs /tmp:rw,noexec,nosuid,nodev`).",
   "containment.devices":
     "Remove `--device`, `--gpus`/device requests and `--device-cgroup-rule` from the launch settings.",
   "containment.resources":
@@ -143,11 +165,19 @@ function unobservedReason(ev: ContainmentEvidence, what = "the subject's process
   if (ev.probe.processes.length === 0) return `the trusted probe saw no process of the subject`;
   return `the trusted probe could not read ${what}`;
 }
+/** The processes whose `field` the probe read; undefined when it read none (nothing to judge). */
 function procs(ev: ContainmentEvidence, field: string): ProcessEvidence[] | undefined {
   const p = observed(ev);
-  if (!p || p.processes.length === 0) return undefined;
-  if (p.processes.some((x) => x.status[field] === undefined)) return undefined;
-  return p.processes;
+  const readable = p?.processes.filter((x) => x.status[field] !== undefined) ?? [];
+  return readable.length > 0 ? readable : undefined;
+}
+/** Processes the probe could not read `what` of, named for the evidence. */
+function unreadablePids(ev: ContainmentEvidence, what: (p: ProcessEvidence) => boolean): number[] {
+  return (
+    observed(ev)
+      ?.processes.filter(what)
+      .map((p) => p.pid) ?? []
+  );
 }
 function firstField(v: string | undefined): string {
   return (v ?? "").split(/\s+/)[0] ?? "";
@@ -165,7 +195,12 @@ function gradeUser(ev: ContainmentEvidence): Outcome {
     gid: p.status.Gid,
     groups: p.status.Groups,
   }));
-  const evidence = { configuredUser: configured || "(empty: the image default, root)", processes: byPid };
+  const unreadable = unreadablePids(ev, (x) => x.status.Uid === undefined);
+  const evidence = {
+    configuredUser: configured || "(empty: the image default, root)",
+    processes: byPid,
+    ...(unreadable.length ? { unreadableProcesses: unreadable } : {}),
+  };
   if (rootish) return fail(`configured user ${JSON.stringify(configured || "(empty)")} is root`, evidence);
   if (!ps) return skip(unobservedReason(ev), evidence);
   // Supplementary group 0 (--group-add 0, or root's group in /etc/group) is root's group too.
@@ -245,12 +280,42 @@ function gradeNoNewPrivs(ev: ContainmentEvidence): Outcome {
   return skip(unobservedReason(ev), evidence);
 }
 
+/** Capabilities the subject's processes can hold: from inspect, plus any bounding set measured. */
+function heldCapabilities(ev: ContainmentEvidence): Set<string> {
+  const i = ev.inspect;
+  if (i.privileged) return new Set(CAP_NAMES);
+  const drop = i.capDrop.map(normCap);
+  const base = drop.includes("ALL") ? [] : ENGINE_DEFAULT_CAPS.filter((c) => !drop.includes(c));
+  const held = new Set([...base, ...i.capAdd.map(normCap)]);
+  if (held.has("ALL")) return new Set(CAP_NAMES);
+  for (const p of observed(ev)?.processes ?? [])
+    for (const c of decodeCaps(p.status.CapBnd ?? "0")) held.add(c);
+  return held;
+}
+
 function gradeSeccomp(ev: ContainmentEvidence): Outcome {
-  const unconfined = seccompUnconfined(ev.inspect.securityOpt) || ev.inspect.privileged;
+  const setting = seccompSetting(ev.inspect.securityOpt);
+  const unconfined =
+    setting.kind === "unconfined" || seccompUnconfined(ev.inspect.securityOpt) || ev.inspect.privileged;
+  // A long profile is not repeated in the evidence: its kind and what it lets through are.
   const evidence: Record<string, unknown> = {
-    securityOpt: ev.inspect.securityOpt,
+    securityOpt: ev.inspect.securityOpt.map((o) =>
+      o.length > 200 ? `${o.slice(0, 80)}... (${o.length} chars)` : o,
+    ),
     privileged: ev.inspect.privileged,
+    profile: setting.kind,
   };
+  const beyond =
+    setting.kind === "profile" && !unconfined
+      ? allowedBeyondDefault(setting.profile, heldCapabilities(ev))
+      : [];
+  if (beyond.length > 0) {
+    evidence.allowedBeyondDefault = beyond;
+    return fail(
+      `the seccomp profile allows what the engine's default denies: ${beyond.join(", ")}`,
+      evidence,
+    );
+  }
   const ps = procs(ev, "Seccomp");
   if (ps) {
     evidence.measured = Object.fromEntries(ps.map((p) => [p.pid, firstField(p.status.Seccomp)]));
@@ -261,7 +326,17 @@ function gradeSeccomp(ev: ContainmentEvidence): Outcome {
         evidence,
       );
     if (unconfined) return fail("launch settings disable seccomp", evidence);
-    return pass("seccomp filter mode (2) for every process", evidence);
+    if (setting.kind === "unreadable")
+      return skip(
+        `filter mode (2), but the profile's content could not be judged: ${setting.reason}`,
+        evidence,
+      );
+    return pass(
+      setting.kind === "profile"
+        ? "seccomp filter mode (2) for every process; the custom profile denies everything the default denies"
+        : "seccomp filter mode (2) for every process with the engine's default profile",
+      evidence,
+    );
   }
   if (unconfined) return fail("launch settings disable seccomp (unconfined or privileged)", evidence);
   return skip(unobservedReason(ev), evidence);
@@ -273,42 +348,119 @@ function gradePrivileged(ev: ContainmentEvidence): Outcome {
     : pass("not privileged", { privileged: false });
 }
 
+/** Pod Security baseline's safe sysctls: namespaced and harmless to neighbours. */
+export const SAFE_SYSCTLS = [
+  "kernel.shm_rmid_forced",
+  "net.ipv4.ip_local_port_range",
+  "net.ipv4.ip_unprivileged_port_start",
+  "net.ipv4.tcp_syncookies",
+  "net.ipv4.ping_group_range",
+  "net.ipv4.ip_local_reserved_ports",
+  "net.ipv4.tcp_keepalive_time",
+  "net.ipv4.tcp_fin_timeout",
+  "net.ipv4.tcp_keepalive_intvl",
+  "net.ipv4.tcp_keepalive_probes",
+];
+
+const MAX_NAMED = 5;
+
+/** Who the subject shares each namespace with: "the host" or "container <name>". */
+function sharing(ev: ContainmentEvidence): Map<string, Set<string>> {
+  const shared = new Map<string, Set<string>>();
+  const add = (ns: string, who: string) => shared.set(ns, (shared.get(ns) ?? new Set()).add(who));
+  const i = ev.inspect;
+  const others = Array.isArray(ev.others) ? ev.others : [];
+  const nameOf = (ref: string) =>
+    others.find((o) => o.name === ref.replace(/^\//, "") || (ref.length >= 12 && o.id.startsWith(ref)))
+      ?.name ?? ref.slice(0, 12);
+  const modes: Record<string, string> = {
+    pid: i.modes.pid,
+    net: i.modes.net,
+    ipc: i.modes.ipc,
+    uts: i.modes.uts,
+    cgroup: i.modes.cgroup,
+  };
+  for (const [ns, mode] of Object.entries(modes)) {
+    if (mode === "host") add(ns, "the host");
+    else if (mode.startsWith("container:")) add(ns, `container ${nameOf(mode.slice("container:".length))}`);
+  }
+  // Containers that joined the subject's namespaces (`--network container:<subject>`, ...).
+  const me = (ref: string) => ref === i.id || ref === i.name || (ref.length >= 12 && i.id.startsWith(ref));
+  for (const o of others) {
+    for (const [ns, mode] of Object.entries(o.modes)) {
+      if (mode?.startsWith("container:") && me(mode.slice("container:".length).replace(/^\//, "")))
+        add(ns, `container ${o.name}`);
+    }
+  }
+  // Measured: namespace ids of the subject's processes against the host's and other containers'.
+  const host = "error" in ev.host ? undefined : ev.host.ns;
+  const p = observed(ev);
+  for (const proc of p?.processes ?? []) {
+    for (const n of NAMESPACES) {
+      const id = proc.ns[n];
+      if (!id) continue;
+      if (host?.[n] === id) add(n, "the host");
+      for (const o of others) if (o.ns?.[n] === id) add(n, `container ${o.name}`);
+    }
+  }
+  // Measured: processes in the subject's pid namespace that belong to another container (or none).
+  for (const f of p?.foreign ?? [])
+    add("pid", f.container ? `container ${nameOf(f.container)}` : `the host (${f.count} processes)`);
+  return shared;
+}
+
+function unsafeSysctls(ev: ContainmentEvidence): string[] {
+  return Object.entries(ev.inspect.sysctls)
+    .map(([k, v]) => [k.replaceAll("/", "."), v] as const)
+    .filter(([k]) => !SAFE_SYSCTLS.includes(k))
+    .map(([k, v]) => `${k}=${v}`);
+}
+
 function gradeNamespaces(ev: ContainmentEvidence): Outcome {
   const m = ev.inspect.modes;
-  const hostModes = Object.entries({ pid: m.pid, net: m.net, ipc: m.ipc, uts: m.uts, cgroup: m.cgroup })
-    .filter(([, v]) => v === "host")
-    .map(([k]) => k);
-  const evidence: Record<string, unknown> = { modes: m, hostModes };
+  const evidence: Record<string, unknown> = { modes: m };
   const host = "error" in ev.host ? undefined : ev.host.ns;
   if (host) evidence.host = host;
   if ("error" in ev.host) evidence.hostError = ev.host.error;
+  if (ev.others && "error" in ev.others) evidence.othersError = ev.others.error;
   const p = observed(ev);
-  const ps = p?.processes.filter((x) => Object.keys(x.ns).length > 0) ?? [];
-  const shared = new Set<string>();
-  const unmeasured = new Set<string>();
-  if (host && ps.length > 0 && ps.length === p!.processes.length) {
-    for (const proc of ps) {
-      for (const n of NAMESPACES) {
-        if (!proc.ns[n] || !host[n]) unmeasured.add(n);
-        else if (proc.ns[n] === host[n]) shared.add(n);
-      }
-    }
-    evidence.subject = ps[0]!.ns;
-  } else {
-    for (const n of NAMESPACES) unmeasured.add(n);
+  const readable = p?.processes.filter((x) => Object.keys(x.ns).length > 0) ?? [];
+  const unreadable = unreadablePids(ev, (x) => x.unreadable.includes("ns"));
+  if (readable[0]) evidence.subject = readable[0].ns;
+  if (unreadable.length) evidence.unreadableProcesses = unreadable;
+  const shared = sharing(ev);
+  const sysctls = unsafeSysctls(ev);
+  evidence.sharedWith = Object.fromEntries([...shared].map(([k, v]) => [k, [...v]]));
+  if (Object.keys(ev.inspect.sysctls).length) evidence.sysctls = ev.inspect.sysctls;
+  if (shared.size > 0 || sysctls.length > 0) {
+    const parts = [...shared].map(([ns, who]) => {
+      const names = [...who];
+      const more = names.length > MAX_NAMED ? ` and ${names.length - MAX_NAMED} more` : "";
+      return `${ns} with ${names.slice(0, MAX_NAMED).join(", ")}${more}`;
+    });
+    const msg = [
+      ...(parts.length ? [`shares its ${parts.join("; ")}`] : []),
+      ...(sysctls.length ? [`sets sysctls outside Pod Security's safe set: ${sysctls.join(", ")}`] : []),
+    ];
+    return fail(msg.join("; "), evidence);
   }
-  evidence.sharedWithHost = [...shared];
-  if (unmeasured.size) evidence.unmeasured = [...unmeasured];
-  const all = [...new Set([...shared, ...hostModes])];
-  if (all.length > 0)
-    return fail(`shares the host's ${all.join(", ")} namespace${all.length > 1 ? "s" : ""}`, evidence);
-  if (unmeasured.size > 0) {
+  const unmeasured = NAMESPACES.filter((n) => !host?.[n] || !readable.some((x) => x.ns[n]));
+  if (unmeasured.length > 0) {
+    evidence.unmeasured = unmeasured;
     const why = !host
       ? `host namespaces were not measured${"error" in ev.host ? `: ${ev.host.error}` : ""}`
       : unobservedReason(ev, "the subject's namespaces");
-    return skip(`${[...unmeasured].join(", ")} not compared: ${why}`, evidence);
+    return skip(`${unmeasured.join(", ")} not compared: ${why}`, evidence);
   }
-  return pass("pid, net, ipc, uts, mnt and cgroup namespaces all differ from the host's", evidence);
+  const note = unreadable.length
+    ? ` (process ${unreadable.join(", ")} not readable by the subject's user: judged from the others and inspect)`
+    : "";
+  return pass(
+    `pid, net, ipc, uts, mnt and cgroup namespaces are the subject's own: none shared with the host${
+      Array.isArray(ev.others) ? ` or any of ${ev.others.length} other containers` : ""
+    }${note}`,
+    evidence,
+  );
 }
 
 function mountsOf(ev: ContainmentEvidence, t: GradeTarget): ClassifiedMount[] | undefined {
@@ -320,6 +472,7 @@ function mountsOf(ev: ContainmentEvidence, t: GradeTarget): ClassifiedMount[] | 
     t.writableRoots,
     maskedPaths(ev),
     readonlyPaths(ev),
+    t.allowedHostPaths ?? [],
   );
 }
 function maskedPaths(ev: ContainmentEvidence): string[] {
@@ -351,12 +504,22 @@ function gradeMounts(ev: ContainmentEvidence, t: GradeTarget): Outcome {
   const declared = ev.inspect.mounts.map((m) => ({ ...m }));
   const mounts = mountsOf(ev, t);
   if (!mounts) {
-    // Inspect alone proves a writable bind or volume and an engine socket.
-    const bad = ev.inspect.mounts.filter((m) => m.rw || /\.sock$/.test(m.source));
-    const evidence = { declared };
+    // Inspect alone proves a host bind that is not allowed, a writable volume and an engine socket.
+    const bad = [
+      ...judgeHostBinds(ev.inspect, t.allowedHostPaths ?? [])
+        .filter((b) => b.problem)
+        .map((b) => `${b.destination}: ${b.problem}`),
+      ...ev.inspect.mounts
+        .filter((m) => m.type !== "bind" && (m.rw || /\.sock$/.test(m.source)))
+        .map(
+          (m) =>
+            `${m.destination}: read-write ${m.type}${/\.sock$/.test(m.source) ? " (engine socket)" : ""}`,
+        ),
+    ];
+    const evidence = { declared, ...(bad.length ? { findings: bad } : {}) };
     if (bad.length > 0)
       return fail(
-        `launch settings mount ${bad.map((m) => m.destination).join(", ")} writable or an engine socket`,
+        `launch settings mount ${bad.map((b) => b.split(":")[0]).join(", ")}: ${bad.join("; ")}`,
         evidence,
       );
     return skip(unobservedReason(ev, "the subject's mounts"), evidence);
@@ -385,31 +548,74 @@ function gradeMounts(ev: ContainmentEvidence, t: GradeTarget): Outcome {
   );
 }
 
+const EXEC_FLAGS = ["noexec", "nosuid", "nodev"];
+
+/** The mount a path lives on: the deepest mount point above it. */
+function mountOf(path: string, mounts: readonly ClassifiedMount[]): ClassifiedMount | undefined {
+  return mounts
+    .filter((m) => under(path, m.mountPoint))
+    .sort((a, b) => b.mountPoint.length - a.mountPoint.length)[0];
+}
+
 function gradeWritableRoots(ev: ContainmentEvidence, t: GradeTarget): Outcome {
   const p = observed(ev);
   if (!p?.rootReadable) return skip(unobservedReason(ev, "the subject's root (write probes)"), {});
-  const inRoots = (path: string) => t.writableRoots.some((r) => under(path, r));
+  // Allowed read-write host paths are writable by declaration, like the allotted roots.
+  const allowedRw = judgeHostBinds(ev.inspect, t.allowedHostPaths ?? [])
+    .filter((b) => !b.problem && b.rw)
+    .map((b) => b.destination);
+  const inRoots = (path: string) => [...t.writableRoots, ...allowedRw].some((r) => under(path, r));
+  const mounts = mountsOf(ev, t) ?? [];
   const probes = p.writes.filter((w) => w.path !== "/" && w.result !== "missing");
   const leaked = probes.filter((w) => !inRoots(w.path) && w.result === "accepted");
-  const controls = t.writableRoots.map((r) => ({ root: r, probe: p.writes.find((w) => w.path === r) }));
-  const deadControls = controls.filter((c) => c.probe?.result !== "accepted");
+  // Writable means noexec, nosuid and nodev: a place the subject writes must not run what it wrote.
+  const executable = p.writes
+    .filter((w) => w.path !== "/" && w.result === "accepted" && mounts.length > 0)
+    .map((w) => ({
+      path: w.path,
+      missing: EXEC_FLAGS.filter((f) => !mountOf(w.path, mounts)?.options.includes(f)),
+    }))
+    .filter((x) => x.missing.length > 0);
+  const controls = t.writableRoots.map((r) => ({
+    root: r,
+    result: p.writes.find((w) => w.path === r)?.result ?? "not probed",
+  }));
+  const accepting = controls.filter((c) => c.result === "accepted");
+  const stricter = controls.filter((c) => c.result !== "accepted");
   const uncleaned = p.writes.filter((w) => w.result === "accepted" && w.cleaned === false).map((w) => w.path);
   const evidence = {
     asUser: `${p.uid}:${p.gid}`,
-    probes: probes.map((w) => ({ path: w.path, result: w.result, allotted: inRoots(w.path) })),
-    positiveControls: controls.map((c) => ({ root: c.root, result: c.probe?.result ?? "not probed" })),
+    probes: probes.map((w) => ({
+      path: w.path,
+      result: w.result,
+      allotted: inRoots(w.path),
+      options: mountOf(w.path, mounts)?.options.join(","),
+    })),
+    positiveControls: controls,
+    ...(executable.length ? { withoutNoexec: executable } : {}),
     ...(uncleaned.length ? { probeFilesLeft: uncleaned } : {}),
   };
-  if (leaked.length > 0)
-    return fail(`writable outside the allotted roots: ${leaked.map((w) => w.path).join(", ")}`, evidence);
-  if (deadControls.length > 0) {
-    return fail(
-      `allotted root ${deadControls.map((c) => c.root).join(", ")} refused the subject's user (positive control failed)`,
+  const findings = [
+    ...(leaked.length
+      ? [`writable outside the allotted roots: ${leaked.map((w) => w.path).join(", ")}`]
+      : []),
+    ...executable.map((x) => `${x.path} is writable without ${x.missing.join(",")}`),
+  ];
+  if (findings.length > 0) return fail(findings.join("; "), evidence);
+  // Stricter is not a failure: an allotted root that is missing or refuses the write is more
+  // confined than allowed. One accepting root shows the probe's writes work (the positive control).
+  if (accepting.length === 0 && controls.length > 0) {
+    return skip(
+      `no allotted root accepted the probe's write (${stricter.map((c) => `${c.root}: ${c.result}`).join(", ")}), so the refusals elsewhere are not shown to mean the subject cannot write there`,
       evidence,
     );
   }
+  const refused = probes.filter((w) => !inRoots(w.path)).length;
+  const note = stricter.length
+    ? `; stricter than allowed (not a failure): ${stricter.map((c) => `${c.root} ${c.result}`).join(", ")}`
+    : "";
   return pass(
-    `${probes.filter((w) => !inRoots(w.path)).length} writable mounts refused the subject's user; every allotted root accepted a write`,
+    `${refused} writable mounts outside the allotted roots refused the subject's user; ${accepting.map((c) => c.root).join(", ") || "no allotted root"} accepted a write and ${accepting.length === 1 ? "is" : "are"} noexec,nosuid,nodev${note}`,
     evidence,
   );
 }

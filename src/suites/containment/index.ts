@@ -1,9 +1,10 @@
 // Containment suite entry points (contract used by the pipeline and `check`).
 // Evidence first (inspect once + trusted probe containers), judgement second (pure graders).
 import type { ContainerInspect, DockerEngine } from "../../engine/docker.js";
+import { OWNER_LABEL } from "../../engine/ownership.js";
 import { errorEvidence } from "../../errors.js";
 import type { CaseResult } from "../../report/model.js";
-import { type ContainmentEvidence, decodeCaps, gradeContainment } from "./grade.js";
+import { type ContainmentEvidence, decodeCaps, gradeContainment, type OtherContainer } from "./grade.js";
 import {
   DEFAULT_MASKED_PATHS,
   DEFAULT_READONLY_PATHS,
@@ -11,6 +12,7 @@ import {
   inspectEvidence,
   numericUser,
 } from "./inspect.js";
+import type { HostPathAllowance } from "./mounts.js";
 import {
   hostProbeOptions,
   type ProbeLaunch,
@@ -21,9 +23,10 @@ import {
   runProbe,
 } from "./probe.js";
 
-export type { ContainmentEvidence, GradeTarget } from "./grade.js";
+export type { ContainmentEvidence, GradeTarget, OtherContainer } from "./grade.js";
 export { gradeContainment } from "./grade.js";
 export { type InspectEvidence, inspectEvidence } from "./inspect.js";
+export { type HostPathAllowance, parseHostPathAllowance } from "./mounts.js";
 
 /** Default trusted probe: small, multi-arch, pinned by digest. Tests pass a local image instead. */
 export const DEFAULT_PROBE_IMAGE =
@@ -45,6 +48,8 @@ export interface ContainmentTarget {
   allowedCapabilities: string[];
   /** Declared network mode; "any" in attach mode when nothing was declared. */
   network: "bridge" | "none" | "any";
+  /** Host paths the subject may bind (inventory allowedHostPaths, check --allow-host-path). */
+  allowedHostPaths?: HostPathAllowance[];
   /** An inspect document the caller read moments ago (the lifecycle's limits read): not read again. */
   inspect?: ContainerInspect;
 }
@@ -55,7 +60,33 @@ export interface ContainmentOptions {
   probeImage: string;
   /** Measured once per run and shared by every target. */
   host: Promise<HostNamespaces>;
+  /** The engine's other running containers, listed once per run (listed per subject when absent). */
+  others?: Promise<OtherContainer[]>;
   signal?: AbortSignal;
+}
+
+/** Every running container but this run's own probes: whom a subject could share namespaces with. */
+export async function listOtherContainers(engine: DockerEngine, owner: string): Promise<OtherContainer[]> {
+  const listed = await engine.listContainers({ status: ["running"] });
+  return listed
+    .filter((c) => c.labels[OWNER_LABEL] !== owner || c.labels["org.docker-acceptance.role"] !== "probe")
+    .map((c) => ({
+      id: c.id,
+      name: (c.names[0] ?? c.id.slice(0, 12)).replace(/^\//, ""),
+      modes: c.networkMode ? { net: c.networkMode } : {},
+    }));
+}
+
+/** pid and ipc modes are not in the listing: read them where only inspect can tell. */
+async function withInspectedModes(engine: DockerEngine, others: OtherContainer[], signal?: AbortSignal) {
+  return Promise.all(
+    others.map(async (o) => {
+      const doc = await engine.inspect(o.id, signal).catch(() => undefined);
+      if (!doc) return o;
+      const hc = (doc.HostConfig ?? {}) as { PidMode?: string; IpcMode?: string };
+      return { ...o, modes: { ...o.modes, pid: hc.PidMode ?? "", ipc: hc.IpcMode ?? "" } };
+    }),
+  );
 }
 
 /** One host probe per run: the namespace identities the engine's "host" modes would share. */
@@ -100,13 +131,41 @@ export async function collectEvidence(
     await host;
     throw err;
   }
+  const others = (opts.others ?? listOtherContainers(opts.engine, opts.owner)).then(
+    async (list) => {
+      const rest = list.filter((o) => o.id !== inspect.id);
+      // Only a shareable IPC namespace can be joined by another container (`--ipc container:<subject>`).
+      return inspect.modes.ipc === "shareable" ? withInspectedModes(opts.engine, rest, opts.signal) : rest;
+    },
+    (err: unknown) => ({ error: errorEvidence(err).message }),
+  );
   const probe = inspect.running
     ? await probeSubject(inspect, initPid, target, opts).catch((err: unknown) => ({
         error: errorEvidence(err).message,
         ...(err instanceof ProbeParseError ? { unverified: true } : {}),
       }))
     : { error: "the container is not running" };
-  return { inspect, probe, host: await host };
+  return { inspect, probe, host: await host, others: await others };
+}
+
+/**
+ * Several subjects graded together (check over a stack): each subject's measured namespace ids are
+ * compared with every other's, so sharing between two graded containers is measured, not inferred.
+ */
+export function withPeerNamespaces(all: ContainmentEvidence[]): ContainmentEvidence[] {
+  const measured = new Map<string, Record<string, string>>();
+  for (const ev of all) {
+    const first = "error" in ev.probe ? undefined : ev.probe.processes.find((p) => Object.keys(p.ns).length);
+    if (first) measured.set(ev.inspect.id, first.ns);
+  }
+  return all.map((ev) => {
+    if (!Array.isArray(ev.others)) return ev;
+    const others = ev.others.map((o) => {
+      const ns = measured.get(o.id);
+      return ns ? { ...o, ns } : o;
+    });
+    return { ...ev, others };
+  });
 }
 
 /** How the probe tells the subject's processes apart, from the subject's pid-namespace mode. */

@@ -24,7 +24,18 @@ export interface InspectEvidence {
   maskedPaths: string[] | null;
   readonlyPaths: string[] | null;
   tmpfs: Record<string, string>;
-  mounts: { type: string; source: string; destination: string; rw: boolean; name?: string }[];
+  mounts: {
+    type: string;
+    source: string;
+    destination: string;
+    rw: boolean;
+    name?: string;
+    driver?: string;
+  }[];
+  /** The engine's data root (e.g. /var/lib/docker), read off the container's own files' paths. */
+  dataRoot?: string;
+  /** HostConfig.Sysctls as launched. */
+  sysctls: Record<string, string>;
   /** Published ports as bound: "8080/tcp" -> ["127.0.0.1:49153"]. */
   ports: Record<string, string[]>;
 }
@@ -82,9 +93,21 @@ export function inspectEvidence(doc: ContainerInspect): InspectEvidence {
       destination: String(m.Destination ?? ""),
       rw: m.RW === true,
       ...(m.Name ? { name: String(m.Name) } : {}),
+      ...(m.Driver ? { driver: String(m.Driver) } : {}),
     })),
+    ...dataRootOf(doc),
+    sysctls: (hc.Sysctls as Record<string, string> | undefined) ?? {},
     ports,
   };
+}
+
+/** <data-root>/containers/<id>/resolv.conf -> <data-root>; nothing when the engine does not say. */
+function dataRootOf(doc: ContainerInspect): { dataRoot?: string } {
+  for (const p of [doc.ResolvConfPath, doc.HostnamePath, doc.HostsPath]) {
+    const i = typeof p === "string" ? p.lastIndexOf("/containers/") : -1;
+    if (i > 0) return { dataRoot: p.slice(0, i) };
+  }
+  return {};
 }
 
 /**

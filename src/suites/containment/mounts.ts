@@ -1,6 +1,7 @@
 // The mount inventory: every line of the subject's mountinfo, parsed and classified. A mount is
 // acceptable only for a stated reason (read-only, engine-managed file, kernel pseudo-filesystem
 // with its expected flags, masking, allotted writable root); anything else is a finding.
+import path from "node:path";
 import type { InspectEvidence } from "./inspect.js";
 
 export interface MountEntry {
@@ -19,6 +20,7 @@ export type MountClass =
   | "masking"
   | "engine-file"
   | "allotted"
+  | "host-path"
   | "read-only"
   | "finding";
 
@@ -108,14 +110,109 @@ export function under(path: string, root: string): boolean {
   return path === root || path.startsWith(root.endsWith("/") ? root : `${root}/`);
 }
 
+// --- host paths ---------------------------------------------------------------------------------
+// A host bind is a finding unless allowed (inventory allowedHostPaths, check --allow-host-path, or a
+// container's allowance label). Sensitive host paths are never allowable: read-only still exposes
+// the host's processes, credentials and engine. Judged from the declared source, so the verdict does
+// not depend on whether the engine made sub-mounts read-only too (Docker 25+ does, 20.10 does not).
+
+/** A host path the subject may have bound, read-only unless `readOnly` is false. */
+export interface HostPathAllowance {
+  path: string;
+  readOnly: boolean;
+}
+
+/** `PATH`, `PATH:ro` or `PATH:rw` (flag, action input and label form). Throws with the fix. */
+export function parseHostPathAllowance(spec: string): HostPathAllowance {
+  const m = /^(\/[^:\s]*)(?::(ro|rw))?$/.exec(spec.trim());
+  if (!m) {
+    throw new Error(
+      `${JSON.stringify(spec)}: expected an absolute host path, optionally followed by :ro or :rw (e.g. /srv/data:ro)`,
+    );
+  }
+  return { path: normalHostPath(m[1]!), readOnly: m[2] !== "rw" };
+}
+
+export function normalHostPath(p: string): string {
+  const n = path.posix.normalize(p);
+  return n.length > 1 ? n.replace(/\/+$/, "") : n;
+}
+
+/** CIS Docker 5.5's sensitive host directories, plus the home and boot trees. */
+export const SENSITIVE_HOST_PATHS = [
+  "/proc",
+  "/sys",
+  "/etc",
+  "/run",
+  "/var/run",
+  "/var/lib/docker",
+  "/boot",
+  "/dev",
+  "/root",
+  "/home",
+];
+
+/** Why a host path is sensitive (it is, holds, or sits inside one), or undefined. */
+export function sensitiveHostPath(source: string, dataRoot?: string): string | undefined {
+  const src = normalHostPath(source);
+  if (src === "/") return "the host's root filesystem";
+  if (SOCKET.test(src)) return "an engine socket";
+  const roots = [...SENSITIVE_HOST_PATHS, ...(dataRoot ? [normalHostPath(dataRoot)] : [])];
+  for (const r of roots) {
+    if (under(src, r))
+      return r === dataRoot ? `inside the engine's data root ${r}` : `inside the host's ${r}`;
+    if (under(r, src)) return `contains the host's ${r}`;
+  }
+  return undefined;
+}
+
+export interface HostBind {
+  source: string;
+  destination: string;
+  rw: boolean;
+  /** What is wrong with it; undefined when an allowance covers it. */
+  problem?: string;
+}
+
+/** Every declared host bind with its judgement (engine-managed files are not declared mounts). */
+export function judgeHostBinds(
+  inspect: Pick<InspectEvidence, "mounts" | "dataRoot">,
+  allowed: readonly HostPathAllowance[],
+): HostBind[] {
+  return inspect.mounts
+    .filter((m) => m.type === "bind")
+    .map((m) => {
+      const source = normalHostPath(m.source);
+      const sensitive = sensitiveHostPath(source, inspect.dataRoot);
+      const allow = allowed.find((a) => under(source, normalHostPath(a.path)));
+      const problem = sensitive
+        ? `host path ${source} is ${sensitive}: never allowed, read-only or not`
+        : !allow
+          ? `host path ${source} is not an allowed host path`
+          : allow.readOnly && m.rw
+            ? `host path ${source} is allowed read-only but mounted read-write`
+            : undefined;
+      return { source, destination: m.destination, rw: m.rw, ...(problem ? { problem } : {}) };
+    });
+}
+
+/** The declared host bind a mountinfo entry belongs to (its own mount point or a sub-mount of it). */
+function bindAt(mountPoint: string, binds: readonly HostBind[]): HostBind | undefined {
+  return binds
+    .filter((b) => under(mountPoint, b.destination))
+    .sort((a, b) => b.destination.length - a.destination.length)[0];
+}
+
 export function classifyMounts(
   mounts: readonly MountEntry[],
-  inspect: Pick<InspectEvidence, "mounts" | "maskedPaths" | "readonlyPaths">,
+  inspect: Pick<InspectEvidence, "mounts" | "maskedPaths" | "readonlyPaths" | "dataRoot">,
   writableRoots: readonly string[],
   masked: readonly string[],
   readonlyPaths: readonly string[],
+  allowedHostPaths: readonly HostPathAllowance[] = [],
 ): ClassifiedMount[] {
   const declared = new Map(inspect.mounts.map((m) => [m.destination, m]));
+  const binds = judgeHostBinds(inspect, allowedHostPaths);
   return mounts.map((m) => {
     const ro = m.options.includes("ro");
     const decl = declared.get(m.mountPoint);
@@ -129,6 +226,18 @@ export function classifyMounts(
         "an engine socket is mounted: whoever can connect controls the engine and the host",
       );
     }
+    const bind = bindAt(m.mountPoint, binds);
+    if (bind) {
+      const sub = bind.destination === m.mountPoint ? "" : `sub-mount of ${bind.destination}: `;
+      if (bind.problem) return c("finding", `${sub}${bind.problem}`);
+      if (!ro && !bind.rw) return c("finding", `${sub}writable although ${bind.source} is allowed read-only`);
+      return c(
+        "host-path",
+        `${sub}allowed host path ${bind.source}${bind.rw ? " (read-write)" : ", read-only"}`,
+      );
+    }
+    const disguised = volumeHostPath(m, decl);
+    if (disguised) return c("finding", disguised);
     const kernel = KERNEL_RULES.find((r) => r.match(m));
     if (kernel) {
       const missing = kernel.flags.filter((f) => !m.options.includes(f));
@@ -154,13 +263,8 @@ export function classifyMounts(
             "engine-managed file is writable (the subject can rewrite its name resolution or init)",
           );
     }
-    if (writableRoots.includes(m.mountPoint)) {
-      if (decl?.type === "bind")
-        return c("finding", `allotted root ${m.mountPoint} is a host bind mount of ${decl.source}`);
-      return c("allotted", "allotted writable root");
-    }
+    if (writableRoots.includes(m.mountPoint)) return c("allotted", "allotted writable root");
     if (ro) return c("read-only", decl ? `${decl.type} mount, read-only` : "read-only");
-    if (decl?.type === "bind") return c("finding", `read-write host bind mount of ${decl.source}`);
     if (decl?.type === "volume") {
       const kind =
         decl.name && /^[0-9a-f]{64}$/.test(decl.name)
@@ -171,4 +275,17 @@ export function classifyMounts(
     if (m.fsType === "tmpfs") return c("finding", "extra writable tmpfs outside the allotted roots");
     return c("finding", `read-write ${m.fsType} mount outside the allotted roots`);
   });
+}
+
+/**
+ * A local named volume created with `-o bind -o device=/host/path` is a host bind under another
+ * name: its mountinfo root is the host directory, not the engine's volumes/<name>/_data.
+ */
+function volumeHostPath(
+  m: MountEntry,
+  decl: InspectEvidence["mounts"][number] | undefined,
+): string | undefined {
+  if (decl?.type !== "volume" || !decl.name || decl.driver !== "local") return undefined;
+  if (m.fsType === "tmpfs" || m.root.endsWith(`/volumes/${decl.name}/_data`)) return undefined;
+  return `volume ${decl.name} is a bind of the host path ${m.root} (not the engine's volume directory)`;
 }

@@ -37,6 +37,11 @@ export interface ProbeEvidence {
   writes: WriteProbe[];
   /** Masked / read-only paths that exist inside the subject (path -> exists). */
   exists: Record<string, boolean>;
+  /**
+   * Processes in the subject's pid namespace that are neither the subject's nor this probe's, per
+   * container id found in their cgroup (none: a host process). Any entry means a shared namespace.
+   */
+  foreign?: { container?: string; count: number }[];
   /** The probe could traverse /proc/<pid>/root of the first subject process. */
   rootReadable: boolean;
   uid: number;
@@ -67,6 +72,20 @@ printf 'Z %s %s\n' "$(printf '%s\n' "$out" | wc -c)" "$(printf '%s\n' "$out" | s
 // /proc/<pid>/cgroup. Output is one tagged record per line.
 export const PROBE_SCRIPT = framed(String.raw`
 set -u
+# Processes in this pid namespace whose cgroup is neither the subject's (that of its process $1)
+# nor this probe's: another container (or the host) shares the subject's pid namespace. One
+# "O <count> <container id|->" line per cgroup owner; nothing when the engine gives no cgroups apart.
+foreign_processes() {
+  own=$(cat "/proc/$1/cgroup" 2>/dev/null) || return 0
+  self=$(cat /proc/self/cgroup 2>/dev/null)
+  for d in /proc/[0-9]*; do
+    cg=$(cat "$d/cgroup" 2>/dev/null) || continue
+    [ "$cg" = "$own" ] || [ "$cg" = "$self" ] && continue
+    id=$(printf '%s\n' "$cg" | grep -o '[0-9a-f]\{64\}' | head -n 1)
+    [ -n "$id" ] || id=-
+    echo "$id"
+  done | sort | uniq -c | while read -r n id; do echo "O $n $id"; done
+}
 echo "V 1"
 first=""
 done_=""
@@ -109,6 +128,7 @@ for pid in $members; do
 done
 # ids mode (a subject whose user is a name): the status lines say which uid:gid to probe as.
 [ -z "$first" ] || [ "$DA_MODE" = ids ] && return 0
+foreign_processes "$first"
 r=/proc/$first/root
 if ls "$r/" >/dev/null 2>&1; then echo "R 1"; else echo "R 0"; return 0; fi
 for p in $DA_EXISTS; do
@@ -357,6 +377,14 @@ export function parseProbeOutput(text: string, uid: number, gid: number): ProbeE
       case "R":
         ev.rootReadable = rest.trim() === "1";
         break;
+      case "O": {
+        const [count, container] = rest.trim().split(/\s+/);
+        ev.foreign = [
+          ...(ev.foreign ?? []),
+          { count: Number(count), ...(container && container !== "-" ? { container } : {}) },
+        ];
+        break;
+      }
       case "X": {
         const [flag, path] = [rest.slice(0, 1), rest.slice(2)];
         ev.exists[path] = flag === "1";

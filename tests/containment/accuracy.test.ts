@@ -1,0 +1,445 @@
+// Containment accuracy (#14) on synthetic evidence: host paths, namespaces shared with anything,
+// seccomp by content, writable means noexec, sysctls, partial observation, stricter-is-not-failure.
+// The real-engine counterparts are fixtures in acceptance/fixtures/faults/faults.json.
+import { existsSync, readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import {
+  type ContainmentEvidence,
+  type GradeTarget,
+  gradeContainment,
+} from "../../src/suites/containment/grade.js";
+import type { InspectEvidence } from "../../src/suites/containment/inspect.js";
+import {
+  judgeHostBinds,
+  parseHostPathAllowance,
+  sensitiveHostPath,
+} from "../../src/suites/containment/mounts.js";
+import type { ProbeEvidence, ProcessEvidence } from "../../src/suites/containment/probe.js";
+import {
+  allowedBeyondDefault,
+  DEFAULT_DENIED,
+  seccompSetting,
+} from "../../src/suites/containment/seccomp.js";
+
+const ID = "c".repeat(64);
+const PEER = "e".repeat(64);
+const HOST_NS = {
+  pid: "pid:[1]",
+  net: "net:[2]",
+  ipc: "ipc:[3]",
+  uts: "uts:[4]",
+  mnt: "mnt:[5]",
+  cgroup: "cgroup:[6]",
+};
+const OWN_NS = {
+  pid: "pid:[11]",
+  net: "net:[12]",
+  ipc: "ipc:[13]",
+  uts: "uts:[14]",
+  mnt: "mnt:[15]",
+  cgroup: "cgroup:[16]",
+};
+
+const target: GradeTarget = {
+  subject: "s",
+  writableRoots: ["/tmp", "/dev/shm"],
+  allowedCapabilities: [],
+  network: "bridge",
+};
+
+function inspect(over: Partial<InspectEvidence> = {}): InspectEvidence {
+  return {
+    id: ID,
+    name: "s",
+    running: true,
+    user: "65532:65532",
+    privileged: false,
+    capAdd: [],
+    capDrop: ["ALL"],
+    securityOpt: ["no-new-privileges:true"],
+    readonlyRootfs: true,
+    modes: { pid: "", net: "bridge", ipc: "private", uts: "", cgroup: "private", userns: "" },
+    memory: 1 << 28,
+    pidsLimit: 128,
+    nanoCpus: 1e9,
+    cpuQuota: 0,
+    devices: [],
+    deviceRequests: 0,
+    deviceCgroupRules: [],
+    maskedPaths: [],
+    readonlyPaths: [],
+    tmpfs: {},
+    mounts: [],
+    ports: {},
+    sysctls: {},
+    dataRoot: "/var/lib/docker",
+    ...over,
+  };
+}
+
+function proc(pid: number, over: Partial<ProcessEvidence> = {}): ProcessEvidence {
+  return {
+    pid,
+    status: {
+      Uid: "65532\t65532\t65532\t65532",
+      Gid: "65532\t65532\t65532\t65532",
+      Groups: "",
+      CapInh: "0",
+      CapPrm: "0",
+      CapEff: "0",
+      CapBnd: "0",
+      CapAmb: "0",
+      NoNewPrivs: "1",
+      Seccomp: "2",
+    },
+    ns: { ...OWN_NS },
+    unreadable: [],
+    ...over,
+  };
+}
+
+const MOUNTINFO = [
+  "72 48 0:39 / / ro,relatime - overlay overlay rw",
+  "73 72 0:42 / /proc rw,nosuid,nodev,noexec,relatime - proc proc rw",
+  "90 72 0:48 / /tmp rw,nosuid,nodev,noexec,relatime - tmpfs tmpfs rw",
+  "91 72 0:49 / /dev/shm rw,nosuid,nodev,noexec,relatime - tmpfs shm rw",
+];
+
+function probe(over: Partial<ProbeEvidence> = {}): ProbeEvidence {
+  return {
+    processes: [proc(1)],
+    mountinfo: MOUNTINFO,
+    writes: [
+      { path: "/", result: "refused" },
+      { path: "/tmp", result: "accepted", cleaned: true },
+      { path: "/dev/shm", result: "accepted", cleaned: true },
+    ],
+    exists: {},
+    rootReadable: true,
+    uid: 65532,
+    gid: 65532,
+    ...over,
+  };
+}
+
+function grade(
+  i: Partial<InspectEvidence>,
+  p: Partial<ProbeEvidence> = {},
+  extra: Partial<ContainmentEvidence> = {},
+  t: Partial<GradeTarget> = {},
+) {
+  const results = gradeContainment(
+    { inspect: inspect(i), probe: probe(p), host: { ns: HOST_NS }, others: [], ...extra },
+    { ...target, ...t },
+  );
+  return Object.fromEntries(results.map((r) => [r.id, r]));
+}
+
+describe("host paths", () => {
+  const bind = (source: string, destination: string, rw = false) => ({
+    type: "bind",
+    source,
+    destination,
+    rw,
+  });
+
+  it.each([
+    ["/", "the host's root filesystem"],
+    ["/etc", "inside the host's /etc"],
+    ["/etc/ssl/certs", "inside the host's /etc"],
+    ["/proc/", "inside the host's /proc"],
+    ["/var", "contains the host's /var/run"],
+    ["/var/lib/docker/volumes/x/_data", "inside the host's /var/lib/docker"],
+    ["/srv/docker-data/overlay2", "inside the engine's data root /srv/docker-data"],
+    ["/home/alice/src", "inside the host's /home"],
+    ["/tmp/d26/docker.sock", "an engine socket"],
+  ])("%s is sensitive (%s)", (src, why) => {
+    expect(sensitiveHostPath(src, "/srv/docker-data")).toBe(why);
+  });
+
+  it("an ordinary host path is not sensitive", () => {
+    expect(sensitiveHostPath("/srv/data", "/var/lib/docker")).toBeUndefined();
+    expect(sensitiveHostPath("/tmp/da-fault-bind-x")).toBeUndefined();
+  });
+
+  it("parses allowances as the flag, input and label give them", () => {
+    expect(parseHostPathAllowance("/srv/data")).toEqual({ path: "/srv/data", readOnly: true });
+    expect(parseHostPathAllowance("/srv/data/:rw")).toEqual({ path: "/srv/data", readOnly: false });
+    expect(() => parseHostPathAllowance("srv:ro")).toThrow(/absolute host path/);
+    expect(() => parseHostPathAllowance("/srv:rx")).toThrow(/:ro or :rw/);
+  });
+
+  it("judges every bind: not allowed, allowed read-only but rw, sensitive even when allowed", () => {
+    const allowed = [
+      { path: "/srv/data", readOnly: true },
+      { path: "/etc", readOnly: true },
+    ];
+    const judged = judgeHostBinds(
+      {
+        mounts: [
+          bind("/srv/data/a", "/a"),
+          bind("/srv/data", "/b", true),
+          bind("/opt/x", "/c"),
+          bind("/etc", "/d"),
+        ],
+        dataRoot: "/var/lib/docker",
+      },
+      allowed,
+    );
+    expect(judged.map((b) => b.problem ?? "ok")).toEqual([
+      "ok",
+      "host path /srv/data is allowed read-only but mounted read-write",
+      "host path /opt/x is not an allowed host path",
+      "host path /etc is inside the host's /etc: never allowed, read-only or not",
+    ]);
+  });
+
+  it("a read-only bind of the host's /proc fails containment.mounts, sub-mounts read-only or not", () => {
+    const mounts = [bind("/proc", "/host/proc")];
+    const lines = [
+      ...MOUNTINFO,
+      "95 72 0:5 / /host/proc ro,nosuid,nodev,noexec - proc proc rw",
+      "96 95 0:50 / /host/proc/sys/fs/binfmt_misc ro - binfmt_misc binfmt_misc rw",
+    ];
+    const r = grade({ mounts }, { mountinfo: lines });
+    expect(r["containment.mounts"]!.status).toBe("fail");
+    expect((r["containment.mounts"]!.evidence as { findings: string[] }).findings).toEqual([
+      "/host/proc: host path /proc is inside the host's /proc: never allowed, read-only or not",
+      "/host/proc/sys/fs/binfmt_misc: sub-mount of /host/proc: host path /proc is inside the host's /proc: never allowed, read-only or not",
+    ]);
+    // Inspect alone says the same when the probe saw nothing.
+    const blind = gradeContainment(
+      { inspect: inspect({ mounts }), probe: { error: "x" }, host: { error: "x" } },
+      target,
+    );
+    expect(blind.find((c) => c.id === "containment.mounts")!.status).toBe("fail");
+  });
+
+  it("an allowed read-only host path passes; a writable sub-mount of it does not", () => {
+    const mounts = [bind("/srv/data", "/data")];
+    const lines = [...MOUNTINFO, "95 72 8:1 /srv/data /data ro,relatime - ext4 /dev/sda1 rw"];
+    const ok = grade(
+      { mounts },
+      { mountinfo: lines },
+      {},
+      { allowedHostPaths: [{ path: "/srv/data", readOnly: true }] },
+    );
+    expect(ok["containment.mounts"]!.status).toBe("pass");
+    const sub = grade(
+      { mounts },
+      { mountinfo: [...lines, "96 95 0:60 / /data/run rw,nosuid - tmpfs tmpfs rw"] },
+      {},
+      { allowedHostPaths: [{ path: "/srv/data", readOnly: true }] },
+    );
+    expect(sub["containment.mounts"]!.message).toContain("/data/run");
+    expect(grade({ mounts }, { mountinfo: lines })["containment.mounts"]!.status).toBe("fail");
+  });
+
+  it("a local volume that is really a bind of a host directory is a finding", () => {
+    const mounts = [
+      {
+        type: "volume",
+        source: "/var/lib/docker/volumes/v/_data",
+        destination: "/v",
+        rw: false,
+        name: "v",
+        driver: "local",
+      },
+    ];
+    const disguised = grade(
+      { mounts },
+      { mountinfo: [...MOUNTINFO, "95 72 8:1 /etc /v ro - ext4 /dev/sda1 rw"] },
+    );
+    expect(disguised["containment.mounts"]!.message).toContain("/v");
+    const real = grade(
+      { mounts },
+      { mountinfo: [...MOUNTINFO, "95 72 8:1 /var/lib/docker/volumes/v/_data /v ro - ext4 /dev/sda1 rw"] },
+    );
+    expect(real["containment.mounts"]!.status).toBe("pass");
+  });
+});
+
+describe("namespaces shared with anything", () => {
+  const others = [{ id: PEER, name: "peer", modes: {} }];
+
+  it("--pid container:<peer> fails and names the peer (inspect mode)", () => {
+    const r = grade(
+      {
+        modes: {
+          pid: `container:${PEER}`,
+          net: "bridge",
+          ipc: "private",
+          uts: "",
+          cgroup: "private",
+          userns: "",
+        },
+      },
+      {},
+      { others },
+    );
+    expect(r["containment.namespaces"]!.status).toBe("fail");
+    expect(r["containment.namespaces"]!.message).toBe("shares its pid with container peer");
+  });
+
+  it("processes of another container in the subject's pid namespace are measured sharing", () => {
+    const r = grade({}, { foreign: [{ container: PEER, count: 2 }] }, { others });
+    expect(r["containment.namespaces"]!.message).toBe("shares its pid with container peer");
+  });
+
+  it("a container that joined the subject's network is named", () => {
+    const r = grade({}, {}, { others: [{ id: PEER, name: "sidecar", modes: { net: `container:${ID}` } }] });
+    expect(r["containment.namespaces"]!.message).toBe("shares its net with container sidecar");
+  });
+
+  it("measured namespace ids equal to another graded container's fail", () => {
+    const r = grade(
+      {},
+      {},
+      { others: [{ id: PEER, name: "peer", modes: {}, ns: { ...HOST_NS, ipc: OWN_NS.ipc } }] },
+    );
+    expect(r["containment.namespaces"]!.message).toBe("shares its ipc with container peer");
+  });
+
+  it("sysctls outside Pod Security's safe set fail; the safe set passes", () => {
+    const bad = grade({ sysctls: { "net.ipv4.ip_forward": "1", "kernel.shm_rmid_forced": "1" } });
+    expect(bad["containment.namespaces"]!.message).toBe(
+      "sets sysctls outside Pod Security's safe set: net.ipv4.ip_forward=1",
+    );
+    const safe = grade({
+      sysctls: { "net.ipv4.ip_unprivileged_port_start": "80", "net/ipv4/ping_group_range": "0 0" },
+    });
+    expect(safe["containment.namespaces"]!.status).toBe("pass");
+  });
+
+  it("partial observation: an unreadable root process is named, the rest judged, user fails", () => {
+    const root = proc(7, {
+      ns: {},
+      unreadable: ["ns"],
+      status: { ...proc(7).status, Uid: "0\t0\t0\t0", Gid: "0\t0\t0\t0" },
+    });
+    const r = grade({}, { processes: [proc(1), root] });
+    expect(r["containment.user"]!.status).toBe("fail");
+    expect(r["containment.namespaces"]!.status).toBe("pass");
+    expect(r["containment.namespaces"]!.message).toContain("process 7 not readable");
+    expect(r["containment.namespaces"]!.evidence.unreadableProcesses).toEqual([7]);
+    for (const id of ["containment.capabilities", "containment.seccomp", "containment.no_new_privileges"])
+      expect(r[id]!.status, id).toBe("pass");
+  });
+});
+
+describe("seccomp judged by content", () => {
+  const profileOpt = (p: object) => ["no-new-privileges:true", `seccomp=${JSON.stringify(p)}`];
+  const denyAll = DEFAULT_DENIED.map((n) => ({ names: [n], action: "SCMP_ACT_ERRNO" }));
+  const cloneNoUserns = {
+    names: ["clone"],
+    action: "SCMP_ACT_ALLOW",
+    args: [{ index: 0, value: 0x7e020000, valueTwo: 0, op: "SCMP_CMP_MASKED_EQ" }],
+  };
+
+  it("a profile that allows everything fails naming the syscalls", () => {
+    const r = grade({ securityOpt: profileOpt({ defaultAction: "SCMP_ACT_ALLOW" }) });
+    expect(r["containment.seccomp"]!.status).toBe("fail");
+    expect(r["containment.seccomp"]!.message).toMatch(
+      /clone\(CLONE_NEWUSER\), unshare, setns, clone3, mount/,
+    );
+    expect(r["containment.seccomp"]!.message).toMatch(/keyctl.*bpf|bpf.*keyctl/s);
+  });
+
+  it("an allow-list profile that lets unshare and keyctl through fails naming exactly them", () => {
+    const p = {
+      defaultAction: "SCMP_ACT_ERRNO",
+      syscalls: [cloneNoUserns, { names: ["read", "write", "unshare", "keyctl"], action: "SCMP_ACT_ALLOW" }],
+    };
+    expect(allowedBeyondDefault(p, new Set())).toEqual(["unshare", "keyctl"]);
+  });
+
+  it("clone allowed without the CLONE_NEWUSER mask is a finding; with it, not", () => {
+    const open = {
+      defaultAction: "SCMP_ACT_ERRNO",
+      syscalls: [{ names: ["clone"], action: "SCMP_ACT_ALLOW" }],
+    };
+    expect(allowedBeyondDefault(open, new Set())).toEqual(["clone(CLONE_NEWUSER)"]);
+    expect(
+      allowedBeyondDefault({ defaultAction: "SCMP_ACT_ERRNO", syscalls: [cloneNoUserns] }, new Set()),
+    ).toEqual([]);
+  });
+
+  it("capability-gated rules count only when the container holds the capability", () => {
+    const p = {
+      defaultAction: "SCMP_ACT_ERRNO",
+      syscalls: [{ names: ["mount"], action: "SCMP_ACT_ALLOW", includes: { caps: ["CAP_SYS_ADMIN"] } }],
+    };
+    expect(allowedBeyondDefault(p, new Set())).toEqual([]);
+    expect(allowedBeyondDefault(p, new Set(["SYS_ADMIN"]))).toEqual(["mount"]);
+  });
+
+  it("a stricter profile (allow by default, every default denial kept) passes", () => {
+    const denyNewUser = {
+      names: ["clone", "unshare"],
+      action: "SCMP_ACT_ERRNO",
+      args: [{ index: 0, value: 0x10000000, valueTwo: 0x10000000, op: "SCMP_CMP_MASKED_EQ" }],
+    };
+    const p = { defaultAction: "SCMP_ACT_ALLOW", syscalls: [...denyAll, denyNewUser] };
+    const r = grade({ securityOpt: profileOpt(p) });
+    expect(r["containment.seccomp"]!.status, r["containment.seccomp"]!.message).toBe("pass");
+  });
+
+  it("the default profile, unconfined and unreadable profiles are told apart", () => {
+    expect(seccompSetting(["no-new-privileges"])).toEqual({ kind: "default" });
+    expect(seccompSetting(["seccomp:unconfined"])).toEqual({ kind: "unconfined" });
+    expect(seccompSetting(["seccomp=/etc/x.json"]).kind).toBe("unreadable");
+  });
+
+  // The engine's own default profile, where the Debian package of the engine's source provides it.
+  const DEFAULT_JSON =
+    process.env.DA_SECCOMP_DEFAULT ??
+    "/usr/share/gocode/src/github.com/docker/docker/profiles/seccomp/default.json";
+  it.skipIf(!existsSync(DEFAULT_JSON))(
+    "the engine's default profile, given explicitly, passes on every architecture",
+    () => {
+      const p = JSON.parse(readFileSync(DEFAULT_JSON, "utf8"));
+      for (const arch of ["amd64", "arm64", "s390x", "ppc64le"])
+        expect(allowedBeyondDefault(p, new Set(), arch)).toEqual([]);
+    },
+  );
+});
+
+describe("writable means noexec; stricter is never a failure", () => {
+  it("an allotted root without noexec fails containment.writable_roots", () => {
+    const lines = MOUNTINFO.map((l) => l.replace("/tmp rw,nosuid,nodev,noexec", "/tmp rw,nosuid,nodev"));
+    const r = grade({}, { mountinfo: lines });
+    expect(r["containment.writable_roots"]!.status).toBe("fail");
+    expect(r["containment.writable_roots"]!.message).toBe("/tmp is writable without noexec");
+  });
+
+  it("a missing or refusing allotted root passes with a note when another accepted", () => {
+    const r = grade(
+      {},
+      {
+        writes: [
+          { path: "/", result: "refused" },
+          { path: "/tmp", result: "missing" },
+          { path: "/dev/shm", result: "accepted", cleaned: true },
+        ],
+      },
+    );
+    expect(r["containment.writable_roots"]!.status).toBe("pass");
+    expect(r["containment.writable_roots"]!.message).toContain(
+      "stricter than allowed (not a failure): /tmp missing",
+    );
+  });
+
+  it("no accepting root: says what it could not prove instead of passing or failing", () => {
+    const r = grade(
+      {},
+      {
+        writes: [
+          { path: "/tmp", result: "refused" },
+          { path: "/dev/shm", result: "refused" },
+        ],
+      },
+    );
+    expect(r["containment.writable_roots"]!.status).toBe("skip");
+    expect(r["containment.writable_roots"]!.message).toMatch(/no allotted root accepted/);
+  });
+});
