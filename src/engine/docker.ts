@@ -5,6 +5,8 @@ import { EngineError } from "../errors.js";
 import type { BuildContext } from "./context.js";
 import { DEFAULT_CALL_TIMEOUT_MS, withTimeout } from "./deadline.js";
 import { normalizeRef } from "./ownership.js";
+import { PODMAN_REMEDIATION, podmanCreateOptions } from "./podman.js";
+import type { HardenedSetting } from "./readback.js";
 
 export type ContainerInspect = Docker.ContainerInspectInfo;
 export type ImageInspect = Docker.ImageInspectInfo;
@@ -64,9 +66,24 @@ export interface OwnedImage {
 
 const BUILD_LOG_LIMIT = 64 * 1024;
 
+/** Docker applies every hardened setting it accepts; a deviation there means an old or patched engine. */
+const DOCKER_REMEDIATION: Partial<Record<HardenedSetting, string>> = {
+  CgroupnsMode: "Docker applies CgroupnsMode from API 1.41 (Engine 20.10) on: upgrade the engine.",
+};
+
+/** Which engine answers the Docker API, read once from its /version. */
+export interface EngineFacts {
+  kind: "docker" | "podman";
+  /** For messages: "Docker 20.10.24", "Podman 4.3.1". */
+  name: string;
+  /** How to get a hardened setting applied on this engine, when it silently was not. */
+  remediation: Partial<Record<HardenedSetting, string>>;
+}
+
 export class DockerEngine {
   readonly docker: Docker;
   private readonly inflight = new Set<Promise<unknown>>();
+  private factsPromise: Promise<EngineFacts> | undefined;
 
   constructor(
     docker?: Docker,
@@ -107,6 +124,22 @@ export class DockerEngine {
         (this.docker.ping as (o: object) => Promise<unknown>)({ abortSignal }).then(() => undefined),
       timeoutMs,
     );
+  }
+
+  /** Docker or Podman (behind its Docker-compatible socket), and its version; read once. */
+  facts(): Promise<EngineFacts> {
+    this.factsPromise ??= this.call("version", (abortSignal) =>
+      (this.docker.version as (o: object) => Promise<Docker.DockerVersion>)({ abortSignal }),
+    ).then((v) => {
+      const podman = (v.Components ?? []).some((c) => /podman/i.test(c.Name));
+      return podman
+        ? { kind: "podman", name: `Podman ${v.Version}`, remediation: PODMAN_REMEDIATION }
+        : { kind: "docker", name: `Docker ${v.Version}`, remediation: DOCKER_REMEDIATION };
+    });
+    this.factsPromise.catch(() => {
+      this.factsPromise = undefined;
+    });
+    return this.factsPromise;
   }
 
   async build(req: BuildRequest): Promise<BuildResult> {
@@ -202,9 +235,10 @@ export class DockerEngine {
   }
 
   async createContainer(opts: CreateOptions, signal?: AbortSignal): Promise<string> {
+    const spoken = (await this.facts()).kind === "podman" ? podmanCreateOptions(opts) : opts;
     const c = await this.call(
       "create container",
-      (abortSignal) => this.docker.createContainer({ ...opts, abortSignal } as CreateOptions),
+      (abortSignal) => this.docker.createContainer({ ...spoken, abortSignal } as CreateOptions),
       undefined,
       signal,
     );

@@ -31,3 +31,8 @@ export const hasEngine = await engineAvailable();
 export function newEngine(): DockerEngine {
   return new DockerEngine();
 }
+
+/** Which engine answers (DOCKER_HOST may point at Podman's Docker-compatible socket). */
+export const ENGINE_KIND: "docker" | "podman" | undefined = hasEngine
+  ? (await newEngine().facts()).kind
+  : undefined;

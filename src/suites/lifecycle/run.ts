@@ -2,7 +2,8 @@
 // stop, cleanup. Each case is a module of its own; this file only orders them, times them and
 // records them. A case that cannot run because an earlier one failed is a SKIP that says which.
 import { cleanupOwned } from "../../engine/cleanup.js";
-import type { ContainerInspect } from "../../engine/docker.js";
+import type { ContainerInspect, CreateOptions } from "../../engine/docker.js";
+import { readBack } from "../../engine/readback.js";
 import { errorEvidence } from "../../errors.js";
 import type { CaseResult, CleanupEvidence, Phase, SubjectReport } from "../../report/model.js";
 import { terminalSafe } from "../../report/text.js";
@@ -95,39 +96,42 @@ export async function runSubject(ctx: SubjectRunContext): Promise<SubjectOutcome
         return built.draft;
       }),
     );
-    gate(
-      await step("lifecycle.create", "create", async () => {
-        const config = (await engine.inspectImage(imageId!)).Config;
-        const imageVolumes = Object.keys(config?.Volumes ?? {});
-        const plan = planLaunch(subject, imageId!, owner, `${owner}-${subject.name}`, {
-          user: config?.User ?? "",
-          volumes: imageVolumes,
-        });
-        expected = plan.expected;
-        report.reproduce = dockerRunLine(subject, plan.options);
-        containerId = await engine.createContainer(plan.options, signal);
-        report.containerId = containerId;
-        const relaxed = plan.relaxed.length ? `; relaxed by the inventory: ${plan.relaxed.join(", ")}` : "";
-        return {
-          status: "pass",
-          message: `created as ${JSON.stringify(plan.user.value || "(image default: root)")} from the ${plan.user.from}, init ${subject.init ? "on" : "off"}${relaxed}`,
-          evidence: {
-            containerId,
-            user: plan.user.value,
-            userFrom: plan.user.from,
-            init: subject.init,
-            readOnlyRoot: !plan.relaxed.includes("read-only-root"),
-            noNewPrivileges: !plan.relaxed.includes("no-new-privileges"),
-            relaxed: plan.relaxed,
-            capDrop: ["ALL"],
-            capAdd: subject.capabilities,
-            network: subject.network,
-            writableRoots: subject.writableRoots,
-            imageVolumes,
-          },
-        };
-      }),
-    );
+    // A subject created with a setting the engine ignored still runs, so containment measures
+    // what it really got: only a subject that was not created stops the cases after it.
+    const created = await step("lifecycle.create", "create", async () => {
+      const config = (await engine.inspectImage(imageId!)).Config;
+      const imageVolumes = Object.keys(config?.Volumes ?? {});
+      const plan = planLaunch(subject, imageId!, owner, `${owner}-${subject.name}`, {
+        user: config?.User ?? "",
+        volumes: imageVolumes,
+      });
+      expected = plan.expected;
+      report.reproduce = dockerRunLine(subject, plan.options);
+      containerId = await engine.createContainer(plan.options, signal);
+      report.containerId = containerId;
+      const ignored = await readBackDraft(ctx, containerId, plan.options);
+      if (ignored) return ignored;
+      const relaxed = plan.relaxed.length ? `; relaxed by the inventory: ${plan.relaxed.join(", ")}` : "";
+      return {
+        status: "pass",
+        message: `created as ${JSON.stringify(plan.user.value || "(image default: root)")} from the ${plan.user.from}, init ${subject.init ? "on" : "off"}${relaxed}`,
+        evidence: {
+          containerId,
+          user: plan.user.value,
+          userFrom: plan.user.from,
+          init: subject.init,
+          readOnlyRoot: !plan.relaxed.includes("read-only-root"),
+          noNewPrivileges: !plan.relaxed.includes("no-new-privileges"),
+          relaxed: plan.relaxed,
+          capDrop: ["ALL"],
+          capAdd: subject.capabilities,
+          network: subject.network,
+          writableRoots: subject.writableRoots,
+          imageVolumes,
+        },
+      };
+    });
+    if (!containerId) gate(created);
     gate(
       await step("lifecycle.ready", "ready", async () => {
         const ready = await startAndWaitReady(ctx, containerId!);
@@ -181,6 +185,22 @@ export async function runSubject(ctx: SubjectRunContext): Promise<SubjectOutcome
   if (report.reproduce && cases.some((c) => c.status === "fail" || c.status === "error"))
     log.info(`  reproduce: ${terminalSafe(report.reproduce, 4000)}`);
   return { cases, report, cleanup };
+}
+
+/** A create-time draft failing the case when the engine did not apply a hardened setting. */
+async function readBackDraft(ctx: CaseContext, id: string, asked: CreateOptions): Promise<Draft | undefined> {
+  const deviations = readBack(asked.HostConfig, await ctx.engine.inspect(id, ctx.signal));
+  if (deviations.length === 0) return undefined;
+  const facts = await ctx.engine.facts();
+  const fixes = [...new Set(deviations.map((d) => facts.remediation[d.setting]).filter(Boolean))];
+  return {
+    status: "fail",
+    message: `${facts.name} did not apply ${deviations.map((d) => `${d.setting} (asked ${d.asked}, got ${d.got})`).join("; ")}`,
+    evidence: { containerId: id, engine: facts.name, deviations },
+    remediation:
+      fixes.join(" ") ||
+      `the engine accepted these settings and did not apply them; run the subject on an engine that does`,
+  };
 }
 
 /** One line per case as it finishes; a case skipped because of an earlier one gets no fix. */

@@ -1,0 +1,32 @@
+// What Podman's Docker-compatible API needs said differently, and how to fix what it does not apply.
+import type { CreateOptions } from "./docker.js";
+import type { HardenedSetting } from "./readback.js";
+
+/**
+ * Podman 4 refuses tmpfs `uid=`/`gid=` options ("unknown mount option"); its `U` option chowns the
+ * tmpfs to the container's user, which is what uid/gid of the subject's user asked for.
+ */
+export function podmanCreateOptions(opts: CreateOptions): CreateOptions {
+  const tmpfs = opts.HostConfig?.Tmpfs;
+  if (!tmpfs) return opts;
+  const translated = Object.fromEntries(
+    Object.entries(tmpfs).map(([path, o]) => {
+      const parts = o.split(",").filter(Boolean);
+      const owned = parts.some((p) => /^(uid|gid)=/.test(p));
+      const kept = parts.filter((p) => !/^(uid|gid)=/.test(p));
+      return [path, (owned ? [...kept, "U"] : kept).join(",")];
+    }),
+  );
+  return { ...opts, HostConfig: { ...opts.HostConfig, Tmpfs: translated } };
+}
+
+/** How to get each setting applied on Podman, for a subject whose setting the engine ignored. */
+export const PODMAN_REMEDIATION: Partial<Record<HardenedSetting, string>> = {
+  CgroupnsMode:
+    'Podman\'s Docker-compatible API ignores CgroupnsMode: set `cgroupns = "private"` in the [containers] section of the containers.conf the Podman service reads (CONTAINERS_CONF), or run the subject with `podman run --cgroupns=private`.',
+  Tmpfs:
+    "Podman mounts writable tmpfs at /run, /tmp and /var/tmp under a read-only root (`--read-only-tmpfs`, on by default and not settable through its Docker-compatible API): allot those paths in the inventory's writableRoots if the subject may write there, or run it with `podman run --read-only --read-only-tmpfs=false`.",
+  IpcMode:
+    "Podman's Docker-compatible API ignores IpcMode \"none\" and mounts a writable /dev/shm: allot /dev/shm in the inventory's writableRoots if the subject may use it, or run it with `podman run --ipc=none`.",
+  Init: "Podman runs an init only when catatonit is installed and found (init_path in containers.conf): install catatonit.",
+};

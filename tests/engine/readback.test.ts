@@ -1,0 +1,79 @@
+// Read-back of hardened settings: inspect documents as Docker 20.10 and Podman 4.3 (its
+// Docker-compatible API) returned them for the same create options, recorded on this VM.
+import { describe, expect, it } from "vitest";
+import type { ContainerInspect } from "../../src/engine/docker.js";
+import { podmanCreateOptions } from "../../src/engine/podman.js";
+import { readBack } from "../../src/engine/readback.js";
+import { planLaunch } from "../../src/suites/lifecycle/create.js";
+import { hardenedSubject } from "../containment/faults.js";
+
+const plan = planLaunch({ ...hardenedSubject, init: true }, "img", `da-${"0".repeat(32)}`, "n");
+const asked = plan.options.HostConfig;
+const inspectOf = (hc: Record<string, unknown>) => ({ HostConfig: hc }) as unknown as ContainerInspect;
+
+const dockerHc = {
+  ReadonlyRootfs: true,
+  CapAdd: null,
+  CapDrop: ["ALL"],
+  SecurityOpt: ["no-new-privileges:true"],
+  CgroupnsMode: "private",
+  IpcMode: asked?.IpcMode,
+  PidMode: "",
+  Privileged: false,
+  Init: true,
+  Tmpfs: asked?.Tmpfs,
+  NetworkMode: "bridge",
+  PortBindings: { "8080/tcp": [{ HostIp: "127.0.0.1", HostPort: "" }] },
+};
+const podmanHc = {
+  ...dockerHc,
+  CapAdd: [],
+  CapDrop: ["AUDIT_WRITE", "CHOWN", "DAC_OVERRIDE", "FOWNER", "FSETID", "KILL", "MKNOD", "NET_BIND_SERVICE"],
+  SecurityOpt: ["no-new-privileges"],
+  CgroupnsMode: "",
+  IpcMode: "shareable",
+  PidMode: "private",
+  Tmpfs: {
+    "/run": "rw,rprivate,nosuid,nodev,tmpcopyup",
+    "/tmp": "rw,noexec,nosuid,nodev,size=64m,mode=1777,U,rprivate,tmpcopyup",
+    "/var/tmp": "rw,rprivate,nosuid,nodev,tmpcopyup",
+  },
+  PortBindings: { "8080/tcp": [{ HostIp: "127.0.0.1", HostPort: "44005" }] },
+};
+
+describe("read-back of hardened settings", () => {
+  it("finds nothing missing when the engine applied every setting", () => {
+    expect(readBack(asked, inspectOf(dockerHc))).toEqual([]);
+  });
+
+  it("names what Podman's compatible API silently did not apply", () => {
+    const deviations = readBack(asked, inspectOf(podmanHc));
+    expect(deviations.map((d) => d.setting).sort()).toEqual(
+      asked?.IpcMode === "none" ? ["CgroupnsMode", "IpcMode", "Tmpfs"] : ["CgroupnsMode", "Tmpfs"],
+    );
+    expect(deviations.find((d) => d.setting === "Tmpfs")?.got).toBe("added /run, /var/tmp");
+    expect(deviations.find((d) => d.setting === "CgroupnsMode")).toMatchObject({
+      asked: '"private"',
+      got: "(engine default)",
+    });
+  });
+
+  it("catches a capability, a privileged flag or a port the engine added", () => {
+    const worse = { ...dockerHc, CapAdd: ["SYS_ADMIN"], Privileged: true, ReadonlyRootfs: false };
+    worse.PortBindings = { "8080/tcp": [{ HostIp: "0.0.0.0", HostPort: "" }] };
+    expect(
+      readBack(asked, inspectOf(worse))
+        .map((d) => d.setting)
+        .sort(),
+    ).toEqual(["CapAdd", "PortBindings", "Privileged", "ReadonlyRootfs"]);
+  });
+});
+
+describe("create options in Podman's terms", () => {
+  it("turns tmpfs uid=/gid= (which Podman 4 refuses) into U, keeping every other option", () => {
+    const out = podmanCreateOptions({
+      HostConfig: { Tmpfs: { "/tmp": "rw,noexec,size=64m,uid=65532,gid=65532" } },
+    });
+    expect(out.HostConfig?.Tmpfs).toEqual({ "/tmp": "rw,noexec,size=64m,U" });
+  });
+});
