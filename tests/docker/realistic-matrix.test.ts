@@ -99,6 +99,12 @@ describe.skipIf(!hasBase)("realistic fixtures on a real Debian base", () => {
       const result = report.cases.find((r) => r.subject === c.name && r.id === id);
       expect(result?.message, `${c.name} ${id}`).toMatch(new RegExp(pattern));
     }
+    for (const [id, pattern] of Object.entries(c.logExcerpts ?? {})) {
+      const result = report.cases.find((r) => r.subject === c.name && r.id === id);
+      expect(String(result?.evidence.logExcerpt ?? ""), `${c.name} ${id} log excerpt`).toMatch(
+        new RegExp(pattern),
+      );
+    }
   });
 
   for (const c of pending) it.todo(`${c.name}: waits for ${c.pending}`);

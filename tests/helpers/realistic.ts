@@ -16,6 +16,7 @@ export interface RealisticCase {
   /** Case IDs, or `suite.*` for every case of a suite. */
   skips?: string[];
   messages?: Record<string, string>;
+  logExcerpts?: Record<string, string>;
   pending?: string;
 }
 
