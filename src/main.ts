@@ -151,6 +151,10 @@ export async function runAction(): Promise<void> {
                 },
                 configPath: inputs.alignmentConfig,
                 rulesFrom: changes?.rulesFrom,
+                // Title, body, labels and branches for the `pull` rules: from the event payload.
+                pull: (await import("./alignment/pull.js")).pullRequestMetaFromEvent(
+                  process.env.GITHUB_EVENT_PATH,
+                ),
               }
             : undefined,
         workspace,

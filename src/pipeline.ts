@@ -2,7 +2,7 @@
 // Doors (CLI, action main) parse their inputs, call runPipeline, then render and publish.
 import { availableParallelism } from "node:os";
 import path from "node:path";
-import type { AlignmentSource } from "./alignment/index.js";
+import type { AlignmentSource, PullRequestMeta } from "./alignment/index.js";
 import { cleanupOwned, mergeCleanup } from "./engine/cleanup.js";
 import { DockerEngine } from "./engine/docker.js";
 import { newRunId } from "./engine/ownership.js";
@@ -42,7 +42,7 @@ export interface RunOptions {
   head?: Report["head"];
   engine?: DockerEngine;
   /** The alignment review of the change under test; absent: not run (report.alignment null). */
-  alignment?: { source: AlignmentSource; configPath?: string; rulesFrom?: string };
+  alignment?: { source: AlignmentSource; configPath?: string; rulesFrom?: string; pull?: PullRequestMeta };
 }
 
 /** Build, start-up and stop have their own timeouts; this bounds a subject as a whole. */
@@ -76,6 +76,7 @@ export async function runPipeline(opts: RunOptions): Promise<Report> {
             configPath: opts.alignment.configPath,
             source: opts.alignment.source,
             rulesFrom: opts.alignment.rulesFrom,
+            pull: opts.alignment.pull,
           })
           .catch((err: unknown) => {
             errors.push(errorEvidence(err));

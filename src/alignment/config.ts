@@ -6,6 +6,7 @@ import { parseDocument } from "yaml";
 import { z } from "zod";
 import { ConfigError, type ConfigProblem } from "../errors.js";
 import { jsonPath } from "../inventory/load.js";
+import { FINDING_LEVELS } from "../report/model.js";
 
 export const DEFAULT_CONFIG_PATH = "acceptance/alignment.yml";
 export const DEFAULT_OPEN_STATUSES = ["Draft", "In Review"];
@@ -37,21 +38,120 @@ const pattern = z
     }
   });
 
+const ruleId = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, "letters, digits, '.', '_' or '-' (such as no-shell-exec)");
+
+/** blocking: Tier 1, fails the run; discussion: Tier 2; advisory: a note that never fails. */
+export const level = z.enum(FINDING_LEVELS, "blocking, discussion or advisory");
+export type Level = z.infer<typeof level>;
+
+/** What part of a source file a pattern is matched against (by the file's language). */
+export const TARGETS = ["any", "code", "comments", "strings"] as const;
+export type Target = (typeof TARGETS)[number];
+
+const reviewers = z.array(z.string().min(1)).default([]);
+
 const principle = z
   .object({
-    id: z
-      .string()
-      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, "letters, digits, '.', '_' or '-' (such as no-shell-exec)"),
+    id: ruleId,
     title: z.string().min(1),
     paths: globs.min(1).default(["**"]).describe("files the rule applies to"),
     exclude: globs.default([]).describe("files the rule skips even when `paths` match"),
     forbid: z
       .array(pattern)
       .min(1, "at least one regular expression")
-      .describe("regular expressions matched against added lines only"),
-    message: z.string().min(1).describe("the concern, shown with each hit"),
-    tier: z.union([z.literal(1), z.literal(2)], "1 (fix required) or 2 (alignment discussion)"),
-    reviewers: z.array(z.string().min(1)).default([]),
+      .describe("regular expressions matched against each hunk of added lines"),
+    target: z
+      .enum(TARGETS, "any, code, comments or strings")
+      .default("any")
+      .describe("the part of a source file the patterns see"),
+    message: z.string().min(1).describe("the concern, shown with the finding"),
+    level: level.optional(),
+    /** Before levels: 1 = blocking, 2 = discussion. */
+    tier: z.union([z.literal(1), z.literal(2)], "1 (fix required) or 2 (alignment discussion)").optional(),
+    reviewers,
+  })
+  .strict();
+
+/** A path rule: changes under `paths` get their own message, level and reviewers. */
+const pathRule = z
+  .object({
+    id: ruleId,
+    title: z.string().min(1).optional(),
+    paths: globs.min(1),
+    exclude: globs.default([]),
+    message: z.string().min(1).optional(),
+    level: level.default("discussion"),
+    reviewers,
+  })
+  .strict();
+
+/** "A change under `when` needs a change under `require`." */
+const coChangeRule = z
+  .object({
+    id: ruleId,
+    title: z.string().min(1).optional(),
+    when: globs.min(1).describe("a change to any of these files..."),
+    exclude: globs.default([]),
+    require: globs.min(1).describe("...needs a change to one of these"),
+    message: z.string().min(1).optional(),
+    level: level.default("discussion"),
+    reviewers,
+  })
+  .strict();
+
+const metaCheck = { message: z.string().min(1).optional(), level: level.default("discussion") };
+
+/** Rules on the pull request itself (from the event payload in the action, from flags in the CLI). */
+const pullRules = z
+  .object({
+    base: z
+      .object({ allow: globs.min(1).describe("base branches a PR may target"), ...metaCheck })
+      .strict()
+      .optional(),
+    stacked: z
+      .object({ ...metaCheck })
+      .strict()
+      .optional()
+      .describe("a PR whose base is not the default branch"),
+    title: z
+      .object({ pattern: pattern.describe("the title must match"), ...metaCheck })
+      .strict()
+      .optional(),
+    body: z
+      .object({
+        require: z.array(pattern).default([]).describe("each must match somewhere in the body"),
+        minLength: z.number().int().nonnegative().default(0),
+        ...metaCheck,
+      })
+      .strict()
+      .optional(),
+    labels: z
+      .object({
+        anyOf: z.array(z.string().min(1)).default([]).describe("at least one of these labels"),
+        forbid: z.array(z.string().min(1)).default([]).describe("none of these labels"),
+        ...metaCheck,
+      })
+      .strict()
+      .optional(),
+    size: z
+      .object({
+        maxFiles: z.number().int().positive().optional(),
+        maxAddedLines: z.number().int().positive().optional(),
+        ...metaCheck,
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
+/** A suppression kept in the config: it counts only when the config was read at the base. */
+const allowEntry = z
+  .object({
+    rule: z.string().min(1).describe("a rule id, or a debug check such as print("),
+    paths: globs.min(1),
+    reason: z.string().min(1),
   })
   .strict();
 
@@ -67,6 +167,7 @@ const rfcs = z
       .record(z.string().regex(/^\d+$/, "an RFC number such as 0003"), globs)
       .default({})
       .describe("affected paths for RFCs that declare no Affects: list"),
+    level: level.default("discussion").describe("of a change to a file an open RFC proposes to change"),
   })
   .strict();
 
@@ -75,6 +176,7 @@ const debugObject = z
     enabled: z.boolean().default(true),
     ignore: globs.default([]).describe("files the debug checks skip"),
     marker: z.string().min(1).default(DEFAULT_ALLOW_MARKER).describe("per-line opt-out marker"),
+    level: level.default("blocking"),
   })
   .strict();
 
@@ -82,7 +184,10 @@ export const alignmentConfigSchema = z
   .object({
     rfcs: rfcs.prefault({}),
     principles: z.array(principle).default([]),
-    protected: globs.default(DEFAULT_PROTECTED),
+    protected: z.array(z.union([glob, pathRule])).default(DEFAULT_PROTECTED),
+    cochange: z.array(coChangeRule).default([]),
+    pull: pullRules.prefault({}),
+    allow: z.array(allowEntry).default([]),
     debug: z
       .union([z.boolean().transform((enabled) => debugObject.parse({ enabled })), debugObject])
       .prefault({}),
@@ -90,16 +195,42 @@ export const alignmentConfigSchema = z
   .strict()
   .superRefine((c, ctx) => {
     const seen = new Set<string>();
+    const ids = [
+      ...c.principles.map((p, i) => [p.id, ["principles", i, "id"]] as const),
+      ...c.protected.flatMap((p, i) =>
+        typeof p === "string" ? [] : [[p.id, ["protected", i, "id"]] as const],
+      ),
+      ...c.cochange.map((p, i) => [p.id, ["cochange", i, "id"]] as const),
+    ];
+    for (const [id, path] of ids) {
+      if (seen.has(id)) ctx.addIssue({ code: "custom", path: [...path], message: `duplicate id "${id}"` });
+      seen.add(id);
+    }
     c.principles.forEach((p, i) => {
-      if (seen.has(p.id)) {
-        ctx.addIssue({ code: "custom", path: ["principles", i, "id"], message: `duplicate id "${p.id}"` });
+      if (p.level !== undefined && p.tier !== undefined && levelOfTier(p.tier) !== p.level) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["principles", i, "tier"],
+          message: `tier ${p.tier} contradicts level ${p.level}`,
+        });
       }
-      seen.add(p.id);
     });
   });
 
+function levelOfTier(tier: 1 | 2): Level {
+  return tier === 1 ? "blocking" : "discussion";
+}
+
+/** A principle's level: `level`, else its legacy `tier`, else discussion. */
+export function principleLevel(p: { level?: Level; tier?: 1 | 2 }): Level {
+  return p.level ?? (p.tier !== undefined ? levelOfTier(p.tier) : "discussion");
+}
+
 export type AlignmentConfig = z.infer<typeof alignmentConfigSchema>;
 export type Principle = AlignmentConfig["principles"][number];
+export type PathRule = Exclude<AlignmentConfig["protected"][number], string>;
+export type CoChangeRule = AlignmentConfig["cochange"][number];
+export type PullRules = AlignmentConfig["pull"];
 
 /** The config every field at its default: what `rfcs: {}`-style minimal files mean. */
 export function defaultAlignmentConfig(): AlignmentConfig {
@@ -180,7 +311,9 @@ function toProblem(issue: z.core.$ZodIssue): ConfigProblem {
         : issue.path.at(-2) === "forbid"
           ? 'escape regex metacharacters, for example "print\\\\(" in YAML double quotes'
           : issue.path.includes("tier")
-            ? "write tier: 1 or tier: 2"
-            : FIXES[issue.code];
+            ? "write level: blocking, discussion or advisory (tier: 1 or 2 still works)"
+            : issue.path.at(-1) === "level"
+              ? "write level: blocking (fails the run), discussion or advisory (never fails)"
+              : FIXES[issue.code];
   return { path: jsonPath(issue.path), message: issue.message, ...(fix ? { fix } : {}) };
 }

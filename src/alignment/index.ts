@@ -7,8 +7,9 @@ import { CODEOWNERS_LOCATIONS, type CodeOwners, NO_CODEOWNERS, parseCodeOwners }
 import { DEFAULT_CONFIG_PATH, loadAlignmentConfig, parseAlignmentConfig } from "./config.js";
 import type { DiffFile } from "./diff.js";
 import { gitDiffFiles, gitTree } from "./git.js";
+import type { PullRequestMeta } from "./pull.js";
 import { loadRfcs } from "./rfcs.js";
-import { analyseFiles, summarise } from "./rules.js";
+import { analyseFiles, summarise, textsWanted } from "./rules.js";
 import { fsTree, type TreeReader } from "./tree.js";
 
 export type { AlignmentConfig } from "./config.js";
@@ -17,6 +18,7 @@ export type { AddedLine, DiffFile, FileStatus } from "./diff.js";
 export { parsePatch, parseUnifiedDiff } from "./diff.js";
 export { defaultBase, gitDiffFiles, gitTopLevel } from "./git.js";
 export { fetchPullRequestFiles, type GitHubRequester, type PullRequestFiles } from "./github.js";
+export { type PullRequestMeta, pullRequestMetaFromEvent } from "./pull.js";
 export { type Analysis, type AnalysisContext, analyseFiles, summarise } from "./rules.js";
 
 /** Said when only the change itself could be read (no base commit in the checkout). */
@@ -44,6 +46,8 @@ export interface RunAlignmentOptions {
    * from the change (it may add one). Absent: everything is read from the checkout under review.
    */
   rulesFrom?: string;
+  /** The pull request's title, body, labels and branches, for the `pull` rules. */
+  pull?: PullRequestMeta;
 }
 
 export async function runAlignment(opts: RunAlignmentOptions): Promise<AlignmentReport> {
@@ -92,13 +96,22 @@ export async function runAlignment(opts: RunAlignmentOptions): Promise<Alignment
     notes.push(RULES_FROM_CHANGE);
   }
   const config = loaded.config;
-  const [{ rfcs, notes: rfcNotes }, codeowners] = await Promise.all([
+  const wanted = textsWanted(files, config);
+  const baseTree =
+    rules ?? (opts.source.kind === "git" ? gitTree(opts.workspace, opts.source.base) : undefined);
+  const [{ rfcs, notes: rfcNotes }, codeowners, texts, baseTexts] = await Promise.all([
     loadRfcs(tree, config),
     loadCodeOwners(baseText !== undefined && rules ? rules : tree),
+    tree.readMany(wanted.head),
+    baseTree ? readAtBase(baseTree, files, wanted.base) : undefined,
   ]);
   const analysis = analyseFiles(files, config, {
     rfcs,
     codeowners,
+    texts,
+    ...(baseTexts ? { baseTexts } : {}),
+    configFromBase: baseText !== undefined,
+    ...(opts.pull ? { pull: opts.pull } : {}),
     ...(configRel ? { configPath: configRel } : {}),
   });
   notes.push(...rfcNotes, ...analysis.notes);
@@ -113,8 +126,25 @@ export async function runAlignment(opts: RunAlignmentOptions): Promise<Alignment
     findings: analysis.findings.slice(0, MAX_FINDINGS),
     openRfcs: analysis.openRfcs,
     notes,
+    clean: analysis.clean,
     summary: summarise(analysis.findings),
   });
+}
+
+/** Texts at the base by their path in the change (a renamed file is read at its old path). */
+async function readAtBase(
+  tree: TreeReader,
+  files: readonly DiffFile[],
+  paths: readonly string[],
+): Promise<Map<string, string>> {
+  const byPath = new Map(files.map((f) => [f.path, f.previousPath ?? f.path]));
+  const read = await tree.readMany([...new Set(paths.map((p) => byPath.get(p) ?? p))]);
+  const out = new Map<string, string>();
+  for (const p of paths) {
+    const text = read.get(byPath.get(p) ?? p);
+    if (text !== undefined) out.set(p, text);
+  }
+  return out;
 }
 
 async function loadCodeOwners(tree: TreeReader): Promise<CodeOwners> {

@@ -3,12 +3,38 @@
 // control characters are stripped for the terminal; markdown goes through report/escape.ts
 // (entities, escaped punctuation, defused @mentions: listing a reviewer never pings them).
 import { escapeInline, inlineCode } from "../report/escape.js";
-import type { AlignmentReport, Finding } from "../report/model.js";
+import type { ExternalResults } from "../report/external.js";
+import { type AlignmentReport, type Finding, type FindingLevel, levelOf } from "../report/model.js";
 import { terminalSafe } from "../report/text.js";
+import { rfcLabel } from "./labels.js";
 
-function where(f: Finding): string {
-  return f.path ? `${f.path}${f.line ? `:${f.line}` : ""}` : "";
+/** Locations listed inline before "and N more". */
+export const LOCATIONS_SHOWN = 5;
+
+function where(l: { path?: string; line?: number }): string {
+  return l.path ? `${l.path}${l.line ? `:${l.line}` : ""}` : "";
 }
+
+/** A finding's places: every location, or its first path for reports written before locations. */
+export function placesOf(f: Finding): { path: string; line?: number }[] {
+  if (f.locations.length > 0) return f.locations;
+  return f.path ? [{ path: f.path, ...(f.line ? { line: f.line } : {}) }] : [];
+}
+
+/** "a.py:3, a.py:9, b.py and 4 more in 2 files" (each place through `fmt`). */
+export function formatPlaces(f: Finding, fmt: (place: string) => string, shown = LOCATIONS_SHOWN): string {
+  const places = placesOf(f);
+  if (places.length === 0) return "";
+  const head = places.slice(0, shown).map((p) => fmt(where(p)));
+  const restPlaces = places.slice(shown);
+  const hits = Math.max(f.hits ?? places.length, places.length);
+  const more = hits - head.length;
+  if (more <= 0) return head.join(", ");
+  const restFiles = new Set(restPlaces.map((p) => p.path)).size;
+  return `${head.join(", ")} and ${more} more${restFiles > 0 ? ` (${restFiles} file${restFiles === 1 ? "" : "s"} listed in report.json)` : ""}`;
+}
+
+const BY_LEVEL = (r: AlignmentReport, level: FindingLevel) => r.findings.filter((f) => levelOf(f) === level);
 
 export function renderAlignmentText(r: AlignmentReport): string {
   const out: string[] = [];
@@ -18,28 +44,32 @@ export function renderAlignmentText(r: AlignmentReport): string {
     return `${out.join("\n")}\n`;
   }
   out.push(`Alignment review: ${terminalSafe(r.source ?? "", 200)}`);
-  const tier1 = r.findings.filter((f) => f.tier === 1);
-  const tier2 = r.findings.filter((f) => f.tier === 2);
   if (r.openRfcs.length > 0) {
     out.push("", "Open RFCs touched:");
     for (const o of r.openRfcs) {
       out.push(
-        `  RFC ${terminalSafe(o.number, 20)} ${terminalSafe(o.title, 120)} (${terminalSafe(o.status, 40)}): ${terminalSafe(o.paths.join(", "), 300)}`,
+        `  ${terminalSafe(rfcLabel(o.number, o.title), 140)} (${terminalSafe(o.status, 40)}): ${terminalSafe(o.paths.join(", "), 300)}`,
       );
     }
   }
-  out.push("", `Tier 1: fixes required (${tier1.length})`);
-  for (const f of tier1) {
-    out.push(`  FIX   ${terminalSafe(where(f), 200)}  ${terminalSafe(f.title, 160)}`);
-    out.push(`        ${terminalSafe(f.concern, 400)}`);
-  }
-  out.push("", `Tier 2: alignment discussion (${tier2.length})`);
-  for (const f of tier2) {
-    out.push(`  ALIGNMENT FLAG  ${terminalSafe(where(f), 200)}  ${terminalSafe(f.title, 160)}`);
-    if (f.ref) out.push(`        at stake: ${terminalSafe(f.ref, 80)}`);
-    out.push(`        concern: ${terminalSafe(f.concern, 400)}`);
-    if (f.reviewers.length > 0)
-      out.push(`        suggested reviewers: ${terminalSafe(f.reviewers.join(", "), 200)}`);
+  const section = (heading: string, tag: string, fs: Finding[]) => {
+    out.push("", `${heading} (${fs.length})`);
+    for (const f of fs) {
+      const ref = f.ref ?? f.rule;
+      out.push(`  ${tag}  ${terminalSafe(f.title, 160)}${ref ? ` [${terminalSafe(ref, 80)}]` : ""}`);
+      out.push(`        ${terminalSafe(f.concern, 400)}`);
+      const at = formatPlaces(f, (p) => terminalSafe(p, 200));
+      if (at) out.push(`        at: ${at}`);
+      if (f.reviewers.length > 0)
+        out.push(`        suggested reviewers: ${terminalSafe(f.reviewers.join(", "), 200)}`);
+    }
+  };
+  section("Tier 1: blocking, fixes required", "FIX", BY_LEVEL(r, "blocking"));
+  section("Tier 2: alignment discussion", "ALIGNMENT FLAG", BY_LEVEL(r, "discussion"));
+  const advisory = BY_LEVEL(r, "advisory");
+  if (advisory.length > 0) section("Advisory notes (never fail)", "NOTE", advisory);
+  if (r.clean.length > 0) {
+    out.push("", `Checked and clean: ${terminalSafe(r.clean.map((c) => c.title).join("; "), 1200)}`);
   }
   if (r.notes.length > 0) {
     out.push("", "Notes:");
@@ -50,14 +80,16 @@ export function renderAlignmentText(r: AlignmentReport): string {
 }
 
 /** Markdown shaped like the Alignment Review Reports people already read. */
-export function renderAlignmentMarkdown(r: AlignmentReport): string {
+export function renderAlignmentMarkdown(r: AlignmentReport, external: ExternalResults = {}): string {
   const out: string[] = ["## Alignment Review Report", ""];
   if (!r.configured) {
     out.push("_Not configured._", "");
     for (const n of r.notes) out.push(`- ${escapeInline(n, 300)}`);
     return `${out.join("\n")}\n`;
   }
-  out.push(`Source: ${escapeInline(r.source ?? "", 200)}`, "", "### Open RFCs Context", "");
+  out.push(`Source: ${escapeInline(r.source ?? "", 200)}`, "");
+  out.push(...automatedChecks(r, external));
+  out.push("### Open RFCs Context", "");
   if (r.openRfcs.length === 0) out.push("_No open RFC covers the files this change touches._");
   else {
     out.push("| RFC | Title | Status | Files touched |", "| --- | --- | --- | --- |");
@@ -67,24 +99,18 @@ export function renderAlignmentMarkdown(r: AlignmentReport): string {
       );
     }
   }
-  const tier1 = r.findings.filter((f) => f.tier === 1);
-  const tier2 = r.findings.filter((f) => f.tier === 2);
   out.push("", "### Tier 1: Fixes Required", "");
-  if (tier1.length === 0) out.push("_Nothing to fix._");
-  for (const f of tier1) {
-    const at = f.path ? ` at ${inlineCode(where(f), 200)}` : "";
-    out.push(`- ❌ **${escapeInline(f.title, 160)}**${at}: ${escapeInline(f.concern, 500)}`);
-  }
+  const blocking = BY_LEVEL(r, "blocking");
+  if (blocking.length === 0) out.push("_Nothing to fix._");
+  for (const f of blocking) out.push(alignmentFindingMarkdown(f, "❌"));
   out.push("", "### Tier 2: Alignment Discussion", "");
-  if (tier2.length === 0) out.push("_Nothing to discuss._");
-  for (const f of tier2) {
-    out.push(`- **ALIGNMENT FLAG**: ${escapeInline(f.title, 160)}`);
-    if (f.ref) out.push(`  - **At stake**: ${escapeInline(f.ref, 80)}`);
-    out.push(`  - **Concern**: ${escapeInline(f.concern, 500)}`);
-    if (f.path) out.push(`  - **Where**: ${inlineCode(where(f), 200)}`);
-    if (f.reviewers.length > 0) {
-      out.push(`  - **Suggested reviewers**: ${f.reviewers.map((x) => inlineCode(x, 60)).join(", ")}`);
-    }
+  const discussion = BY_LEVEL(r, "discussion");
+  if (discussion.length === 0) out.push("_Nothing to discuss._");
+  for (const f of discussion) out.push(alignmentFindingMarkdown(f, "💬 **ALIGNMENT FLAG**:"));
+  const advisory = BY_LEVEL(r, "advisory");
+  if (advisory.length > 0) {
+    out.push("", "### Advisory", "");
+    for (const f of advisory) out.push(alignmentFindingMarkdown(f, "📝"));
   }
   if (r.notes.length > 0) {
     out.push("", "### Notes", "");
@@ -92,4 +118,44 @@ export function renderAlignmentMarkdown(r: AlignmentReport): string {
   }
   out.push("", "### Summary", "", escapeInline(r.summary, 300), "");
   return out.join("\n");
+}
+
+/** One list item: title, rule, concern, places (collapsed beyond a few), reviewers (never pinged). */
+export function alignmentFindingMarkdown(f: Finding, icon: string): string {
+  const ref = f.ref ?? f.rule;
+  const lines = [
+    `- ${icon} **${escapeInline(f.title, 200)}**${ref ? ` (${escapeInline(ref, 80)})` : ""}: ${escapeInline(f.concern, 600)}`,
+  ];
+  const at = formatPlaces(f, (p) => inlineCode(p, 200));
+  if (at) lines.push(`  - **Where**: ${at}`);
+  if (f.reviewers.length > 0) {
+    lines.push(`  - **Suggested reviewers**: ${f.reviewers.map((x) => inlineCode(x, 60)).join(", ")}`);
+  }
+  return lines.join("\n");
+}
+
+/** The bots' "Automated Checks": the PR's own tests and linters, then what this review checked. */
+export function automatedChecks(r: AlignmentReport, ext: ExternalResults): string[] {
+  const rows: string[] = [];
+  if (ext.tests) {
+    const x = ext.tests;
+    rows.push(
+      `| Tests | ${x.failed ? "❌" : "✅"} ${x.passed} passed, ${x.skipped} skipped, ${x.failed} failed |`,
+    );
+  }
+  if (ext.lint) {
+    const k = ext.lint.findings.length;
+    const added = ext.lint.findings.filter((f) => f.onAddedLine).length;
+    rows.push(
+      `| Lint | ${k === 0 ? "✅ PASS" : `⚠️ ${k} finding${k === 1 ? "" : "s"}${added > 0 ? `, ${added} on added lines` : ""}`} |`,
+    );
+  }
+  const n = (l: FindingLevel) => BY_LEVEL(r, l).length;
+  rows.push(
+    `| Alignment | ${n("blocking") ? "❌" : n("discussion") ? "⚠️" : "✅"} ${escapeInline(r.summary, 300)} |`,
+  );
+  if (r.clean.length > 0) {
+    rows.push(`| Checked and clean | ✅ ${r.clean.map((c) => escapeInline(c.title, 120)).join("; ")} |`);
+  }
+  return ["### Automated Checks", "", "| Check | Result |", "| --- | --- |", ...rows, ""];
 }

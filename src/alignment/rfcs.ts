@@ -6,6 +6,7 @@
 import { posix } from "node:path";
 import { parse as parseYaml } from "yaml";
 import type { AlignmentConfig } from "./config.js";
+import { withoutRfcPrefix } from "./labels.js";
 import type { TreeReader } from "./tree.js";
 
 export interface Rfc {
@@ -266,7 +267,7 @@ export function parseRfc(file: string, text: string): ParsedRfc {
     file,
     number,
     ...(numberLine !== undefined ? { numberLine } : {}),
-    title: clean(title),
+    title: withoutRfcPrefix(clean(title)),
     status: statusOf(statusValue),
     authors: parseAuthors(authorsValue),
     affects,

@@ -3,7 +3,7 @@
 // annotations per request and appends them on each update, so the first 50 ride on the
 // completing request and every further 50 cost one more update.
 import { plainText } from "../report/escape.js";
-import type { Report, Verdict } from "../report/model.js";
+import { levelOf, type Report, type Verdict } from "../report/model.js";
 import { call, type GitHubClient } from "./client.js";
 
 export const ANNOTATIONS_PER_REQUEST = 50;
@@ -164,7 +164,10 @@ export function buildAnnotations(report: Report): Annotation[] {
     else add(a.path, undefined, "failure", "Artifact hash mismatch", msg);
   }
   for (const f of report.alignment?.findings ?? []) {
-    add(f.path, f.line, f.tier === 1 ? "failure" : "notice", f.title, f.concern);
+    // One annotation per listed place: the finding is one entry, each line still gets its mark.
+    const level = levelOf(f) === "blocking" ? "failure" : "notice";
+    const places = f.locations.length > 0 ? f.locations : [{ path: f.path, line: f.line }];
+    for (const p of places) add(p.path, p.line, level, f.title, f.concern);
   }
   for (const f of report.external.lint?.findings ?? []) {
     if (f.onAddedLine) add(f.path, f.line, "warning", f.rule, f.message);

@@ -5,6 +5,8 @@
 // detail, trim logs, drop the per-case table, cap long lists) and say so in the output.
 // All text from the report is untrusted and passes through ./escape.ts.
 
+import { rfcLabel } from "../alignment/labels.js";
+import { formatPlaces } from "../alignment/render.js";
 import {
   escapeInline,
   escapeInlineWithCode,
@@ -13,7 +15,7 @@ import {
   mermaidLabel,
   preBlock,
 } from "./escape.js";
-import { byAttention, type CaseResult, countCases, type Report } from "./model.js";
+import { byAttention, type CaseResult, countCases, levelOf, type Report } from "./model.js";
 import { formatDuration } from "./text.js";
 
 export type MarkdownTarget = "comment" | "check-summary" | "check-text" | "job-summary" | "file";
@@ -262,9 +264,18 @@ function automatedChecks(report: Report, d: Detail): string {
   }
   const al = report.alignment;
   if (al?.configured) {
-    const t1 = al.findings.filter((f) => f.tier === 1).length;
-    const t2 = al.findings.length - t1;
-    rows.push(`| Alignment | ${t1 ? "❌" : t2 ? "⚠️" : "✅"} ${t1} to fix, ${t2} to discuss |`);
+    const n = (l: string) => al.findings.filter((f) => levelOf(f) === l).length;
+    rows.push(
+      `| Alignment | ${n("blocking") ? "❌" : n("discussion") ? "⚠️" : "✅"} ${n("blocking")} blocking, ${n("discussion")} for discussion, ${n("advisory")} advisory |`,
+    );
+    if (al.clean.length > 0) {
+      rows.push(
+        `| Alignment: checked and clean | ✅ ${al.clean
+          .slice(0, 20)
+          .map((c) => escapeInline(c.title, 120))
+          .join("; ")}${al.clean.length > 20 ? ` and ${al.clean.length - 20} more` : ""} |`,
+      );
+    }
   } else if (al) {
     rows.push("| Alignment | ➖ not configured (no alignment config in the repository) |");
   }
@@ -330,7 +341,7 @@ function tier1(report: Report, d: Detail): string {
   for (const e of report.errors)
     items.push(`💥 ${escapeInline(e.kind, 60)}: ${escapeInline(e.message, 600)}`);
   for (const f of report.alignment?.findings ?? []) {
-    if (f.tier === 1) items.push(findingItem(f, "❌"));
+    if (levelOf(f) === "blocking") items.push(findingItem(f, "❌"));
   }
   const body = items.length ? list(items, d.listCap, "items to fix") : ["_Nothing to fix._"];
   return ["### Tier 1: Fixes Required", "", ...body, ""].join("\n");
@@ -340,14 +351,18 @@ function findingItem(f: NonNullable<Report["alignment"]>["findings"][number], ic
   const who = f.reviewers.length
     ? ` · reviewers: ${f.reviewers.map((r) => escapeInline(r, 60)).join(", ")}`
     : "";
-  const ref = f.ref ? ` (${escapeInline(f.ref, 80)})` : "";
-  return `${icon} **${escapeInline(f.title, 200)}**${ref}: ${escapeInline(f.concern, 600)}${location(f.path, f.line)}${who}`;
+  const label = f.ref ?? f.rule;
+  const ref = label ? ` (${escapeInline(label, 80)})` : "";
+  const at = formatPlaces(f, (p) => inlineCode(p, 200));
+  return `${icon} **${escapeInline(f.title, 200)}**${ref}: ${escapeInline(f.concern, 600)}${at ? ` at ${at}` : ""}${who}`;
 }
 
 function tier2(report: Report, d: Detail): string {
   const items: string[] = [];
-  for (const f of report.alignment?.findings ?? [])
-    if (f.tier === 2) items.push(findingItem(f, "💬 ALIGNMENT FLAG:"));
+  for (const f of report.alignment?.findings ?? []) {
+    if (levelOf(f) === "discussion") items.push(findingItem(f, "💬 ALIGNMENT FLAG:"));
+    else if (levelOf(f) === "advisory") items.push(findingItem(f, "📝 Note:"));
+  }
   let consequences = 0;
   for (const c of sortedCases(report)) {
     if (c.status === "fail" && c.severity === "warn") items.push(caseItem(c, "⚠️"));
@@ -373,7 +388,7 @@ function tier2(report: Report, d: Detail): string {
     lines.push("", "**Open RFCs Context** (open RFCs whose paths this change touches):", "");
     const rfcs = al.openRfcs.map(
       (r) =>
-        `RFC ${escapeInline(r.number, 20)}: ${escapeInline(r.title, 160)} (${escapeInline(r.status, 40)}) · ${r.paths
+        `${escapeInline(rfcLabel(r.number, r.title), 180)} (${escapeInline(r.status, 40)}) · ${r.paths
           .slice(0, 5)
           .map((p) => inlineCode(p, 120))
           .join(", ")}`,

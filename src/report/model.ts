@@ -107,8 +107,22 @@ export const artifactResultSchema = z.object({
 });
 export type ArtifactResult = z.infer<typeof artifactResultSchema>;
 
+/** blocking: Tier 1, fails the run; discussion: Tier 2; advisory: a note that never fails. */
+export const FINDING_LEVELS = ["blocking", "discussion", "advisory"] as const;
+export type FindingLevel = (typeof FINDING_LEVELS)[number];
+
+export const findingLocationSchema = z.object({
+  path: z.string(),
+  line: z.number().int().positive().optional(),
+});
+
+/**
+ * One entry per rule (or RFC) per change, with every place it hit. `path`/`line` repeat the first
+ * location for readers of older reports; `tier` is 1 for blocking, 2 otherwise.
+ */
 export const findingSchema = z.object({
   tier: z.union([z.literal(1), z.literal(2)]),
+  level: z.enum(FINDING_LEVELS).optional(),
   kind: z.string(),
   title: z.string(),
   concern: z.string(),
@@ -116,8 +130,18 @@ export const findingSchema = z.object({
   line: z.number().int().positive().optional(),
   reviewers: z.array(z.string()).default([]),
   ref: z.string().optional(),
+  /** The rule's id (principle, path rule, co-change rule, metadata rule). */
+  rule: z.string().optional(),
+  /** The places listed (capped per file); `hits` counts them all. */
+  locations: z.array(findingLocationSchema).default([]),
+  hits: z.number().int().nonnegative().optional(),
 });
 export type Finding = z.infer<typeof findingSchema>;
+
+/** A finding's level; reports written before levels existed have only a tier. */
+export function levelOf(f: Pick<Finding, "tier" | "level">): FindingLevel {
+  return f.level ?? (f.tier === 1 ? "blocking" : "discussion");
+}
 
 export const alignmentReportSchema = z.object({
   configured: z.boolean(),
@@ -129,6 +153,8 @@ export const alignmentReportSchema = z.object({
     )
     .default([]),
   notes: z.array(z.string()).default([]),
+  /** What was checked and found nothing (rules, RFCs, protected paths): silence means something. */
+  clean: z.array(z.object({ kind: z.string(), id: z.string(), title: z.string() })).default([]),
   summary: z.string().default(""),
 });
 export type AlignmentReport = z.infer<typeof alignmentReportSchema>;
@@ -186,15 +212,17 @@ export const reportSchema = z.object({
 export type Report = z.infer<typeof reportSchema>;
 
 /**
- * Verdict rules: any error -> error; a failed `fail`-severity case, a hash mismatch, an
- * incomplete inventory (when required) or failed cleanup -> fail; skips and `warn` failures -> warn.
+ * Verdict rules: any error -> error; a failed `fail`-severity case, a blocking alignment finding, a
+ * hash mismatch, an incomplete inventory (when required) or failed cleanup -> fail; skips and `warn` failures -> warn.
  */
 export function computeVerdict(
-  r: Pick<Report, "cases" | "artifacts" | "inventory" | "errors" | "cleanup">,
+  r: Pick<Report, "cases" | "artifacts" | "inventory" | "errors" | "cleanup"> &
+    Partial<Pick<Report, "alignment">>,
 ): Verdict {
   if (r.errors.length > 0 || r.cases.some((c) => c.status === "error")) return "error";
   const failed =
     r.cases.some((c) => c.status === "fail" && c.severity === "fail") ||
+    (r.alignment?.findings.some((f) => levelOf(f) === "blocking") ?? false) ||
     r.artifacts.some((a) => !a.ok) ||
     (r.inventory?.requireComplete === true && !r.inventory.complete) ||
     (r.cleanup !== null && !r.cleanup.completed);

@@ -56,12 +56,18 @@ describe("docker-acceptance align", () => {
     const { code, out } = await align(["--workspace", join(repo.dir, "src"), "--base", "main"]);
     expect(code).toBe(1);
     expect(out).toContain("Alignment review: git diff main...HEAD (242 files)\n");
-    expect(out).toContain("  FIX   tools/job.py:2  Leftover debugging: print(\n");
     expect(out).toContain(
       [
-        "  ALIGNMENT FLAG  src/engine/docker.ts:3  Touches a file of open RFC 1: Engine providers (In Review)",
-        "        at stake: RFC 1",
-        "        concern: RFC 1 is In Review and proposes changes to src/engine/docker.ts; check this change agrees with it, or wait for its outcome.",
+        "  FIX  Merge-conflict marker",
+        "        Resolve the conflict and remove the marker lines.",
+        "        at: docs/notes.md:2, docs/notes.md:4, docs/notes.md:6",
+      ].join("\n"),
+    );
+    expect(out).toContain(
+      [
+        "  ALIGNMENT FLAG  Touches open RFC 1: Engine providers (In Review) [RFC 1]",
+        "        RFC 1 is In Review and proposes changes to these files; check this change agrees with it, or wait for its outcome.",
+        "        at: src/engine/docker.ts:3, src/engine/old.ts",
         "        suggested reviewers: @jdoe",
       ].join("\n"),
     );
@@ -71,9 +77,7 @@ describe("docker-acceptance align", () => {
   test("only Tier 2 points: exit 0", async () => {
     const { code, out } = await align(["--workspace", repo.dir, "--base", "main", "--head", "tier2-only"]);
     expect(code).toBe(0);
-    expect(out).toContain(
-      "Summary: 0 mechanical issues to fix, 1 alignment point for human review, 0 RFC conflicts",
-    );
+    expect(out).toContain("Summary: 0 blocking, 1 for discussion, 0 advisory; protected path changed: 1");
   });
 
   test("markdown: untrusted RFC text cannot inject HTML, links or mentions", async () => {
@@ -89,7 +93,7 @@ describe("docker-acceptance align", () => {
     ]);
     expect(code).toBe(0);
     expect(out).toContain("### Open RFCs Context");
-    expect(out).toContain("- **ALIGNMENT FLAG**: Touches a file of open RFC 9");
+    expect(out).toContain("- 💬 **ALIGNMENT FLAG**: **Touches open RFC 9: &lt;img");
     expect(out).not.toContain("<img");
     expect(out).not.toContain("](https://");
     expect(out).not.toMatch(/(^|[^\u200d])@org\/everyone/);

@@ -18,10 +18,12 @@ function problems(text: string): string {
 describe("parseAlignmentConfig", () => {
   test("an empty file means every default", () => {
     const c = parseAlignmentConfig("a.yml", "");
-    expect(c.rfcs).toEqual({ dir: "rfcs/", open: ["Draft", "In Review"], map: {} });
+    expect(c.rfcs).toEqual({ dir: "rfcs/", open: ["Draft", "In Review"], map: {}, level: "discussion" });
     expect(c.protected).toEqual(DEFAULT_PROTECTED);
-    expect(c.debug).toEqual({ enabled: true, ignore: [], marker: "alignment: allow" });
+    expect(c.debug).toEqual({ enabled: true, ignore: [], marker: "alignment: allow", level: "blocking" });
     expect(c.principles).toEqual([]);
+    expect(c.cochange).toEqual([]);
+    expect(c.allow).toEqual([]);
   });
 
   test("debug: false turns the built-in checks off", () => {
@@ -33,7 +35,7 @@ describe("parseAlignmentConfig", () => {
       problems("principles:\n  - id: x\n    title: X\n    forbid: ['print(']\n    message: m\n    tier: 3\n"),
     ).toBe(
       'acceptance/alignment.yml: principles[0].forbid[0]: not a valid regular expression (Invalid regular expression: /print(/: Unterminated group); write a JavaScript regex source such as "print\\\\(" or "/todo/i" (fix: escape regex metacharacters, for example "print\\\\(" in YAML double quotes)\n' +
-        "acceptance/alignment.yml: principles[0].tier: 1 (fix required) or 2 (alignment discussion) (fix: write tier: 1 or tier: 2)",
+        "acceptance/alignment.yml: principles[0].tier: 1 (fix required) or 2 (alignment discussion) (fix: write level: blocking, discussion or advisory (tier: 1 or 2 still works))",
     );
     expect(problems("rfc:\n  dir: docs/rfcs\n")).toMatch(
       /^acceptance\/alignment\.yml: Unrecognized key: "rfc" \(fix: remove the key or check its spelling/,

@@ -91,37 +91,33 @@ export const FEATURE_FILES: Record<string, string | Buffer> = {
 
 export const FILLER_FILES = 230;
 
-type Row = [
-  tier: 1 | 2,
-  kind: string,
-  path: string,
-  line: number | undefined,
-  reviewers: string[],
-  ref?: string,
-];
+type Row = [tier: 1 | 2, kind: string, places: string, reviewers: string[], ref?: string];
 
 /** What both sources must find in the feature branch, in report order. */
+/** One entry per rule (or RFC): where it hit, in order, and who is suggested. */
 export const EXPECTED: Row[] = [
-  [1, "conflict-marker", "docs/notes.md", 2, []],
-  [1, "conflict-marker", "docs/notes.md", 4, []],
-  [1, "conflict-marker", "docs/notes.md", 6, []],
-  [1, "rfc-number-taken", "rfcs/0003-result-cache.md", 1, [], "RFC 3"],
-  [1, "debug-leftover", "src/engine/docker.ts", 3, []],
-  [1, "principle", "src/report/render.ts", 3, ["@security"], "no-shell"],
-  [1, "debug-leftover", "tools/job.py", 1, []],
-  [1, "debug-leftover", "tools/job.py", 2, []],
-  [1, "debug-leftover", "tools/job.py", 3, []],
-  [2, "protected-path", "acceptance/fixtures/hardened/logo.png", undefined, ["@acceptance-owners"]],
-  [2, "protected-path", "acceptance/inventory.json", 1, ["@acceptance-owners"]],
-  [2, "rfc-open-change", "src/engine/docker.ts", 3, ["@jdoe"], "RFC 1"],
-  [2, "rfc-open-change", "src/engine/old.ts", undefined, ["@jdoe"], "RFC 1"],
-  [2, "rfc-open-change", "src/k8s/pod.ts", 1, ["@k8s-team"], "RFC 4"],
-  [2, "rfc-open-change", "src/report/render.ts", 1, ["@carol"], "RFC 2"],
-  [2, "principle", "tests/wait.test.ts", 2, ["@org/maintainers"], "no-fixed-sleeps"],
+  [1, "conflict-marker", "docs/notes.md:2 docs/notes.md:4 docs/notes.md:6", []],
+  // Line 4 carries "alignment: allow", but the PR added it: a change cannot grant itself an exception.
+  [1, "debug-leftover", "src/engine/docker.ts:3 src/engine/docker.ts:4", []],
+  [1, "debug-leftover", "tools/job.py:1", []],
+  [1, "debug-leftover", "tools/job.py:2", []],
+  [1, "debug-leftover", "tools/job.py:3", []],
+  [1, "principle", "src/report/render.ts:3", ["@security"], "no-shell"],
+  [1, "rfc-number-taken", "rfcs/0003-result-cache.md:1", [], "RFC 3"],
+  [2, "principle", "tests/wait.test.ts:2", ["@org/maintainers"], "no-fixed-sleeps"],
+  [
+    2,
+    "protected-path",
+    "acceptance/fixtures/hardened/logo.png acceptance/inventory.json:1",
+    ["@acceptance-owners"],
+  ],
+  [2, "rfc-open-change", "src/engine/docker.ts:3 src/engine/old.ts", ["@jdoe"], "RFC 1"],
+  [2, "rfc-open-change", "src/k8s/pod.ts:1", ["@k8s-team"], "RFC 4"],
+  [2, "rfc-open-change", "src/report/render.ts:1", ["@carol"], "RFC 2"],
 ];
 
 export const EXPECTED_SUMMARY =
-  "9 mechanical issues to fix, 7 alignment points for human review, 5 RFC conflicts";
+  "7 blocking, 5 for discussion, 0 advisory; touches open RFC: 3, RFC numbering conflicts: 1, protected path changed: 1";
 
 export const EXPECTED_OPEN_RFCS = [
   {
@@ -135,15 +131,21 @@ export const EXPECTED_OPEN_RFCS = [
 ];
 
 export function rows(
-  findings: { tier: 1 | 2; kind: string; path?: string; line?: number; reviewers: string[]; ref?: string }[],
+  findings: {
+    tier: 1 | 2;
+    kind: string;
+    locations: { path: string; line?: number }[];
+    reviewers: string[];
+    ref?: string;
+  }[],
 ): Row[] {
   return findings.map((f) => {
-    const row: Row = [f.tier, f.kind, f.path ?? "", f.line, f.reviewers];
+    const places = f.locations.map((l) => (l.line === undefined ? l.path : `${l.path}:${l.line}`)).join(" ");
+    const row: Row = [f.tier, f.kind, places, f.reviewers];
     if (f.ref !== undefined) row.push(f.ref);
     return row;
   });
 }
-
 export interface FixtureRepo {
   dir: string;
   base: string;

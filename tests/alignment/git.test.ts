@@ -31,7 +31,9 @@ describe("alignment review through the local git source", () => {
     expect(rows(report.findings)).toEqual(EXPECTED);
     expect(report.summary).toBe(EXPECTED_SUMMARY);
     expect(report.openRfcs).toEqual(EXPECTED_OPEN_RFCS);
-    expect(report.notes).toEqual([]);
+    expect(report.notes).toEqual([
+      "1 allow comment not counted: new in this change (an exception counts only when it is already there at the base)",
+    ]);
     const principle = report.findings.find((f) => f.ref === "no-shell")!;
     expect(principle).toMatchObject({
       title: "No shell execution",
@@ -84,6 +86,7 @@ describe("alignment review through the local git source", () => {
       source: "git diff main...feature",
       findings: [],
       openRfcs: [],
+      clean: [],
       notes: [
         "acceptance/none.yml not found: the alignment review is not configured (see docs/alignment.md)",
       ],

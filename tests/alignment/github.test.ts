@@ -188,7 +188,11 @@ describe("alignment review through the GitHub API source", () => {
     expect(rows(report.findings)).toEqual(EXPECTED);
     expect(report.summary).toBe(EXPECTED_SUMMARY);
     expect(report.openRfcs).toEqual(EXPECTED_OPEN_RFCS);
-    expect(report.notes).toEqual([...pr.notes, RULES_FROM_CHANGE]);
+    expect(report.notes).toEqual([
+      ...pr.notes,
+      RULES_FROM_CHANGE,
+      "1 allow comment not counted: the base commit is not at hand to confirm it",
+    ]);
   });
 
   test("the 3,000-file cap is detected from changed_files and reported, not hidden", async () => {

@@ -23,11 +23,12 @@ function file(
 
 const config = defaultAlignmentConfig();
 const rfc = (path: string, text: string): Rfc => withConfig(parseRfc(path, text), config);
+/** One string per finding (entry): tier, kind, and every place it lists. */
 const brief = (fs: ReturnType<typeof analyseFiles>["findings"]) =>
-  fs.map((f) => `${f.tier} ${f.kind} ${f.path ?? "-"}:${f.line ?? "-"}`);
+  fs.map((f) => `${f.tier} ${f.kind} ${f.locations.map((l) => `${l.path}:${l.line ?? "-"}`).join(" ")}`);
 
 describe("debug checks", () => {
-  test("language-scoped, one finding per line, the marker silences only its own line", () => {
+  test("language-scoped, one entry per check listing its lines; a marker new in the change counts for nothing", () => {
     const { findings } = analyseFiles(
       [
         file("a.ts", [
@@ -51,12 +52,18 @@ describe("debug checks", () => {
       { rfcs: [], codeowners: NO_CODEOWNERS },
     );
     expect(brief(findings)).toEqual([
-      "1 debug-leftover a.ts:1",
-      "1 debug-leftover a.ts:3",
-      "1 debug-leftover b.py:1",
-      "1 debug-leftover b.py:4",
-      "1 debug-leftover b.py:5",
       "1 conflict-marker c.go:2",
+      "1 debug-leftover a.ts:1 a.ts:2",
+      "1 debug-leftover a.ts:1 a.ts:3",
+      "1 debug-leftover b.py:1 b.py:4",
+      "1 debug-leftover b.py:5",
+    ]);
+    expect(findings.map((f) => f.rule)).toEqual([
+      undefined,
+      "debug.console-log",
+      "debug.debugger",
+      "debug.pdb",
+      "debug.print",
     ]);
   });
 
@@ -77,7 +84,7 @@ describe("debug checks", () => {
       config,
       { rfcs: [], codeowners: NO_CODEOWNERS },
     );
-    expect(brief(findings)).toEqual(["1 conflict-marker b.md:2", "1 conflict-marker b.md:4"]);
+    expect(brief(findings)).toEqual(["1 conflict-marker b.md:2 b.md:4"]);
   });
 });
 
@@ -94,12 +101,16 @@ describe("protected paths and open RFCs", () => {
       config,
       { rfcs: [], codeowners: owners, configPath: "custom/alignment.yml" },
     );
-    expect(findings.map((f) => [f.path, f.line, f.reviewers, f.title])).toEqual([
-      [".github/workflows/ci.yml", undefined, ["@all"], "Protected path removed: .github/workflows/ci.yml"],
-      ["acceptance/fixtures/a.bin", undefined, ["@acc"], "Protected path added: acceptance/fixtures/a.bin"],
-      ["custom/alignment.yml", 1, ["@all"], "Protected path modified: custom/alignment.yml"],
-      ["moved/inventory.json", undefined, ["@all"], "Protected path renamed: moved/inventory.json"],
+    expect(findings).toHaveLength(1);
+    expect(findings[0]!.title).toBe("Protected path changed");
+    expect(findings[0]!.reviewers).toEqual(["@all", "@acc"]);
+    expect(findings[0]!.locations).toEqual([
+      { path: ".github/workflows/ci.yml" },
+      { path: "acceptance/fixtures/a.bin" },
+      { path: "custom/alignment.yml", line: 1 },
+      { path: "moved/inventory.json" },
     ]);
+    expect(summarise(findings)).toBe("0 blocking, 1 for discussion, 0 advisory; protected path changed: 1");
   });
 
   test("closed RFCs and RFCs without paths never flag; open ones flag each touched file once", () => {
@@ -116,7 +127,9 @@ describe("protected paths and open RFCs", () => {
         codeowners: NO_CODEOWNERS,
       },
     );
-    expect(brief(a.findings)).toEqual(["2 rfc-open-change docs/c.md:1", "2 rfc-open-change src/c/x.ts:1"]);
+    expect(brief(a.findings)).toEqual(["2 rfc-open-change docs/c.md:1 src/c/x.ts:1"]);
+    expect(a.findings[0]!.title).toBe("Touches open RFC 3: C (Draft)");
+    expect(summarise(a.findings)).toBe("0 blocking, 1 for discussion, 0 advisory; touches open RFC: 1");
     expect(a.openRfcs).toEqual([
       { number: "3", title: "C", status: "Draft", paths: ["src/c/x.ts", "docs/c.md"] },
     ]);
@@ -136,20 +149,18 @@ describe("RFC numbering", () => {
       config,
       { rfcs: [...existing, ...added], codeowners: NO_CODEOWNERS },
     );
-    expect(findings.map((f) => [f.kind, f.path, f.line, f.concern])).toEqual([
+    // One entry for the one conflict, pointing at both number lines.
+    expect(findings.map((f) => [f.kind, f.locations, f.concern])).toEqual([
       [
         "rfc-duplicate-number",
-        "rfcs/x.md",
-        3,
+        [
+          { path: "rfcs/x.md", line: 3 },
+          { path: "rfcs/y.md", line: 1 },
+        ],
         "rfcs/x.md claims RFC 7, also claimed by rfcs/y.md; renumber it (next free: 8).",
       ],
-      [
-        "rfc-duplicate-number",
-        "rfcs/y.md",
-        1,
-        "rfcs/y.md claims RFC 7, also claimed by rfcs/x.md; renumber it (next free: 8).",
-      ],
     ]);
+    expect(summarise(findings)).toBe("1 blocking, 0 for discussion, 0 advisory; RFC numbering conflicts: 1");
   });
 
   test("an old duplicate the PR does not touch is a note, not a finding", () => {
@@ -173,7 +184,7 @@ describe("RFC numbering", () => {
   });
 });
 
-test("principles: added lines only, paths and exclude, reviewers from the rule else CODEOWNERS, per-rule tier", () => {
+test("principles: added lines only, paths and exclude, reviewers from the rule else CODEOWNERS, legacy tiers", () => {
   const c = defaultAlignmentConfig();
   c.principles = [
     {
@@ -183,6 +194,7 @@ test("principles: added lines only, paths and exclude, reviewers from the rule e
       exclude: ["src/gen/**"],
       forbid: ["TODO", "/fixme/i"],
       message: "m1",
+      target: "any",
       tier: 1,
       reviewers: [],
     },
@@ -193,6 +205,7 @@ test("principles: added lines only, paths and exclude, reviewers from the rule e
       exclude: [],
       forbid: ["\\beval\\("],
       message: "m2",
+      target: "any",
       tier: 2,
       reviewers: ["@sec"],
     },
@@ -206,16 +219,10 @@ test("principles: added lines only, paths and exclude, reviewers from the rule e
     c,
     { rfcs: [], codeowners: parseCodeOwners("src/ @src-team\n") },
   );
-  expect(findings.map((f) => `${f.tier} ${f.ref} ${f.path}:${f.line} ${f.reviewers.join(",")}`)).toEqual([
-    "1 p1 src/a.ts:1 @src-team",
-    "1 p1 src/a.ts:2 @src-team",
-    "2 p2 lib/c.js:1 @sec",
-    "2 p2 src/a.ts:3 @sec",
+  expect(findings.map((f) => `${f.level} ${f.ref} ${brief([f])[0]} ${f.reviewers.join(",")}`)).toEqual([
+    "blocking p1 1 principle src/a.ts:1 src/a.ts:2 @src-team",
+    "discussion p2 2 principle lib/c.js:1 src/a.ts:3 @sec",
   ]);
-  expect(summarise(findings)).toBe(
-    "2 mechanical issues to fix, 2 alignment points for human review, 0 RFC conflicts",
-  );
-  expect(summarise([findings[0]!])).toBe(
-    "1 mechanical issue to fix, 0 alignment points for human review, 0 RFC conflicts",
-  );
+  expect(findings.map((f) => f.hits)).toEqual([2, 2]);
+  expect(summarise(findings)).toBe("1 blocking, 1 for discussion, 0 advisory");
 });

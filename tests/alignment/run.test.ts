@@ -14,8 +14,8 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-test("a flood of findings is capped in the list, counted in full in the summary, and the cut is noted", async () => {
-  const lines = Array.from({ length: MAX_FINDINGS + 5 }, (_, i) => ({
+test("a flood of hits is one entry: its places capped per file, every hit counted", async () => {
+  const lines = Array.from({ length: 1005 }, (_, i) => ({
     line: i + 1,
     text: `console.log(${i});`,
   }));
@@ -23,16 +23,27 @@ test("a flood of findings is capped in the list, counted in full in the summary,
     workspace: dir,
     source: {
       kind: "files",
-      files: [{ path: "src/noisy.ts", status: "added", binary: false, diffScoped: true, added: lines }],
+      files: [
+        { path: "src/noisy.ts", status: "added", binary: false, diffScoped: true, added: lines },
+        { path: "src/quiet.ts", status: "added", binary: false, diffScoped: true, added: [lines[0]!] },
+      ],
     },
   });
-  expect(report.findings).toHaveLength(MAX_FINDINGS);
-  expect(report.summary).toBe(
-    "1005 mechanical issues to fix, 0 alignment points for human review, 0 RFC conflicts",
-  );
+  expect(report.findings).toHaveLength(1);
+  const [f] = report.findings;
+  expect(f!.hits).toBe(1006);
+  expect(f!.locations).toEqual([
+    { path: "src/noisy.ts", line: 1 },
+    { path: "src/noisy.ts", line: 2 },
+    { path: "src/noisy.ts", line: 3 },
+    { path: "src/quiet.ts", line: 1 },
+  ]);
+  expect(report.summary).toBe("1 blocking, 0 for discussion, 0 advisory");
+  // The workspace does not hold these files: their hunks were tokenized alone, and the report says so.
   expect(report.notes).toEqual([
     RULES_FROM_CHANGE,
-    "5 more findings are counted in the summary but not listed",
+    expect.stringMatching(/^2 files tokenized hunk by hunk .*\(src\/noisy\.ts, src\/quiet\.ts\)$/),
   ]);
-  expect(report.source).toBe("pull request files (1 file)");
+  expect(report.source).toBe("pull request files (2 files)");
+  expect(MAX_FINDINGS).toBe(1000);
 });

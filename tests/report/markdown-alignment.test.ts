@@ -26,7 +26,7 @@ describe("the alignment review in the report", () => {
       summary: "0 mechanical issues to fix, 1 alignment points for human review, 0 RFC conflicts",
     });
     const md = renderMarkdown(makeReport({ alignment }), { target: "comment" });
-    expect(md).toContain("| Alignment | ⚠️ 0 to fix, 1 to discuss |");
+    expect(md).toContain("| Alignment | ⚠️ 0 blocking, 1 for discussion, 0 advisory |");
     expect(md).toContain("💬 ALIGNMENT FLAG: **Touches paths of open RFC 007**");
     expect(md).toContain("**Open RFCs Context**");
     expect(md).toContain(

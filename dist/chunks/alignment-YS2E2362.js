@@ -1,3 +1,0 @@
-import { createRequire as __daCreateRequire } from 'node:module';
-const require = __daCreateRequire(import.meta.url);
-import{a,b,c,d,e,f,g,h,i,j,k,l,m,n}from"./chunk-FLD7MKZ7.js";import"./chunk-4S2BM6GO.js";import"./chunk-RXULCAYS.js";import"./chunk-WR2DNMJG.js";import"./chunk-7OFWUP4V.js";import"./chunk-BED4RGAZ.js";import"./chunk-EN66KAXS.js";export{a as DEFAULT_CONFIG_PATH,m as MAX_FINDINGS,l as RULES_FROM_CHANGE,j as analyseFiles,h as defaultBase,k as fetchPullRequestFiles,f as gitDiffFiles,g as gitTopLevel,b as loadAlignmentConfig,c as parseAlignmentConfig,d as parsePatch,e as parseUnifiedDiff,n as runAlignment,i as summarise};

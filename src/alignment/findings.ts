@@ -1,0 +1,80 @@
+// One finding per rule (or RFC) per change: hits are collected under the rule's key and become a
+// single entry listing where it hit, a few lines per file, while `hits` counts them all.
+import type { Finding, FindingLevel } from "../report/model.js";
+
+/** Lines listed per file per finding; the rest are counted. */
+export const LINES_PER_FILE = 3;
+/** Locations listed per finding; the rest are counted. */
+export const LOCATIONS_PER_FINDING = 30;
+
+const MAX_REVIEWERS = 10;
+
+export type FindingHead = Omit<Finding, "tier" | "level" | "locations" | "hits" | "path" | "line"> & {
+  level: FindingLevel;
+};
+
+interface Group {
+  head: FindingHead;
+  files: Map<string, number[]>;
+  hits: number;
+}
+
+export class FindingCollector {
+  private readonly groups = new Map<string, Group>();
+
+  /** A hit of the rule `key` at `path` (and `line`, when the finding is about a line). */
+  add(key: string, head: FindingHead, path: string | undefined, line?: number): void {
+    let g = this.groups.get(key);
+    if (!g) {
+      g = { head: { ...head, reviewers: [...head.reviewers] }, files: new Map(), hits: 0 };
+      this.groups.set(key, g);
+    } else {
+      // Reviewers of every place it hit (CODEOWNERS of each path), in order, a few at most.
+      for (const r of head.reviewers) {
+        if (g.head.reviewers.length < MAX_REVIEWERS && !g.head.reviewers.includes(r))
+          g.head.reviewers.push(r);
+      }
+    }
+    g.hits++;
+    if (path === undefined) return;
+    const lines = g.files.get(path) ?? [];
+    if (line !== undefined) lines.push(line);
+    g.files.set(path, lines);
+  }
+
+  has(key: string): boolean {
+    return this.groups.has(key);
+  }
+
+  findings(): Finding[] {
+    const out: Finding[] = [];
+    for (const g of this.groups.values()) {
+      const locations: Finding["locations"] = [];
+      for (const [path, lines] of [...g.files].sort(([a], [b]) => a.localeCompare(b))) {
+        if (lines.length === 0) locations.push({ path });
+        for (const line of [...new Set(lines)].sort((a, b) => a - b).slice(0, LINES_PER_FILE)) {
+          locations.push({ path, line });
+        }
+      }
+      const listed = locations.slice(0, LOCATIONS_PER_FINDING);
+      const first = listed[0];
+      out.push({
+        ...g.head,
+        tier: g.head.level === "blocking" ? 1 : 2,
+        ...(first ? { path: first.path, ...(first.line !== undefined ? { line: first.line } : {}) } : {}),
+        locations: listed,
+        hits: g.hits,
+      });
+    }
+    return out.sort(
+      (a, b) =>
+        LEVEL_RANK[a.level!] - LEVEL_RANK[b.level!] ||
+        a.kind.localeCompare(b.kind) ||
+        (a.path ?? "").localeCompare(b.path ?? "") ||
+        (a.line ?? 0) - (b.line ?? 0) ||
+        a.title.localeCompare(b.title),
+    );
+  }
+}
+
+const LEVEL_RANK: Record<FindingLevel, number> = { blocking: 0, discussion: 1, advisory: 2 };
