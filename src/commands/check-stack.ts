@@ -4,12 +4,14 @@
 // inventory, so nothing here names one.
 import { UsageError } from "../errors.js";
 import type { CaseResult } from "../report/model.js";
+import { type HostPathAllowance, parseHostPathAllowance } from "../suites/containment/index.js";
 import type { ContainmentCaseId } from "../suites/ids.js";
 
 export const ALLOWANCE_LABELS = {
   writableRoots: "org.docker-acceptance.writable-roots",
   allowedCapabilities: "org.docker-acceptance.allowed-capabilities",
   network: "org.docker-acceptance.network",
+  hostPaths: "org.docker-acceptance.host-paths",
 } as const;
 
 const COMPOSE_PROJECT = "com.docker.compose.project";
@@ -21,6 +23,7 @@ export interface Allowances {
   writableRoots: string[];
   allowedCapabilities: string[];
   network: Network;
+  allowedHostPaths: HostPathAllowance[];
 }
 
 const list = (v: string) =>
@@ -67,6 +70,18 @@ export function allowancesFor(
       bad(ALLOWANCE_LABELS.network, "none, bridge or any");
     out.network = network as Network;
     fromLabels[ALLOWANCE_LABELS.network] = labels[ALLOWANCE_LABELS.network]!;
+  }
+  const hostPaths = labels[ALLOWANCE_LABELS.hostPaths];
+  if (hostPaths !== undefined) {
+    try {
+      out.allowedHostPaths = list(hostPaths).map(parseHostPathAllowance);
+    } catch {
+      bad(
+        ALLOWANCE_LABELS.hostPaths,
+        "absolute host paths, each optionally :ro or :rw, separated by commas, such as /srv/data:ro",
+      );
+    }
+    fromLabels[ALLOWANCE_LABELS.hostPaths] = hostPaths;
   }
   return { allowances: out, fromLabels };
 }
@@ -116,8 +131,8 @@ const FIXES: Record<ContainmentCaseId, { run: string; compose: string }> = {
     compose: 'Set `read_only: true` and list each directory it writes under `tmpfs:` (`tmpfs: ["/tmp"]`).',
   },
   "containment.mounts": {
-    run: `Remove the mounts listed as findings (\`-v\`/\`--mount\` binds and volumes, or add \`:ro\`; extra \`--tmpfs\`; engine sockets). A path it must write, such as a Dockerfile \`VOLUME\`, is allowed with the label \`${L.writableRoots}=/tmp,/data\` or \`--writable-root\`.`,
-    compose: `Remove the \`volumes:\` and \`tmpfs:\` entries listed as findings (or add \`:ro\`), and any engine socket. A path it must write, such as a Dockerfile \`VOLUME\`, is allowed with the label \`${L.writableRoots}: /tmp,/data\` under \`labels:\`.`,
+    run: `Remove the mounts listed as findings (\`-v\`/\`--mount\` binds and volumes, or add \`:ro\`; extra \`--tmpfs\`; engine sockets). Allow a host directory it needs with the label \`${L.hostPaths}=/srv/data:ro\` (never /, /etc, /proc, /sys, /home, /var/lib/docker or a socket), and a path it must write, such as a Dockerfile \`VOLUME\`, with \`${L.writableRoots}=/tmp,/data\`.`,
+    compose: `Remove the \`volumes:\` and \`tmpfs:\` entries listed as findings (or add \`:ro\`), and any engine socket. Allow a host directory it needs with the label \`${L.hostPaths}: /srv/data:ro\` (never /, /etc, /proc, /sys, /home, /var/lib/docker or a socket), and a path it must write, such as a Dockerfile \`VOLUME\`, with \`${L.writableRoots}: /tmp,/data\`.`,
   },
   "containment.writable_roots": {
     run: `Make every writable place outside the allowed roots refuse its user (remove the mount, add \`:ro\`, or fix ownership) and mount each allowed root \`--tmpfs /tmp:rw,noexec,nosuid,nodev\`; allowed roots: label \`${L.writableRoots}\` or \`--writable-root\`.`,

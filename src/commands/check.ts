@@ -30,6 +30,7 @@ export const CHECK_USAGE = `usage: docker-acceptance check (--container ID|NAME)
                               [--probe-image REF] [--format text|markdown|json] [--out DIR]
   Labels on a container override the allowances below for that container:
     org.docker-acceptance.writable-roots=/tmp,/data  .allowed-capabilities=NET_BIND_SERVICE  .network=bridge
+    org.docker-acceptance.host-paths=/srv/data:ro
   --container      a running container to grade (repeatable)
   --filter         select every running container matching a Docker filter, e.g. label=com.docker.compose.project=shop (repeatable)
   --writable-root  a path the containers may write (repeatable; default /tmp and /dev/shm)
@@ -209,6 +210,7 @@ export async function checkContainers(opts: CheckOptions): Promise<Report> {
     writableRoots: opts.writableRoots,
     allowedCapabilities: opts.allowedCapabilities,
     network: opts.network,
+    allowedHostPaths: opts.allowedHostPaths ?? [],
   };
   const allowances = new Map(subjects.map((s) => [s.id, allowancesFor(s.name, s.labels, defaults)]));
   await engine.ensureImage(opts.probeImage, undefined, opts.signal);
@@ -221,7 +223,6 @@ export async function checkContainers(opts: CheckOptions): Promise<Report> {
   const targets = subjects.map((s) => ({
     containerId: s.id,
     subject: s.name,
-    allowedHostPaths: opts.allowedHostPaths ?? [],
     ...allowances.get(s.id)!.allowances,
     ...(s.inspect ? { inspect: s.inspect } : {}),
   }));

@@ -2,6 +2,9 @@
 // `check --filter label=com.docker.compose.project=...` call. docker compose is not installed on
 // this machine, so the stack is what compose would start: containers carrying its
 // com.docker.compose.project/service labels (and the allowance labels a compose file would set).
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { checkCommand } from "../../src/commands/check.js";
 import { ALLOWANCE_LABELS, allowancesFor, checkModeFix } from "../../src/commands/check-stack.js";
@@ -29,7 +32,12 @@ async function runCheck(argv: string[]): Promise<{ code: number; out: string }> 
   }
 }
 
-const defaults = { writableRoots: ["/tmp", "/dev/shm"], allowedCapabilities: [], network: "any" as const };
+const defaults = {
+  writableRoots: ["/tmp", "/dev/shm"],
+  allowedCapabilities: [],
+  network: "any" as const,
+  allowedHostPaths: [],
+};
 
 describe("check: allowances from a container's labels", () => {
   it("each label present replaces that default, and is recorded as coming from the label", () => {
@@ -45,18 +53,27 @@ describe("check: allowances from a container's labels", () => {
       writableRoots: ["/tmp", "/data"],
       allowedCapabilities: ["CHOWN"],
       network: "any",
+      allowedHostPaths: [],
     });
     expect(Object.keys(fromLabels)).toEqual([
       ALLOWANCE_LABELS.writableRoots,
       ALLOWANCE_LABELS.allowedCapabilities,
     ]);
     expect(allowancesFor("web", {}, defaults)).toEqual({ allowances: defaults, fromLabels: {} });
+    expect(
+      allowancesFor("files", { [ALLOWANCE_LABELS.hostPaths]: "/srv/data:ro,/srv/cache:rw" }, defaults)
+        .allowances.allowedHostPaths,
+    ).toEqual([
+      { path: "/srv/data", readOnly: true },
+      { path: "/srv/cache", readOnly: false },
+    ]);
   });
 
   it.each([
     [ALLOWANCE_LABELS.writableRoots, "data", /absolute paths/],
     [ALLOWANCE_LABELS.allowedCapabilities, "NET BIND!", /capability names/],
     [ALLOWANCE_LABELS.network, "overlay", /none, bridge or any/],
+    [ALLOWANCE_LABELS.hostPaths, "srv/data", /absolute host paths/],
   ])("a bad %s label is a usage error naming the container, the label and the fix", (label, value, fix) => {
     const e = (() => {
       try {
@@ -96,6 +113,9 @@ describe("check: allowances from a container's labels", () => {
       ]) {
         const fix = checkModeFix({ ...failed, id, evidence: {} }, form)!;
         expect(fix, `${id} ${form.kind}`).not.toMatch(/inventory|subjects\[/);
+        // The terminal shows 500 characters of a fix: a whole one fits, even with long names.
+        const long = { kind: "compose" as const, project: "p".repeat(24), service: "s".repeat(24) };
+        expect(checkModeFix({ ...failed, id, evidence: {} }, long)!.length, id).toBeLessThanOrEqual(500);
       }
     }
   });
@@ -134,7 +154,11 @@ describe.skipIf(!hasEngine)("check on a compose stack with per-container allowan
     };
   };
 
+  /** A host directory, as a compose file's `volumes: ["./static:/srv/static:ro"]` would bind. */
+  const hostDir = mkdtempSync(path.join(tmpdir(), "da-stack-"));
+
   beforeAll(async () => {
+    const bind = { Binds: [`${hostDir}:/srv/static:ro`] };
     const specs = [
       service("web", {}),
       // redis-like: writes /data, allowed by its own label only.
@@ -145,11 +169,13 @@ describe.skipIf(!hasEngine)("check on a compose stack with per-container allowan
         { [ALLOWANCE_LABELS.allowedCapabilities]: "NET_BIND_SERVICE" },
         { CapAdd: ["NET_BIND_SERVICE"] },
       ),
-      // the same /data and a port on every interface, with no allowance labels: findings.
+      // binds a host directory read-only, allowed by its own label only.
+      service("files", { [ALLOWANCE_LABELS.hostPaths]: `${hostDir}:ro` }, bind),
+      // the same /data, the same bind and a port on every interface, with no allowance labels.
       service(
         "worker",
         {},
-        { Tmpfs: data, PortBindings: { "8080/tcp": [{ HostIp: "0.0.0.0", HostPort: "" }] } },
+        { ...bind, Tmpfs: data, PortBindings: { "8080/tcp": [{ HostIp: "0.0.0.0", HostPort: "" }] } },
       ),
     ];
     for (const spec of specs) {
@@ -161,6 +187,7 @@ describe.skipIf(!hasEngine)("check on a compose stack with per-container allowan
 
   afterAll(async () => {
     await Promise.all(ids.map((id) => engine.removeContainer(id).catch(() => undefined)));
+    rmSync(hostDir, { recursive: true, force: true });
   });
 
   it("one --filter call grades every service with its own allowances and compose-form fixes", async () => {
@@ -168,13 +195,14 @@ describe.skipIf(!hasEngine)("check on a compose stack with per-container allowan
     const { code, out } = await runCheck([...filter, "--format", "json"]);
     const report: Report = reportSchema.parse(JSON.parse(out));
     expect(report.subjects.map((s) => s.name).sort()).toEqual(
-      ["db", "proxy", "web", "worker"].map((s) => `${project}-${s}-1`),
+      ["db", "files", "proxy", "web", "worker"].map((s) => `${project}-${s}-1`),
     );
     const notPassed = report.cases
       .filter((c) => c.status !== "pass")
       .map((c) => `${c.subject.replace(`${project}-`, "")} ${c.id} ${c.status}`)
       .sort();
-    // db and proxy pass only through their own labels; the worker has the same /data and no label.
+    // db, proxy and files pass only through their own labels; the worker has the same /data and
+    // bind and no label.
     expect(notPassed).toEqual([
       "worker-1 containment.mounts fail",
       "worker-1 containment.network fail",
