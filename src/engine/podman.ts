@@ -3,21 +3,25 @@ import type { CreateOptions } from "./docker.js";
 import type { HardenedSetting } from "./readback.js";
 
 /**
- * Podman 4 refuses tmpfs `uid=`/`gid=` options ("unknown mount option"); its `U` option chowns the
+ * The create options in Podman's terms. Podman 4 refuses tmpfs `uid=`/`gid=` options ("unknown mount option"); its `U` option chowns the
  * tmpfs to the container's user, which is what uid/gid of the subject's user asked for.
  */
 export function podmanCreateOptions(opts: CreateOptions): CreateOptions {
-  const tmpfs = opts.HostConfig?.Tmpfs;
-  if (!tmpfs) return opts;
-  const translated = Object.fromEntries(
-    Object.entries(tmpfs).map(([path, o]) => {
-      const parts = o.split(",").filter(Boolean);
-      const owned = parts.some((p) => /^(uid|gid)=/.test(p));
-      const kept = parts.filter((p) => !/^(uid|gid)=/.test(p));
-      return [path, (owned ? [...kept, "U"] : kept).join(",")];
-    }),
-  );
-  return { ...opts, HostConfig: { ...opts.HostConfig, Tmpfs: translated } };
+  const host = { ...opts.HostConfig };
+  if (host.Tmpfs) {
+    host.Tmpfs = Object.fromEntries(
+      Object.entries(host.Tmpfs).map(([path, o]) => {
+        const parts = o.split(",").filter(Boolean);
+        const owned = parts.some((p) => /^(uid|gid)=/.test(p));
+        const kept = parts.filter((p) => !/^(uid|gid)=/.test(p));
+        return [path, (owned ? [...kept, "U"] : kept).join(",")];
+      }),
+    );
+  }
+  // Podman refuses an init in a pid namespace it does not own ("PID namespace isn't private"),
+  // where Docker runs one: create without it, and let the read-back report Init as not applied.
+  if (host.Init && /^(host|container:)/.test(String(host.PidMode ?? ""))) host.Init = false;
+  return { ...opts, HostConfig: host };
 }
 
 /** How to get each setting applied on Podman, for a subject whose setting the engine ignored. */
