@@ -163,6 +163,12 @@ export async function runAction(): Promise<void> {
         suites: inputs.suites,
         shard: inputs.shard,
         probeImage: inputs.probeImage,
+        // A pull request is judged by its base's inventory; without the base the report says so.
+        judgeAt: context?.pr
+          ? context.pr.baseSha
+            ? { base: context.pr.baseSha }
+            : { unavailable: "the event names no base commit" }
+          : undefined,
         removeImages: inputs.cleanupImages,
         requireComplete: inputs.requireComplete,
         parallelism: inputs.parallelism,

@@ -7,6 +7,7 @@ import { cleanupOwned, mergeCleanup } from "./engine/cleanup.js";
 import { DockerEngine } from "./engine/docker.js";
 import { newRunId } from "./engine/ownership.js";
 import { ConfigError, type ConfigProblem, errorEvidence } from "./errors.js";
+import { type JudgeAt, judgeAtBase } from "./inventory/base.js";
 import { verifyArtifacts } from "./inventory/hashes.js";
 import { loadInventory } from "./inventory/load.js";
 import type { Inventory } from "./inventory/schema.js";
@@ -41,6 +42,11 @@ export interface RunOptions {
   runId?: string;
   head?: Report["head"];
   engine?: DockerEngine;
+  /**
+   * The PR's base, where the inventory's trust-bearing parts are read (or why it is not at hand);
+   * absent outside pull requests: the checkout's inventory is the maintainer's own.
+   */
+  judgeAt?: JudgeAt;
   /** The alignment review of the change under test; absent: not run (report.alignment null). */
   alignment?: { source: AlignmentSource; configPath?: string; rulesFrom?: string; pull?: PullRequestMeta };
 }
@@ -55,7 +61,15 @@ export async function runPipeline(opts: RunOptions): Promise<Report> {
   const owner = opts.runId ?? newRunId();
   const inventoryFile = path.resolve(opts.workspace, opts.inventoryPath);
   const loaded = await loadInventory(inventoryFile, { workspace: opts.workspace });
-  const inv = loaded.inventory;
+  // What judges the PR comes from its base (src/inventory/base.ts), never from the PR.
+  const judged = await judgeAtBase(opts.workspace, loaded, opts.judgeAt);
+  const inv = judged.inventory;
+  const probeImage = opts.probeImage ?? DEFAULT_PROBE_IMAGE;
+  const trust = {
+    ...judged.trust,
+    probeImage,
+    notes: [...ignoredProbeImage(loaded.inventory, probeImage), ...judged.trust.notes],
+  };
   const subjects = selectSubjects(inv.subjects, opts.subjects ?? [], opts.shard);
   refuseUnenforceable(inv, inventoryFile);
   // Loaded only when asked for (it brings the YAML parser): start-up time is a budget.
@@ -67,7 +81,7 @@ export async function runPipeline(opts: RunOptions): Promise<Report> {
     );
   }
   // Pinned artifacts and the alignment review need nothing from the engine: they run alongside.
-  const artifacts = verifyArtifacts(opts.workspace, inv, loaded.text);
+  const artifacts = verifyArtifacts(opts.workspace, inv, judged.pinsText);
   const alignment =
     opts.alignment && review
       ? review
@@ -93,7 +107,6 @@ export async function runPipeline(opts: RunOptions): Promise<Report> {
 
   try {
     await engine.ping();
-    const probeImage = opts.probeImage ?? inv.probeImage ?? DEFAULT_PROBE_IMAGE;
     // The host reference is measured once, from the start (off every subject's critical path),
     // and shared by every subject. Its failure only turns the namespace case into a SKIP.
     // Nothing is measured without the trusted probe: it must be here before any subject starts.
@@ -199,7 +212,19 @@ export async function runPipeline(opts: RunOptions): Promise<Report> {
     errors,
     cleanup: runCleanup(cleanups, signal.aborted ? String(signal.reason ?? "cancelled") : "run-end"),
     alignment: await alignment,
+    trust,
   });
+}
+
+/**
+ * The probe measures the subject, so the PR must not choose it: the inventory's `probeImage` is
+ * never used, and the report says so when it names another image than the one that ran.
+ */
+function ignoredProbeImage(inv: Inventory, used: string): string[] {
+  if (!inv.probeImage || inv.probeImage === used) return [];
+  return [
+    `The inventory's probeImage ${JSON.stringify(inv.probeImage.slice(0, 200))} was ignored: the probe image comes only from the probe-image input (--probe-image) or the built-in default pinned by digest, never from a file in the pull request. The probe ran ${used}.`,
+  ];
 }
 
 /**

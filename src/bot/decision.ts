@@ -13,6 +13,11 @@ export const runDecisionSchema = z.object({
   pr: z.number().int().positive(),
   /** The PR head read when the command was accepted; the run, check run and report use it. */
   headSha: z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/, "a full commit SHA"),
+  /** The PR's base commit when the command was accepted: the inventory's judging parts are read there. */
+  baseSha: z
+    .string()
+    .regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/, "a full commit SHA")
+    .optional(),
   /** `owner/name` of the PR's head repository. */
   headRepo: z.string().min(1),
   /** The head lives in another repository: its code runs only with a read-only token. */
@@ -66,6 +71,7 @@ export function commandEventContext(decision: RunDecision, runUrl?: string): Eve
       headSha: decision.headSha,
       headRepo: decision.headRepo,
       baseRepo: `${decision.owner}/${decision.repo}`,
+      baseSha: decision.baseSha,
     },
     // The publish phase holds the write token; the fork's code ran in another job.
     readOnly: false,

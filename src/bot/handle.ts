@@ -79,6 +79,7 @@ export async function handleIssueComment(event: unknown, deps: BotDeps): Promise
     repo,
     pr: issueNumber,
     headSha: pull.data.head.sha,
+    baseSha: /^[0-9a-f]{40}$/.test(pull.data.base.sha) ? pull.data.base.sha : undefined,
     headRepo,
     fork: headRepo.toLowerCase() !== baseRepo.toLowerCase(),
     subjects: command.subjects,

@@ -56,6 +56,8 @@ export async function runCommand(argv: string[]): Promise<number> {
       requireComplete: !values["no-require-complete"],
       log: stderrLogger(values.quiet || format === "json"),
       signal: signals.signal,
+      // With a base, the inventory's trust-bearing parts are read there (src/inventory/base.ts).
+      judgeAt: values.base ? { base: values.base } : undefined,
       // The alignment review of the local diff runs when a base is given (as `align` does).
       alignment: values.base
         ? {

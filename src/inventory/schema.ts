@@ -388,7 +388,13 @@ export const inventorySchema = z
       .default([])
       .describe("files whose content is pinned; `docker-acceptance pin` rewrites the digests"),
     severity: severity.default({}),
-    probeImage: z.string().min(1).optional().describe("trusted probe image, pinned by digest"),
+    probeImage: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        "ignored: the probe image comes only from the probe-image input or the built-in default, never from a file in the pull request (kept so older inventories still load)",
+      ),
   })
   .strict()
   // Cross-field rules run even when a field elsewhere is invalid (`when`), so one pass reports

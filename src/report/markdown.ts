@@ -190,9 +190,19 @@ function headline(report: Report, checkName?: string, unverified?: boolean): str
     ? `\n> [!WARNING]\n> Stale: the pull request's head moved to ${moved} during this run, so this report does not cover the latest commits.\n`
     : "";
   if (unverified) {
-    return `## ${verdictIcon(report, true)} Unverified, produced by the fork's own workflow · ${name}: ${report.verdict.toUpperCase()}\n\n${UNVERIFIED_CAUTION}\n${facts.join(" · ")}\n${stale}`;
+    return `## ${verdictIcon(report, true)} Unverified, produced by the fork's own workflow · ${name}: ${report.verdict.toUpperCase()}\n\n${UNVERIFIED_CAUTION}\n${facts.join(" · ")}\n${stale}${trustNotes(report)}`;
   }
-  return `## ${VERDICT_ICON[report.verdict]} ${name}: ${report.verdict.toUpperCase()}\n\n${facts.join(" · ")}\n${stale}`;
+  return `## ${VERDICT_ICON[report.verdict]} ${name}: ${report.verdict.toUpperCase()}\n\n${facts.join(" · ")}\n${stale}${trustNotes(report)}`;
+}
+
+/** What judged the run, where the PR could have chosen it: visible, under the headline. */
+function trustNotes(report: Report): string {
+  const notes = report.trust?.notes ?? [];
+  if (notes.length === 0) return "";
+  return `\n> [!WARNING]\n${notes
+    .slice(0, 10)
+    .map((n) => `> ${escapeInline(n, 400)}`)
+    .join("\\\n")}\n`;
 }
 
 /** Subject names in report order, then any that only appear in cases. */
@@ -340,7 +350,7 @@ function tier1(report: Report, d: Detail): string {
   }
   for (const e of report.errors)
     items.push(`💥 ${escapeInline(e.kind, 60)}: ${escapeInline(e.message, 600)}`);
-  for (const f of report.alignment?.findings ?? []) {
+  for (const f of [...(report.trust?.findings ?? []), ...(report.alignment?.findings ?? [])]) {
     if (levelOf(f) === "blocking") items.push(findingItem(f, "❌"));
   }
   const body = items.length ? list(items, d.listCap, "items to fix") : ["_Nothing to fix._"];

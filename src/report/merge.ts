@@ -195,6 +195,7 @@ async function combine(shards: Shard[], opts: MergeOptions): Promise<Report> {
     errors,
     cleanup,
     alignment: reports.find((r) => r.alignment !== null)?.alignment ?? null,
+    trust: reports.find((r) => r.trust !== null)?.trust ?? null,
     external: mergeExternal(reports),
   });
 }

@@ -159,6 +159,20 @@ export const alignmentReportSchema = z.object({
 });
 export type AlignmentReport = z.infer<typeof alignmentReportSchema>;
 
+/**
+ * What judged the run, where the pull request could have chosen it (docs/security.md): the probe
+ * image and the inventory's trust-bearing parts. `notes` are shown under the headline; `findings`
+ * are Tier 1 items for a maintainer (a change to what judges the PR).
+ */
+export const trustReportSchema = z.object({
+  /** The commit the inventory's trust-bearing parts were read at; absent: the checkout's own file. */
+  inventoryFrom: z.string().optional(),
+  probeImage: z.string().optional(),
+  notes: z.array(z.string()).default([]),
+  findings: z.array(findingSchema).default([]),
+});
+export type TrustReport = z.infer<typeof trustReportSchema>;
+
 export const externalResultsSchema = z.object({
   tests: z
     .object({ passed: z.number(), skipped: z.number(), failed: z.number(), files: z.array(z.string()) })
@@ -206,6 +220,7 @@ export const reportSchema = z.object({
   artifacts: z.array(artifactResultSchema).default([]),
   alignment: alignmentReportSchema.nullable().default(null),
   external: externalResultsSchema.default({}),
+  trust: trustReportSchema.nullable().default(null),
   /** Run-level problems outside any case (configuration, engine unreachable, publish notices). */
   errors: z.array(z.object({ kind: z.string(), message: z.string() })).default([]),
 });

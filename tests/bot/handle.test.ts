@@ -77,6 +77,8 @@ describe("a member's /acceptance run", () => {
       repo: "app",
       pr: PR,
       headSha: HEAD,
+      // The base read with the head: the suites job reads the inventory's judging parts there.
+      baseSha: "0".repeat(40),
       headRepo: "octo-org/app",
       fork: false,
       subjects: [],

@@ -60,6 +60,8 @@ describe("docs/workflows/acceptance-commands.yml", () => {
     expect(checkout?.with).toEqual({
       ref: expr("needs.accept.outputs.head-sha"),
       "persist-credentials": false,
+      // The base too: the inventory's judging parts are read there (src/inventory/base.ts).
+      "fetch-depth": 0,
     });
     const [action] = ours(suites!);
     expect(action?.with).toMatchObject({

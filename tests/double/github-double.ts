@@ -75,7 +75,7 @@ interface Issue {
   body: string;
   state: "open" | "closed";
   login: string;
-  pull?: { headSha: string; headRepo: string; baseRepo: string; headRef: string };
+  pull?: { headSha: string; headRepo: string; baseRepo: string; headRef: string; baseSha: string };
 }
 
 const OPS = subset.operations as unknown as Operation[];
@@ -157,7 +157,7 @@ export class GitHubDouble {
 
   seedPull(
     number: number,
-    p: { headSha: string; headRepo?: string; baseRepo?: string; headRef?: string },
+    p: { headSha: string; headRepo?: string; baseRepo?: string; headRef?: string; baseSha?: string },
   ): void {
     const base = `${this.owner}/${this.repo}`;
     this.issues.push({
@@ -171,6 +171,7 @@ export class GitHubDouble {
         headRepo: p.headRepo ?? base,
         baseRepo: p.baseRepo ?? base,
         headRef: p.headRef ?? "feature",
+        baseSha: p.baseSha ?? "0".repeat(40),
       },
     });
   }
@@ -638,6 +639,7 @@ export class GitHubDouble {
       },
       base: {
         ...s.base,
+        sha: i.pull!.baseSha,
         repo: { ...(s.base?.repo as object), full_name: i.pull!.baseRepo, name: this.repo },
       },
     };

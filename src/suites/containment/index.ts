@@ -1,5 +1,6 @@
 // Containment suite entry points (contract used by the pipeline and `check`).
 // Evidence first (inspect once + trusted probe containers), judgement second (pure graders).
+import { readlink } from "node:fs/promises";
 import type { ContainerInspect, DockerEngine } from "../../engine/docker.js";
 import { OWNER_LABEL } from "../../engine/ownership.js";
 import { errorEvidence } from "../../errors.js";
@@ -98,7 +99,27 @@ export async function measureHostNamespaces(
 ): Promise<HostNamespaces> {
   const run = await runProbe(engine, hostProbeOptions(owner, probeImage), signal);
   const { ns, sources } = parseHostOutput(run.stdout);
-  return { ns, sources };
+  const own = await ownMountNamespace(ns);
+  return own
+    ? { ns: { ...ns, mnt: own }, sources: { ...sources, mnt: "docker-acceptance" } }
+    : { ns, sources };
+}
+
+/**
+ * The host's mount namespace, without reading any other process's links: this tool's own, but
+ * only when the tool provably runs in the host's pid, net, ipc and uts namespaces (the host
+ * probe's readings). Otherwise (a remote engine, the tool in a container) mnt stays unmeasured
+ * and the namespaces case says so.
+ */
+async function ownMountNamespace(host: Record<string, string>): Promise<string | undefined> {
+  try {
+    for (const n of ["pid", "net", "ipc", "uts"]) {
+      if (!host[n] || (await readlink(`/proc/self/ns/${n}`)) !== host[n]) return undefined;
+    }
+    return await readlink("/proc/self/ns/mnt");
+  } catch {
+    return undefined;
+  }
 }
 
 /** Collects evidence for one running container, then grades it: one CaseResult per containment case. */

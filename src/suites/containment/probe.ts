@@ -156,22 +156,17 @@ done
 `);
 
 // The host reference: run in the host's pid/net/ipc/uts/cgroup namespaces, so /proc/self/ns is by
-// construction what the engine's "host" mode shares. Docker has no host mount-namespace mode, so
-// mnt is read from pid 1 or, where pid 1 is out of reach (it holds capabilities no container can
-// have), from the engine daemon's process, which runs in the host's mount namespace.
+// construction what the engine's "host" mode shares. A process may always read its own ns links:
+// no root and no SYS_PTRACE are needed (docs/security.md). Docker has no host mount-namespace
+// mode; mnt is taken in measureHostNamespaces from this tool's own process when that process is
+// provably in the same host namespaces, never by reading another process's links.
 export const HOST_SCRIPT = framed(`
 echo "V 1"
 for n in pid net ipc uts cgroup; do t=$(readlink /proc/self/ns/$n 2>/dev/null) && echo "N $n $t"; done
-if t=$(readlink /proc/1/ns/mnt 2>/dev/null); then echo "N mnt $t"; echo "F mnt pid1"; else
-  for s in /proc/[0-9]*/status; do
-    n=$(sed -n 's/^Name:[[:space:]]*//p' "$s" 2>/dev/null)
-    case "$n" in dockerd|containerd|podman|conmon|crio)
-      d=$(dirname "$s")
-      t=$(readlink "$d/ns/mnt" 2>/dev/null) && { echo "N mnt $t"; echo "F mnt $n"; break; } ;;
-    esac
-  done
-fi
 `);
+
+/** The host reference runs as nobody: reading its own /proc/self/ns needs no identity at all. */
+export const HOST_PROBE_USER = "65534:65534";
 
 export interface ProbeLaunch {
   subjectId: string;
@@ -265,16 +260,15 @@ export function hostProbeOptions(owner: string, image: string): CreateOptions {
     image,
     { name: "da-host-probe", text: HOST_SCRIPT },
     {
-      user: "0:0",
+      user: HOST_PROBE_USER,
       hostConfig: {
         PidMode: "host",
         NetworkMode: "host",
         IpcMode: "host",
         UTSMode: "host",
         CgroupnsMode: "host",
+        // It only reads its own /proc/self/ns links: no capability at all.
         CapDrop: ["ALL"],
-        // Reading another process's ns links needs it; nothing else is granted.
-        CapAdd: ["SYS_PTRACE"],
       } as CreateOptions["HostConfig"],
     },
   );

@@ -1,0 +1,163 @@
+// What judges a pull request comes from its base, never from the pull request itself
+// (docs/security.md). The inventory is a file in the PR, so its trust-bearing parts (required
+// cases, severities, artifact pins, the probe image field, each subject's allowances) are read
+// at the PR's base commit when the checkout holds it, as the alignment rules are. The PR's own
+// copy still describes the subjects (how to build and start them); a change to a trust-bearing
+// part does not judge this PR, it is a Tier 1 item for a maintainer. Without the base, the
+// report says so under its headline.
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { promisify } from "node:util";
+import { gitTopLevel, gitTree } from "../alignment/git.js";
+import type { Finding, TrustReport } from "../report/model.js";
+import { type LoadedInventory, parseInventory } from "./load.js";
+import type { Inventory, Subject } from "./schema.js";
+
+/** Where the judging parts are read: the base commit, or why it is not available. */
+export type JudgeAt = { base: string } | { unavailable: string };
+
+/** Per-subject fields that widen what a subject may do: allowances, taken from the base. */
+export const TRUST_BEARING_SUBJECT_FIELDS = ["capabilities"] as const satisfies readonly (keyof Subject)[];
+
+const TRUST_BEARING_PARTS = {
+  suites: "required cases",
+  severity: "severities",
+  artifacts: "artifact pins",
+  probeImage: "probe image field",
+} as const satisfies Partial<Record<keyof Inventory, string>>;
+
+export interface JudgedInventory {
+  /** The PR's subjects with the base's trust-bearing parts. */
+  inventory: Inventory;
+  /** The text the artifact pins' line numbers refer to. */
+  pinsText: string;
+  trust: Pick<TrustReport, "inventoryFrom" | "notes" | "findings">;
+}
+
+export async function judgeAtBase(
+  workspace: string,
+  head: LoadedInventory,
+  at: JudgeAt | undefined,
+): Promise<JudgedInventory> {
+  const asIs = (notes: string[], findings: Finding[] = []): JudgedInventory => ({
+    inventory: head.inventory,
+    pinsText: head.text,
+    trust: { notes, findings },
+  });
+  if (!at) return asIs([]);
+  const unavailable = "unavailable" in at ? at.unavailable : await missingCommit(workspace, at.base);
+  if (unavailable !== undefined) {
+    return asIs([
+      `The pull request's base is not available (${unavailable}), so the inventory's required cases, severities, artifact pins and allowances were read from the pull request itself, which may have weakened them (fix: actions/checkout with fetch-depth: 0).`,
+    ]);
+  }
+  const ref = (at as { base: string }).base;
+  let rel: string;
+  let text: string | undefined;
+  try {
+    const top = await gitTopLevel(workspace);
+    rel = path.relative(top, path.resolve(head.path)).split(path.sep).join("/");
+    // An inventory outside the repository is not a file of the pull request.
+    if (rel.startsWith("../") || path.isAbsolute(rel)) return asIs([]);
+    text = (await gitTree(workspace, ref).readMany([rel])).get(rel);
+  } catch (err) {
+    return judgeAtBase(workspace, head, { unavailable: (err as Error).message.split("\n")[0]! });
+  }
+  const short = ref.slice(0, 12);
+  if (text === undefined) {
+    const finding = trustFinding(rel, "the inventory", `is new in this change (absent at the base ${short})`);
+    return asIs(
+      [`${rel} is new in this change: what judges this run was read from the change itself.`],
+      [finding],
+    );
+  }
+  let base: Inventory;
+  try {
+    base = parseInventory(`${rel}@${short}`, text).inventory;
+  } catch (err) {
+    // A base inventory this version cannot read cannot judge: the change's is used, visibly.
+    const why = (err as Error).message.split("\n")[0];
+    return asIs(
+      [
+        `${rel} at the base ${short} does not load (${why}): what judges this run was read from the change itself.`,
+      ],
+      [trustFinding(rel, "the inventory", `cannot be read at the base ${short}`)],
+    );
+  }
+  return {
+    inventory: withBaseParts(head.inventory, base),
+    pinsText: text,
+    trust: { inventoryFrom: ref, notes: [], findings: changedParts(rel, head.inventory, base, short) },
+  };
+}
+
+function withBaseParts(head: Inventory, base: Inventory): Inventory {
+  const byName = new Map(base.subjects.map((s) => [s.name, s]));
+  return {
+    ...head,
+    suites: base.suites,
+    severity: base.severity,
+    artifacts: base.artifacts,
+    probeImage: base.probeImage,
+    subjects: head.subjects.map((s) => {
+      const b = byName.get(s.name);
+      const allowances = Object.fromEntries(
+        // A subject new in this change is allowed nothing the base did not declare.
+        TRUST_BEARING_SUBJECT_FIELDS.map((f) => [f, b ? b[f] : []]),
+      );
+      return { ...s, ...allowances };
+    }),
+  };
+}
+
+function changedParts(rel: string, head: Inventory, base: Inventory, short: string): Finding[] {
+  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+  const findings: Finding[] = [];
+  for (const [key, words] of Object.entries(TRUST_BEARING_PARTS) as [
+    keyof typeof TRUST_BEARING_PARTS,
+    string,
+  ][]) {
+    if (!same(head[key], base[key]))
+      findings.push(trustFinding(rel, `the ${words}`, `differ from the base ${short}`));
+  }
+  const byName = new Map(base.subjects.map((s) => [s.name, s]));
+  for (const s of head.subjects) {
+    for (const f of TRUST_BEARING_SUBJECT_FIELDS) {
+      const was = byName.get(s.name)?.[f] ?? [];
+      if (!same(s[f], was)) {
+        findings.push(trustFinding(rel, `subject ${s.name}'s ${f}`, `differ from the base ${short}`));
+      }
+    }
+  }
+  return findings;
+}
+
+function trustFinding(rel: string, what: string, how: string): Finding {
+  return {
+    tier: 1,
+    kind: "trust-bearing-change",
+    title: `This change edits what judges it: ${what}`,
+    concern: `${what} ${how}. This run was judged by the base's; a maintainer must review the change, which takes effect once merged.`,
+    path: rel,
+    reviewers: [],
+    locations: [],
+  };
+}
+
+/** Why `ref` cannot be read in the checkout, or undefined when it can. */
+async function missingCommit(workspace: string, ref: string): Promise<string | undefined> {
+  if (ref === "" || ref.startsWith("-") || /[\0\n]/.test(ref))
+    return `${JSON.stringify(ref)} is not a git revision`;
+  try {
+    await promisify(execFile)(
+      "git",
+      ["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref}^{commit}`],
+      {
+        cwd: workspace,
+      },
+    );
+    return undefined;
+  } catch {
+    return `the checkout does not hold ${ref.slice(0, 40)}`;
+  }
+}

@@ -1,0 +1,125 @@
+// A pull request is judged by its base's inventory (issue #20): a PR that deletes required
+// cases, lowers severities, re-pins artifacts or grants itself capabilities is judged by the
+// base's, and each such change is a Tier 1 item; without the base the report says so.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { judgeAtBase } from "../../src/inventory/base.js";
+import { parseInventory } from "../../src/inventory/load.js";
+import { renderMarkdown } from "../../src/report/markdown.js";
+import { CONTAINMENT_CASES, LIFECYCLE_CASES } from "../../src/suites/ids.js";
+import { makeReport } from "../report/fixtures.js";
+
+const subject = (over: Record<string, unknown> = {}) => ({ name: "web", image: "web:1", ...over });
+const BASE = {
+  schemaVersion: 1,
+  subjects: [subject()],
+  suites: {
+    lifecycle: { required: [...LIFECYCLE_CASES] },
+    containment: { required: [...CONTAINMENT_CASES] },
+  },
+  severity: {},
+  artifacts: [{ path: "Dockerfile", sha256: "a".repeat(64) }],
+};
+/** What a malicious PR would like to be judged by. */
+const WEAKENED = {
+  ...BASE,
+  subjects: [subject({ capabilities: ["SYS_ADMIN"] }), subject({ name: "new", capabilities: ["NET_RAW"] })],
+  suites: { lifecycle: { required: ["lifecycle.build"] } },
+  severity: { "containment.user": "warn" },
+  artifacts: [{ path: "Dockerfile", sha256: "b".repeat(64) }],
+  probeImage: "evil.example/probe:latest",
+};
+
+function repo(): { dir: string; base: string } {
+  const dir = mkdtempSync(path.join(tmpdir(), "da-judge-"));
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], {
+      cwd: dir,
+      encoding: "utf8",
+    }).trim();
+  git("init", "-q", "-b", "main");
+  mkdirSync(path.join(dir, "acceptance"));
+  writeFileSync(path.join(dir, "acceptance/inventory.json"), JSON.stringify(BASE, null, 2));
+  git("add", "-A");
+  git("commit", "-qm", "base");
+  const base = git("rev-parse", "HEAD");
+  writeFileSync(path.join(dir, "acceptance/inventory.json"), JSON.stringify(WEAKENED, null, 2));
+  git("commit", "-qam", "weaken");
+  return { dir, base };
+}
+
+const loaded = (dir: string) => {
+  const file = path.join(dir, "acceptance/inventory.json");
+  return parseInventory(file, JSON.stringify(WEAKENED, null, 2));
+};
+
+describe("judgeAtBase", () => {
+  it("judges a weakening PR by the base's required cases, severities, pins and allowances", async () => {
+    const { dir, base } = repo();
+    const judged = await judgeAtBase(dir, loaded(dir), { base });
+    const inv = judged.inventory;
+    expect(inv.suites.lifecycle?.required).toEqual([...LIFECYCLE_CASES]);
+    expect(inv.suites.containment?.required).toEqual([...CONTAINMENT_CASES]);
+    expect(inv.severity).toEqual({});
+    expect(inv.artifacts).toEqual(BASE.artifacts);
+    expect(inv.probeImage).toBeUndefined();
+    // The PR still describes its subjects; a new one is allowed nothing the base did not declare.
+    expect(inv.subjects.map((s) => [s.name, s.capabilities])).toEqual([
+      ["web", []],
+      ["new", []],
+    ]);
+    expect(judged.trust.inventoryFrom).toBe(base);
+    expect(judged.trust.notes).toEqual([]);
+    expect(judged.trust.findings.map((f) => [f.tier, f.title])).toEqual([
+      [1, "This change edits what judges it: the required cases"],
+      [1, "This change edits what judges it: the severities"],
+      [1, "This change edits what judges it: the artifact pins"],
+      [1, "This change edits what judges it: the probe image field"],
+      [1, "This change edits what judges it: subject web's capabilities"],
+      [1, "This change edits what judges it: subject new's capabilities"],
+    ]);
+    const comment = renderMarkdown(makeReport({ trust: { ...judged.trust, notes: [] } }), {
+      target: "comment",
+    });
+    expect(comment).toMatch(
+      /### Tier 1: Fixes Required\n\n1\. ❌ \*\*This change edits what judges it: the required cases\*\*/,
+    );
+  });
+
+  it("an unchanged inventory gives no finding", async () => {
+    const { dir } = repo();
+    const head = execFileSync("git", ["rev-parse", "HEAD"], { cwd: dir, encoding: "utf8" }).trim();
+    const judged = await judgeAtBase(dir, loaded(dir), { base: head });
+    expect(judged.trust.findings).toEqual([]);
+    expect(judged.inventory.suites.lifecycle?.required).toEqual(["lifecycle.build"]);
+  });
+
+  it("without the base commit (a shallow checkout) the PR's own copy is used and the report says so visibly", async () => {
+    const { dir } = repo();
+    const judged = await judgeAtBase(dir, loaded(dir), { base: "c".repeat(40) });
+    expect(judged.inventory.suites.lifecycle?.required).toEqual(["lifecycle.build"]);
+    expect(judged.trust.notes).toEqual([
+      expect.stringMatching(
+        /^The pull request's base is not available \(the checkout does not hold c{40}\).*fetch-depth: 0/,
+      ),
+    ]);
+    const comment = renderMarkdown(makeReport({ trust: { ...judged.trust } }), { target: "comment" });
+    expect(comment).toMatch(/> \[!WARNING\]\n> The pull request's base is not available/);
+  });
+
+  it("an inventory outside the repository is not the pull request's file: used as is", async () => {
+    const { dir, base } = repo();
+    const outside = path.join(mkdtempSync(path.join(tmpdir(), "da-judge-out-")), "inventory.json");
+    const judged = await judgeAtBase(dir, parseInventory(outside, JSON.stringify(WEAKENED)), { base });
+    expect(judged.trust).toEqual({ notes: [], findings: [] });
+  });
+
+  it("outside a pull request (no base asked for) the checkout's inventory is the maintainer's own", async () => {
+    const { dir } = repo();
+    const judged = await judgeAtBase(dir, loaded(dir), undefined);
+    expect(judged.trust).toEqual({ notes: [], findings: [] });
+  });
+});
