@@ -1,3 +1,0 @@
-import { createRequire as __daCreateRequire } from 'node:module';
-const require = __daCreateRequire(import.meta.url);
-import{a as f,b as g,c as h,d as i,e as j,f as k,g as l,h as m,i as n}from"./chunk-3PGYB6GC.js";import{a,b,c,d,e}from"./chunk-F6DGGQXE.js";import"./chunk-4S2BM6GO.js";import"./chunk-UAJMHITI.js";import"./chunk-5GN624I2.js";import"./chunk-7OFWUP4V.js";import"./chunk-BED4RGAZ.js";import"./chunk-EN66KAXS.js";export{f as DEFAULT_CONFIG_PATH,m as MAX_FINDINGS,l as RULES_FROM_CHANGE,j as analyseFiles,e as defaultBase,k as fetchPullRequestFiles,c as gitDiffFiles,d as gitTopLevel,g as loadAlignmentConfig,h as parseAlignmentConfig,a as parsePatch,b as parseUnifiedDiff,n as runAlignment,i as summarise};
