@@ -1,6 +1,8 @@
 // One bundler, three entry points, ES modules for node24. Code the tool never runs (dockerode's
-// ssh2/BuildKit transports, @actions/core's OIDC client) is replaced by scripts/unused-stub.cjs:
-// it would double each bundle and its start-up time. Minified: size and cold start are budgets.
+// ssh2 transport and its own BuildKit session and decoder, which load .proto files from disk,
+// @actions/core's OIDC client) is replaced by scripts/unused-stub.cjs: it would double each bundle
+// and its start-up time. Our BuildKit session (src/engine/buildkit.ts) uses @grpc/grpc-js from a
+// chunk of its own, loaded only when a build runs. Minified: size and cold start are budgets.
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { build } from "esbuild";
@@ -12,6 +14,18 @@ const englishOnlyZod = {
     b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
       args.importer.includes(`${path.sep}zod${path.sep}`)
         ? { path: path.resolve("scripts/zod-locales-en.mjs") }
+        : undefined,
+    );
+  },
+};
+
+/** dockerode's `require('./session')` and `require('./buildkit')`: unused (see above), stubbed. */
+const dockerodeWithoutSession = {
+  name: "dockerode-without-session",
+  setup(b) {
+    b.onResolve({ filter: /^\.\/(session|buildkit)$/ }, (args) =>
+      args.importer.includes(`${path.sep}dockerode${path.sep}`)
+        ? { path: path.resolve("scripts/unused-stub.cjs") }
         : undefined,
     );
   },
@@ -44,13 +58,12 @@ await build({
     [
       "ssh2",
       "cpu-features",
-      "@grpc/grpc-js",
       "@grpc/proto-loader",
       "protobufjs",
       "@actions/http-client",
       "@actions/http-client/lib/auth",
     ].map((m) => [m, "./scripts/unused-stub.cjs"]),
   ),
-  plugins: [englishOnlyZod],
+  plugins: [englishOnlyZod, dockerodeWithoutSession],
   logLevel: "warning",
 });

@@ -1,14 +1,19 @@
 // Owned cleanup: plan (side-effect free), execute, then prove by listing again. Nothing without
 // our owner label is ever touched; images go by our tag only, never by pruning.
-import { errorEvidence } from "../errors.js";
+import { EngineError, errorEvidence } from "../errors.js";
 import type { CleanupEvidence, CleanupObject } from "../report/model.js";
-import type { DockerEngine, OwnedContainer, OwnedImage } from "./docker.js";
+import type { DockerEngine, ImageInspect, OwnedContainer, OwnedImage } from "./docker.js";
 import { isOwnedTag, normalizeRef, OWNER_LABEL, ownedTag, ROLE_LABEL, SUBJECT_LABEL } from "./ownership.js";
 
 /** Whose objects: a whole run, or one subject of it. */
 export interface CleanupScope {
   owner: string;
   subject?: string;
+  /**
+   * Untagged images this scope's builds created, by full ID (the legacy builder's step images and
+   * earlier stages carry no label): listed by inspecting each, removed like our own.
+   */
+  builtImages?: readonly string[];
 }
 
 export interface CleanupOptions {
@@ -25,6 +30,8 @@ export interface PlannedAction {
   remove: boolean;
   /** Images only: another tag shares the image, so only our tag goes and the image stays. */
   untagOnly?: boolean;
+  /** An untagged build image: if another image now builds on it (the engine refuses), it stays. */
+  intermediate?: boolean;
   reason: string;
 }
 
@@ -55,7 +62,25 @@ export async function listOwned(engine: DockerEngine, scope: CleanupScope): Prom
     const info = await engine.inspectImage(i.id);
     images.set(i.id, { ...i, tags: info.RepoTags?.map(normalizeRef) ?? i.tags });
   }
+  for (const id of scope.builtImages ?? []) {
+    if (images.has(id)) continue;
+    const info = await engine.inspectImage(id).catch((err: unknown) => {
+      if (err instanceof EngineError && err.statusCode === 404) return undefined; // already gone
+      throw err;
+    });
+    if (info) images.set(id, fromInspect(info));
+  }
   return { containers, images: [...images.values()] };
+}
+
+function fromInspect(info: ImageInspect): OwnedImage {
+  return {
+    id: info.Id,
+    parentId: info.Parent ?? "",
+    tags: (info.RepoTags ?? []).filter((t) => t !== "<none>:<none>").map(normalizeRef),
+    labels: info.Config?.Labels ?? {},
+    created: Math.floor(Date.parse(info.Created) / 1000),
+  };
 }
 
 /** Side-effect free: given the listing, what to remove and what to retain, with reasons. */
@@ -65,6 +90,7 @@ export function planCleanup(
   opts: CleanupOptions = {},
 ): PlannedAction[] {
   const byId = new Map(listing.images.map((i) => [i.id, i]));
+  const builtIds = new Set(scope.builtImages ?? []);
   const depth = (i: OwnedImage): number => {
     const parent = byId.get(i.parentId);
     return parent ? 1 + depth(parent) : 0;
@@ -89,16 +115,20 @@ export function planCleanup(
     const ours = img.tags.filter((t) => isOwnedTag(t, scope.owner, scope.subject));
     const others = img.tags.filter((t) => !ours.includes(t));
     if (ours.length === 0) {
-      const untaggedOwned = others.length === 0 && img.labels[OWNER_LABEL] === scope.owner;
+      const built = builtIds.has(img.id);
+      const untaggedOwned = others.length === 0 && (img.labels[OWNER_LABEL] === scope.owner || built);
       actions.push({
         kind: "image",
         id: img.id,
         remove: untaggedOwned && !kept.has(img.id),
+        intermediate: true,
         reason: !untaggedOwned
           ? "another tag references it and no tag of this run does"
           : kept.has(img.id)
             ? "intermediate build image under an image that is kept"
-            : `intermediate build image labelled ${OWNER_LABEL}=${scope.owner}`,
+            : built
+              ? "intermediate image this run's build created (known by ID from the build)"
+              : `intermediate build image labelled ${OWNER_LABEL}=${scope.owner}`,
       });
       continue;
     }
@@ -144,6 +174,9 @@ export async function cleanupOwned(
     `list containers label=${filters}`,
     `list images label=${filters}`,
     `list images reference=${scope.subject ? ownedTag(scope.owner, scope.subject) : `${ownedTag(scope.owner)}*`}`,
+    ...(scope.builtImages?.length
+      ? [`inspect ${scope.builtImages.length} build-created image(s) by ID`]
+      : []),
   ];
   let remaining: { kind: "container" | "image"; id: string }[] = [];
   let verified = false;
@@ -211,6 +244,15 @@ async function execute(engine: DockerEngine, a: PlannedAction): Promise<CleanupO
     else await engine.removeImage(a.tag ?? a.id);
     return { ...base, action: a.untagOnly ? "untagged" : "removed" };
   } catch (err) {
+    // 409: another image (someone's later build reusing this step as its cache) now has it as a
+    // parent. Removing it would need force; it stays, and the listing does not expect it gone.
+    if (a.intermediate && err instanceof EngineError && err.statusCode === 409) {
+      return {
+        ...base,
+        action: "retained",
+        reason: "another image now builds on it (the engine refused removal)",
+      };
+    }
     return { ...base, action: "failed", error: errorEvidence(err) };
   }
 }

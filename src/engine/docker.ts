@@ -2,7 +2,14 @@
 // timeout and every object the tool creates carries the owner labels. Suites never see dockerode.
 import Docker from "dockerode";
 import { EngineError } from "../errors.js";
-import type { BuildContext } from "./context.js";
+import {
+  type BuilderChoice,
+  BuildFailedError,
+  type BuildRequest,
+  type BuildResult,
+  chooseBuilder,
+  runBuild,
+} from "./build.js";
 import { DEFAULT_CALL_TIMEOUT_MS, withTimeout } from "./deadline.js";
 import { normalizeRef } from "./ownership.js";
 import { PODMAN_REMEDIATION, podmanCreateOptions } from "./podman.js";
@@ -11,36 +18,7 @@ import type { HardenedSetting } from "./readback.js";
 export type ContainerInspect = Docker.ContainerInspectInfo;
 export type ImageInspect = Docker.ImageInspectInfo;
 export type CreateOptions = Docker.ContainerCreateOptions;
-
-export interface BuildRequest {
-  context: BuildContext;
-  tag: string;
-  labels: Record<string, string>;
-  buildArgs?: Record<string, string>;
-  target?: string;
-  timeoutMs: number;
-  signal?: AbortSignal;
-  /** Called with each line of build output, for progress logging. */
-  onLine?: (line: string) => void;
-}
-
-export interface BuildResult {
-  imageId: string;
-  /** The last `logLimit` bytes of the build output. */
-  log: string;
-}
-
-/** The engine built nothing because the Dockerfile or its context failed: the subject's fault. */
-export class BuildFailedError extends Error {
-  override name = "BuildFailedError";
-  constructor(
-    readonly reason: string,
-    /** The tail of the build output, where the failing step stands. */
-    readonly log: string,
-  ) {
-    super(`build failed: ${reason}`);
-  }
-}
+export { BuildFailedError, type BuildRequest, type BuildResult };
 
 export interface OwnedContainer {
   id: string;
@@ -64,8 +42,6 @@ export interface OwnedImage {
   created: number;
 }
 
-const BUILD_LOG_LIMIT = 64 * 1024;
-
 /** Docker applies every hardened setting it accepts; a deviation there means an old or patched engine. */
 const DOCKER_REMEDIATION: Partial<Record<HardenedSetting, string>> = {
   CgroupnsMode: "Docker applies CgroupnsMode from API 1.41 (Engine 20.10) on: upgrade the engine.",
@@ -84,6 +60,7 @@ export class DockerEngine {
   readonly docker: Docker;
   private readonly inflight = new Set<Promise<unknown>>();
   private factsPromise: Promise<EngineFacts> | undefined;
+  private versionPromise: Promise<Docker.DockerVersion> | undefined;
 
   constructor(
     docker?: Docker,
@@ -126,11 +103,20 @@ export class DockerEngine {
     );
   }
 
+  /** The engine's /version, asked once (a failure is asked again next time). */
+  private version(): Promise<Docker.DockerVersion> {
+    this.versionPromise ??= this.call("version", (abortSignal) =>
+      (this.docker.version as (o: object) => Promise<Docker.DockerVersion>)({ abortSignal }),
+    );
+    this.versionPromise.catch(() => {
+      this.versionPromise = undefined;
+    });
+    return this.versionPromise;
+  }
+
   /** Docker or Podman (behind its Docker-compatible socket), and its version; read once. */
   facts(): Promise<EngineFacts> {
-    this.factsPromise ??= this.call("version", (abortSignal) =>
-      (this.docker.version as (o: object) => Promise<Docker.DockerVersion>)({ abortSignal }),
-    ).then((v) => {
+    this.factsPromise ??= this.version().then((v) => {
       const podman = (v.Components ?? []).some((c) => /podman/i.test(c.Name));
       return podman
         ? { kind: "podman", name: `Podman ${v.Version}`, remediation: PODMAN_REMEDIATION }
@@ -142,49 +128,27 @@ export class DockerEngine {
     return this.factsPromise;
   }
 
+  /** Which builder a build would use here, and why. */
+  async builderFor(requested: BuildRequest["builder"]): Promise<BuilderChoice> {
+    return chooseBuilder(requested, await this.version());
+  }
+
   async build(req: BuildRequest): Promise<BuildResult> {
-    let log = "";
-    let imageId: string | undefined;
-    let failure: string | undefined;
-    const append = (text: string) => {
-      log = (log + text).slice(-BUILD_LOG_LIMIT);
-      for (const line of text.split("\n")) if (line.trim()) req.onLine?.(line);
-    };
-    await this.call(
+    const choice = await this.builderFor(req.builder);
+    const out = await this.call(
       "build",
-      async (abortSignal) => {
-        const stream = await this.docker.buildImage({ context: req.context.root, src: req.context.files }, {
-          t: req.tag,
-          dockerfile: req.context.dockerfile,
-          labels: req.labels,
-          buildargs: req.buildArgs ?? {},
-          ...(req.target ? { target: req.target } : {}),
-          rm: true,
-          forcerm: true,
-          abortSignal,
-        } as Docker.ImageBuildOptions);
-        await new Promise<void>((resolve, reject) => {
-          this.docker.modem.followProgress(
-            stream,
-            (err) => (err ? reject(err) : resolve()),
-            (ev: { stream?: string; error?: string; aux?: { ID?: string } }) => {
-              if (ev.stream) append(ev.stream);
-              if (ev.aux?.ID) imageId = ev.aux.ID;
-              if (ev.error) {
-                failure = ev.error;
-                append(`${ev.error}\n`);
-              }
-            },
-          );
-        });
-      },
+      (abortSignal) => runBuild(this.docker, req, choice, abortSignal),
       req.timeoutMs,
       req.signal,
     );
-    if (failure) throw new BuildFailedError(failure.trim(), log);
+    const failedStep = out.steps.find((s) => s.error);
+    if (out.failure || failedStep) {
+      const reason = out.failure ?? failedStep?.error ?? "unknown";
+      throw new BuildFailedError(reason, out.log, choice, failedStep, out.intermediateImages);
+    }
     // The aux ID is the immutable image ID; older engines omit it, so read it back by our tag.
-    imageId ??= (await this.inspectImage(req.tag)).Id;
-    return { imageId, log };
+    const imageId = out.imageId ?? (await this.inspectImage(req.tag)).Id;
+    return { ...choice, imageId, log: out.log, steps: out.steps, intermediateImages: out.intermediateImages };
   }
 
   inspectImage(ref: string): Promise<ImageInspect> {

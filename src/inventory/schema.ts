@@ -209,12 +209,35 @@ const limits = z
   .strict()
   .describe("resource limits the subject runs under");
 
+/** The runner's and the action's own credentials: never a build secret. */
+const RESERVED_ENV = /^(GITHUB_TOKEN|ACTIONS_[A-Z_]*|INPUT_[A-Z0-9_]*|RUNNER_[A-Z_]*)$/;
+
 const build = z
   .object({
     context: relPath.describe("build context directory, relative to the workspace"),
     dockerfile: z.string().min(1).default("Dockerfile").describe("Dockerfile path inside the context"),
     args: z.record(z.string(), z.string()).default({}).describe("build arguments"),
-    target: z.string().optional().describe("multi-stage target"),
+    target: z.string().optional().describe("multi-stage target: the stage to build"),
+    builder: z
+      .enum(["buildkit", "legacy"])
+      .default("buildkit")
+      .describe(
+        "buildkit (default, as docker build and docker/build-push-action) or legacy; BuildKit falls back to legacy only on an engine without it, and the report says so",
+      ),
+    secrets: z
+      .record(
+        z.string().regex(/^[A-Za-z0-9._-]+$/, "a secret id such as npm_token"),
+        z
+          .string()
+          .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "an environment variable name")
+          .refine((name) => !RESERVED_ENV.test(name), {
+            message: "names a variable the runner or the action itself holds; it is never handed to a build",
+          }),
+      )
+      .default({})
+      .describe(
+        "BuildKit secret mounts: secret id -> name of the environment variable holding its value (`RUN --mount=type=secret,id=<id>`); values are never logged, reported or stored in the image",
+      ),
   })
   .strict()
   .superRefine((b, ctx) => {
@@ -242,6 +265,13 @@ export const subjectSchema = z
       .describe("unique subject name, used in case results and container names"),
     build: build.optional(),
     image: z.string().min(1).optional().describe("a prebuilt image reference (instead of build)"),
+    imageId: z
+      .string()
+      .regex(/^sha256:[0-9a-f]{64}$/, "sha256: and 64 lowercase hex digits")
+      .optional()
+      .describe(
+        "with `image`: the image ID (or repo digest) it must have, verified before use like an artifact pin (docker/build-push-action's `imageid` output)",
+      ),
     port: z.number().int().min(1).max(65535).default(8080).describe("container port the subject serves on"),
     healthPath: z
       .string()
@@ -314,6 +344,14 @@ export const subjectSchema = z
         path: ["healthPath"],
         message: "declares both `healthPath` and `readiness`; expected one",
         params: { fix: 'move the path into readiness: { "type": "http", "path": ... } and drop healthPath' },
+      });
+    }
+    if (s.imageId && !s.image) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["imageId"],
+        message: "pins a prebuilt image, but the subject has no `image`",
+        params: { fix: "add `image` with the reference the pin is for, or drop `imageId`" },
       });
     }
     if (!s.build === !s.image) {

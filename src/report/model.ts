@@ -41,6 +41,9 @@ export const subjectReportSchema = z.object({
   name: z.string(),
   image: z.string().optional(),
   imageId: z.string().optional(),
+  /** Which builder built the image, and why that one (the default, the inventory, the engine). */
+  builder: z.enum(["buildkit", "legacy"]).optional(),
+  builderReason: z.string().optional(),
   containerId: z.string().optional(),
   /** Relative to the report's startedAt, for the gantt chart. */
   phases: z.array(phaseSchema).default([]),

@@ -1,41 +1,88 @@
 // lifecycle.build: the declared context and Dockerfile into an image tagged and labelled as this
-// run's, or a prebuilt image inspected. The context is read (and .dockerignore applied, escaping
-// symlinks refused) before the engine hears of it.
+// run's, or a prebuilt image inspected (and checked against its pinned ID). The context is read
+// (and .dockerignore applied, escaping symlinks refused) before the engine hears of it.
+import { readFileSync } from "node:fs";
 import path from "node:path";
+import type { BuilderChoice } from "../../engine/build.js";
+import type { BuildkitStep } from "../../engine/buildkit.js";
 import { readBuildContext } from "../../engine/context.js";
-import { BuildFailedError } from "../../engine/docker.js";
+import { BuildFailedError, type ImageInspect } from "../../engine/docker.js";
+import { instructionOfStep, type ParsedDockerfile, parseDockerfile } from "../../engine/dockerfile.js";
 import { OWNER_LABEL, ownedTag, ROLE_LABEL } from "../../engine/ownership.js";
-import { redact } from "../../errors.js";
+import { redact, registerSecret } from "../../errors.js";
 import type { SubjectReport } from "../../report/model.js";
 import { terminalSafe } from "../../report/text.js";
 import { type CaseContext, type Draft, EXCERPT_BYTES } from "./case.js";
 
 const BUILD_TIMEOUT_MS = 15 * 60_000;
+/** How many lines of a failing step's output the FAIL message's evidence keeps. */
+const FAILED_STEP_LINES = 20;
 
 export interface Built {
   draft: Draft;
   /** The immutable image ID to create from, when the case passed. */
   imageId?: string;
   report: Partial<SubjectReport>;
+  /** Untagged images the build created (legacy builder steps), for cleanup by ID. */
+  intermediateImages: string[];
 }
 
 export async function buildSubject(c: CaseContext): Promise<Built> {
-  const { engine, subject, owner, log } = c;
-  if (subject.image) {
-    const info = await engine.inspectImage(subject.image);
+  return c.subject.image ? usePrebuilt(c, c.subject.image) : buildFromDockerfile(c);
+}
+
+/** A prebuilt image (e.g. docker/build-push-action's `load: true`), its pinned ID verified first. */
+async function usePrebuilt(c: CaseContext, image: string): Promise<Built> {
+  const info = await c.engine.inspectImage(image);
+  const pin = c.subject.imageId;
+  const report = { image, imageId: info.Id };
+  if (pin && !matchesPin(info, pin)) {
     return {
-      imageId: info.Id,
-      report: { image: subject.image, imageId: info.Id },
+      report,
+      intermediateImages: [],
       draft: {
-        status: "pass",
-        message: `prebuilt ${subject.image}`,
-        evidence: { image: subject.image, imageId: info.Id, prebuilt: true },
+        status: "fail",
+        message: `${image} is ${info.Id}, not the pinned ${pin}`,
+        evidence: { image, imageId: info.Id, pinned: pin, repoDigests: info.RepoDigests ?? [] },
+        remediation: `the image changed since it was pinned: rebuild it from the reviewed commit, or update subjects[${c.subject.name}].imageId to the new ID if the change is intended`,
       },
     };
   }
+  return {
+    imageId: info.Id,
+    report,
+    intermediateImages: [],
+    draft: {
+      status: "pass",
+      message: pin ? `prebuilt ${image}, ID verified against its pin` : `prebuilt ${image}`,
+      evidence: {
+        image,
+        imageId: info.Id,
+        prebuilt: true,
+        ...(pin ? { pinned: pin, pinVerified: true } : {}),
+      },
+    },
+  };
+}
+
+function matchesPin(info: ImageInspect, pin: string): boolean {
+  return info.Id === pin || (info.RepoDigests ?? []).some((d) => d.endsWith(`@${pin}`));
+}
+
+async function buildFromDockerfile(c: CaseContext): Promise<Built> {
+  const { engine, subject, owner, log } = c;
   const b = subject.build!;
   const context = readBuildContext(path.resolve(c.workspace, b.context), b.dockerfile, b.context);
+  const dockerfileLabel = `${b.context}/${context.dockerfile}`;
+  const dockerfile = parseDockerfile(readDockerfile(context.root, context.dockerfile));
   const tag = ownedTag(owner, subject.name);
+  const secrets = readSecrets(b.secrets ?? {});
+  if (secrets.missing.length > 0) return missingSecrets(secrets.missing, b.secrets ?? {});
+  const choice = await engine.builderFor(b.builder === "legacy" ? "legacy" : "auto");
+  if (Object.keys(secrets.values).length > 0 && choice.builder === "legacy") {
+    return notRunnable(`build.secrets need BuildKit, but the legacy builder runs: ${choice.reason}`, choice);
+  }
+  log.info(`  build: ${choice.builder === "buildkit" ? "BuildKit" : "legacy builder"} (${choice.reason})`);
   let lines = 0;
   try {
     const built = await engine.build({
@@ -46,42 +93,163 @@ export async function buildSubject(c: CaseContext): Promise<Built> {
       labels: { [OWNER_LABEL]: owner, [ROLE_LABEL]: "subject" },
       buildArgs: b.args,
       target: b.target,
+      builder: b.builder === "legacy" ? "legacy" : "auto",
+      secrets: secrets.values,
       timeoutMs: BUILD_TIMEOUT_MS,
       signal: c.signal,
       onLine: (line) => {
         if (++lines % 20 === 0) log.info(`  build: ${lines} lines of output so far`);
-        if (/^Step \d+\/\d+/.test(line)) log.info(`  build: ${terminalSafe(line.trim(), 200)}`);
+        if (/^Step \d+\/\d+|^#\d+ \[/.test(line)) log.info(`  build: ${terminalSafe(line.trim(), 200)}`);
       },
     });
+    const cached = built.steps.filter((s) => s.cached).length;
     return {
       imageId: built.imageId,
-      report: { image: tag, imageId: built.imageId, buildLog: redact(built.log) },
+      intermediateImages: built.intermediateImages,
+      report: {
+        image: tag,
+        imageId: built.imageId,
+        buildLog: redact(built.log),
+        builder: built.builder,
+        builderReason: built.reason,
+      },
       draft: {
         status: "pass",
-        message: `built ${tag}`,
+        message: `built ${tag} with ${builderName(built)}${built.steps.length ? ` (${cached}/${built.steps.length} steps cached)` : ""}`,
         evidence: {
           tag,
           imageId: built.imageId,
+          builder: built.builder,
+          builderReason: built.reason,
           contextFiles: context.files.length,
           dockerfile: context.dockerfile,
+          ...(b.target ? { target: b.target } : {}),
+          ...(built.steps.length ? { steps: built.steps.slice(-60).map(stepSummary) } : {}),
+          ...(built.intermediateImages.length ? { intermediateImages: built.intermediateImages } : {}),
+          ...(Object.keys(secrets.values).length ? { secretIds: Object.keys(secrets.values) } : {}),
         },
       },
     };
   } catch (err) {
     // The Dockerfile failed: the subject's fault, a FAIL with the log's tail, not an engine error.
     if (!(err instanceof BuildFailedError)) throw err;
+    return buildFailed(err, { tag, dockerfile, dockerfileLabel });
+  }
+}
+
+function buildFailed(
+  err: BuildFailedError,
+  at: { tag: string; dockerfile: ParsedDockerfile; dockerfileLabel: string },
+): Built {
+  const report = { buildLog: redact(err.log), builder: err.choice.builder, builderReason: err.choice.reason };
+  const base = { report, intermediateImages: err.intermediateImages };
+  const step = err.failedStep;
+  const instruction = step ? instructionOfStep(at.dockerfile, step.name) : undefined;
+  const syntax = at.dockerfile.syntax;
+  // A `# syntax=` frontend the engine could not get: no Dockerfile step ran. Not the Dockerfile's
+  // fault and not measured either: an error with the way out.
+  if (syntax && !err.log.split("\n").some((l) => /^#\d+ \[.*\d+\/\d+\]/.test(l))) {
     return {
-      report: { buildLog: redact(err.log) },
+      ...base,
       draft: {
-        status: "fail",
-        message: terminalSafe(err.message, 300),
-        evidence: {
-          tag,
-          dockerfile: context.dockerfile,
-          buildLogTail: redact(err.log.slice(-EXCERPT_BYTES)),
-        },
-        remediation: `fix the Dockerfile step that failed (the build log's last lines show it) in ${b.context}/${context.dockerfile}`,
+        status: "error",
+        message: terminalSafe(
+          `the Dockerfile's "# syntax=${syntax.image}" directive (${at.dockerfileLabel}:${syntax.line}) needs that frontend image, and the build stopped before any step: ${err.reason}`,
+          400,
+        ),
+        evidence: { tag: at.tag, syntax: syntax.image, buildLogTail: redact(err.log.slice(-EXCERPT_BYTES)) },
+        remediation: `remove the "# syntax=" line from ${at.dockerfileLabel} (the engine's built-in Dockerfile frontend is used), or make ${syntax.image} available to the engine (docker pull or docker load it before this step)`,
       },
     };
   }
+  // The frontend's own parse errors carry the line in their text; diagnosis only, never a verdict.
+  const line = instruction?.line ?? Number(/dockerfile parse error line (\d+)/i.exec(err.reason)?.[1] ?? 0);
+  const where = line ? `${at.dockerfileLabel}:${line}` : at.dockerfileLabel;
+  const tail = step ? lastLines(redact(step.outputTail), FAILED_STEP_LINES) : undefined;
+  return {
+    ...base,
+    draft: {
+      status: "fail",
+      message: terminalSafe(step ? `step ${step.name} failed at ${where}: ${err.reason}` : err.message, 400),
+      evidence: {
+        tag: at.tag,
+        builder: err.choice.builder,
+        dockerfile: at.dockerfileLabel,
+        ...(step ? { failedStep: step.name } : {}),
+        ...(instruction ? { line: instruction.line, instruction: instruction.text } : {}),
+        ...(tail !== undefined ? { stepOutputTail: tail } : {}),
+        buildLogTail: redact(err.log.slice(-EXCERPT_BYTES)),
+        ...(err.intermediateImages.length ? { intermediateImages: err.intermediateImages } : {}),
+      },
+      remediation: instruction
+        ? `fix the step at ${where} (${terminalSafe(instruction.text, 120)}): its output's last lines are in the evidence`
+        : line
+          ? `fix ${where}`
+          : `fix the Dockerfile step that failed (the build log's last lines show it) in ${at.dockerfileLabel}`,
+    },
+  };
+}
+
+function readDockerfile(root: string, dockerfile: string): string {
+  try {
+    return readFileSync(path.join(root, dockerfile), "utf8");
+  } catch {
+    return ""; // the engine reports a missing Dockerfile in its own words
+  }
+}
+
+/** Secret values from the environment variables the inventory names; registered for redaction. */
+function readSecrets(named: Record<string, string>) {
+  const values: Record<string, string> = {};
+  const missing: string[] = [];
+  for (const [id, variable] of Object.entries(named)) {
+    const value = process.env[variable];
+    if (value === undefined) missing.push(id);
+    else {
+      values[id] = value;
+      registerSecret(value);
+    }
+  }
+  return { values, missing };
+}
+
+function missingSecrets(missing: string[], named: Record<string, string>): Built {
+  const list = missing.map((id) => `${id} (from $${named[id]})`).join(", ");
+  return notRunnable(
+    `build secret(s) ${list} not set in the environment`,
+    undefined,
+    `set ${missing.map((id) => named[id]).join(", ")} in the environment of the step that runs docker-acceptance (env: in the workflow), or drop the secret from build.secrets`,
+  );
+}
+
+/** The build could not start for a reason outside the Dockerfile: an error, never a verdict. */
+function notRunnable(message: string, choice?: BuilderChoice, remediation?: string): Built {
+  return {
+    report: choice ? { builder: choice.builder, builderReason: choice.reason } : {},
+    intermediateImages: [],
+    draft: {
+      status: "error",
+      message,
+      evidence: choice ? { builder: choice.builder, builderReason: choice.reason } : {},
+      remediation:
+        remediation ??
+        "remove build.builder: legacy (secrets are a BuildKit feature), or run on an engine with BuildKit",
+    },
+  };
+}
+
+function builderName(c: BuilderChoice): string {
+  return c.builder === "buildkit" ? "BuildKit" : `the legacy builder (${c.reason})`;
+}
+
+function stepSummary(s: BuildkitStep) {
+  return {
+    name: s.name,
+    cached: s.cached,
+    ...(s.durationMs !== undefined ? { durationMs: s.durationMs } : {}),
+  };
+}
+
+function lastLines(text: string, n: number): string {
+  return text.trimEnd().split("\n").slice(-n).join("\n");
 }

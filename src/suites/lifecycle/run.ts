@@ -86,12 +86,15 @@ export async function runSubject(ctx: SubjectRunContext): Promise<SubjectOutcome
   /** The limits case's inspect, handed on to containment so the subject is not inspected twice. */
   let running: ContainerInspect | undefined;
   let cleanup: CleanupEvidence | undefined;
+  /** Untagged images the build created (legacy builder): cleanup removes them by ID. */
+  let builtImages: string[] = [];
 
   try {
     gate(
       await step("lifecycle.build", "build", async () => {
         const built = await buildSubject(ctx);
         imageId = built.imageId;
+        builtImages = built.intermediateImages;
         Object.assign(report, built.report);
         return built.draft;
       }),
@@ -171,7 +174,7 @@ export async function runSubject(ctx: SubjectRunContext): Promise<SubjectOutcome
       async () => {
         cleanup = await cleanupOwned(
           engine,
-          { owner, subject: subject.name },
+          { owner, subject: subject.name, builtImages },
           {
             trigger: signal.aborted ? "cancelled" : "subject-end",
             options: { removeImages: ctx.removeImages },

@@ -1,0 +1,210 @@
+// Image builds: which builder runs (BuildKit unless the inventory or the engine says otherwise),
+// the legacy builder's stream, and what each build created. The BuildKit session lives in
+// buildkit.ts, imported only when a BuildKit build runs.
+import type Docker from "dockerode";
+import type { BuildkitStep } from "./buildkit.js";
+import type { BuildContext } from "./context.js";
+
+export type Builder = "buildkit" | "legacy";
+
+export interface BuildRequest {
+  context: BuildContext;
+  tag: string;
+  labels: Record<string, string>;
+  buildArgs?: Record<string, string>;
+  target?: string;
+  /** "legacy" only when the inventory asks; otherwise BuildKit where the engine has it. */
+  builder?: "auto" | "legacy";
+  /** Secret id -> value for `RUN --mount=type=secret` (BuildKit only); masked in the log. */
+  secrets?: Record<string, string>;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Called with each line of build output, for progress logging. */
+  onLine?: (line: string) => void;
+}
+
+export interface BuilderChoice {
+  builder: Builder;
+  /** Why this builder ran, for the report. */
+  reason: string;
+}
+
+export interface BuildResult extends BuilderChoice {
+  imageId: string;
+  /** The last `BUILD_LOG_LIMIT` bytes of the build output. */
+  log: string;
+  /** BuildKit's steps (name, cached, duration, output tail); empty for the legacy builder. */
+  steps: BuildkitStep[];
+  /**
+   * Untagged images this build created, by full ID: the legacy builder's per-step images (and
+   * each earlier stage's result). Steps that reused an existing image are not listed.
+   */
+  intermediateImages: string[];
+}
+
+/** The engine built nothing because the Dockerfile or its context failed: the subject's fault. */
+export class BuildFailedError extends Error {
+  override name = "BuildFailedError";
+  constructor(
+    readonly reason: string,
+    /** The tail of the build output, where the failing step stands. */
+    readonly log: string,
+    readonly choice: BuilderChoice,
+    /** BuildKit: the step that failed, with its output's tail. */
+    readonly failedStep?: BuildkitStep,
+    readonly intermediateImages: string[] = [],
+  ) {
+    super(`build failed: ${reason}`);
+  }
+}
+
+/** What a build call returns inside the engine's timeout wrapper; failures are data, not throws. */
+export interface BuildOutcome extends BuilderChoice {
+  imageId?: string;
+  failure?: string;
+  log: string;
+  steps: BuildkitStep[];
+  intermediateImages: string[];
+}
+
+const BUILD_LOG_LIMIT = 64 * 1024;
+
+/** BuildKit (API 1.39, Docker 18.09, on Linux) unless asked for legacy or the engine is not Docker. */
+export function chooseBuilder(
+  requested: BuildRequest["builder"],
+  version: Docker.DockerVersion,
+): BuilderChoice {
+  if (requested === "legacy")
+    return { builder: "legacy", reason: "the inventory asks for it (build.builder: legacy)" };
+  const components = (version as { Components?: { Name?: string }[] }).Components ?? [];
+  if (components.some((c) => /podman/i.test(c.Name ?? ""))) {
+    return {
+      builder: "legacy",
+      reason: "the engine is Podman, which builds with Buildah, not a BuildKit session",
+    };
+  }
+  if (version.Os && version.Os !== "linux") {
+    return {
+      builder: "legacy",
+      reason: `the engine runs ${version.Os} containers; BuildKit builds Linux images only`,
+    };
+  }
+  const [major = 0, minor = 0] = (version.ApiVersion ?? "0.0").split(".").map(Number);
+  if (major < 1 || (major === 1 && minor < 39)) {
+    return { builder: "legacy", reason: `the engine's API ${version.ApiVersion} predates BuildKit (1.39)` };
+  }
+  return {
+    builder: "buildkit",
+    reason: `BuildKit is the default builder (engine API ${version.ApiVersion})`,
+  };
+}
+
+/** Runs one build with the chosen builder; the caller wraps it in its timeout. */
+export async function runBuild(
+  docker: Docker,
+  req: BuildRequest,
+  choice: BuilderChoice,
+  abortSignal: AbortSignal,
+): Promise<BuildOutcome> {
+  let log = "";
+  const append = (line: string) => {
+    log = `${log}${line}\n`.slice(-BUILD_LOG_LIMIT);
+    req.onLine?.(line);
+  };
+  if (choice.builder === "buildkit") {
+    const { buildWithBuildKit } = await import("./buildkit.js");
+    const out = await buildWithBuildKit(docker, {
+      root: req.context.root,
+      files: req.context.files,
+      dockerfile: req.context.dockerfile,
+      tag: req.tag,
+      labels: req.labels,
+      buildArgs: req.buildArgs ?? {},
+      target: req.target,
+      secrets: req.secrets ?? {},
+      abortSignal,
+      onLine: append,
+    });
+    if (out.failure) append(`ERROR: ${out.failure}`);
+    return { ...choice, ...out, log, intermediateImages: [] };
+  }
+  const out = await legacyBuild(docker, req, abortSignal, append);
+  return { ...choice, ...out, log, steps: [] };
+}
+
+async function legacyBuild(
+  docker: Docker,
+  req: BuildRequest,
+  abortSignal: AbortSignal,
+  append: (l: string) => void,
+) {
+  let imageId: string | undefined;
+  let failure: string | undefined;
+  const created = legacyCreatedImages();
+  const stream = await docker.buildImage({ context: req.context.root, src: req.context.files }, {
+    t: req.tag,
+    dockerfile: req.context.dockerfile,
+    labels: req.labels,
+    buildargs: req.buildArgs ?? {},
+    ...(req.target ? { target: req.target } : {}),
+    rm: true,
+    forcerm: true,
+    abortSignal,
+  } as Docker.ImageBuildOptions);
+  await new Promise<void>((resolve, reject) => {
+    docker.modem.followProgress(
+      stream,
+      (err) => (err ? reject(err) : resolve()),
+      (ev: { stream?: string; error?: string; aux?: { ID?: string } }) => {
+        for (const line of (ev.stream ?? "").split("\n")) {
+          created.see(line);
+          if (line.trim()) append(line);
+        }
+        if (ev.aux?.ID) imageId = ev.aux.ID;
+        if (ev.error) {
+          failure = ev.error.trim();
+          append(ev.error.trim());
+        }
+      },
+    );
+  });
+  // Short IDs from the stream, to full immutable IDs (the final image goes by its tag instead).
+  const full = await Promise.all(
+    created.ids.map((id) =>
+      docker
+        .getImage(id)
+        .inspect()
+        .then(
+          (i) => i.Id,
+          () => undefined,
+        ),
+    ),
+  );
+  const intermediateImages = [...new Set(full.filter((id): id is string => !!id && id !== imageId))];
+  return { imageId, failure, intermediateImages };
+}
+
+/**
+ * The legacy builder prints "Step i/n : INSTRUCTION", then " ---> Using cache" when it reused an
+ * existing image, then " ---> <12 hex>" for the step's image. A step other than FROM that did not
+ * reuse one created that image: the build owns it.
+ */
+export function legacyCreatedImages() {
+  let instruction = "";
+  let cached = false;
+  const ids: string[] = [];
+  return {
+    ids,
+    see(line: string) {
+      const step = /^Step \d+\/\d+ : (\S+)/.exec(line);
+      if (step) {
+        instruction = step[1]!.toUpperCase();
+        cached = false;
+      } else if (/^ ---> Using cache/.test(line)) cached = true;
+      else {
+        const id = /^ ---> ([0-9a-f]{12})\s*$/.exec(line)?.[1];
+        if (id && instruction && instruction !== "FROM" && !cached) ids.push(id);
+      }
+    },
+  };
+}

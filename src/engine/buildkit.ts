@@ -1,0 +1,245 @@
+// BuildKit builds through the engine's /build endpoint (version 2) with a gRPC session over its
+// /session endpoint, as `docker build` does. The session serves registry credentials (anonymous),
+// secrets (values the caller read from the environment) and the health check BuildKit polls.
+// The status stream (protobuf StatusResponse in `moby.buildkit.trace` messages) becomes a
+// readable, bounded log. Loaded with a dynamic import by the build only: @grpc/grpc-js is large,
+// and modes that do not build never pay for it.
+import { randomUUID } from "node:crypto";
+import type { Duplex } from "node:stream";
+import * as grpc from "@grpc/grpc-js";
+import type Docker from "dockerode";
+import { all, bool, decodeFields, encodeFields, has, num, str } from "./protowire.js";
+
+export interface BuildkitRequest {
+  root: string;
+  files: string[];
+  dockerfile: string;
+  tag: string;
+  labels: Record<string, string>;
+  buildArgs: Record<string, string>;
+  target?: string;
+  /** Secret id -> value, served to `RUN --mount=type=secret,id=...` and never logged. */
+  secrets: Record<string, string>;
+  abortSignal: AbortSignal;
+  /** Each rendered log line, secrets already masked. */
+  onLine: (line: string) => void;
+}
+
+export interface BuildkitStep {
+  /** The step's number in the log (`#3`). */
+  n: number;
+  name: string;
+  cached: boolean;
+  durationMs?: number;
+  error?: string;
+  /** The last lines the step printed (bounded). */
+  outputTail: string;
+}
+
+export interface BuildkitOutcome {
+  imageId?: string;
+  /** The engine's final error, when the build failed. */
+  failure?: string;
+  steps: BuildkitStep[];
+}
+
+const STEP_OUTPUT_LIMIT = 4096;
+
+const unary = (path: string, decode: (b: Buffer) => unknown, encode: (v: never) => Buffer) => ({
+  path,
+  requestStream: false,
+  responseStream: false,
+  requestSerialize: (v: Buffer) => v,
+  requestDeserialize: decode,
+  responseSerialize: encode,
+  responseDeserialize: (b: Buffer) => b,
+});
+
+/** The session's services, described by hand (the bundle carries no .proto files). */
+const SERVICES = {
+  auth: {
+    Credentials: unary(
+      "/moby.filesync.v1.Auth/Credentials",
+      (b) => str(decodeFields(b), 1),
+      () => Buffer.alloc(0), // no Username/Secret: anonymous, the engine's own credentials apply
+    ),
+  },
+  secrets: {
+    GetSecret: unary(
+      "/moby.buildkit.secrets.v1.Secrets/GetSecret",
+      (b) => str(decodeFields(b), 1),
+      (data: Buffer) => encodeFields([[1, data]]),
+    ),
+  },
+  health: {
+    Check: unary(
+      "/grpc.health.v1.Health/Check",
+      () => ({}), // the request is empty, and grpc-js takes a null message for none at all
+      () => encodeFields([[1, 1]]), // SERVING
+    ),
+  },
+};
+
+type Callback = (err: grpc.ServiceError | null, value?: unknown) => void;
+
+/** Opens the session on the engine; returns its id and how to close it. */
+async function openSession(docker: Docker, secrets: Record<string, string>) {
+  const id = randomUUID();
+  const methods = Object.values(SERVICES).flatMap((s) => Object.values(s).map((m) => m.path));
+  const socket = await new Promise<Duplex>((resolve, reject) =>
+    docker.modem.dial(
+      {
+        method: "POST",
+        path: "/session",
+        hijack: true,
+        headers: {
+          Upgrade: "h2c",
+          "X-Docker-Expose-Session-Uuid": id,
+          "X-Docker-Expose-Session-Name": "docker-acceptance",
+          "X-Docker-Expose-Session-Grpc-Method": methods,
+        },
+        statusCodes: { 101: true, 200: true, 500: "server error" },
+      } as never,
+      (err: unknown, s: unknown) => (err ? reject(err) : resolve(s as Duplex)),
+    ),
+  );
+  const server = new grpc.Server();
+  server.addService(SERVICES.auth as never, { Credentials: (_c: unknown, cb: Callback) => cb(null, {}) });
+  server.addService(SERVICES.health as never, { Check: (_c: unknown, cb: Callback) => cb(null, {}) });
+  server.addService(SERVICES.secrets as never, {
+    GetSecret: (call: { request: string }, cb: Callback) => {
+      const value = Object.hasOwn(secrets, call.request) ? secrets[call.request] : undefined;
+      if (value === undefined) {
+        const err = Object.assign(new Error(`secret ${call.request} not found`), {
+          code: grpc.status.NOT_FOUND,
+        });
+        cb(err as grpc.ServiceError);
+      } else cb(null, Buffer.from(value, "utf8"));
+    },
+  });
+  server.createConnectionInjector(grpc.ServerCredentials.createInsecure()).injectConnection(socket as never);
+  return {
+    id,
+    close: () => {
+      server.forceShutdown();
+      socket.destroy();
+    },
+  };
+}
+
+/** Folds StatusResponse messages into steps and readable `#n` lines, as `docker build --progress=plain`. */
+export class StatusLog {
+  private readonly byDigest = new Map<string, BuildkitStep & { started?: number; shown: boolean }>();
+  constructor(
+    private readonly emit: (line: string) => void,
+    private readonly mask: (text: string) => string = (t) => t,
+  ) {}
+
+  get steps(): BuildkitStep[] {
+    return [...this.byDigest.values()]
+      .filter((s) => s.shown)
+      .map(({ n, name, cached, durationMs, error, outputTail }) => ({
+        n,
+        name,
+        cached,
+        durationMs,
+        error,
+        outputTail: this.mask(outputTail),
+      }));
+  }
+
+  /** One `moby.buildkit.trace` aux payload (base64 protobuf). */
+  add(base64: string): void {
+    const fields = decodeFields(Buffer.from(base64, "base64"));
+    for (const v of all(fields, 1)) this.vertex(decodeFields(v));
+    for (const l of all(fields, 3)) this.output(decodeFields(l));
+  }
+
+  private step(digest: string) {
+    let s = this.byDigest.get(digest);
+    if (!s) {
+      s = { n: this.byDigest.size + 1, name: "", cached: false, outputTail: "", shown: false };
+      this.byDigest.set(digest, s);
+    }
+    return s;
+  }
+
+  private vertex(f: ReturnType<typeof decodeFields>): void {
+    const s = this.step(str(f, 1));
+    s.name = str(f, 3) || s.name;
+    if (!s.shown && (has(f, 5) || bool(f, 4))) {
+      s.shown = true;
+      this.emit(`#${s.n} ${this.mask(s.name)}`);
+    }
+    if (has(f, 5)) s.started ??= seconds(f, 5);
+    if (bool(f, 4) && !s.cached) {
+      s.cached = true;
+      this.emit(`#${s.n} CACHED`);
+    }
+    const error = str(f, 7);
+    if (error && !s.error) {
+      s.error = this.mask(error);
+      this.emit(`#${s.n} ERROR: ${s.error}`);
+    }
+    if (has(f, 6) && s.durationMs === undefined) {
+      s.durationMs = s.started !== undefined ? Math.round((seconds(f, 6) - s.started) * 1000) : 0;
+      if (!s.cached && !s.error) this.emit(`#${s.n} DONE ${(s.durationMs / 1000).toFixed(1)}s`);
+    }
+  }
+
+  private output(f: ReturnType<typeof decodeFields>): void {
+    const s = this.step(str(f, 1));
+    const text = all(f, 4)[0]?.toString("utf8") ?? "";
+    s.outputTail = (s.outputTail + text).slice(-STEP_OUTPUT_LIMIT);
+    for (const line of text.split(/\r?\n/)) if (line.trim()) this.emit(`#${s.n} ${this.mask(line)}`);
+  }
+}
+
+function seconds(f: ReturnType<typeof decodeFields>, no: number): number {
+  const ts = decodeFields(all(f, no)[0] ?? Buffer.alloc(0));
+  return num(ts, 1) + num(ts, 2) / 1e9;
+}
+
+/** One BuildKit build: session open, /build with version 2, status decoded, session closed. */
+export async function buildWithBuildKit(docker: Docker, req: BuildkitRequest): Promise<BuildkitOutcome> {
+  const mask = maskSecrets(Object.values(req.secrets));
+  const status = new StatusLog(req.onLine, mask);
+  const session = await openSession(docker, req.secrets);
+  let imageId: string | undefined;
+  let failure: string | undefined;
+  try {
+    const stream = await docker.buildImage({ context: req.root, src: req.files }, {
+      t: req.tag,
+      dockerfile: req.dockerfile,
+      labels: req.labels,
+      buildargs: req.buildArgs,
+      ...(req.target ? { target: req.target } : {}),
+      // A number, not dockerode's "2": that string makes dockerode open its own session, which
+      // serves no secrets and loads .proto files from disk. The query string is the same.
+      version: 2,
+      session: session.id,
+      abortSignal: req.abortSignal,
+    } as unknown as Docker.ImageBuildOptions);
+    await new Promise<void>((resolve, reject) => {
+      docker.modem.followProgress(
+        stream,
+        (err) => (err ? reject(err) : resolve()),
+        (ev: { id?: string; aux?: unknown; error?: string; stream?: string }) => {
+          if (ev.id === "moby.buildkit.trace" && typeof ev.aux === "string") status.add(ev.aux);
+          else if (ev.id === "moby.image.id") imageId = (ev.aux as { ID?: string })?.ID;
+          else if (ev.error) failure = mask(ev.error);
+          else if (ev.stream?.trim()) req.onLine(mask(ev.stream.trimEnd()));
+        },
+      );
+    });
+  } finally {
+    session.close();
+  }
+  return { imageId, failure, steps: status.steps };
+}
+
+/** Replaces each secret value (3+ characters: shorter ones would shred the log) with ***. */
+export function maskSecrets(values: string[]): (text: string) => string {
+  const masked = values.filter((v) => v.length >= 3).sort((a, b) => b.length - a.length);
+  return (text) => masked.reduce((t, v) => t.split(v).join("***"), text);
+}

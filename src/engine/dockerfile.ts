@@ -1,0 +1,84 @@
+// Reads a Dockerfile just far enough to point a failing BuildKit step back at its line: the
+// `# syntax=` directive, and each instruction with its stage and first line. BuildKit names a step
+// "[stage i/n] INSTRUCTION args" with continuations joined and variables expanded.
+
+export interface Instruction {
+  /** 1-based line where the instruction starts. */
+  line: number;
+  /** Continuations joined, whitespace collapsed: what BuildKit shows in a step name. */
+  text: string;
+  /** The stage's `AS` name, else `stage-<index>`. */
+  stage: string;
+}
+
+export interface ParsedDockerfile {
+  syntax?: { image: string; line: number };
+  instructions: Instruction[];
+  stageCount: number;
+}
+
+const collapse = (s: string) => s.replace(/\s+/g, " ").trim();
+
+export function parseDockerfile(text: string): ParsedDockerfile {
+  const lines = text.split(/\r?\n/);
+  const out: ParsedDockerfile = { instructions: [], stageCount: 0 };
+  let inDirectives = true;
+  let stage = "";
+  let i = 0;
+  while (i < lines.length) {
+    const raw = lines[i]!;
+    const start = i + 1;
+    i++;
+    const trimmed = raw.trim();
+    if (trimmed.startsWith("#") || trimmed === "") {
+      const directive = /^#\s*syntax\s*=\s*(\S+)/i.exec(trimmed);
+      if (inDirectives && directive) out.syntax = { image: directive[1]!, line: start };
+      if (trimmed === "" || !/^#\s*\w+\s*=/.test(trimmed)) inDirectives = false;
+      continue;
+    }
+    inDirectives = false;
+    let joined = raw;
+    while (/\\\s*$/.test(joined) && i < lines.length) {
+      joined = joined.replace(/\\\s*$/, " ");
+      // Comment and blank lines inside a continuation are dropped; the continuation goes on.
+      let next = lines[i++]!;
+      while ((next.trim().startsWith("#") || next.trim() === "") && i < lines.length) next = lines[i++]!;
+      joined += next;
+    }
+    const textOf = collapse(joined);
+    const from = /^FROM\s+(?:--\S+\s+)*\S+(?:\s+AS\s+(\S+))?/i.exec(textOf);
+    if (from) {
+      stage = from[1] ?? `stage-${out.stageCount}`;
+      out.stageCount++;
+    }
+    out.instructions.push({ line: start, text: textOf, stage });
+  }
+  return out;
+}
+
+const STEP_NAME = /^\[(?:(\S+)\s+)?\s*\d+\/\d+\]\s+(.*)$/s;
+
+/**
+ * The instruction a BuildKit step name stands for, or undefined (an internal step such as
+ * "exporting to image", or a name the Dockerfile no longer matches).
+ */
+export function instructionOfStep(df: ParsedDockerfile, stepName: string): Instruction | undefined {
+  const m = STEP_NAME.exec(stepName.trim());
+  if (!m) return undefined;
+  const stage = m[1];
+  const shown = collapse(m[2]!).toLowerCase();
+  const candidates = df.instructions.filter(
+    (ins) => stage === undefined || df.stageCount <= 1 || ins.stage === stage,
+  );
+  const exact = candidates.find((ins) => ins.text.toLowerCase() === shown);
+  if (exact) return exact;
+  // A FROM shows the normalised reference (docker.io/library/...): the stage's own FROM.
+  if (shown.startsWith("from ")) return candidates.find((ins) => /^from\s/i.test(ins.text));
+  // Variables are expanded in the name: let each `$VAR` / `${VAR}` stand for any text.
+  return candidates.find((ins) => variablePattern(ins.text).test(shown));
+}
+
+function variablePattern(text: string): RegExp {
+  const parts = text.toLowerCase().split(/\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*/);
+  return new RegExp(`^${parts.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(".*?")}$`, "s");
+}

@@ -1,0 +1,277 @@
+// Builds on the real engine: BuildKit by default (cache, tmpfs and secret mounts, targets), a
+// failing step pointed back at its line, a prebuilt image's pinned ID, and the legacy builder's
+// intermediate images removed by ID.
+import { randomBytes } from "node:crypto";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { cleanupOwned, listOwned } from "../../src/engine/cleanup.js";
+import { EngineError } from "../../src/errors.js";
+import { silentLogger } from "../../src/log.js";
+import { runPipeline } from "../../src/pipeline.js";
+import type { CaseResult, Report } from "../../src/report/model.js";
+import { BASE_IMAGE, hasEngine, newEngine, PROBE_IMAGE } from "../helpers/engine.js";
+import { writeInventory } from "../helpers/inventory.js";
+
+const SERVE = `USER 65532:65532\nCMD ["httpd", "-f", "-p", "8080", "-h", "/var/www"]\n`;
+
+/** A workspace with one build context `ctx` holding `dockerfile`; the subject serves /var/www. */
+function subject(
+  dockerfile: string,
+  build: Record<string, unknown> = {},
+  extra: Record<string, unknown> = {},
+) {
+  const workspace = mkdtempSync(path.join(tmpdir(), "da-build-"));
+  mkdirSync(path.join(workspace, "ctx"));
+  writeFileSync(path.join(workspace, "ctx", "Dockerfile"), dockerfile);
+  writeFileSync(path.join(workspace, "ctx", "health"), "ok\n");
+  return {
+    workspace,
+    subject: {
+      name: "built",
+      build: { context: "ctx", ...build },
+      port: 8080,
+      limits: { memory: "64m", pids: 64, cpus: 0.5 },
+      startupTimeoutMs: 15_000,
+      stopTimeoutMs: 3_000,
+      ...extra,
+    },
+  };
+}
+
+async function run(
+  s: { workspace: string; subject: Record<string, unknown> },
+  opts: { removeImages?: boolean } = {},
+): Promise<Report> {
+  return runPipeline({
+    workspace: s.workspace,
+    inventoryPath: writeInventory([s.subject]),
+    suites: ["lifecycle"],
+    probeImage: PROBE_IMAGE,
+    log: silentLogger,
+    signal: new AbortController().signal,
+    engine: newEngine(),
+    ...opts,
+  });
+}
+
+const buildCase = (r: Report): CaseResult => r.cases.find((c) => c.id === "lifecycle.build")!;
+
+async function nothingOwned(r: Report): Promise<void> {
+  const left = await listOwned(newEngine(), { owner: r.runId });
+  expect(left.containers).toEqual([]);
+  expect(left.images).toEqual([]);
+  expect(r.cases.find((c) => c.id === "lifecycle.cleanup")?.status).toBe("pass");
+}
+
+async function gone(imageId: string): Promise<boolean> {
+  return newEngine()
+    .inspectImage(imageId)
+    .then(
+      () => false,
+      (err) => err instanceof EngineError && err.statusCode === 404,
+    );
+}
+
+/** A unique line so no earlier run's cache serves the step. */
+const fresh = () => `RUN echo ${randomBytes(6).toString("hex")} > /nonce\n`;
+
+describe.skipIf(!hasEngine)("builds on the real engine", () => {
+  it("builds a cache-mount Dockerfile with BuildKit by default and says so", async () => {
+    const s = subject(
+      `FROM ${BASE_IMAGE}\n${fresh()}RUN --mount=type=cache,target=/cache echo x >> /cache/n && wc -l < /cache/n\nCOPY health /var/www/health\n${SERVE}`,
+    );
+    const r = await run(s);
+    const b = buildCase(r);
+    expect(b.status).toBe("pass");
+    expect(b.message).toContain("with BuildKit");
+    expect(b.evidence.builder).toBe("buildkit");
+    expect(r.subjects[0]?.builder).toBe("buildkit");
+    expect(r.subjects[0]?.builderReason).toMatch(/default builder/);
+    // The log names the steps, readable: `#n [stage i/n] RUN --mount=type=cache ...`.
+    expect(r.subjects[0]?.buildLog).toMatch(/#\d+ \[.*\] RUN --mount=type=cache,target=\/cache/);
+    expect(r.cases.find((c) => c.id === "lifecycle.ready")?.status).toBe("pass");
+    await nothingOwned(r);
+  });
+
+  it("builds a tmpfs-mount Dockerfile, and what the step wrote to the tmpfs is not in the image", async () => {
+    const s = subject(
+      `FROM ${BASE_IMAGE}\n${fresh()}RUN --mount=type=tmpfs,target=/var/www/scratch echo t > /var/www/scratch/tmp-file && cat /var/www/scratch/tmp-file\nCOPY health /var/www/health\n${SERVE}`,
+      {},
+      { probes: [{ path: "/scratch/tmp-file", expectStatus: 404 }] },
+    );
+    const r = await run(s);
+    expect(buildCase(r).status).toBe("pass");
+    expect(r.cases.find((c) => c.id === "lifecycle.probes")?.status).toBe("pass");
+    await nothingOwned(r);
+  });
+
+  it("builds the target stage of a multi-stage Dockerfile, not the stages after it", async () => {
+    const s = subject(
+      [
+        `FROM ${BASE_IMAGE} AS assets`,
+        "RUN mkdir -p /out && echo from-assets > /out/index.html",
+        `FROM ${BASE_IMAGE} AS site`,
+        "COPY --from=assets /out /var/www",
+        "COPY health /var/www/health",
+        SERVE,
+        `FROM ${BASE_IMAGE} AS broken`,
+        "RUN exit 3",
+        "",
+      ].join("\n"),
+      { target: "site" },
+      { probes: [{ path: "/", bodyContains: "from-assets" }] },
+    );
+    const r = await run(s);
+    expect(buildCase(r).status).toBe("pass");
+    expect(buildCase(r).evidence.target).toBe("site");
+    expect(r.subjects[0]?.buildLog).not.toContain("exit 3");
+    expect(r.cases.find((c) => c.id === "lifecycle.probes")?.status).toBe("pass");
+    await nothingOwned(r);
+  });
+
+  it("mounts a secret from the named environment variable and leaves it nowhere: log, report, history, filesystem", async () => {
+    const secret = `s3cr3t-${randomBytes(12).toString("hex")}`;
+    process.env.DA_TEST_BUILD_SECRET = secret;
+    const s = subject(
+      // The sleep outlasts BuildKit's 1 s session health check: the session must answer it.
+      `FROM ${BASE_IMAGE}\n${fresh()}RUN sleep 2\nRUN --mount=type=secret,id=api_token cat /run/secrets/api_token; echo; wc -c < /run/secrets/api_token\nCOPY health /var/www/health\n${SERVE}`,
+      { secrets: { api_token: "DA_TEST_BUILD_SECRET" } },
+    );
+    let r: Report | undefined;
+    try {
+      r = await run(s, { removeImages: false });
+      const b = buildCase(r);
+      expect(b.status, JSON.stringify(b)).toBe("pass");
+      // The step printed the secret: the log shows *** in its place, with the byte count after it.
+      expect(r.subjects[0]?.buildLog).toContain("***");
+      expect(r.subjects[0]?.buildLog).toContain(String(secret.length));
+      expect(JSON.stringify(r)).not.toContain(secret);
+      const image = newEngine().docker.getImage(b.evidence.imageId as string);
+      const history = await image.history();
+      expect(JSON.stringify(history)).not.toContain(secret);
+      expect(JSON.stringify(await image.inspect())).not.toContain(secret);
+      // The whole image, every layer, as `docker save` writes it.
+      const tar = await new Promise<Buffer>((resolve, reject) => {
+        image.get((err, stream) => {
+          if (err || !stream) return reject(err);
+          const chunks: Buffer[] = [];
+          stream.on("data", (c: Buffer) => chunks.push(c));
+          stream.on("end", () => resolve(Buffer.concat(chunks)));
+          stream.on("error", reject);
+        });
+      });
+      expect(tar.length).toBeGreaterThan(1000);
+      expect(tar.includes(Buffer.from(secret))).toBe(false);
+    } finally {
+      delete process.env.DA_TEST_BUILD_SECRET;
+      if (r) await cleanupOwned(newEngine(), { owner: r.runId }, { trigger: "test-teardown" });
+    }
+  });
+
+  it("reports a failing RUN step with its Dockerfile line, its output's last lines and the fix", async () => {
+    const s = subject(
+      `FROM ${BASE_IMAGE}\n${fresh()}RUN echo preparing && \\\n    echo the-last-words && \\\n    exit 7\nCOPY health /var/www/health\n${SERVE}`,
+    );
+    const r = await run(s);
+    const b = buildCase(r);
+    expect(b.status).toBe("fail");
+    expect(b.message).toMatch(/RUN echo preparing .* failed at ctx\/Dockerfile:3/);
+    expect(b.evidence.line).toBe(3);
+    expect(String(b.evidence.stepOutputTail)).toContain("the-last-words");
+    expect(b.remediation).toContain("ctx/Dockerfile:3");
+    expect(r.cases.find((c) => c.id === "lifecycle.create")?.status).toBe("skip");
+    await nothingOwned(r);
+  });
+
+  it("stops at a # syntax= frontend the engine cannot get with an error naming the directive and the way out", async () => {
+    const s = subject(`# syntax=docker.invalid/no-such/dockerfile:1\nFROM ${BASE_IMAGE}\n${SERVE}`);
+    const r = await run(s);
+    const b = buildCase(r);
+    expect(b.status).toBe("error");
+    expect(b.message).toContain("# syntax=docker.invalid/no-such/dockerfile:1");
+    expect(b.message).toContain("ctx/Dockerfile:1");
+    expect(b.remediation).toMatch(
+      /remove the "# syntax=" line .* or make docker.invalid\/no-such\/dockerfile:1 available/,
+    );
+    await nothingOwned(r);
+  });
+
+  it("leaves nothing owned behind after a legacy multi-stage build: every step image removed by ID", async () => {
+    const s = subject(
+      [
+        `FROM ${BASE_IMAGE} AS assets`,
+        fresh(),
+        "RUN mkdir -p /out && echo legacy > /out/index.html",
+        `FROM ${BASE_IMAGE}`,
+        "COPY --from=assets /out /var/www",
+        "COPY health /var/www/health",
+        SERVE,
+      ].join("\n"),
+      { builder: "legacy" },
+    );
+    const r = await run(s);
+    const b = buildCase(r);
+    expect(b.status).toBe("pass");
+    expect(b.evidence.builder).toBe("legacy");
+    expect(r.subjects[0]?.builderReason).toContain("build.builder: legacy");
+    const intermediates = b.evidence.intermediateImages as string[];
+    // Two RUNs in the first stage, two COPYs, USER and CMD in the second.
+    expect(intermediates.length).toBeGreaterThanOrEqual(5);
+    const cleanup = r.cases.find((c) => c.id === "lifecycle.cleanup")!;
+    expect(cleanup.status).toBe("pass");
+    expect((cleanup.evidence.verifiedBy as string[]).join("\n")).toMatch(/inspect \d+ build-created image/);
+    for (const id of intermediates) expect(await gone(id)).toBe(true);
+    expect(await gone(b.evidence.imageId as string)).toBe(true);
+    await nothingOwned(r);
+  });
+
+  it("refuses build.secrets with the legacy builder, before building", async () => {
+    process.env.DA_TEST_BUILD_SECRET = "unused-value";
+    try {
+      const s = subject(`FROM ${BASE_IMAGE}\n${SERVE}`, {
+        builder: "legacy",
+        secrets: { t: "DA_TEST_BUILD_SECRET" },
+      });
+      const r = await run(s);
+      expect(buildCase(r).status).toBe("error");
+      expect(buildCase(r).message).toContain("need BuildKit");
+      await nothingOwned(r);
+    } finally {
+      delete process.env.DA_TEST_BUILD_SECRET;
+    }
+  });
+});
+
+describe.skipIf(!hasEngine)("a prebuilt image with its ID pinned", () => {
+  const prebuilt = (imageId: string) => ({
+    workspace: mkdtempSync(path.join(tmpdir(), "da-pin-")),
+    subject: {
+      name: "prebuilt",
+      image: BASE_IMAGE,
+      imageId,
+      command: ["httpd", "-f", "-p", "8080", "-h", "/"],
+      healthPath: "/",
+      startupTimeoutMs: 10_000,
+      stopTimeoutMs: 2_000,
+    },
+  });
+
+  it("passes lifecycle.build when the image has the pinned ID", async () => {
+    const baseId = (await newEngine().inspectImage(BASE_IMAGE)).Id;
+    const r = await run(prebuilt(baseId));
+    expect(buildCase(r).status).toBe("pass");
+    expect(buildCase(r).evidence.pinVerified).toBe(true);
+  });
+
+  it("fails lifecycle.build, and creates nothing, when the image is not the pinned one", async () => {
+    const other = `sha256:${"0".repeat(64)}`;
+    const r = await run(prebuilt(other));
+    const b = buildCase(r);
+    expect(b.status).toBe("fail");
+    expect(b.message).toContain(`not the pinned ${other}`);
+    expect(b.remediation).toContain("imageId");
+    expect(r.cases.find((c) => c.id === "lifecycle.create")?.status).toBe("skip");
+  });
+});

@@ -1,0 +1,235 @@
+// The builder choice, BuildKit's status stream decoded into a readable log, a step name pointed
+// back at its Dockerfile line, and which images a legacy build created.
+import { describe, expect, it } from "vitest";
+import { chooseBuilder, legacyCreatedImages } from "../../src/engine/build.js";
+import { maskSecrets, StatusLog } from "../../src/engine/buildkit.js";
+import { planCleanup } from "../../src/engine/cleanup.js";
+import { instructionOfStep, parseDockerfile } from "../../src/engine/dockerfile.js";
+import { encodeFields } from "../../src/engine/protowire.js";
+
+const ts = (seconds: number, nanos = 0) =>
+  encodeFields([[1, seconds], ...(nanos ? [[2, nanos] as [number, number]] : [])]);
+type V = {
+  digest: string;
+  name: string;
+  cached?: boolean;
+  started?: number;
+  completed?: number;
+  error?: string;
+};
+const vertex = (v: V) =>
+  encodeFields([
+    [1, v.digest],
+    [3, v.name],
+    ...(v.cached ? [[4, 1] as [number, number]] : []),
+    ...(v.started !== undefined ? [[5, ts(v.started)] as [number, Buffer]] : []),
+    ...(v.completed !== undefined ? [[6, ts(v.completed, 500_000_000)] as [number, Buffer]] : []),
+    ...(v.error ? [[7, v.error] as [number, string]] : []),
+  ]);
+const logMsg = (digest: string, text: string) =>
+  encodeFields([
+    [1, digest],
+    [3, 1],
+    [4, Buffer.from(text)],
+  ]);
+const trace = (vertexes: Buffer[], logs: Buffer[] = []) =>
+  encodeFields([
+    ...vertexes.map((v) => [1, v] as [number, Buffer]),
+    ...logs.map((l) => [3, l] as [number, Buffer]),
+  ]).toString("base64");
+
+describe("StatusLog: BuildKit's moby.buildkit.trace messages as a readable log", () => {
+  it("numbers steps, shows their output, marks cached ones, times the rest, reports the error", () => {
+    const lines: string[] = [];
+    const status = new StatusLog((l) => lines.push(l));
+    status.add(
+      trace([
+        vertex({
+          digest: "sha256:a",
+          name: "[1/3] FROM docker.io/library/base",
+          cached: true,
+          started: 10,
+          completed: 10,
+        }),
+      ]),
+    );
+    status.add(trace([vertex({ digest: "sha256:b", name: "[2/3] RUN make", started: 10 })]));
+    status.add(trace([], [logMsg("sha256:b", "compiling\nlinking\n")]));
+    status.add(trace([vertex({ digest: "sha256:b", name: "[2/3] RUN make", started: 10, completed: 12 })]));
+    status.add(trace([vertex({ digest: "sha256:c", name: "[3/3] RUN test", started: 12 })]));
+    status.add(trace([], [logMsg("sha256:c", "1 failed\n")]));
+    status.add(
+      trace([
+        vertex({
+          digest: "sha256:c",
+          name: "[3/3] RUN test",
+          started: 12,
+          completed: 13,
+          error: "exit code: 1",
+        }),
+      ]),
+    );
+    expect(lines).toEqual([
+      "#1 [1/3] FROM docker.io/library/base",
+      "#1 CACHED",
+      "#2 [2/3] RUN make",
+      "#2 compiling",
+      "#2 linking",
+      "#2 DONE 2.5s",
+      "#3 [3/3] RUN test",
+      "#3 1 failed",
+      "#3 ERROR: exit code: 1",
+    ]);
+    expect(status.steps.map((s) => [s.n, s.cached, s.durationMs, s.error ?? null])).toEqual([
+      [1, true, 500, null],
+      [2, false, 2500, null],
+      [3, false, 1500, "exit code: 1"],
+    ]);
+    expect(status.steps[2]?.outputTail).toBe("1 failed\n");
+  });
+
+  it("masks secret values in every line and in the step output it keeps", () => {
+    const lines: string[] = [];
+    const status = new StatusLog((l) => lines.push(l), maskSecrets(["hunter2-value"]));
+    status.add(
+      trace(
+        [vertex({ digest: "d", name: "[1/1] RUN cat /run/secrets/t", started: 1 })],
+        [logMsg("d", "hunter2-value\n")],
+      ),
+    );
+    expect(lines.join("\n")).not.toContain("hunter2-value");
+    expect(lines).toContain("#1 ***");
+    expect(status.steps[0]?.outputTail).toBe("***\n");
+  });
+});
+
+describe("instructionOfStep: a BuildKit step name back to its Dockerfile line", () => {
+  const df = parseDockerfile(
+    [
+      "# syntax=docker/dockerfile:1",
+      "ARG BASE=busybox",
+      `FROM \${BASE} AS build`,
+      "RUN --mount=type=cache,target=/root/.cache \\",
+      "    make \\",
+      "  # a comment inside the continuation",
+      "    all",
+      `FROM \${BASE}`,
+      "ENV GREETING=hi",
+      'RUN echo "$GREETING world"',
+      "RUN make all",
+    ].join("\n"),
+  );
+
+  it("reads the syntax directive and the stages", () => {
+    expect(df.syntax).toEqual({ image: "docker/dockerfile:1", line: 1 });
+    expect(df.stageCount).toBe(2);
+  });
+
+  it("matches joined continuations within the named stage", () => {
+    expect(
+      instructionOfStep(df, "[build 2/2] RUN --mount=type=cache,target=/root/.cache     make       all")
+        ?.line,
+    ).toBe(4);
+  });
+
+  it("tells two identical commands apart by their stage", () => {
+    expect(instructionOfStep(df, "[stage-1 4/4] RUN make all")?.line).toBe(11);
+  });
+
+  it("matches a step whose variables BuildKit expanded", () => {
+    expect(instructionOfStep(df, '[stage-1 3/4] RUN echo "hi world"')?.line).toBe(10);
+  });
+
+  it("points a FROM step (shown with the normalised reference) at its stage's FROM", () => {
+    expect(instructionOfStep(df, "[stage-1 1/4] FROM docker.io/library/busybox")?.line).toBe(8);
+  });
+
+  it("has no line for BuildKit's internal steps", () => {
+    expect(instructionOfStep(df, "[internal] load metadata for docker.io/library/busybox")).toBeUndefined();
+    expect(instructionOfStep(df, "exporting to image")).toBeUndefined();
+  });
+});
+
+describe("legacyCreatedImages: what a legacy build created, from its own step output", () => {
+  it("counts new step images, not FROM and not cache hits", () => {
+    const seen = legacyCreatedImages();
+    for (const line of [
+      "Step 1/5 : FROM base AS build",
+      " ---> 111111111111",
+      "Step 2/5 : RUN make",
+      " ---> Using cache",
+      " ---> 222222222222",
+      "Step 3/5 : COPY . /src",
+      " ---> 333333333333",
+      "Step 4/5 : FROM base",
+      " ---> 111111111111",
+      "Step 5/5 : RUN true",
+      " ---> Running in cccccccccccc",
+      "Removing intermediate container cccccccccccc",
+      " ---> 555555555555",
+    ])
+      seen.see(line);
+    expect(seen.ids).toEqual(["333333333333", "555555555555"]);
+  });
+});
+
+describe("chooseBuilder", () => {
+  const docker = { ApiVersion: "1.41", Os: "linux" } as never;
+  it("is BuildKit by default, legacy when the inventory asks, and says why", () => {
+    expect(chooseBuilder("auto", docker)).toEqual({
+      builder: "buildkit",
+      reason: "BuildKit is the default builder (engine API 1.41)",
+    });
+    expect(chooseBuilder("legacy", docker).reason).toContain("build.builder: legacy");
+  });
+  it("falls back to legacy on engines without a BuildKit session, naming the reason", () => {
+    expect(chooseBuilder("auto", { ApiVersion: "1.38", Os: "linux" } as never)).toMatchObject({
+      builder: "legacy",
+      reason: expect.stringContaining("predates BuildKit"),
+    });
+    expect(
+      chooseBuilder("auto", {
+        ApiVersion: "1.41",
+        Os: "linux",
+        Components: [{ Name: "Podman Engine" }],
+      } as never),
+    ).toMatchObject({ builder: "legacy", reason: expect.stringContaining("Podman") });
+  });
+});
+
+describe("planCleanup with build-created images known by ID", () => {
+  const owner = `da-${"b".repeat(32)}`;
+  const img = (id: string, parentId: string, tags: string[] = []) => ({
+    id,
+    parentId,
+    tags,
+    labels: {},
+    created: 0,
+  });
+  it("removes unlabelled step images the build created, child-first, and keeps a kept image's ancestry", () => {
+    const listing = {
+      containers: [],
+      images: [
+        img("stage0", "base"),
+        img("s1", "base"),
+        img("final", "s1", [`docker-acceptance:${owner}-x`]),
+      ],
+    };
+    const plan = planCleanup({ owner, builtImages: ["stage0", "s1"] }, listing);
+    expect(plan.map((a) => [a.id, a.remove])).toEqual([
+      ["final", true],
+      ["stage0", true],
+      ["s1", true],
+    ]);
+    const kept = planCleanup({ owner, builtImages: ["stage0", "s1"] }, listing, { removeImages: false });
+    expect(kept.find((a) => a.id === "s1")?.remove).toBe(false);
+    expect(kept.find((a) => a.id === "stage0")?.remove).toBe(true);
+  });
+  it("never removes an unlabelled image the build did not create", () => {
+    const plan = planCleanup(
+      { owner, builtImages: [] },
+      { containers: [], images: [img("foreign", "base")] },
+    );
+    expect(plan[0]?.remove).toBe(false);
+  });
+});
