@@ -1,6 +1,6 @@
 // The fault matrix as data (acceptance/fixtures/faults/faults.json) and how a fixture's deviation
 // is laid over the hardened launch settings. Shared by the matrix test and the recorder.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { CreateOptions } from "../../src/engine/docker.js";
 import { subjectSchema } from "../../src/inventory/schema.js";
@@ -16,6 +16,43 @@ export interface FaultFixture {
   recorded?: string;
   why?: string;
   fails: string[];
+  /** A safe twin: one harmless deviation that must pass every case. */
+  safe?: boolean;
+  /** Grading target overrides (what the inventory or check flags would allow). */
+  target?: { allowedHostPaths?: { path: string; readOnly: boolean }[]; allowedCapabilities?: string[] };
+  /** A hardened container started before the subject, with this deviation: {PEER}. */
+  peer?: Record<string, unknown>;
+  /** A hardened container started after the subject, with this deviation: {SUBJECT}. */
+  joiner?: Record<string, unknown>;
+  /** A named volume created with these local-driver options: {VOLUME}. */
+  volume?: Record<string, string>;
+  /** A process started in the running subject. */
+  exec?: { User: string; Cmd: string[] };
+  /** A seccomp profile (or "engine-default") appended to SecurityOpt. */
+  seccomp?: Record<string, unknown> | "engine-default";
+  /** Text a case's message must contain (placeholders resolved). */
+  mentions?: Record<string, string>;
+}
+
+/** The engine's default seccomp profile, from the Debian package of its source (or DA_SECCOMP_DEFAULT). */
+export const ENGINE_DEFAULT_SECCOMP =
+  process.env.DA_SECCOMP_DEFAULT ??
+  "/usr/share/gocode/src/github.com/docker/docker/profiles/seccomp/default.json";
+
+/** The profile text a fixture asks for; undefined when it needs a file this machine lacks. */
+export function seccompProfileText(f: FaultFixture): string | undefined {
+  if (f.seccomp === undefined) return undefined;
+  if (f.seccomp !== "engine-default") return JSON.stringify(f.seccomp);
+  return existsSync(ENGINE_DEFAULT_SECCOMP)
+    ? JSON.stringify(JSON.parse(readFileSync(ENGINE_DEFAULT_SECCOMP, "utf8")))
+    : undefined;
+}
+
+/** `{KEY}` placeholders in a fixture's data, replaced by the values the test created. */
+export function resolveVars<T>(value: T, vars: Record<string, string>): T {
+  let text = JSON.stringify(value ?? null);
+  for (const [k, v] of Object.entries(vars)) text = text.replaceAll(`{${k}}`, v);
+  return JSON.parse(text) as T;
 }
 
 export function loadFaults(): FaultFixture[] {
@@ -40,10 +77,9 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 export function applyDeviation(
   base: CreateOptions,
   launch: Record<string, unknown> = {},
-  hostDir = "",
+  vars: Record<string, string> | string = {},
 ): CreateOptions {
-  const text = JSON.stringify(launch).replaceAll("{HOST_DIR}", hostDir);
-  const dev = JSON.parse(text) as Record<string, unknown>;
+  const dev = resolveVars(launch, typeof vars === "string" ? { HOST_DIR: vars } : vars);
   const out = structuredClone(base) as Record<string, unknown>;
   const merge = (target: Record<string, unknown>, src: Record<string, unknown>) => {
     for (const [k, v] of Object.entries(src)) {
@@ -62,8 +98,25 @@ export function fixtureLaunch(
   image: string,
   owner: string,
   name: string,
-  hostDir = "",
+  vars: Record<string, string> | string = {},
 ): CreateOptions {
   const { options } = planLaunch(hardenedSubject, image, owner, name);
-  return applyDeviation(options, f.launch, hostDir);
+  const out = applyDeviation(options, f.launch, vars);
+  const profile = seccompProfileText(f);
+  if (profile) {
+    const hc = out.HostConfig as { SecurityOpt?: string[] };
+    hc.SecurityOpt = [...(hc.SecurityOpt ?? []), `seccomp=${profile}`];
+  }
+  return out;
+}
+
+/** A hardened companion container (peer or joiner) with its own deviation. */
+export function companionLaunch(
+  deviation: Record<string, unknown>,
+  image: string,
+  owner: string,
+  name: string,
+  vars: Record<string, string>,
+): CreateOptions {
+  return applyDeviation(planLaunch(hardenedSubject, image, owner, name).options, deviation, vars);
 }

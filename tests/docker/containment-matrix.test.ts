@@ -18,24 +18,37 @@ import {
 } from "../../src/suites/containment/index.js";
 import { CONTAINMENT_CASES } from "../../src/suites/ids.js";
 import {
+  companionLaunch,
   FAULTS_DIR,
   type FaultFixture,
   fixtureLaunch,
   HARDENED_DIR,
   hardenedSubject,
   loadFaults,
+  resolveVars,
+  seccompProfileText,
 } from "../containment/faults.js";
 import { failsOn } from "../helpers/differences.js";
 import { BASE_IMAGE, ENGINE_KIND, hasEngine, newEngine, PROBE_IMAGE } from "../helpers/engine.js";
 
 const fixtures = loadFaults();
-const live = fixtures.filter((f) => !f.recorded);
+// A fixture that needs a file this machine lacks (the engine's default seccomp profile) is listed
+// as skipped, never silently dropped.
+const runnable = (f: FaultFixture) => f.seccomp !== "engine-default" || seccompProfileText(f) !== undefined;
+const live = fixtures.filter((f) => !f.recorded && runnable(f));
+const unavailable = fixtures.filter((f) => !f.recorded && !runnable(f));
 const recorded = fixtures.filter((f) => f.recorded);
-const target = (containerId: string, subject: string) => ({
+const target = (
+  containerId: string,
+  subject: string,
+  f?: FaultFixture,
+  vars: Record<string, string> = {},
+) => ({
   containerId,
   subject,
   writableRoots: hardenedSubject.writableRoots,
-  allowedCapabilities: hardenedSubject.capabilities,
+  allowedCapabilities: f?.target?.allowedCapabilities ?? hardenedSubject.capabilities,
+  allowedHostPaths: resolveVars(f?.target?.allowedHostPaths ?? [], vars),
   network: hardenedSubject.network,
 });
 
@@ -57,7 +70,7 @@ describe("fault matrix: recorded inspect data (faults this VM cannot start)", ()
           probe: { error: "the container is not running" },
           host: { error: "not measured for recorded data" },
         },
-        { ...target(doc.Id, f.name) },
+        { ...target(doc.Id, f.name, f) },
       );
       expect(results.map((r) => r.id)).toEqual([...CONTAINMENT_CASES]);
       expect(failing(results)).toEqual([...f.fails].sort());
@@ -76,6 +89,8 @@ describe.skipIf(!hasEngine)("fault matrix on the real engine", () => {
   const images: Record<string, string> = {};
   const results = new Map<string, CaseResult[]>();
   const containers: string[] = [];
+  const volumes: string[] = [];
+  const varsOf = new Map<string, Record<string, string>>();
   let host: HostNamespaces;
 
   beforeAll(async () => {
@@ -97,13 +112,47 @@ describe.skipIf(!hasEngine)("fault matrix on the real engine", () => {
       ),
     ]);
     const hostPromise = measureHostNamespaces(engine, owner, PROBE_IMAGE);
-    // All fixtures start concurrently, then are probed concurrently against one host measurement.
+    const run = async (opts: ReturnType<typeof fixtureLaunch>) => {
+      const id = await engine.createContainer(opts);
+      containers.push(id);
+      await engine.start(id);
+      return id;
+    };
+    // All fixtures start concurrently (peers and volumes first, joiners and execs after), then are
+    // probed concurrently against one host measurement.
     const ids = await Promise.all(
       live.map(async (f) => {
-        const opts = fixtureLaunch(f, images[f.image ?? "hardened"]!, owner, `${owner}-${f.name}`, hostDir);
-        const id = await engine.createContainer(opts);
-        containers.push(id);
-        await engine.start(id);
+        const vars: Record<string, string> = { HOST_DIR: hostDir };
+        varsOf.set(f.name, vars);
+        if (f.volume) {
+          vars.VOLUME = `${owner}-${f.name}`;
+          await engine.docker.createVolume({
+            Name: vars.VOLUME,
+            Labels: ownerLabels(owner, "subject"),
+            ...(Object.keys(f.volume).length
+              ? { Driver: "local", DriverOpts: resolveVars(f.volume, vars) }
+              : {}),
+          });
+          volumes.push(vars.VOLUME);
+        }
+        if (f.peer) {
+          vars.PEER_NAME = `${owner}-${f.name}-peer`;
+          vars.PEER = await run(companionLaunch(f.peer, images.hardened!, owner, vars.PEER_NAME, vars));
+        }
+        const id = await run(
+          fixtureLaunch(f, images[f.image ?? "hardened"]!, owner, `${owner}-${f.name}`, vars),
+        );
+        vars.SUBJECT = id;
+        if (f.joiner) {
+          vars.JOINER_NAME = `${owner}-${f.name}-joiner`;
+          await run(companionLaunch(f.joiner, images.hardened!, owner, vars.JOINER_NAME, vars));
+        }
+        if (f.exec) {
+          const exec = await engine.docker
+            .getContainer(id)
+            .exec({ ...f.exec, AttachStdout: false, AttachStderr: false });
+          await exec.start({ Detach: true });
+        }
         return id;
       }),
     );
@@ -111,7 +160,7 @@ describe.skipIf(!hasEngine)("fault matrix on the real engine", () => {
       live.map(async (f, i) => {
         results.set(
           f.name,
-          await runContainment(target(ids[i]!, f.name), {
+          await runContainment(target(ids[i]!, f.name, f, varsOf.get(f.name)), {
             engine,
             owner,
             probeImage: PROBE_IMAGE,
@@ -126,6 +175,15 @@ describe.skipIf(!hasEngine)("fault matrix on the real engine", () => {
   afterAll(async () => {
     // The product's own cleanup: containers, our tags and the builds' labelled intermediate images.
     const evidence = await cleanupOwned(engine, { owner }, { trigger: "test-teardown" });
+    // The named volumes this test created, by their exact names (after their containers are gone).
+    await Promise.all(
+      volumes.map((v) =>
+        engine.docker
+          .getVolume(v)
+          .remove()
+          .catch(() => undefined),
+      ),
+    );
     rmSync(hostDir, { recursive: true, force: true });
     expect(evidence.completed).toBe(true);
     expect(await engine.listContainers({ label: [`${OWNER_LABEL}=${owner}`] })).toEqual([]);
@@ -161,7 +219,16 @@ describe.skipIf(!hasEngine)("fault matrix on the real engine", () => {
         expect(x.remediation).toBeTruthy();
         expect(x.subject).toBe(name);
       }
+      if (f.safe) expect(f.fails).toEqual([]);
+      // The finding names what it is about (the other container, the syscalls let through).
+      for (const [id, text] of Object.entries(resolveVars(f.mentions ?? {}, varsOf.get(name)!)))
+        expect(r.find((x) => x.id === id)!.message).toContain(text);
     },
+  );
+
+  it.skip.each(unavailable.map((f) => [f.name] as const))(
+    "%s (needs the engine's default seccomp profile file)",
+    () => {},
   );
 
   it("removes each probe as soon as its output is read", async () => {
