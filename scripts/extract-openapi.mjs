@@ -15,8 +15,11 @@ import { fileURLToPath } from "node:url";
 export const OPERATIONS = [
   ["post", "/repos/{owner}/{repo}/check-runs"],
   ["patch", "/repos/{owner}/{repo}/check-runs/{check_run_id}"],
+  // Idempotent check runs: a create whose answer was lost is looked up by its external_id.
+  ["get", "/repos/{owner}/{repo}/commits/{ref}/check-runs"],
   ["get", "/repos/{owner}/{repo}/issues/{issue_number}/comments"],
   ["post", "/repos/{owner}/{repo}/issues/{issue_number}/comments"],
+  ["get", "/repos/{owner}/{repo}/issues/comments/{comment_id}"],
   ["patch", "/repos/{owner}/{repo}/issues/comments/{comment_id}"],
   ["delete", "/repos/{owner}/{repo}/issues/comments/{comment_id}"],
   ["get", "/repos/{owner}/{repo}/issues"],

@@ -11,7 +11,7 @@ import * as core from "@actions/core";
 import { type ActionInputs, readInputs } from "./action/inputs.js";
 import { actionsLogger, logResults, logSafe } from "./action/log.js";
 import type { RunDecision } from "./bot/index.js";
-import { abortOnSignals } from "./commands/common.js";
+import { abortOnSignals, signalExitCode } from "./commands/common.js";
 import { newRunId } from "./engine/ownership.js";
 import { exitCodeOf, redact, registerSecret, UsageError } from "./errors.js";
 import { type EventContext, readEventContext } from "./github/context.js";
@@ -33,6 +33,8 @@ export async function runAction(): Promise<void> {
   // Set once the in-progress check run exists: if the step then fails without a report, the
   // catch below completes it instead of leaving it spinning on the pull request.
   let abandon: ((reason: string) => Promise<string | undefined>) | undefined;
+  // A start that failed is reported once: by publishing, or below when no report follows.
+  let startError: Error | undefined;
   try {
     const inputs = readInputs();
     registerSecret(inputs.githubToken);
@@ -59,16 +61,30 @@ export async function runAction(): Promise<void> {
     const context = decision ? bot!.commandEventContext(decision, eventContext()?.runUrl) : eventContext();
     const github = context ? await import("./github/publish.js") : undefined;
 
-    // The check run shows "in progress" on the PR while the suites run.
+    // The check run shows "in progress" on the PR while the suites run. Its external_id ties a
+    // retried create to the first attempt, and lets the post step complete it if main dies.
+    const externalId = (await import("./github/checks.js")).externalIdFor(process.env, owner);
+    if (context && !context.readOnly && inputs.githubToken) {
+      const state: CheckRunState = {
+        owner: context.owner,
+        repo: context.repo,
+        sha: context.sha,
+        name: inputs.checkName,
+        externalId,
+      };
+      core.saveState("check-run", JSON.stringify(state));
+    }
     const started = context
       ? await github!.startCheckRun({
           context,
           token: inputs.githubToken,
           checkName: inputs.checkName,
+          externalId,
           log: actionsLogger,
         })
       : undefined;
     for (const n of started?.notices ?? []) core.notice(logSafe(n));
+    startError = started?.error;
     if (context && started?.client && started.checkRunId !== undefined) {
       const { client, checkRunId } = started;
       abandon = (reason) =>
@@ -189,7 +205,9 @@ export async function runAction(): Promise<void> {
     await writeBundle(reportDir, report, {
       markdown: renderMarkdown(report, { target: "file", checkName: inputs.checkName }),
     });
-    await writeJobSummary(renderMarkdown(report, { target: "job-summary", checkName: inputs.checkName }));
+    if (inputs.jobSummary) {
+      await writeJobSummary(renderMarkdown(report, { target: "job-summary", checkName: inputs.checkName }));
+    }
     setOutputs(report, reportDir);
     await logResults(report, reportDir);
 
@@ -206,27 +224,48 @@ export async function runAction(): Promise<void> {
         comment: signals.signal.aborted ? "never" : inputs.comment,
         issueOnFailure: inputs.issueOnFailure && !signals.signal.aborted,
         commentAuthor: inputs.commentAuthor,
+        commentUpdate: inputs.commentUpdate,
+        commentOnPass: inputs.commentOnPass,
+        maxAnnotations: inputs.maxAnnotations,
+        externalId,
+        startError: started?.error,
         // event.json goes beside the bundle, not in it: SHA256SUMS covers exactly the bundle's files.
         bundleDir: path.dirname(reportDir),
         log: actionsLogger,
       });
+      startError = undefined;
       reportPublished(published);
     } else {
       core.notice("Not in a GitHub Actions event context (GITHUB_REPOSITORY unset): nothing published.");
     }
 
     const sig = signals.received();
-    if (sig) core.setFailed(`docker-acceptance: cancelled by ${sig}; what the run owned was removed`);
-    else if (failsStep(report.verdict, inputs.failOn))
+    if (sig) {
+      core.setFailed(`docker-acceptance: cancelled by ${sig}; what the run owned was removed`);
+      // The CLI's documented codes (130 SIGINT, 143 SIGTERM), not setFailed's 1.
+      process.exitCode = signalExitCode(sig);
+    } else if (failsStep(report.verdict, inputs.failOn))
       core.setFailed(`docker-acceptance verdict: ${report.verdict}`);
   } catch (err) {
     const message = redact((err as Error).message ?? String(err));
     core.setFailed(`docker-acceptance: ${message} (exit code ${exitCodeOf(err)})`);
+    if (startError) core.warning(logSafe(startError.message));
     const notice = await abandon?.(message);
     if (notice) core.warning(logSafe(notice));
+    const sig = signals.received();
+    if (sig) process.exitCode = signalExitCode(sig);
   } finally {
     signals.dispose();
   }
+}
+
+/** What the post step needs to complete this run's check run if main could not (saved as state). */
+export interface CheckRunState {
+  owner: string;
+  repo: string;
+  sha: string;
+  name: string;
+  externalId: string;
 }
 
 /** `mode: command`: answer an `/acceptance` comment; the outputs drive the suites and publish jobs. */
@@ -273,9 +312,10 @@ async function publishOnly(inputs: ActionInputs, workspace: string, decision?: R
       log: actionsLogger,
     });
     if (done.report) {
-      await writeJobSummary(
-        renderMarkdown(done.report, { target: "job-summary", checkName: inputs.checkName }),
-      );
+      if (inputs.jobSummary)
+        await writeJobSummary(
+          renderMarkdown(done.report, { target: "job-summary", checkName: inputs.checkName }),
+        );
       setOutputs(done.report, dir);
     }
     if (done.published) reportPublished(done.published);
@@ -295,13 +335,14 @@ async function publishOnly(inputs: ActionInputs, workspace: string, decision?: R
   });
   for (const m of outcome.messages) core.notice(logSafe(m));
   if (outcome.report) {
-    await writeJobSummary(
-      renderMarkdown(outcome.report, {
-        target: "job-summary",
-        checkName: forkCheckName(inputs.checkName),
-        unverified: true,
-      }),
-    );
+    if (inputs.jobSummary)
+      await writeJobSummary(
+        renderMarkdown(outcome.report, {
+          target: "job-summary",
+          checkName: forkCheckName(inputs.checkName),
+          unverified: true,
+        }),
+      );
     setOutputs(outcome.report, dir);
   }
   if (outcome.result) reportPublished(outcome.result);
@@ -375,15 +416,28 @@ function setOutputs(report: Report, reportDir: string): void {
   core.setOutput("passed", counts.passed);
   core.setOutput("failed", counts.failed + counts.errored);
   core.setOutput("skipped", counts.skipped);
+  core.setOutput("image-ids", JSON.stringify(imageIds(report)));
   // Declared outputs are always set, empty until publishing fills them.
   core.setOutput("comment-id", "");
   core.setOutput("check-run-id", "");
+  core.setOutput("check-run-url", "");
+}
+
+/** Subject name to the ID (sha256:...) of the image it was tested as, built or given. */
+export function imageIds(report: Report): Record<string, string> {
+  return Object.fromEntries(
+    report.subjects.filter((s) => s.imageId).map((s) => [s.name, s.imageId as string]),
+  );
 }
 
 function reportPublished(p: PublishResult): void {
   if (p.commentId !== undefined) core.setOutput("comment-id", p.commentId);
   if (p.checkRunId !== undefined) core.setOutput("check-run-id", p.checkRunId);
-  for (const n of p.notices) core.notice(logSafe(n));
+  if (p.checkRunUrl !== undefined) core.setOutput("check-run-url", p.checkRunUrl);
+  // Each failure once, as a warning; the other notices as notices.
+  const errors = new Set(p.errors.map((e) => e.message));
+  for (const e of errors) core.warning(logSafe(e));
+  for (const n of p.notices) if (!errors.has(n)) core.notice(logSafe(n));
   const parts = [
     `check run ${p.checkRun}${p.checkRunId ? ` (#${p.checkRunId})` : ""}`,
     `comment ${p.comment}${p.commentId ? ` (#${p.commentId})` : ""}`,

@@ -25,6 +25,12 @@ export interface ActionInputs {
   requireComplete: boolean;
   failOn: "fail" | "warn" | "never";
   comment: "always" | "on-failure" | "never";
+  commentUpdate: "always" | "on-change";
+  commentOnPass: "update" | "keep" | "hide" | "delete";
+  /** Most check run annotations to send (GitHub keeps at most 1,000). */
+  maxAnnotations: number;
+  /** Write the report to the job summary. */
+  jobSummary: boolean;
   checkName: string;
   /** Login whose comments are ours (GITHUB_TOKEN: github-actions[bot]; a PAT or app: its login). */
   commentAuthor: string;
@@ -63,6 +69,15 @@ function bool(name: string, fallback: boolean): boolean {
   throw new UsageError(`input ${name}: ${JSON.stringify(v)} is not a boolean (true or false)`);
 }
 
+function wholeNumber(name: string, fallback: number, min: number, max: number): number {
+  const raw = core.getInput(name).trim();
+  if (raw === "") return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new UsageError(`input ${name}: ${JSON.stringify(raw)} is not a whole number from ${min} to ${max}`);
+  return n;
+}
+
 export function readInputs(): ActionInputs {
   const suites = list("suite").map((s) => {
     if (!(SUITES as readonly string[]).includes(s))
@@ -92,6 +107,10 @@ export function readInputs(): ActionInputs {
     requireComplete: bool("require-complete", true),
     failOn: oneOf("fail-on", ["fail", "warn", "never"] as const, "fail"),
     comment: oneOf("comment", ["always", "on-failure", "never"] as const, "always"),
+    commentUpdate: oneOf("comment-update", ["always", "on-change"] as const, "always"),
+    commentOnPass: oneOf("comment-on-pass", ["update", "keep", "hide", "delete"] as const, "update"),
+    maxAnnotations: wholeNumber("max-annotations", 1000, 0, 1000),
+    jobSummary: bool("job-summary", true),
     checkName: core.getInput("check-name") || "docker-acceptance",
     commentAuthor: core.getInput("comment-author") || "github-actions[bot]",
     issueOnFailure: bool("issue-on-failure", false),

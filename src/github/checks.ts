@@ -4,7 +4,7 @@
 // completing request and every further 50 cost one more update.
 import { plainText } from "../report/escape.js";
 import { levelOf, type Report, type Verdict } from "../report/model.js";
-import { call, type GitHubClient } from "./client.js";
+import { call, type GitHubClient, toPublishError } from "./client.js";
 
 export const ANNOTATIONS_PER_REQUEST = 50;
 /** GitHub's own cap on annotations per check run; beyond it they are dropped with a notice. */
@@ -28,7 +28,63 @@ export interface CheckTarget {
   externalId?: string;
 }
 
-/** The one create call: in progress at the start, or already completed when the start was skipped. */
+/**
+ * This run's external_id: GitHub's run id and attempt (one per re-run), plus our own run id
+ * (one per step, so two matrix jobs never share one). A create whose answer was lost is found
+ * again by it; the post step finds this run's check runs by it.
+ */
+export function externalIdFor(env: Record<string, string | undefined>, owner: string): string {
+  return `da:${env.GITHUB_RUN_ID ?? "local"}.${env.GITHUB_RUN_ATTEMPT ?? "1"}:${owner}`;
+}
+
+/** The external_id a completed check run carries: this run's, plus the comment it posted. */
+export function withCommentId(externalId: string, commentId: number | undefined): string {
+  return commentId === undefined ? externalId : `${externalId}:c${commentId}`;
+}
+
+/** The comment id a check run remembered in its external_id, if any. */
+export function commentIdOf(externalId: string | null | undefined): number | undefined {
+  const m = /^da:[^:]+:[^:]+:c(\d+)$/.exec(externalId ?? "");
+  return m ? Number(m[1]) : undefined;
+}
+
+interface ListedCheckRun {
+  id: number;
+  status: string;
+  external_id: string | null;
+  html_url: string | null;
+}
+
+/** Check runs named `t.name` on `ref`, newest first (one page: a commit rarely has 100 of one name). */
+export async function listCheckRuns(
+  client: GitHubClient,
+  t: Pick<CheckTarget, "owner" | "repo" | "name">,
+  ref: string,
+): Promise<ListedCheckRun[]> {
+  const res = await call("checks: write", "list the commit's check runs", () =>
+    client.octokit.rest.checks.listForRef({
+      owner: t.owner,
+      repo: t.repo,
+      ref,
+      check_name: t.name,
+      filter: "all",
+      per_page: 100,
+    }),
+  );
+  return res.data.check_runs as ListedCheckRun[];
+}
+
+/** This run's check runs (by external_id), newest first. */
+async function findOwn(client: GitHubClient, t: CheckTarget): Promise<ListedCheckRun[]> {
+  const runs = await listCheckRuns(client, t, t.headSha);
+  return runs.filter((r) => r.external_id === t.externalId || r.external_id?.startsWith(`${t.externalId}:`));
+}
+
+/**
+ * The one create call: in progress at the start, or already completed when the start was skipped.
+ * Idempotent: Octokit's blind retry is off for it; after a 5xx or a network failure the run's
+ * own check run is looked up by external_id, and created again only when GitHub has none.
+ */
 async function createCheckRun(
   client: GitHubClient,
   t: CheckTarget,
@@ -36,22 +92,39 @@ async function createCheckRun(
     Parameters<GitHubClient["octokit"]["rest"]["checks"]["create"]>[0] & object,
     "owner" | "repo" | "name" | "head_sha"
   >,
-): Promise<number> {
-  const res = await call("checks: write", "create the check run", () =>
-    client.octokit.rest.checks.create({
-      owner: t.owner,
-      repo: t.repo,
-      name: t.name,
-      head_sha: t.headSha,
-      ...(t.detailsUrl ? { details_url: t.detailsUrl } : {}),
-      ...(t.externalId ? { external_id: t.externalId } : {}),
-      ...fields,
-    }),
-  );
-  return res.data.id;
+): Promise<CheckRunRef> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const res = await client.octokit.rest.checks.create({
+        owner: t.owner,
+        repo: t.repo,
+        name: t.name,
+        head_sha: t.headSha,
+        ...(t.detailsUrl ? { details_url: t.detailsUrl } : {}),
+        ...(t.externalId ? { external_id: t.externalId } : {}),
+        ...fields,
+        request: { retries: 0 },
+      });
+      return { id: res.data.id, url: res.data.html_url ?? undefined };
+    } catch (err) {
+      const e = toPublishError(err, "checks: write", "create the check run");
+      if (!t.externalId || (e.kind !== "server" && e.kind !== "network") || attempt > CREATE_RETRIES) throw e;
+      const [own] = await findOwn(client, t);
+      if (own) return { id: own.id, url: own.html_url ?? undefined, found: true };
+    }
+  }
 }
 
-export function createInProgressCheckRun(client: GitHubClient, t: CheckTarget): Promise<number> {
+const CREATE_RETRIES = 2;
+
+export interface CheckRunRef {
+  id: number;
+  url?: string;
+  /** True when the create's answer was lost and the check run was found by its external_id. */
+  found?: boolean;
+}
+
+export function createInProgressCheckRun(client: GitHubClient, t: CheckTarget): Promise<CheckRunRef> {
   return createCheckRun(client, t, { status: "in_progress", started_at: new Date().toISOString() });
 }
 
@@ -67,22 +140,62 @@ export function conclusionFor(verdict: Verdict): CheckResult["conclusion"] {
   return verdict === "pass" ? "success" : verdict === "warn" ? "neutral" : "failure";
 }
 
+export interface AnnotationLimits {
+  /** The most annotations to send (input `max-annotations`); GitHub keeps at most 1,000. */
+  max?: number;
+  /** Update requests the budget allows after the completing one (each carries 50 more). */
+  extraRequests?: number;
+}
+
+export interface AnnotationPlan {
+  batches: Annotation[][];
+  /** Left out by `max` (or GitHub's 1,000) and by the request budget. */
+  dropped: { cap: number; budget: number };
+}
+
+/** Which annotations go out: the first 50 ride on the completing request, each further 50 cost one. */
+export function planAnnotations(all: Annotation[], limits: AnnotationLimits = {}): AnnotationPlan {
+  const cap = Math.max(0, Math.min(limits.max ?? MAX_ANNOTATIONS, MAX_ANNOTATIONS));
+  const capped = all.slice(0, cap);
+  const extra = Math.max(0, limits.extraRequests ?? Number.POSITIVE_INFINITY);
+  const batches: Annotation[][] = [];
+  for (let i = 0; i < capped.length && batches.length <= extra; i += ANNOTATIONS_PER_REQUEST)
+    batches.push(capped.slice(i, i + ANNOTATIONS_PER_REQUEST));
+  const sent = batches.reduce((n, b) => n + b.length, 0);
+  return { batches, dropped: { cap: all.length - capped.length, budget: capped.length - sent } };
+}
+
+/** One sentence on what was not sent and why; empty when everything was. */
+export function describeDropped(d: AnnotationPlan["dropped"], max?: number): string {
+  const parts = [
+    d.cap > 0
+      ? `${d.cap} beyond the limit of ${Math.min(max ?? MAX_ANNOTATIONS, MAX_ANNOTATIONS)}${max !== undefined && max < MAX_ANNOTATIONS ? " (input max-annotations)" : " (GitHub's cap per check run)"}`
+      : "",
+    d.budget > 0 ? `${d.budget} for lack of GitHub requests left in this run's budget` : "",
+  ].filter(Boolean);
+  return parts.length ? `Annotations not sent: ${parts.join("; ")}. The report lists every finding.` : "";
+}
+
 /**
  * Completes the check run `checkRunId`, or creates it completed when the start failed or was
- * skipped. Returns its id and the number of requests made.
+ * skipped. The completing request carries the conclusion and the first 50 annotations; further
+ * batches follow only as far as `limits` allow, and what was left out is said in the summary.
  */
 export async function completeCheckRun(
   client: GitHubClient,
-  t: CheckTarget & { checkRunId?: number },
+  t: CheckTarget & { checkRunId?: number; commentId?: number },
   r: CheckResult,
-): Promise<{ id: number; requests: number; droppedAnnotations: number }> {
-  const kept = r.annotations.slice(0, MAX_ANNOTATIONS);
-  const batches: Annotation[][] = [];
-  for (let i = 0; i < kept.length; i += ANNOTATIONS_PER_REQUEST)
-    batches.push(kept.slice(i, i + ANNOTATIONS_PER_REQUEST));
+  limits: AnnotationLimits = {},
+): Promise<{ id: number; url?: string; requests: number; dropped: AnnotationPlan["dropped"]; note: string }> {
+  const { batches, dropped } = planAnnotations(r.annotations, limits);
+  const note = describeDropped(dropped, limits.max);
+  const summary =
+    note && Buffer.byteLength(r.summary) + note.length + 2 <= SUMMARY_BYTES
+      ? `${r.summary}\n\n${note}`
+      : r.summary;
   const output = (annotations: Annotation[] | undefined) => ({
     title: r.title,
-    summary: r.summary,
+    summary,
     ...(r.text ? { text: r.text } : {}),
     ...(annotations?.length ? { annotations } : {}),
   });
@@ -91,22 +204,27 @@ export async function completeCheckRun(
     conclusion: r.conclusion,
     completed_at: new Date().toISOString(),
   };
-  let id = t.checkRunId;
-  if (id === undefined) {
-    id = await createCheckRun(client, t, { ...done, output: output(batches[0]) });
+  let ref: CheckRunRef;
+  if (t.checkRunId === undefined) {
+    ref = await createCheckRun(client, t, { ...done, output: output(batches[0]) });
   } else {
-    const runId = id;
-    await call("checks: write", "complete the check run", () =>
+    const runId = t.checkRunId;
+    const res = await call("checks: write", "complete the check run", () =>
       client.octokit.rest.checks.update({
         owner: t.owner,
         repo: t.repo,
         check_run_id: runId,
         ...done,
+        // The comment's id, remembered for the next run (see comment.ts).
+        ...(t.externalId && t.commentId !== undefined
+          ? { external_id: withCommentId(t.externalId, t.commentId) }
+          : {}),
         output: output(batches[0]),
       }),
     );
+    ref = { id: runId, url: res.data.html_url ?? undefined };
   }
-  const runId = id;
+  const runId = ref.id;
   for (const batch of batches.slice(1)) {
     // Title and summary are required with every output; text is not, so it is sent once.
     await call("checks: write", "add check run annotations", () =>
@@ -114,15 +232,39 @@ export async function completeCheckRun(
         owner: t.owner,
         repo: t.repo,
         check_run_id: runId,
-        output: { title: r.title, summary: r.summary, annotations: batch },
+        output: { title: r.title, summary, annotations: batch },
       }),
     );
   }
-  return {
-    id: runId,
-    requests: Math.max(1, batches.length),
-    droppedAnnotations: r.annotations.length - kept.length,
-  };
+  return { id: runId, url: ref.url, requests: Math.max(1, batches.length), dropped, note };
+}
+
+const SUMMARY_BYTES = 65_535;
+
+/**
+ * Completes this run's check runs still in progress (the post step: main was killed, or its
+ * create was applied twice). Returns how many it completed.
+ */
+export async function completeLeftInProgress(
+  client: GitHubClient,
+  t: CheckTarget & { externalId: string },
+  summary: string,
+): Promise<number> {
+  const open = (await findOwn(client, t)).filter((r) => r.status !== "completed");
+  for (const r of open) {
+    await call("checks: write", "complete a check run left in progress", () =>
+      client.octokit.rest.checks.update({
+        owner: t.owner,
+        repo: t.repo,
+        check_run_id: r.id,
+        status: "completed",
+        conclusion: "cancelled",
+        completed_at: new Date().toISOString(),
+        output: { title: "The step ended before completing this check run", summary },
+      }),
+    );
+  }
+  return open.length;
 }
 
 /**

@@ -48,7 +48,14 @@ export interface GitHubClient {
   octokit: OctokitClient;
   /** HTTP requests sent so far, retries included. */
   requests(): number;
+  /** Requests still allowed by the budget. */
+  remaining(): number;
   readonly maxRequests: number;
+  /**
+   * Requests held back for what matters more (the check run's conclusion while the comment is
+   * posted): a request that would eat into them is refused with a `budget` error.
+   */
+  reserve: number;
 }
 
 export class PublishError extends Error {
@@ -72,15 +79,18 @@ export function createGitHubClient(opts: GitHubClientOptions): GitHubClient {
   let count = 0;
   // Counting at the fetch layer sees every attempt, which is what rate limits and budgets see.
   const countingFetch: typeof fetch = async (input, init) => {
-    if (count >= maxRequests) {
+    if (count >= maxRequests - client.reserve) {
       throw new PublishError(
-        `GitHub request budget of ${maxRequests} per run exhausted; not sending more (the report files and job summary are unaffected)`,
+        client.reserve > 0 && count < maxRequests
+          ? `GitHub request budget of ${maxRequests} per run nearly exhausted; the last ${client.reserve} are kept for the check run's conclusion`
+          : `GitHub request budget of ${maxRequests} per run exhausted; not sending more (the report files and job summary are unaffected)`,
         "budget",
       );
     }
     count++;
     return fetch(input, init);
   };
+  let client: GitHubClient;
   const octokit = new ThrottledOctokit({
     auth: opts.token,
     baseUrl: (opts.baseUrl ?? process.env.GITHUB_API_URL ?? "https://api.github.com").replace(/\/+$/, ""),
@@ -92,25 +102,49 @@ export function createGitHubClient(opts: GitHubClientOptions): GitHubClient {
     throttle: {
       retryAfterBaseValue: base,
       ...(opts.spaceWrites === false ? { write: unspaced, notifications: unspaced } : {}),
-      onRateLimit: (after: number, options: { method: string; url: string }, _o: unknown, n: number) => {
-        log.warn(`GitHub rate limit on ${options.method} ${options.url}; retry ${n + 1} in ${after}s`);
-        return n < retries && after <= 120;
-      },
+      onRateLimit: (after: number, options: { method: string; url: string }, _o: unknown, n: number) =>
+        rateLimited("rate limit", after, options, n),
       onSecondaryRateLimit: (
         after: number,
         options: { method: string; url: string },
         _o: unknown,
         n: number,
-      ) => {
-        log.warn(
-          `GitHub secondary rate limit on ${options.method} ${options.url}; retry ${n + 1} in ${after}s`,
-        );
-        return n < retries && after <= 120;
-      },
+      ) => rateLimited("secondary rate limit", after, options, n),
     },
   });
-  return { octokit, requests: () => count, maxRequests };
+  /** Decides first, then says what it decided: a retry it will not make is never announced. */
+  function rateLimited(
+    what: string,
+    after: number,
+    options: { method: string; url: string },
+    n: number,
+  ): boolean {
+    const on = `GitHub ${what} on ${options.method} ${options.url}`;
+    if (n >= retries) {
+      log.warn(`${on}; giving up after ${n} ${n === 1 ? "retry" : "retries"}`);
+      return false;
+    }
+    if (after > MAX_RETRY_WAIT_S) {
+      log.warn(
+        `${on}; giving up: GitHub asks to wait ${after}s, longer than the ${MAX_RETRY_WAIT_S}s we wait`,
+      );
+      return false;
+    }
+    log.warn(`${on}; retry ${n + 1} of ${retries} in ${after}s`);
+    return true;
+  }
+  client = {
+    octokit,
+    requests: () => count,
+    remaining: () => maxRequests - count,
+    maxRequests,
+    reserve: 0,
+  };
+  return client;
 }
+
+/** The longest rate-limit wait we sit through; beyond it the step would mostly be waiting. */
+const MAX_RETRY_WAIT_S = 120;
 
 /**
  * Maps an Octokit error to a PublishError that says what to do. `permission` is what the
@@ -118,6 +152,9 @@ export function createGitHubClient(opts: GitHubClientOptions): GitHubClient {
  */
 export function toPublishError(err: unknown, permission: Permission, what: string): PublishError {
   if (err instanceof PublishError) return err;
+  // Octokit wraps what its fetch throws (our budget refusal) as a 500: unwrap it.
+  const cause = typeof err === "object" && err !== null ? (err as { cause?: unknown }).cause : undefined;
+  if (cause instanceof PublishError) return cause;
   const status = typeof err === "object" && err !== null && "status" in err ? Number(err.status) : undefined;
   const detail = errorEvidence(err, 300).message;
   if (status === 403 && /secondary rate|rate limit/i.test(detail)) {
@@ -130,7 +167,7 @@ export function toPublishError(err: unknown, permission: Permission, what: strin
   if (status === 401 || status === 403) {
     return new PublishError(
       `Could not ${what}: the token lacks \`${permission}\` (GitHub answered ${status}: ${detail}). ` +
-        `Fix: add \`permissions:\\n  ${permission}\` to the workflow job. On pull requests from forks the token is ` +
+        `Fix: add \`${permission}\` under \`permissions:\` in the workflow job. On pull requests from forks and from Dependabot the token is ` +
         'read-only whatever the workflow asks: use the two-workflow setup (README, "Fork pull requests").',
       "permission",
       status,

@@ -7,18 +7,47 @@
 // to `github-actions[bot]`, the GITHUB_TOKEN identity; with a PAT or an app token, set it to the
 // user's login or `<app-slug>[bot]`. That also saves a request per run.
 //
-// Races: two runs on one PR may both find nothing and both create. After creating, we list
-// again; of our marked comments the oldest (lowest id) wins, and a run whose new comment is not
-// the oldest moves its body onto the oldest and deletes its own. Comment ids are increasing, so
-// of two racing creators the later one always sees both and removes only what it created.
+// At any thread length, at most two listings: the oldest page (a PR's first run comments early,
+// so ours is nearly always there) and, via the Link header's `last`, the newest page. A comment
+// in between (made late on a long thread, then buried by more than a page of newer comments) is
+// found by its id, which the previous run remembered on its check run (`knownId`, see checks.ts).
+//
+// Races: two runs on one PR may both find nothing and both create. After creating, we list the
+// comments updated since shortly before ours; of our marked comments the oldest (lowest id) wins,
+// and a run whose new comment is not the oldest moves its body onto the oldest and deletes its
+// own. Comment ids are increasing, so of two racing creators the later one always sees both and
+// removes only what it created. A duplicate with our exact body is our own retried create (the
+// first answer was lost), not another run.
 import { call, type GitHubClient } from "./client.js";
 
 export type CommentMode = "always" | "on-failure" | "never";
+/** `always` rewrites the comment each run; `on-change` leaves it alone when the report's content is the same. */
+export type CommentUpdate = "always" | "on-change";
+/** What a passing run does to an earlier failing comment: `update` it, `keep` it as it was, `hide` (minimize) or `delete` it. */
+export type CommentOnPass = "update" | "keep" | "hide" | "delete";
 export const DEFAULT_COMMENT_AUTHOR = "github-actions[bot]";
 
 /** The hidden marker. The check name is reduced to safe characters so it cannot end the comment. */
 export function commentMarker(checkName: string): string {
   return `<!-- docker-acceptance:comment:${checkName.replace(/[^A-Za-z0-9 ._/:-]/g, "_").slice(0, 100)} -->`;
+}
+
+/** A second hidden marker on the first line: the verdict and a digest of what the comment says. */
+export function stateMarker(state: CommentState): string {
+  return `<!-- docker-acceptance:state:${state.verdict}:${state.digest} -->`;
+}
+
+export interface CommentState {
+  verdict: "pass" | "warn" | "fail" | "error";
+  /** Hex digest of the report's content (see publish.ts contentDigest). */
+  digest: string;
+}
+
+const STATE = /<!-- docker-acceptance:state:(pass|warn|fail|error):([0-9a-f]{8,64}) -->/;
+
+export function readState(body: string): CommentState | undefined {
+  const m = STATE.exec(body.split("\n", 1)[0] ?? "");
+  return m ? { verdict: m[1] as CommentState["verdict"], digest: m[2]! } : undefined;
 }
 
 export interface StickyCommentOptions {
@@ -38,45 +67,107 @@ export interface StickyCommentOptions {
    * duplicate.
    */
   mayExist?: boolean;
+  /** Our comment's id as an earlier run remembered it; checked (author, marker, PR) before use. */
+  knownId?: number;
+  /** Lazily finds knownId when the listings did not find the comment (costs requests only then). */
+  findKnownId?: () => Promise<number | undefined>;
+  update?: CommentUpdate;
+  onPass?: CommentOnPass;
+  /** This run's state; its marker must be in `body`. Needed for `update: on-change` and `onPass`. */
+  state?: CommentState;
 }
 
 export interface StickyCommentResult {
   id?: number;
-  action: "created" | "updated" | "skipped";
+  action: "created" | "updated" | "unchanged" | "kept" | "hidden" | "deleted" | "skipped";
   /** Comments of ours removed because another run made them concurrently. */
   removedDuplicates: number[];
+  /** Of those, how many our own retried create made (GitHub applied a request whose answer was lost). */
+  retryDuplicates: number;
+  /** Comment listing requests made to find it (at most 2). */
+  listings: number;
 }
 
 interface ListedComment {
   id: number;
+  node_id?: string;
   body?: string;
   user: { login: string } | null;
+  issue_url?: string;
 }
 
-const MAX_PAGES = 5;
+export const PER_PAGE = 100;
+/** After creating, comments updated this long before ours are listed to catch a racing run's. */
+const RACE_WINDOW_MS = 10 * 60_000;
 
-async function listOurs(
-  client: GitHubClient,
-  o: StickyCommentOptions,
-  author: string,
-): Promise<ListedComment[]> {
-  const ours: ListedComment[] = [];
-  for (let page = 1; page <= MAX_PAGES; page++) {
+/** The `page` of a Link header's `rel="last"`, or undefined when there is no later page. */
+export function lastPage(link: string | undefined): number | undefined {
+  for (const part of (link ?? "").split(",")) {
+    const m = /<([^>]+)>;\s*rel="last"/.exec(part);
+    if (m) {
+      const page = Number(new URL(m[1]!).searchParams.get("page"));
+      return Number.isInteger(page) && page > 0 ? page : undefined;
+    }
+  }
+  return undefined;
+}
+
+class Finder {
+  listings = 0;
+  constructor(
+    private client: GitHubClient,
+    private o: StickyCommentOptions,
+    private author: string,
+  ) {}
+
+  isOurs(c: ListedComment): boolean {
+    return c.user?.login.toLowerCase() === this.author && (c.body ?? "").startsWith(this.o.marker);
+  }
+
+  async list(query: { page?: number; since?: string }) {
+    this.listings++;
     const res = await call("pull-requests: write", "list the PR's comments", () =>
-      client.octokit.rest.issues.listComments({
-        owner: o.owner,
-        repo: o.repo,
-        issue_number: o.issueNumber,
-        per_page: 100,
-        page,
+      this.client.octokit.rest.issues.listComments({
+        owner: this.o.owner,
+        repo: this.o.repo,
+        issue_number: this.o.issueNumber,
+        per_page: PER_PAGE,
+        ...query,
       }),
     );
-    for (const c of res.data as ListedComment[]) {
-      if (c.user?.login.toLowerCase() === author && (c.body ?? "").startsWith(o.marker)) ours.push(c);
-    }
-    if (res.data.length < 100 || !/rel="next"/.test(String(res.headers.link ?? ""))) break;
+    return {
+      ours: (res.data as ListedComment[]).filter((c) => this.isOurs(c)),
+      last: lastPage(res.headers.link),
+    };
   }
-  return ours.sort((a, b) => a.id - b.id);
+
+  /** The oldest page, then (not there) the newest; then the remembered id. Sorted oldest first. */
+  async find(): Promise<ListedComment[]> {
+    const first = await this.list({ page: 1 });
+    let ours = first.ours;
+    if (ours.length === 0 && first.last !== undefined && first.last > 1) {
+      ours = [...ours, ...(await this.list({ page: first.last })).ours];
+    }
+    // Pages 2..last-1 were not read: the comment may be there, buried. Ask where it was.
+    if (ours.length === 0 && first.last !== undefined && first.last > 2) {
+      const known = this.o.knownId ?? (await this.o.findKnownId?.());
+      const found = known !== undefined ? await this.get(known) : undefined;
+      if (found) ours = [found];
+    }
+    return ours.sort((a, b) => a.id - b.id);
+  }
+
+  async get(id: number): Promise<ListedComment | undefined> {
+    const res = await call("pull-requests: write", "read the remembered PR comment", () =>
+      this.client.octokit.rest.issues.getComment({ owner: this.o.owner, repo: this.o.repo, comment_id: id }),
+    ).catch((err: unknown) => {
+      if ((err as { kind?: string }).kind === "not-found") return undefined;
+      throw err;
+    });
+    const c = res?.data as ListedComment | undefined;
+    const onThisPr = c?.issue_url?.endsWith(`/issues/${this.o.issueNumber}`);
+    return c && onThisPr && this.isOurs(c) ? c : undefined;
+  }
 }
 
 export async function upsertStickyComment(
@@ -85,18 +176,52 @@ export async function upsertStickyComment(
 ): Promise<StickyCommentResult> {
   if (!o.body.startsWith(o.marker)) throw new Error("comment body must start with its marker");
   const author = (o.author ?? DEFAULT_COMMENT_AUTHOR).toLowerCase();
-  if (o.mode === "never") return { action: "skipped", removedDuplicates: [] };
+  const finder = new Finder(client, o, author);
+  const result = (
+    action: StickyCommentResult["action"],
+    id?: number,
+    removed: number[] = [],
+    retryDuplicates = 0,
+  ): StickyCommentResult => ({
+    id,
+    action,
+    removedDuplicates: removed,
+    retryDuplicates,
+    listings: finder.listings,
+  });
+  if (o.mode === "never") return result("skipped");
 
-  const existing = o.mayExist === false ? [] : await listOurs(client, o, author);
+  const existing = o.mayExist === false ? [] : await finder.find();
   const [keep, ...extra] = existing;
+  const passing = o.state?.verdict === "pass";
+  const onPass = o.onPass ?? "update";
   if (keep) {
-    await update(client, o, keep.id);
     // Duplicates from an earlier race that ended badly: ours, so ours to remove.
     for (const d of extra) await remove(client, o, d.id);
-    return { id: keep.id, action: "updated", removedDuplicates: extra.map((d) => d.id) };
+    const removed = extra.map((d) => d.id);
+    const before = readState(keep.body ?? "");
+    if (passing && onPass !== "update" && before && before.verdict !== "pass") {
+      if (onPass === "keep") return result("kept", keep.id, removed);
+      if (onPass === "delete") {
+        await remove(client, o, keep.id);
+        return result("deleted", undefined, [...removed]);
+      }
+      // Retired first (its marker renamed, so no later run finds and reuses a hidden comment: a
+      // later failure gets a fresh, visible one), then minimized as outdated.
+      await retire(client, o, keep);
+      await minimize(client, keep);
+      return result("hidden", keep.id, removed);
+    }
+    if (o.update === "on-change" && before && o.state && before.digest === o.state.digest) {
+      return result("unchanged", keep.id, removed);
+    }
+    await update(client, o, keep.id);
+    return result("updated", keep.id, removed);
   }
   // An existing comment is updated whatever the mode; a new one only when asked for.
-  if (o.mode === "on-failure" && !o.failing) return { action: "skipped", removedDuplicates: [] };
+  if (o.mode === "on-failure" && !o.failing) return result("skipped");
+  // Hiding or deleting the comment on green means a green run leaves none behind.
+  if (passing && (onPass === "hide" || onPass === "delete")) return result("skipped");
 
   const created = await call("pull-requests: write", "post the PR comment", () =>
     client.octokit.rest.issues.createComment({
@@ -107,13 +232,19 @@ export async function upsertStickyComment(
     }),
   );
   const mine = created.data.id;
-  const after = await listOurs(client, o, author);
+  const since = new Date(Date.parse(created.data.created_at) - RACE_WINDOW_MS).toISOString();
+  const after = (await finder.list({ since })).ours.sort((a, b) => a.id - b.id);
+  // Ours twice with the same body before `mine`: a create GitHub applied but whose answer was lost.
+  const retried = after.filter((c) => c.id < mine && c.body === o.body);
   const oldest = after[0];
-  if (!oldest || oldest.id >= mine) return { id: mine, action: "created", removedDuplicates: [] };
-  // Another run got there first: carry our body over to its comment and withdraw ours.
+  if (!oldest || oldest.id >= mine) return result("created", mine);
+  // Another run (or our own lost attempt) got there first: carry our body over and withdraw ours.
   await update(client, o, oldest.id);
   await remove(client, o, mine);
-  return { id: oldest.id, action: "updated", removedDuplicates: [mine] };
+  // A lost attempt of ours that is not the oldest is a duplicate too.
+  for (const d of retried.filter((c) => c.id !== oldest.id)) await remove(client, o, d.id);
+  const removed = [mine, ...retried.filter((c) => c.id !== oldest.id).map((c) => c.id)];
+  return result("updated", oldest.id, removed, retried.length);
 }
 
 async function update(client: GitHubClient, o: StickyCommentOptions, id: number): Promise<void> {
@@ -123,7 +254,25 @@ async function update(client: GitHubClient, o: StickyCommentOptions, id: number)
 }
 
 async function remove(client: GitHubClient, o: StickyCommentOptions, id: number): Promise<void> {
-  await call("pull-requests: write", "remove a duplicate PR comment", () =>
+  await call("pull-requests: write", "remove a PR comment of ours", () =>
     client.octokit.rest.issues.deleteComment({ owner: o.owner, repo: o.repo, comment_id: id }),
+  );
+}
+
+async function retire(client: GitHubClient, o: StickyCommentOptions, c: ListedComment): Promise<void> {
+  const body = (c.body ?? "").replace("<!-- docker-acceptance:comment:", "<!-- docker-acceptance:retired:");
+  await call("pull-requests: write", "retire the earlier PR comment", () =>
+    client.octokit.rest.issues.updateComment({ owner: o.owner, repo: o.repo, comment_id: c.id, body }),
+  );
+}
+
+/** Minimizes (hides) a comment as outdated: GitHub's GraphQL minimizeComment; REST has no equivalent. */
+async function minimize(client: GitHubClient, c: ListedComment): Promise<void> {
+  if (!c.node_id) throw new Error(`comment ${c.id} came without its node_id`);
+  await call("pull-requests: write", "hide the earlier PR comment", () =>
+    client.octokit.graphql(
+      "mutation($id: ID!) { minimizeComment(input: { subjectId: $id, classifier: OUTDATED }) { minimizedComment { isMinimized } } }",
+      { id: c.node_id },
+    ),
   );
 }

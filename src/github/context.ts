@@ -17,6 +17,8 @@ export interface PullRequestRef {
   baseRepo: string;
   /** The event's action (`opened`, `synchronize`, ...), when known. */
   action?: string;
+  /** The head before this push (`synchronize` events' `before`): where the previous run's check run is. */
+  previousSha?: string;
   /** The base branch's commit the PR is compared with, and the PR's changed-file count, from the payload. */
   baseSha?: string;
   changedFiles?: number;
@@ -30,8 +32,9 @@ export interface EventContext {
   /** The commit the check run describes: the PR head for PR events, GITHUB_SHA otherwise. */
   sha: string;
   pr?: PullRequestRef;
-  /** True when the token cannot write (a fork's `pull_request` event): publish via `workflow_run`. */
+  /** True when the token cannot write (a fork's or Dependabot's pull request): publish via `workflow_run`. */
   readOnly: boolean;
+  readOnlyReason?: "fork" | "dependabot";
   /** Link to the run, for the check run's details_url and the tracking issue. */
   runUrl?: string;
 }
@@ -62,6 +65,11 @@ export function readEventContext(env: Env = process.env): EventContext {
       headRepo: String(obj(head?.repo)?.full_name ?? `${owner}/${repo}`),
       baseRepo: String(obj(base?.repo)?.full_name ?? `${owner}/${repo}`),
       action: typeof event.action === "string" ? event.action : undefined,
+      ...(event.action === "synchronize" &&
+      typeof event.before === "string" &&
+      /^[0-9a-f]{40}$/.test(event.before)
+        ? { previousSha: event.before }
+        : {}),
       baseSha: typeof base?.sha === "string" ? base.sha : undefined,
       changedFiles: typeof pull.changed_files === "number" ? pull.changed_files : undefined,
     };
@@ -78,10 +86,41 @@ export function readEventContext(env: Env = process.env): EventContext {
             : eventName === "workflow_run"
               ? "workflow_run"
               : "other";
-  // pull_request_target runs the base repository's workflow with a write token, even for forks.
-  const readOnly = eventName === "pull_request" && pr !== undefined && pr.headRepo !== pr.baseRepo;
+  const readOnlyReason = readOnlyBecause(eventName, pr, env, event);
   const sha = pr?.headSha || env.GITHUB_SHA || "";
-  return { eventName, kind, owner, repo, sha, pr, readOnly, runUrl };
+  return {
+    eventName,
+    kind,
+    owner,
+    repo,
+    sha,
+    pr,
+    readOnly: readOnlyReason !== undefined,
+    ...(readOnlyReason ? { readOnlyReason } : {}),
+    runUrl,
+  };
+}
+
+export const DEPENDABOT = "dependabot[bot]";
+
+/**
+ * Why the token is read-only, if it is. A fork's `pull_request` event always gets a read-only
+ * token. Workflows Dependabot triggers (`pull_request`, `pull_request_target`, `push` on its
+ * branches, ...) get one too, like forks, with Dependabot's secrets only: the actor is
+ * dependabot[bot]. pull_request_target from a fork runs the base repository's workflow with a
+ * write token. Deciding here, from the event, beats learning it from a 403.
+ */
+function readOnlyBecause(
+  eventName: string,
+  pr: PullRequestRef | undefined,
+  env: Env,
+  event: Record<string, unknown>,
+): EventContext["readOnlyReason"] {
+  if (eventName === "workflow_run" || eventName === "issue_comment") return undefined;
+  const actor = env.GITHUB_ACTOR ?? String(obj(event.sender)?.login ?? "");
+  if (actor.toLowerCase() === DEPENDABOT) return "dependabot";
+  if (eventName === "pull_request" && pr !== undefined && pr.headRepo !== pr.baseRepo) return "fork";
+  return undefined;
 }
 
 function readEvent(file: string | undefined): Record<string, unknown> {

@@ -50,6 +50,8 @@ const OUTPUTS = [
   "skipped",
   "comment-id",
   "check-run-id",
+  "check-run-url",
+  "image-ids",
 ];
 
 const saved = { ...process.env };
@@ -118,6 +120,25 @@ describe("action.yml", () => {
         .map(([k, i]) => [k, String(i.default)]),
     );
     expect(readWith(defaults).inputs).toEqual(readWith({}).inputs);
+  });
+
+  it("reads the publishing inputs: job-summary off, max-annotations, comment-update and comment-on-pass", () => {
+    const { inputs } = readWith({
+      "job-summary": "false",
+      "max-annotations": "25",
+      "comment-update": "on-change",
+      "comment-on-pass": "hide",
+    });
+    expect(inputs).toMatchObject({
+      jobSummary: false,
+      maxAnnotations: 25,
+      commentUpdate: "on-change",
+      commentOnPass: "hide",
+    });
+    expect(() => readWith({ "max-annotations": "5000" })).toThrow(
+      /max-annotations: "5000" is not a whole number from 0 to 1000/,
+    );
+    expect(() => readWith({ "comment-on-pass": "archive" })).toThrow(/update, keep, hide, delete/);
   });
 
   it("rejects a bad enum value naming the input and the allowed values", () => {

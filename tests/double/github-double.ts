@@ -47,6 +47,8 @@ export interface Fault {
   headers?: Record<string, string>;
   /** How many matching requests get the fault; default 1. */
   times?: number;
+  /** The request is carried out, then answered with the fault: GitHub applied it, the answer was lost. */
+  afterApply?: boolean;
 }
 
 interface Comment {
@@ -297,16 +299,13 @@ export class GitHubDouble {
     }
 
     const fault = this.faults.get(op.operationId)?.shift();
-    if (fault) {
-      return answer(
-        fault.status,
-        {
-          message: fault.message ?? statusText(fault.status),
-          documentation_url: "https://docs.github.com/rest",
-        },
-        fault.headers,
+    const faultAnswer = (f: Fault) =>
+      answer(
+        f.status,
+        { message: f.message ?? statusText(f.status), documentation_url: "https://docs.github.com/rest" },
+        f.headers,
       );
-    }
+    if (fault && !fault.afterApply) return faultAnswer(fault);
     if (params.owner !== this.owner || params.repo !== this.repo)
       return answer(404, { message: "Not Found" });
     const needs = writeNeeded(op, this.issueFor(params.issue_number));
@@ -318,6 +317,7 @@ export class GitHubDouble {
     }
 
     const result = this.apply(op, params, query, body as Record<string, Json> | undefined, who);
+    if (fault?.afterApply) return faultAnswer(fault);
     if (result.status >= 400) return answer(result.status, result.body);
     const schema = op.responses[String(result.status)];
     if (schema) {
@@ -363,6 +363,7 @@ export class GitHubDouble {
         const run = this.checkRuns.find((r) => r.id === Number(params.check_run_id));
         if (!run) return { status: 404, body: { message: "Not Found" } };
         if (b.name) run.name = String(b.name);
+        if (typeof b.external_id === "string") run.external_id = b.external_id;
         if (b.status) run.status = String(b.status);
         if (b.conclusion) {
           run.conclusion = String(b.conclusion);
@@ -372,10 +373,30 @@ export class GitHubDouble {
         this.mergeOutput(run, b.output as Record<string, Json> | undefined);
         return { status: 200, body: this.checkRunJson(run) };
       }
+      case "checks/list-for-ref": {
+        const runs = this.checkRuns
+          .filter((r) => r.head_sha === params.ref)
+          .filter((r) => !query.check_name || r.name === query.check_name)
+          .filter((r) => !query.status || r.status === query.status)
+          .sort((x, y) => y.id - x.id);
+        // filter=latest (the default) keeps the newest run of each name.
+        const latest =
+          (query.filter ?? "latest") === "latest"
+            ? runs.filter((r, i) => runs.findIndex((x) => x.name === r.name) === i)
+            : runs;
+        const paged = this.page(
+          latest,
+          query,
+          (r) => this.checkRunJson(r),
+          `/repos/${this.owner}/${this.repo}/commits/${params.ref}/check-runs`,
+        );
+        return { ...paged, body: { total_count: latest.length, check_runs: paged.body } };
+      }
       case "issues/list-comments": {
         if (!this.issueFor(params.issue_number)) return { status: 404, body: { message: "Not Found" } };
         const all = this.comments
           .filter((c) => c.issue === Number(params.issue_number))
+          .filter((c) => !query.since || c.updatedAt >= new Date(query.since).toISOString())
           .sort((x, y) => x.id - y.id);
         return this.page(
           all,
@@ -411,6 +432,11 @@ export class GitHubDouble {
         };
         this.comments.push(c);
         return { status: 201, body: this.commentJson(c) };
+      }
+      case "issues/get-comment": {
+        const c = this.comments.find((x) => x.id === Number(params.comment_id));
+        if (!c) return { status: 404, body: { message: "Not Found" } };
+        return { status: 200, body: this.commentJson(c) };
       }
       case "issues/update-comment": {
         const c = this.comments.find((x) => x.id === Number(params.comment_id));
@@ -538,13 +564,20 @@ export class GitHubDouble {
     const page = Number(query.page ?? 1);
     const items = all.slice((page - 1) * perPage, page * perPage).map(json);
     const headers: Record<string, string> = {};
-    if (page * perPage < all.length) {
-      const next = new URL(path, this.url);
-      for (const [k, v] of Object.entries({ ...query, per_page: String(perPage), page: String(page + 1) })) {
-        next.searchParams.set(k, v);
+    // GitHub's Link header: next and last while there are later pages, first and prev after page 1.
+    const last = Math.max(1, Math.ceil(all.length / perPage));
+    const link = (n: number, rel: string) => {
+      const u = new URL(path, this.url);
+      for (const [k, v] of Object.entries({ ...query, per_page: String(perPage), page: String(n) })) {
+        u.searchParams.set(k, v);
       }
-      headers.link = `<${next.href}>; rel="next"`;
-    }
+      return `<${u.href}>; rel="${rel}"`;
+    };
+    const rels = [
+      ...(page < last ? [link(page + 1, "next"), link(last, "last")] : []),
+      ...(page > 1 ? [link(1, "first"), link(Math.min(page - 1, last), "prev")] : []),
+    ];
+    if (rels.length) headers.link = rels.join(", ");
     return { status: 200, body: items, headers };
   }
 

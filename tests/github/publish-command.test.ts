@@ -86,10 +86,10 @@ describe("publish BUNDLE_DIR", () => {
     );
     expect(double.ops()).toEqual([
       "pulls/get 200",
-      "checks/create 201",
       "issues/list-comments 200",
       "issues/create-comment 201",
       "issues/list-comments 200",
+      "checks/create 201",
     ]);
     expect(double.checkRuns[0]).toMatchObject({
       name: "docker-acceptance (fork, unverified)",

@@ -104,9 +104,9 @@ describe("a typical PR run", () => {
     expect(double.comments[0]!.body).toContain("✅ docker-acceptance: PASS");
     expect(double.ops()).toEqual([
       "checks/create 201",
-      "checks/update 200",
       "issues/list-comments 200",
       "issues/update-comment 200",
+      "checks/update 200",
     ]);
   });
 
@@ -275,5 +275,49 @@ describe("comment modes", () => {
     });
     expect(result.comment).toBe("skipped");
     expect(double.requests.map((r) => r.operationId)).toEqual(["checks/create"]);
+  });
+});
+
+describe("comment-update and comment-on-pass", () => {
+  const green = () => makeReport({ head: { sha: HEAD } });
+  const ctx = prContext({ action: "synchronize" });
+  const publish = (report: ReturnType<typeof makeReport>, extra: Record<string, unknown> = {}) =>
+    publishReport(report, { context: ctx, client: clientFor(double), ...extra });
+
+  it("on-change: a re-run saying the same leaves the comment alone; a changed outcome updates it", async () => {
+    const first = await publish(failing(), { commentUpdate: "on-change" });
+    const before = double.comments[0]!.updatedAt;
+    const same = await publish(failing(), { commentUpdate: "on-change" });
+    expect(same).toMatchObject({ comment: "unchanged", commentId: first.commentId });
+    expect(double.requests.filter((r) => r.operationId === "issues/update-comment")).toHaveLength(0);
+    expect(double.comments[0]!.updatedAt).toBe(before);
+    const changed = await publish(green(), { commentUpdate: "on-change" });
+    expect(changed.comment).toBe("updated");
+    expect(double.comments[0]!.body).toContain("PASS");
+  });
+
+  it("keep: a passing run leaves the earlier failing comment as it was", async () => {
+    await publish(failing());
+    const body = double.comments[0]!.body;
+    const r = await publish(green(), { commentOnPass: "keep" });
+    expect(r.comment).toBe("kept");
+    expect(double.comments[0]!.body).toBe(body);
+  });
+
+  it("delete: a passing run deletes the earlier failing comment and posts none", async () => {
+    await publish(failing());
+    const r = await publish(green(), { commentOnPass: "delete" });
+    expect(r.comment).toBe("deleted");
+    expect(double.comments).toHaveLength(0);
+    const again = await publish(green(), { commentOnPass: "delete" });
+    expect(again.comment).toBe("skipped");
+    expect(double.comments).toHaveLength(0);
+  });
+
+  it("update (the default): a passing run rewrites the failing comment to PASS", async () => {
+    await publish(failing());
+    const r = await publish(green());
+    expect(r.comment).toBe("updated");
+    expect(double.comments[0]!.body).toContain("PASS");
   });
 });
