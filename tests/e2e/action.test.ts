@@ -24,6 +24,8 @@ const OUTPUTS = [
   "skipped",
   "comment-id",
   "check-run-id",
+  "check-run-url",
+  "image-ids",
 ];
 
 describe.skipIf(!hasEngine)(
@@ -98,6 +100,13 @@ describe.skipIf(!hasEngine)(
         name: "docker-acceptance",
       });
       expect(String(double.checkRuns[0]!.id)).toBe(main.outputs["check-run-id"]);
+      expect(main.outputs["check-run-url"]).toBe(
+        `https://github.com/octo-org/app/runs/${double.checkRuns[0]!.id}`,
+      );
+      // The tested image's ID, by subject name.
+      expect(JSON.parse(main.outputs["image-ids"]!)).toEqual({
+        [`e2e-ok-${id}`]: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+      });
 
       // The log people follow: groups per subject and suite, a line per case, the final pointer.
       expect(main.stdout).toContain(`::group::e2e-ok-${id} · lifecycle: 7 passed`);

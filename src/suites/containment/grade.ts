@@ -765,8 +765,10 @@ export function gradeContainment(ev: ContainmentEvidence, t: GradeTarget, collec
       subject: t.subject,
       status: out.status,
       severity: "fail",
-      // Evidence is collected once for all cases; each case carries that time plus its own judgement.
-      durationMs: Math.round((collectMs + performance.now() - started) * 100) / 100,
+      // Evidence is collected once for all cases: each carries an equal share of that time plus its
+      // own judgement, so the suite's durations add up to the time it took (JUnit sums them).
+      durationMs:
+        Math.round((collectMs / CONTAINMENT_CASES.length + performance.now() - started) * 100) / 100,
       message: out.message,
       evidence: out.evidence,
       ...(out.status === "pass" ? {} : { remediation: REMEDIATION[id] }),
