@@ -234,6 +234,8 @@ export async function runAction(): Promise<void> {
         log: actionsLogger,
       });
       startError = undefined;
+      // Completed here: the post step need not look for it (saves it a request).
+      if (published.checkRun === "completed") core.saveState("check-run", "");
       reportPublished(published);
     } else {
       core.notice("Not in a GitHub Actions event context (GITHUB_REPOSITORY unset): nothing published.");

@@ -312,7 +312,8 @@ export function buildAnnotations(report: Report): Annotation[] {
     for (const p of places) add(p.path, p.line, level, f.title, f.concern);
   }
   for (const f of report.external.lint?.findings ?? []) {
-    if (f.onAddedLine) add(f.path, f.line, "warning", f.rule, f.message);
+    const level = f.level === "error" ? "failure" : f.level === "note" ? "notice" : "warning";
+    if (f.onAddedLine) add(f.path, f.line, level, f.rule, f.message);
   }
   return out;
 }

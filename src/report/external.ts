@@ -141,14 +141,32 @@ export function parseJUnit(xml: string, file: string): { passed: number; skipped
 
 // ---- SARIF -----------------------------------------------------------------------------------
 
+export type SarifLevel = "error" | "warning" | "note";
+
 interface SarifFinding {
   path: string;
   line?: number;
   rule: string;
   message: string;
+  level: SarifLevel;
 }
 
-/** SARIF 2.1.0 results: rule, message, first physical location. Suppressed results are left out. */
+type Obj = Record<string, unknown>;
+const objOf = (v: unknown): Obj | undefined =>
+  v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Obj) : undefined;
+const arrOf = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+
+/**
+ * SARIF 2.1.0 results as real producers write them (ESLint, Biome, CodeQL, ruff):
+ *  - only `kind: fail` (the default), `review` and `open` are findings; `pass`,
+ *    `informational` and `notApplicable` are not;
+ *  - `level` from the result, else its rule's defaultConfiguration, else `warning` (`none` is a note);
+ *  - the location from `artifactLocation.uri`, or by `index` into `run.artifacts` (CodeQL),
+ *    percent-decoded and resolved against `uriBaseId` via `run.originalUriBaseIds`;
+ *  - suppressed only by a suppression `accepted` (or without a status): `underReview` and
+ *    `rejected` do not suppress;
+ *  - `baselineState: absent` results (gone since the baseline) are not counted.
+ */
 export function parseSarif(text: string, file: string, workspace: string): SarifFinding[] {
   let doc: unknown;
   try {
@@ -179,34 +197,88 @@ export function parseSarif(text: string, file: string, workspace: string): Sarif
     );
   }
   const out: SarifFinding[] = [];
-  for (const run of runs as Array<{ results?: unknown }>) {
-    if (!Array.isArray(run?.results)) continue;
-    for (const r of run.results as Array<Record<string, unknown>>) {
-      if (Array.isArray(r.suppressions) && r.suppressions.length > 0) continue;
-      const loc = (r.locations as Array<{ physicalLocation?: Record<string, unknown> }> | undefined)?.[0]
-        ?.physicalLocation;
-      const uri = (loc?.artifactLocation as { uri?: unknown } | undefined)?.uri;
-      const line = (loc?.region as { startLine?: unknown } | undefined)?.startLine;
-      const message = (r.message as { text?: unknown; markdown?: unknown } | undefined) ?? {};
+  for (const run of runs.map(objOf)) {
+    if (!run) continue;
+    for (const r of arrOf(run.results).map(objOf)) {
+      if (!r || !isFinding(r)) continue;
+      const loc = objOf(objOf(arrOf(r.locations)[0])?.physicalLocation);
+      const line = objOf(loc?.region)?.startLine;
+      const message = objOf(r.message) ?? {};
       out.push({
-        path: typeof uri === "string" ? relativePath(uri, workspace) : "",
+        path: locationPath(objOf(loc?.artifactLocation), run, workspace),
         ...(typeof line === "number" && Number.isInteger(line) && line > 0 ? { line } : {}),
-        rule: typeof r.ruleId === "string" ? r.ruleId.slice(0, 200) : "unknown",
+        rule: ruleId(r, run).slice(0, 200),
         message: String(message.text ?? message.markdown ?? "").slice(0, 1000),
+        level: levelOf(r, run),
       });
     }
   }
   return out;
 }
 
+function isFinding(r: Obj): boolean {
+  const kind = typeof r.kind === "string" ? r.kind : "fail";
+  if (!["fail", "review", "open"].includes(kind)) return false;
+  if (r.baselineState === "absent") return false;
+  const suppressions = arrOf(r.suppressions).map(objOf);
+  // Suppressed when any suppression stands: accepted, or no status given (the spec's default).
+  return !suppressions.some((s) => s && (s.status === undefined || s.status === "accepted"));
+}
+
+function ruleOf(r: Obj, run: Obj): Obj | undefined {
+  const rules = arrOf(objOf(objOf(run.tool)?.driver)?.rules);
+  const index = typeof r.ruleIndex === "number" ? r.ruleIndex : objOf(r.rule)?.index;
+  if (typeof index === "number") return objOf(rules[index]);
+  const id = typeof r.ruleId === "string" ? r.ruleId : objOf(r.rule)?.id;
+  return rules.map(objOf).find((x) => x?.id === id);
+}
+
+function ruleId(r: Obj, run: Obj): string {
+  if (typeof r.ruleId === "string") return r.ruleId;
+  const id = objOf(r.rule)?.id ?? ruleOf(r, run)?.id;
+  return typeof id === "string" ? id : "unknown";
+}
+
+function levelOf(r: Obj, run: Obj): SarifLevel {
+  const level = r.level ?? objOf(ruleOf(r, run)?.defaultConfiguration)?.level ?? "warning";
+  return level === "error" || level === "note" ? level : level === "none" ? "note" : "warning";
+}
+
+/** The artifact's path relative to the workspace, from its uri or its index into run.artifacts. */
+function locationPath(artifact: Obj | undefined, run: Obj, workspace: string): string {
+  let a = artifact;
+  if (a && typeof a.uri !== "string" && typeof a.index === "number") {
+    const listed = objOf(objOf(arrOf(run.artifacts)[a.index])?.location);
+    a = listed ? { ...listed, ...a, uri: listed.uri, uriBaseId: a.uriBaseId ?? listed.uriBaseId } : a;
+  }
+  if (!a || typeof a.uri !== "string") return "";
+  return relativePath(resolveBase(a.uri, a.uriBaseId, run), workspace);
+}
+
+/** Prefixes the uri with its uriBaseId's uri (originalUriBaseIds), following chained bases. */
+function resolveBase(uri: string, baseId: unknown, run: Obj, depth = 0): string {
+  if (typeof baseId !== "string" || /^[a-z][a-z0-9+.-]*:/i.test(uri) || depth > 5) return uri;
+  const base = objOf(objOf(run.originalUriBaseIds)?.[baseId]);
+  if (!base || typeof base.uri !== "string") return uri; // e.g. %SRCROOT% unmapped: the repository root
+  const prefix = base.uri.endsWith("/") ? base.uri : `${base.uri}/`;
+  return resolveBase(`${prefix}${uri}`, base.uriBaseId, run, depth + 1);
+}
+
 /** `file:///ws/src/a.py` or `src/a.py` → `src/a.py`, relative to the workspace, `/` separated. */
 function relativePath(uri: string, workspace: string): string {
   let p = uri;
-  if (p.startsWith("file://")) {
+  if (p.startsWith("file:")) {
     try {
       p = decodeURIComponent(new URL(p).pathname);
     } catch {
-      p = p.slice("file://".length);
+      p = p.replace(/^file:(\/\/)?/, "");
+    }
+  } else {
+    // A relative URI reference: percent-encoded like any URI (`my%20dir/a.ts`).
+    try {
+      p = decodeURIComponent(p);
+    } catch {
+      // Not valid percent-encoding: keep it as written.
     }
   }
   if (path.isAbsolute(p)) p = path.relative(workspace, p);

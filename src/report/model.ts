@@ -188,6 +188,8 @@ export const externalResultsSchema = z.object({
           line: z.number().optional(),
           rule: z.string(),
           message: z.string(),
+          /** SARIF level: error, warning or note (the annotation's level). */
+          level: z.enum(["error", "warning", "note"]).optional(),
           /** On a line the PR adds: these become check run annotations. */
           onAddedLine: z.boolean().optional(),
         }),

@@ -95,6 +95,20 @@ describe("inspect parsing", () => {
   });
 });
 
+describe("case durations", () => {
+  it("the evidence time is shared, not carried by every case: the suite's durations add up to it", () => {
+    const r = gradeContainment(
+      { inspect: inspect(), probe: { error: "none" }, host: { error: "none" } },
+      target,
+      1300,
+    );
+    const total = r.reduce((t, c) => t + c.durationMs, 0);
+    expect(total).toBeGreaterThanOrEqual(1299);
+    expect(total).toBeLessThan(1400);
+    for (const c of r) expect(c.durationMs).toBeLessThan(1300 / 2);
+  });
+});
+
 describe("SKIP never hides FAIL", () => {
   const unobserved = (i: InspectEvidence): ContainmentEvidence => ({
     inspect: i,

@@ -92,12 +92,20 @@ describe("readExternalResults", () => {
     expect(ext.lint).toEqual({
       files: ["ruff.sarif"],
       findings: [
-        { path: "src/app.py", line: 3, rule: "E501", message: "Line too long (120 > 88)", onAddedLine: true },
+        {
+          path: "src/app.py",
+          line: 3,
+          rule: "E501",
+          message: "Line too long (120 > 88)",
+          level: "error",
+          onAddedLine: true,
+        },
         {
           path: "src/old.py",
           line: 1,
           rule: "F401",
           message: "`os` imported but unused",
+          level: "warning",
           onAddedLine: false,
         },
       ],
