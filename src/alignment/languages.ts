@@ -29,7 +29,9 @@ export const LANGUAGES: readonly Language[] = [
 export const CODE = 0;
 export const COMMENT = 1;
 export const STRING = 2;
-export type CharClass = typeof CODE | typeof COMMENT | typeof STRING;
+/** A string's quotes: code sees them (a call with a template argument stays visible), not its content. */
+export const DELIMITER = 3;
+export type CharClass = typeof CODE | typeof COMMENT | typeof STRING | typeof DELIMITER;
 
 const BY_EXTENSION: Record<string, Language> = {
   ".py": "python",
@@ -99,25 +101,42 @@ export function classify(text: string, language: Language): Uint8Array {
       for (const s of stream) walk(s, cls);
       return;
     }
-    walk(stream.content, classOf(stream, cls));
+    const own = classOf(stream, cls);
+    if (stream.type === "template-punctuation") {
+      out.fill(DELIMITER, at, at + String(stream.content).length);
+      at += String(stream.content).length;
+      return;
+    }
+    const from = at;
+    walk(stream.content, own);
+    if (own === STRING && cls !== STRING && typeof stream.content === "string")
+      markQuotes(stream.content, from);
+  };
+  const markQuotes = (text: string, from: number) => {
+    const open = /^[A-Za-z]{0,2}(["'`]{1,3})/.exec(text);
+    const close = /(["'`]{1,3})$/.exec(text);
+    if (!open || !close || text.length < 2) return;
+    out.fill(DELIMITER, from, from + open[0].length);
+    out.fill(DELIMITER, from + text.length - close[1]!.length, from + text.length);
   };
   walk(Prism.tokenize(text, Prism.languages[language]!), CODE);
   return out;
 }
 
-/** `text` with every character not of class `keep` blanked (newlines stay, so lines keep their numbers). */
+/** `text` with every character not of class `keep` (code keeps string quotes) blanked (newlines stay, so lines keep their numbers). */
 export function maskText(text: string, classes: Uint8Array, keep: CharClass): string {
+  const kept = (c: number | undefined) => c === keep || (keep === CODE && c === DELIMITER);
   let out = "";
   let from = 0;
   let i = 0;
   while (i < text.length) {
-    if (classes[i] === keep || text.charCodeAt(i) === 10) {
+    if (kept(classes[i]) || text.charCodeAt(i) === 10) {
       i++;
       continue;
     }
     out += text.slice(from, i);
     let j = i;
-    while (j < text.length && classes[j] !== keep && text.charCodeAt(j) !== 10) j++;
+    while (j < text.length && !kept(classes[j]) && text.charCodeAt(j) !== 10) j++;
     out += " ".repeat(j - i);
     from = i = j;
   }

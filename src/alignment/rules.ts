@@ -635,7 +635,7 @@ function cleanChecks(
     const title =
       r.id === "protected"
         ? `protected paths (${plural(r.paths.length, "glob")})`
-        : (r.title ?? r.paths.join(", "));
+        : `changes under ${r.paths.join(", ")}`;
     clean.push({ kind: "path", id: r.id, title });
   }
   for (const r of config.cochange) {
@@ -643,7 +643,7 @@ function cleanChecks(
       clean.push({
         kind: "cochange",
         id: r.id,
-        title: r.title ?? `${r.when.join(", ")} with ${r.require.join(", ")}`,
+        title: `${r.when.join(", ")} changed together with ${r.require.join(", ")}`,
       });
   }
   const openRfcs = ctx.rfcs.filter((r) => r.open && r.affects.length > 0 && !hit.has(`RFC ${r.number}`));

@@ -5,6 +5,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, expect, test } from "vitest";
+import { parseAlignmentConfig } from "../../src/alignment/config.js";
 import { alignCommand } from "../../src/commands/align.js";
 import { git } from "./fixture-repo.js";
 
@@ -41,4 +42,15 @@ test("the documented Python monorepo example prints what the docs say", async ()
   });
   expect(code).toBe(1);
   expect(out.slice(out.indexOf("Tier 1:"))).toBe(output);
+});
+
+test("every complete config in the docs loads (the reference, the Python and the TypeScript monorepo)", async () => {
+  const doc = await readFile("docs/alignment.md", "utf8");
+  const configs = [...doc.matchAll(/```yaml\n(rfcs:[\s\S]*?)```/g)].map((m) => m[1]!);
+  expect(configs).toHaveLength(3);
+  for (const text of configs) {
+    const c = parseAlignmentConfig("docs/alignment.md", text);
+    expect(c.principles.length).toBeGreaterThan(0);
+    expect(c.cochange.length).toBeGreaterThan(0);
+  }
 });

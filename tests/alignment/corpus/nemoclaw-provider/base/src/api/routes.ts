@@ -1,0 +1,3 @@
+export const routes = {
+  complete: "/v1/complete",
+};

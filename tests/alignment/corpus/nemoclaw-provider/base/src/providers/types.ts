@@ -1,0 +1,4 @@
+export interface Provider {
+  name: string;
+  complete(prompt: string): Promise<string>;
+}

@@ -1,0 +1,4 @@
+export const routes = {
+  complete: "/v1/complete",
+  providers: "/v1/providers",
+};
