@@ -1,8 +1,12 @@
 // Reads `/acceptance ...` commands out of a PR comment. A command counts only where a person
-// wrote it as a command: at the start of a line of ordinary text. Text shown rather than said is
-// skipped, so quoting someone's command, pasting our own help, or documenting the syntax in a
-// code block never starts a run: fenced code (``` and ~~~), indented code, blockquotes and HTML
-// comments (invisible in the rendered comment, so nobody reviewing it would see the command).
+// wrote it as a command: at the start of a line of ordinary text. Anything rendered but not
+// said is skipped, so quoting someone's command, pasting our own help, or documenting the syntax
+// never starts a run: fenced code (``` and ~~~) at any nesting (inside list items and quotes
+// too), indented code, blockquotes, HTML comments (invisible), and any HTML: a line that starts
+// an HTML block (`<pre>`, `<code>`, `<details>`, ... up to the blank line that ends it) and every
+// line inside an element left open (`<pre>`, `<code>`, `<details>` content, hidden until
+// expanded). Erring on the side of ignoring is safe: a missed command gets no run, never a wrong
+// one (docs/security.md).
 
 /** Subject names as the inventory allows them (src/inventory/schema.ts). */
 const SUBJECT_NAME = /^[a-z0-9][a-z0-9._-]{0,62}$/;
@@ -13,8 +17,27 @@ export type Command =
   | { kind: "run"; subjects: string[]; line: number }
   | { kind: "help"; line: number; problem?: string };
 
-const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+/** Block-quote and list-item markers before a line's content, so fences nested in them are seen. */
+const CONTAINERS = /^(?:[ \t]*(?:>|[-*+](?=[ \t])|\d{1,9}[.)](?=[ \t])))*[ \t]*/;
+const FENCE_OPEN = /^(`{3,}|~{3,})(.*)$/;
 const COMMAND = /^ {0,3}\/acceptance(?=\s|$)(.*)$/i;
+/** A line that opens an HTML block (CommonMark types 1-7 all start with `<` + a tag, `!` or `?`). */
+const HTML_BLOCK_START = /^ {0,3}<(?:[A-Za-z][A-Za-z0-9-]*|\/[A-Za-z][A-Za-z0-9-]*|[!?])/;
+const VOID_ELEMENTS = new Set([
+  "area",
+  "base",
+  "br",
+  "col",
+  "embed",
+  "hr",
+  "img",
+  "input",
+  "link",
+  "meta",
+  "source",
+  "track",
+  "wbr",
+]);
 
 /** Commands in the order written; `line` is 1-based. Empty for a comment without one. */
 export function parseCommands(body: string): Command[] {
@@ -23,11 +46,13 @@ export function parseCommands(body: string): Command[] {
   let fence: { char: string; length: number } | null = null;
   let inHtmlComment = false;
   let inQuote = false;
+  let inHtmlBlock = false;
+  let openElements = 0;
 
   lines.forEach((raw, i) => {
     let text = raw;
     if (fence) {
-      const close = /^ {0,3}(`{3,}|~{3,})\s*$/.exec(text);
+      const close = /^(`{3,}|~{3,})\s*$/.exec(text.replace(CONTAINERS, ""));
       if (close?.[1] && close[1][0] === fence.char && close[1].length >= fence.length) fence = null;
       return;
     }
@@ -42,13 +67,21 @@ export function parseCommands(body: string): Command[] {
       inHtmlComment = true;
       text = text.slice(0, text.indexOf("<!--"));
     }
-    const open = FENCE_OPEN.exec(text);
+    const open = FENCE_OPEN.exec(text.replace(CONTAINERS, ""));
     // A backtick fence's info string cannot contain a backtick (CommonMark), so ```x``` is inline.
     if (open?.[1] && !(open[1][0] === "`" && open[2]?.includes("`"))) {
       fence = { char: open[1][0]!, length: open[1].length };
       inQuote = false;
       return;
     }
+    // Inside an element left open on an earlier line (<pre>, <code>, <details>): shown, not said.
+    const wasInside = openElements > 0;
+    openElements = Math.max(0, openElements + elementDepthChange(text));
+    if (wasInside) return;
+    // An HTML block runs to the next blank line; its lines are HTML, not typed text.
+    if (text.trim() === "") inHtmlBlock = false;
+    else if (HTML_BLOCK_START.test(text)) inHtmlBlock = true;
+    if (inHtmlBlock) return;
     // A line right after a quoted line continues the quote ("lazy continuation"): it renders
     // inside the blockquote, so it is quoted text too. A blank line ends the quote.
     if (text.trim() === "") inQuote = false;
@@ -59,6 +92,16 @@ export function parseCommands(body: string): Command[] {
     if (m) commands.push(readCommand(m[1] ?? "", i + 1));
   });
   return commands;
+}
+
+/** Opened minus closed HTML elements on a line (code spans and void or self-closed tags aside). */
+function elementDepthChange(text: string): number {
+  let depth = 0;
+  for (const m of text.replace(/`+[^`]*`+/g, "").matchAll(/<(\/?)([A-Za-z][A-Za-z0-9-]*)\b[^<>]*?(\/?)>/g)) {
+    if (VOID_ELEMENTS.has(m[2]!.toLowerCase()) || m[3]) continue;
+    depth += m[1] ? -1 : 1;
+  }
+  return depth;
 }
 
 function stripHtmlComments(text: string): string {

@@ -8,6 +8,11 @@
 //  - Multi-line text (logs) goes into <pre> with entities, not a ``` fence: there is no fence
 //    to close from inside, and markdown is not parsed in a <pre> block.
 //  - `@name` and `@org/team` get a zero-width joiner after the `@`, so GitHub notifies nobody.
+//  - Issue and commit references (`#6`, `owner/repo#5`, `GH-5`, a 7-40 digit hex SHA) get one
+//    too, so untrusted text cannot link, or appear to vouch for, another issue or commit.
+//  - Code shown inline is a <code> element, whose content markdown still parses: markdown
+//    punctuation becomes numeric entities there and bare URLs and `www.` are broken, so a
+//    `[Sign in](https://evil.example)` in a name can never become a live link.
 //  - Control and bidirectional-override characters are removed (terminal escapes, Trojan Source).
 
 const ZWJ = "\u200d";
@@ -36,6 +41,18 @@ export function defuseLinks(text: string): string {
   return text.replace(/:\/\//g, `:${ZWJ}//`).replace(/\bwww\./gi, (m) => `${m.slice(0, 3)}${ZWJ}.`);
 }
 
+/**
+ * Breaks what GitHub turns into issue and commit links: `#6`, `owner/repo#5`, `GH-5`, and hex
+ * runs of 7 to 40 characters (a commit SHA). Applied to untrusted text only: our own SHAs are
+ * rendered in code spans, where GitHub links nothing.
+ */
+export function defuseReferences(text: string): string {
+  return text
+    .replace(/#(?=\d)/g, `#${ZWJ}`)
+    .replace(/\b(GH)-(?=\d)/gi, `$1${ZWJ}-`)
+    .replace(/\b[0-9a-f]{7,40}\b/gi, (sha) => `${sha.slice(0, 6)}${ZWJ}${sha.slice(6)}`);
+}
+
 /** Cuts to at most `max` UTF-16 units, never splitting a surrogate pair, marking the cut. */
 export function truncate(text: string, max: number): string {
   if (text.length <= max) return text;
@@ -55,7 +72,9 @@ const MD_PUNCT = /[\\`*_[\]!|~]/g;
  */
 export function escapeInline(text: string, max = 500): string {
   const flat = stripControl(text).replace(/\r\n|\r|\n|\t/g, " ");
-  return defuseLinks(defuseMentions(escapeHtml(truncate(flat, max)).replace(MD_PUNCT, (c) => `\\${c}`)));
+  return defuseReferences(
+    defuseLinks(defuseMentions(escapeHtml(truncate(flat, max)).replace(MD_PUNCT, (c) => `\\${c}`))),
+  );
 }
 
 /**
@@ -77,13 +96,20 @@ export function escapeInlineWithCode(text: string, max = 500): string {
 /** Text inside an HTML element such as <summary>, where markdown is not parsed. */
 export function htmlText(text: string, max = 200): string {
   const flat = stripControl(text).replace(/\r\n|\r|\n|\t/g, " ");
-  return defuseMentions(escapeHtml(truncate(flat, max)));
+  return defuseReferences(defuseLinks(defuseMentions(escapeHtml(truncate(flat, max)))));
 }
+
+// Inside <code> markdown is still parsed (it is inline HTML, not a code span): every character
+// that could start a link, image, emphasis, code span, strikethrough or table column is an entity.
+const CODE_PUNCT = /[\\`*_[\]()!|~]/g;
 
 /** Untrusted text shown as code inline: <code> with entities (no backtick run can close it). */
 export function inlineCode(text: string, max = 200): string {
   const flat = stripControl(text).replace(/\r\n|\r|\n|\t/g, " ");
-  return `<code>${defuseMentions(escapeHtml(truncate(flat, max))).replace(/\|/g, "&#124;")}</code>`;
+  // GitHub links no issue or commit reference inside <code>; `#6` is still defused, cheaply,
+  // before the entities below (which contain `#` and digits) are made.
+  const refs = escapeHtml(truncate(flat, max)).replace(/#(?=\d)/g, `#${ZWJ}`);
+  return `<code>${defuseLinks(defuseMentions(refs)).replace(CODE_PUNCT, (c) => `&#${c.charCodeAt(0)};`)}</code>`;
 }
 
 /**

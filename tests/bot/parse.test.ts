@@ -59,6 +59,30 @@ describe("parseCommands", () => {
     expect(kinds("<!--\n/acceptance run\n-->\n/acceptance help")).toEqual(["help"]);
   });
 
+  it("ignores every rendered-but-not-typed form: <pre>, <code>, hidden HTML, fences nested in lists and quotes", () => {
+    const shown = [
+      "<pre>\n/acceptance run\n</pre>",
+      "<pre>/acceptance run</pre>",
+      "<code>/acceptance run</code>",
+      "Look:\n<code>\n/acceptance run\n</code>",
+      "text <code>\n/acceptance run\n</code> more",
+      "<details><summary>hidden</summary>\n\n/acceptance run\n\n</details>",
+      "<div>\n/acceptance run\n</div>",
+      "<kbd>x</kbd> and <samp>\n/acceptance run</samp>",
+      "- ```\n  /acceptance run\n  ```",
+      "1. item\n   ```\n   /acceptance run\n   ```",
+      "- a\n  - b\n    ~~~\n    /acceptance run\n    ~~~",
+      "> ```\n> /acceptance run\n> ```",
+      "- > ```\n/acceptance run\n  > ```",
+    ];
+    for (const body of shown) expect(kinds(body), body).toEqual([]);
+    // Typed after the shown part ends, it still counts.
+    expect(kinds("- ```\n  /acceptance help\n  ```\n\n/acceptance run")).toEqual(["run"]);
+    expect(kinds("<details>\n\nx\n\n</details>\n\n/acceptance run")).toEqual(["run"]);
+    expect(kinds("<pre>\nx\n</pre>\n\n/acceptance run")).toEqual(["run"]);
+    expect(kinds("line one<br>\n/acceptance run")).toEqual(["run"]);
+  });
+
   it("finds none in the bot's own replies, so a reply can never trigger a run", () => {
     expect(parseCommands(renderHelp(1))).toEqual([]);
     expect(parseCommands(renderHelp(1, "unknown command x\n/acceptance run"))).toEqual([]);

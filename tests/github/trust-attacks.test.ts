@@ -184,7 +184,10 @@ describe("attack 6: the fork comment shows the bundle's claimed head", () => {
     expect(body).toContain(`head \`${HEAD.slice(0, 12)}\``);
     expect(body).not.toContain(`head \`${BASE_SHA.slice(0, 12)}\``);
     expect(body).not.toMatch(/Stale: the pull request's head moved/);
-    expect(body).toMatch(/claims it tested commit b{40}, but the workflow\\_run that produced it names/);
+    // The claim is named, never shown as fact, and (untrusted text) never as a live commit link.
+    expect(body).toMatch(
+      /claims it tested commit b{6}\u200db{34}, but the workflow\\_run that produced it names/,
+    );
     expect(double.checkRuns).toEqual([
       expect.objectContaining({ name: FORK, head_sha: HEAD, conclusion: "failure" }),
     ]);
@@ -241,5 +244,36 @@ describe("attack 7: publish outside workflow_run, and PRs matched by head SHA on
     expect(code).toBe(1);
     expect(err.join("")).toMatch(/names no head_sha, head_repository or head_branch; refusing/);
     expect(double.requests).toEqual([]);
+  });
+});
+
+describe("attack 5: live links and references through untrusted text", async () => {
+  const { marked } = await import("marked");
+  const evil =
+    "`[Sign in](https://evil.example/login)` www.evil.example https://evil.example/x #6 o/r#5 GH-7 deadbeefcafe1234";
+
+  it("a backtick span, bare URLs, www., issue and commit references in a PR's names reach the comment dead", async () => {
+    const report = makeReport({
+      head: { sha: HEAD },
+      verdict: "fail",
+      cases: [
+        makeCase({ id: "containment.user", status: "fail", message: evil, remediation: evil }),
+        makeCase({ id: "lifecycle.build", status: "error", subject: "web", message: evil }),
+      ],
+      errors: [{ kind: "x", message: evil }],
+    });
+    await maintainerPublishes(report);
+    const body = double.comments[0]!.body;
+    const html = await marked.parse(body, { gfm: true });
+    // marked implements GFM's links and autolinks: no anchor may point anywhere the text chose.
+    expect(html).not.toMatch(/<a [^>]*href="[^"]*evil/);
+    expect(html).not.toMatch(/<a [^>]*href="(https?:|mailto:)?\/*www\.evil/);
+    expect(html.match(/<a /g) ?? []).toEqual([]);
+    // GitHub's own reference links: none survives as typed.
+    expect(body).not.toMatch(/(^|[^\u200d])#6|o\/r#5|GH-7|deadbeefcafe1234/);
+    expect(body).toContain("#\u200d6");
+    expect(body).toContain("deadbe\u200defcafe1234");
+    // The code span is still shown as code.
+    expect(body).toContain("<code>&#91;Sign in&#93;&#40;https:\u200d//evil.example/login&#41;</code>");
   });
 });
