@@ -59,10 +59,10 @@ fi
 
 # The base images: made once in Docker by engine.sh, copied here unless Podman holds the same image
 # (save/load keeps the image ID, so a base image engine.sh remade is copied again).
-images="${DA_PODMAN_IMAGES:-$(docker images --format '{{.Repository}}:{{.Tag}}' 'docker-acceptance/*' 2>/dev/null | grep -v '<none>' || true)}"
-[ -n "$images" ] || fail "no docker-acceptance/* base image in Docker to copy; run scripts/engine.sh first"
+# The base images engine.sh makes (same names and overrides); the Debian one only where it exists.
+images="${DA_PODMAN_IMAGES:-${DA_BASE_IMAGE:-docker-acceptance/busybox:local} ${DA_DEBIAN_IMAGE:-docker-acceptance/debian:bookworm}}"
 for image in $images; do
-  want=$(docker image inspect -f '{{.Id}}' "$image")
+  want=$(docker image inspect -f '{{.Id}}' "$image" 2>/dev/null) || { log "$image is not in Docker; not copied"; continue; }
   have=$(podman image inspect -f '{{.Id}}' "$image" 2>/dev/null || true)
   [ "${want#sha256:}" = "${have#sha256:}" ] && continue
   docker save "$image" | podman load -q >/dev/null || fail "could not copy $image from Docker into Podman"
