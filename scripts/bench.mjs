@@ -10,6 +10,7 @@
 //   d  N = 1, 4, 8 subjects at parallelism 1 and 2
 //   e  merge of 100 shard bundles
 //   f  the alignment analysis of a 3,000-file, 20,000-added-line diff
+//   h  one `check` over 35 running containers, hardened and weak mixed (target < 4 s)
 //   g  a realistic subject end to end: nginx from apt on the Debian base (acceptance/fixtures/
 //      realistic/nginx) vs the engine floor for the same work
 //
@@ -196,6 +197,7 @@ try {
   if (only.has("e")) results.e = await benchMerge(reps(5));
   if (only.has("f")) results.f = await benchAlignment(reps(5));
   if (only.has("g")) results.g = await benchRealistic(reps(3));
+  if (only.has("h")) results.h = await benchCheckStack(reps(3));
 } finally {
   await cleanup("bench-end");
 }
@@ -210,6 +212,7 @@ const summary = {
   merge100Ms: results.e?.inProcess.median ?? null,
   alignment3000Ms: results.f?.analyse.median ?? null,
   nginxToFloorRatio: results.g?.ratio ?? null,
+  check35Ms: results.h?.cli.median ?? null,
 };
 if (flags.json) {
   process.stdout.write(`${JSON.stringify({ ...summary, ...results }, null, 2)}\n`);
@@ -468,6 +471,77 @@ async function startHardened(name) {
     await new Promise((r) => setTimeout(r, delay));
   }
   throw new Error("the hardened fixture never became healthy");
+}
+
+// --- (h) one check over a 35-container stack --------------------------------------------------------
+
+/** Weak variants laid over the hardened launch: each is a containment finding `check` must report. */
+function weakVariants() {
+  return [
+    { HostConfig: { CapDrop: [] } },
+    { HostConfig: { SecurityOpt: ["no-new-privileges:true", "seccomp=unconfined"] } },
+    { HostConfig: { ReadonlyRootfs: false } },
+    { User: "0:0" },
+    { HostConfig: { PidsLimit: -1 } },
+    { HostConfig: { Tmpfs: { "/tmp": "rw,exec,size=8m", "/var/cache": "rw,size=8m" } } },
+    { HostConfig: { IpcMode: "host" } },
+  ];
+}
+
+async function benchCheckStack(n, count = 35) {
+  say(`(h) one check over ${count} running containers (hardened and weak mixed), ${n} repetitions`);
+  const docker = engine.docker;
+  // The base image serving a static directory: no build, so the figure is grading alone.
+  const image = PROBE_IMAGE;
+  const stack = `${owner}-stack`;
+  const weak_ = weakVariants();
+  const ids = await Promise.all(
+    Array.from({ length: count }, async (_, i) => {
+      const plan = lib.planLaunch(hardened, image, owner, `${owner}-stack-${i}`);
+      const weak = i % 2 === 1 ? weak_[(i >> 1) % weak_.length] : {};
+      const opts = {
+        ...plan.options,
+        Cmd: ["httpd", "-f", "-p", "8080", "-h", "/etc"],
+        // The base image has no USER; the hardened fixture's Dockerfile says 65532.
+        User: "65532:65532",
+        ...weak,
+        Labels: { ...plan.options.Labels, "org.docker-acceptance.bench-stack": stack },
+        HostConfig: { ...plan.options.HostConfig, ...(weak.HostConfig ?? {}) },
+      };
+      const c = await docker.createContainer(opts);
+      await c.start();
+      return c.id;
+    }),
+  );
+  const args = [
+    "check",
+    "--filter",
+    `label=org.docker-acceptance.bench-stack=${stack}`,
+    "--probe-image",
+    PROBE_IMAGE,
+  ];
+  await cliJson(args); // warm-up
+  const cli = [];
+  let report;
+  for (let i = 0; i < n; i++) {
+    const r = await cliJson(args);
+    cli.push(r.ms);
+    report = r.report;
+  }
+  const graded = new Set(report.cases.map((c) => c.subject)).size;
+  const failed = report.cases.filter((c) => c.status === "fail");
+  const failing = new Set(failed.map((c) => c.subject)).size;
+  const failingCases = {};
+  for (const c of failed) failingCases[c.id] = (failingCases[c.id] ?? 0) + 1;
+  await Promise.all(ids.map((c) => docker.getContainer(c).remove({ force: true })));
+  return {
+    containers: count,
+    graded,
+    failingContainers: failing,
+    failingCases,
+    verdict: report.verdict,
+    cli: stats(cli),
+  };
 }
 
 // --- (c) cold start and bundle size -----------------------------------------------------------------
@@ -827,6 +901,17 @@ function renderText(s, r) {
         .map(([k, v]) => `${k} ${v}`)
         .join(", ")}`,
       `    ratio suite/floor       ${r.g.ratio} (pipeline/floor ${r.g.pipelineRatio}; hardened fixture ${r.a?.ratio ?? "-"})`,
+    );
+  }
+  if (r.h) {
+    lines.push(
+      `(h) one check over ${r.h.containers} running containers (hardened and weak mixed)`,
+      `    CLI run (wall)          ${spread(r.h.cli)} (target < 4000)`,
+      `    graded / failing        ${r.h.graded} / ${r.h.failingContainers}, verdict ${r.h.verdict} (${Object.entries(
+        r.h.failingCases,
+      )
+        .map(([k, v]) => `${k} ${v}`)
+        .join(", ")})`,
     );
   }
   if (r.b) {
