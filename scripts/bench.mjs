@@ -795,46 +795,138 @@ async function benchAlignment(n) {
     affectsFrom: "header",
     open: i % 2 === 0,
   }));
-  const kinds = [".ts", ".py", ".md", ".go", ".js", ".yml"];
-  const lines = [
-    "const value = compute(input);",
-    "  return items.map((x) => x * 2);",
-    "def handler(event):",
-    "console.log('debug', value);",
-    "print(result)",
-    "Some prose about the change.",
-    "  if err != nil { return err }",
-  ];
+  // Realistic shape: each file is 120 lines in its language, the PR adds one hunk of 6-7 lines in
+  // the middle, and the leftovers appear in code, in strings and in comments, so the code-only
+  // rules need the tokenizers (whole-file context for the hunks a pattern hits).
+  const BY_EXT = {
+    ".ts": [
+      "const value = compute(input);",
+      'console.log("debug", value);',
+      'const msg = "console.log(x) in a string";',
+      "// console.log(commented)",
+      "  return items.map((x) => x * 2);",
+      "const t = `a ${b} c`;",
+      "if (x) { y(); }",
+    ],
+    ".js": [
+      "const value = compute(input);",
+      'console.log("debug", value);',
+      "const s = 'console.log(1)';",
+      "/* console.log(2) */",
+      "  return items.map((x) => x * 2);",
+      "export default value;",
+      "let n = 0;",
+    ],
+    ".py": [
+      "def handler(event):",
+      "    print(result)",
+      '    SCRIPT = "print(os.environ)"',
+      "    # print(debug)",
+      "    return value * 2",
+      '    doc = """probe"""',
+      '    x = f"{y}"',
+    ],
+    ".go": [
+      "func run() error {",
+      '  fmt.Println("print(")',
+      "  if err != nil { return err }",
+      "  // exec(x)",
+      "  x := y + 1",
+      "  return nil",
+      "}",
+    ],
+    ".rs": [
+      "fn main() {",
+      '    println!("{}", x);',
+      '    let s = "unsafe";',
+      "    // TODO",
+      "    let y = x + 1;",
+      "    y",
+      "}",
+    ],
+    ".sh": [
+      "set -euo pipefail",
+      'echo "sleep 5"',
+      "docker ps",
+      "# docker system prune",
+      "x=$(date)",
+      'if [ -n "$x" ]; then :; fi',
+      "exit 0",
+    ],
+    ".yml": [
+      "jobs:",
+      "  test:",
+      "    runs-on: ubuntu-latest",
+      "    # console.log",
+      '    run: "npm test"',
+      "    env: { A: 1 }",
+      "    steps: []",
+    ],
+    ".md": [
+      "# Title",
+      "Some prose about the change.",
+      "console.log(x) in prose",
+      "",
+      "- item",
+      "- item",
+      "End.",
+    ],
+    Dockerfile: [
+      "FROM debian:12",
+      "RUN apt-get update",
+      "# USER root",
+      'CMD ["sh", "-c", "sleep 5"]',
+      "USER 1000",
+      "WORKDIR /app",
+      "COPY . .",
+    ],
+  };
+  const exts = Object.keys(BY_EXT);
   const files = [];
+  const texts = new Map();
   let added = 0;
   for (let i = 0; i < 3000; i++) {
     const count = i < 2000 ? 7 : 6; // 2000*7 + 1000*6 = 20,000 added lines
-    const ext = kinds[i % kinds.length];
+    const ext = exts[i % exts.length];
+    const pool = BY_EXT[ext];
     const dirName = i % 5 === 0 ? `src/mod${i % 40}` : `pkg${i % 30}/sub${i % 7}`;
+    const path = ext === "Dockerfile" ? `${dirName}/d${i}/Dockerfile` : `${dirName}/file${i}${ext}`;
+    const lines = Array.from({ length: 120 }, (_, k) => pool[(i + k) % pool.length]);
+    texts.set(path, `${lines.join("\n")}\n`);
     files.push({
-      path: `${dirName}/file${i}${ext}`,
+      path,
       status: i % 10 === 0 ? "added" : "modified",
       binary: false,
       diffScoped: true,
-      added: Array.from({ length: count }, (_, k) => ({
-        line: 10 + k * 3,
-        text: lines[(i + k) % lines.length],
-      })),
+      added: Array.from({ length: count }, (_, k) => ({ line: 57 + k, text: lines[56 + k] })),
     });
     added += count;
   }
-  const analyse = [];
-  let analysis;
-  for (let i = 0; i < n + 1; i++) {
-    const t0 = performance.now();
-    analysis = lib.analyseFiles(files, config, { rfcs, codeowners, configPath: "acceptance/alignment.yml" });
-    if (i > 0) analyse.push(performance.now() - t0); // the first is JIT warm-up
-  }
+  const ctx = { rfcs, codeowners, configPath: "acceptance/alignment.yml" };
+  const time = (extra) => {
+    const ms = [];
+    let analysis;
+    for (let i = 0; i < n + 1; i++) {
+      const t0 = performance.now();
+      analysis = lib.analyseFiles(files, config, { ...ctx, ...extra });
+      if (i > 0) ms.push(performance.now() - t0); // the first is JIT warm-up
+    }
+    return { ms: stats(ms), analysis };
+  };
+  const withText = time({ texts });
+  const hunksOnly = time({});
+  const tokenized = (a) => {
+    const note = a.notes.find((x) => /tokenized hunk by hunk/.test(x));
+    return note ? Number(note.split(" ")[0]) : 0;
+  };
   return {
-    analyse: stats(analyse),
+    analyse: withText.ms,
+    hunksOnly: hunksOnly.ms,
     files: files.length,
     addedLines: added,
-    findings: analysis.findings.length,
+    findings: withText.analysis.findings.length,
+    hits: withText.analysis.findings.reduce((x, f) => x + (f.hits ?? 1), 0),
+    filesTokenizedByHunk: tokenized(withText.analysis),
   };
 }
 
@@ -950,8 +1042,9 @@ function renderText(s, r) {
   }
   if (r.f) {
     lines.push(
-      `(f) alignment analysis: ${r.f.files} files, ${r.f.addedLines} added lines, ${r.f.findings} findings`,
-      `    analyseFiles            ${spread(r.f.analyse)}`,
+      `(f) alignment analysis: ${r.f.files} files, ${r.f.addedLines} added lines, ${r.f.hits} hits in ${r.f.findings} entries`,
+      `    with file texts         ${spread(r.f.analyse)}; target < 1000 ms (${r.f.filesTokenizedByHunk} files over the tokenizing budget, by hunk)`,
+      `    hunks only              ${spread(r.f.hunksOnly)}`,
     );
   }
   lines.push("", `summary ${JSON.stringify(s)}`, "");

@@ -84,6 +84,7 @@ export class FileReader {
     file: DiffFile,
     private readonly hunks: Hunk[],
     private readonly text: string | undefined,
+    private readonly budget: TokenizingBudget = { chars: MAX_TOKENIZED_CHARS },
   ) {
     this.language = languageOf(file.path);
   }
@@ -116,9 +117,14 @@ export class FileReader {
     const text = this.text;
     if (text !== undefined && text.length <= MAX_TOKENIZED_CHARS) {
       const starts = lineStarts(text);
-      if (this.hunks.every((h) => agrees(text, starts, h))) {
+      // From the file's start (where every string and comment opens) to a little past the last
+      // hunk (so a string opened in the hunk is seen to close).
+      const last = this.hunks.at(-1)!;
+      const end = starts[last.start - 1 + last.lines.length + SLACK_LINES] ?? text.length;
+      if (end <= this.budget.chars && this.hunks.every((h) => agrees(text, starts, h))) {
+        this.budget.chars -= end;
         this.reading = "file";
-        const all = classify(text, lang);
+        const all = classify(text.slice(0, end), lang);
         return this.hunks.map((h) => {
           const from = starts[h.start - 1]!;
           return all.subarray(from, from + h.text.length);
@@ -130,8 +136,22 @@ export class FileReader {
   }
 }
 
-/** Larger files are classified hunk by hunk (about 0.4 s of tokenizing at this size). */
+/** Larger files are classified hunk by hunk (about 0.1 s of tokenizing at this size). */
 export const MAX_TOKENIZED_CHARS = 512 * 1024;
+
+/**
+ * Whole-file context is bounded per review (about 0.35 s of tokenizing TypeScript), so a 3,000-file change
+ * stays fast: files past the budget are classified hunk by hunk, and the report names them.
+ */
+export const CONTEXT_BUDGET_CHARS = 512 * 1024;
+
+/** Lines tokenized past the last hunk: a string the hunk opens closes within them, usually. */
+const SLACK_LINES = 40;
+
+export interface TokenizingBudget {
+  /** Characters of whole files still allowed to be tokenized. */
+  chars: number;
+}
 
 function lineStarts(text: string): number[] {
   const starts = [0];

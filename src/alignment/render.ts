@@ -6,33 +6,7 @@ import { escapeInline, inlineCode } from "../report/escape.js";
 import type { ExternalResults } from "../report/external.js";
 import { type AlignmentReport, type Finding, type FindingLevel, levelOf } from "../report/model.js";
 import { terminalSafe } from "../report/text.js";
-import { rfcLabel } from "./labels.js";
-
-/** Locations listed inline before "and N more". */
-export const LOCATIONS_SHOWN = 5;
-
-function where(l: { path?: string; line?: number }): string {
-  return l.path ? `${l.path}${l.line ? `:${l.line}` : ""}` : "";
-}
-
-/** A finding's places: every location, or its first path for reports written before locations. */
-export function placesOf(f: Finding): { path: string; line?: number }[] {
-  if (f.locations.length > 0) return f.locations;
-  return f.path ? [{ path: f.path, ...(f.line ? { line: f.line } : {}) }] : [];
-}
-
-/** "a.py:3, a.py:9, b.py and 4 more in 2 files" (each place through `fmt`). */
-export function formatPlaces(f: Finding, fmt: (place: string) => string, shown = LOCATIONS_SHOWN): string {
-  const places = placesOf(f);
-  if (places.length === 0) return "";
-  const head = places.slice(0, shown).map((p) => fmt(where(p)));
-  const restPlaces = places.slice(shown);
-  const hits = Math.max(f.hits ?? places.length, places.length);
-  const more = hits - head.length;
-  if (more <= 0) return head.join(", ");
-  const restFiles = new Set(restPlaces.map((p) => p.path)).size;
-  return `${head.join(", ")} and ${more} more${restFiles > 0 ? ` (${restFiles} file${restFiles === 1 ? "" : "s"} listed in report.json)` : ""}`;
-}
+import { formatPlaces, rfcLabel } from "./labels.js";
 
 const BY_LEVEL = (r: AlignmentReport, level: FindingLevel) => r.findings.filter((f) => levelOf(f) === level);
 

@@ -10,7 +10,14 @@ import type { DiffFile } from "./diff.js";
 import { FindingCollector, type FindingHead } from "./findings.js";
 import { rfcLabel } from "./labels.js";
 import { languageOf } from "./languages.js";
-import { compileHunkPattern, FileReader, hunksOf, matches, matchLines } from "./match.js";
+import {
+  CONTEXT_BUDGET_CHARS,
+  compileHunkPattern,
+  FileReader,
+  hunksOf,
+  matches,
+  matchLines,
+} from "./match.js";
 import { checkPullRequest, type PullRequestMeta } from "./pull.js";
 import { isRfcFile, type Rfc, rfcDir } from "./rfcs.js";
 
@@ -339,6 +346,7 @@ function contentFindings(
   owners: (path: string) => string[],
 ) {
   const rules = contentRules(config);
+  const budget = { chars: CONTEXT_BUDGET_CHARS };
   const byLines: string[] = [];
   const byHunk: string[] = [];
   for (const file of files) {
@@ -349,7 +357,7 @@ function contentFindings(
     conflictMarkers(file, out);
     if (active.length === 0) continue;
     const hunks = hunksOf(file.added);
-    const reader = new FileReader(file, hunks, ctx.texts?.get(path));
+    const reader = new FileReader(file, hunks, ctx.texts?.get(path), budget);
     hunks.forEach((hunk, i) => {
       for (const rule of active) {
         // The raw hunk first: tokenizing is only worth it where a pattern can hit.
@@ -375,7 +383,7 @@ function contentFindings(
   }
   if (byHunk.length > 0) {
     notes.push(
-      `${plural(byHunk.length, "file")} tokenized hunk by hunk (the file's text at the head was not at hand or too large): a string or comment opened outside a hunk is not seen (${listed(byHunk)})`,
+      `${plural(byHunk.length, "file")} tokenized hunk by hunk (the file's text at the head was not at hand, too large, or past the review's tokenizing budget): a string or comment opened outside a hunk is not seen (${listed(byHunk)})`,
     );
   }
 }

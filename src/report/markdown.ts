@@ -5,8 +5,7 @@
 // detail, trim logs, drop the per-case table, cap long lists) and say so in the output.
 // All text from the report is untrusted and passes through ./escape.ts.
 
-import { rfcLabel } from "../alignment/labels.js";
-import { formatPlaces } from "../alignment/render.js";
+import { formatPlaces, rfcLabel } from "../alignment/labels.js";
 import {
   escapeInline,
   escapeInlineWithCode,
