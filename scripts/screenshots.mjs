@@ -2,7 +2,8 @@
 // (an unhealthy subject and one running as root), renders the run's report as the PR comment and
 // as the check run summary with a GitHub-flavoured markdown renderer (marked) and GitHub's own
 // stylesheet (github-markdown-css), and screenshots them in Debian's headless Chromium:
-// docs/img/pr-comment.png and docs/img/check-summary.png. Needs the engine (scripts/engine.sh)
+// docs/img/pr-comment.png and docs/img/check-summary.png, and the fork recipe's unverified
+// publication of the run's passing subject, docs/img/fork-unverified.png. Needs the engine (scripts/engine.sh)
 // and `apt-get install -y chromium`. tests/e2e/render.test.ts renders hostile reports the same way.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -115,9 +116,26 @@ async function main() {
   // The head a PR run would record; the local run has none.
   report.head = { sha: "8f3c2a1b9d4e5f60718293a4b5c6d7e8f9a0b1c2", ref: "refs/pull/42/merge" };
   const { renderMarkdown } = await loadRenderer();
+  // The fork recipe's publication of the same run's passing part (the web subject's containment
+  // cases): what a fork's own workflow claims is shown as unverified, never as a green pass.
+  const web = {
+    ...report,
+    verdict: "pass",
+    subjects: report.subjects.filter((s) => s.name === "web").map((s) => ({ ...s, buildLog: undefined })),
+    cases: report.cases.filter((c) => c.subject === "web" && c.suite === "containment"),
+    inventory: null,
+    alignment: null,
+  };
+  const notPassing = web.cases.filter((c) => c.status !== "pass").map((c) => `${c.id}: ${c.message}`);
+  if (notPassing.length) throw new Error(`expected web's containment to pass: ${notPassing.join("; ")}`);
+  const fork = "docker-acceptance (fork, unverified)";
   const shots = [
     ["pr-comment.png", renderMarkdown(report, { target: "comment" })],
     ["check-summary.png", renderMarkdown(report, { target: "check-summary" })],
+    [
+      "fork-unverified.png",
+      renderMarkdown(web, { target: "check-summary", checkName: fork, unverified: true }),
+    ],
   ];
   mkdirSync(path.join(root, "docs/img"), { recursive: true });
   await withBrowser(async (browser) => {
