@@ -8,7 +8,15 @@
 // Faults (403, 404, 422, 5xx, secondary rate limits) are programmable per operation.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { schema as graphqlSchema } from "@octokit/graphql-schema";
 import { Ajv, type ValidateFunction } from "ajv";
+import {
+  buildSchema,
+  execute,
+  type GraphQLSchema,
+  type parse as parseGraphql,
+  validate as validateGraphql,
+} from "graphql";
 import { type Schema, schemaSampler } from "../helpers/schema-sample.js";
 import subset from "./openapi-subset.json" with { type: "json" };
 
@@ -58,7 +66,13 @@ interface Comment {
   login: string;
   createdAt: string;
   updatedAt: string;
+  /** Hidden through GraphQL minimizeComment, with its classifier. */
+  minimized?: string;
 }
+
+/** GitHub's GraphQL schema (@octokit/graphql-schema), built once: every GraphQL request is checked against it. */
+let githubGraphql: GraphQLSchema | undefined;
+const graphqlNodeId = (id: number) => `IC_${Buffer.from(`comment:${id}`).toString("base64url")}`;
 interface CheckRun {
   id: number;
   name: string;
@@ -234,6 +248,8 @@ export class GitHubDouble {
       answer(400, { message: `double: ${text}` });
     };
 
+    if (method === "post" && url.pathname === "/graphql")
+      return this.graphql(req, raw, record, answer, problem);
     const found = matchOperation(method, url.pathname);
     if (!found) return problem("no such operation in GitHub's OpenAPI description");
     const { op, params } = found;
@@ -326,6 +342,72 @@ export class GitHubDouble {
         this.problems.push(`double answered ${op.operationId} off-schema: ${this.ajv.errorsText(v.errors)}`);
     }
     return answer(result.status, result.body, result.headers);
+  }
+
+  /**
+   * POST /graphql: parsed and validated against GitHub's GraphQL schema, variables coerced by
+   * its types, then executed against that schema with resolvers for what the code calls
+   * (minimizeComment). Anything else is a problem, as an unknown REST route is.
+   */
+  private async graphql(
+    req: IncomingMessage,
+    raw: string,
+    record: RecordedRequest,
+    answer: (status: number, body: unknown) => void,
+    problem: (text: string) => void,
+  ): Promise<void> {
+    let body: { query?: string; variables?: Record<string, unknown> };
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      return problem("graphql body is not JSON");
+    }
+    record.body = body;
+    if (typeof body.query !== "string") return problem("graphql body has no query");
+    // The published SDL defines two fields twice; the schema is otherwise GitHub's, taken as valid.
+    // Loaded on the first GraphQL request only: most tests never make one.
+    const { buildSchema, execute, parse: parseGraphql, validate: validateGraphql } = await import("graphql");
+    const { schema: graphqlSchema } = await import("@octokit/graphql-schema");
+    githubGraphql ??= buildSchema(graphqlSchema.idl, { assumeValidSDL: true });
+    let doc: ReturnType<typeof parseGraphql>;
+    try {
+      doc = parseGraphql(body.query);
+    } catch (err) {
+      return problem(`graphql: ${(err as Error).message}`);
+    }
+    const invalid = validateGraphql(githubGraphql, doc);
+    if (invalid.length) return problem(`graphql: ${invalid.map((e) => e.message).join("; ")}`);
+    const token = (req.headers.authorization ?? "").replace(/^(token|bearer)\s+/i, "");
+    const who = this.identities.get(token);
+    if (!who) return answer(401, { message: "Bad credentials" });
+    record.login = who.login;
+    const denied = () => new Error(`Resource not accessible by integration`);
+    const result = await execute({
+      schema: githubGraphql,
+      document: doc,
+      variableValues: body.variables ?? {},
+      rootValue: {
+        minimizeComment: ({ input }: { input: { subjectId: string; classifier: string } }) => {
+          record.operationId = "graphql/minimizeComment";
+          const c = this.comments.find((x) => graphqlNodeId(x.id) === input.subjectId);
+          if (!c) throw new Error(`Could not resolve to a node with the global id of '${input.subjectId}'`);
+          if (!who.write.includes("pull_requests") && !who.write.includes("issues")) throw denied();
+          c.minimized = input.classifier;
+          return {
+            minimizedComment: {
+              __typename: "IssueComment",
+              isMinimized: true,
+              minimizedReason: input.classifier.toLowerCase(),
+              viewerCanMinimize: true,
+            },
+          };
+        },
+      },
+    });
+    if (result.errors?.some((e) => /coerce|Variable|Expected/i.test(e.message)))
+      return problem(`graphql: ${result.errors.map((e) => e.message).join("; ")}`);
+    record.operationId ??= "graphql";
+    return answer(200, result);
   }
 
   private issueFor(n: string | undefined): Issue | undefined {
@@ -593,6 +675,7 @@ export class GitHubDouble {
     return {
       ...sampleObject(SCHEMAS["issue-comment"]),
       id: c.id,
+      node_id: graphqlNodeId(c.id),
       body: c.body,
       user: this.user(c.login, c.login.endsWith("[bot]") ? "Bot" : "User"),
       created_at: c.createdAt,

@@ -94,6 +94,23 @@ describe("GitHubDouble validation", () => {
     expect(double.problems).toEqual([]);
   });
 
+  it("checks GraphQL against GitHub's GraphQL schema: an unknown field or a bad enum is a problem", async () => {
+    const gql = (query: string, variables: unknown) => req("POST", "/graphql", { query, variables });
+    const bad = await gql(
+      "mutation($id: ID!) { minimizeComment(input: { subjectId: $id, classifier: HIDDEN }) { minimizedComment { isMinimized } } }",
+      { id: "x" },
+    );
+    expect(bad.status).toBe(400);
+    const typo = await gql(
+      'mutation { minimiseComment(input: { subjectId: "x" }) { clientMutationId } }',
+      {},
+    );
+    expect(typo.status).toBe(400);
+    expect(double.problems.splice(0).join("\n")).toMatch(
+      /HIDDEN.*ReportedContentClassifiers[\s\S]*minimiseComment/,
+    );
+  });
+
   it("refuses unknown tokens with 401", async () => {
     const res = await fetch(`${double.url}/repos/octo-org/app/pulls/7`, {
       headers: { authorization: "token nope" },

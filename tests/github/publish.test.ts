@@ -314,6 +314,25 @@ describe("comment-update and comment-on-pass", () => {
     expect(double.comments).toHaveLength(0);
   });
 
+  it("hide: a passing run minimizes the earlier failing comment (GraphQL, checked against GitHub's schema) and retires it", async () => {
+    await publish(failing());
+    const id = double.comments[0]!.id;
+    const r = await publish(green(), { commentOnPass: "hide" });
+    expect(r).toMatchObject({ comment: "hidden", commentId: id });
+    expect(double.comments).toHaveLength(1);
+    expect(double.comments[0]!.minimized).toBe("OUTDATED");
+    expect(double.comments[0]!.body).toContain("FAIL"); // hidden as it was, not rewritten
+    expect(double.ops().slice(-3)).toEqual([
+      "issues/update-comment 200",
+      "graphql/minimizeComment 200",
+      "checks/create 201",
+    ]);
+    // A later failure is not buried in the hidden comment: it gets a fresh, visible one.
+    const again = await publish(failing());
+    expect(again.comment).toBe("created");
+    expect(double.comments.filter((c) => !c.minimized)).toHaveLength(1);
+  });
+
   it("update (the default): a passing run rewrites the failing comment to PASS", async () => {
     await publish(failing());
     const r = await publish(green());
