@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { createRequire as __daCreateRequire } from 'node:module';
 const require = __daCreateRequire(import.meta.url);
-import{b as i}from"./chunks/chunk-5FICAYBU.js";import{a as t,b as o,e as p}from"./chunks/chunk-BED4RGAZ.js";import{a as r}from"./chunks/chunk-EN66KAXS.js";var d=`docker-acceptance ${i}: decides whether a pull request's container can be trusted
+import{b as i}from"./chunks/chunk-5FICAYBU.js";import{a as o,b as t,e as d}from"./chunks/chunk-BED4RGAZ.js";import{a as r}from"./chunks/chunk-EN66KAXS.js";var p=`docker-acceptance ${i}: decides whether a pull request's container can be trusted
 
 usage: docker-acceptance <command> [options]
 
@@ -17,16 +17,16 @@ commands:
   schema    print the inventory JSON Schema
 
 exit codes: 0 pass or warn, 1 fail, 2 usage or configuration error, 3 engine or internal error
-run 'docker-acceptance <command> --help' for a command's options.`,h={run:`run [--inventory PATH] [--subject NAME]... [--suite lifecycle|containment]... [--shard I/N] [--out DIR]
-    [--format text|markdown|json] [--probe-image REF] [--parallelism N] [--keep-images]
+run 'docker-acceptance <command> --help' for a command's options.`,u={run:`run [--inventory PATH] [--subject NAME]... [--suite lifecycle|containment]... [--shard I/N] [--out DIR]
+    [--format text|markdown|json] [--probe-image REF] [--engine auto|docker|podman] [--parallelism N] [--keep-images]
     [--no-require-complete] [--workspace DIR] [--base REF [--head REF] [--alignment-config PATH]]`,check:`check (--container ID|NAME)... (--filter KEY=VALUE)... [--writable-root PATH]... [--allow-cap NAME]... [--network none|bridge|any]
-    [--probe-image REF] [--format text|markdown|json] [--out DIR]`,verify:"verify BUNDLE_DIR [--inventory PATH]",merge:"merge BUNDLE_DIR... --out DIR [--format text|markdown|json]",sweep:"sweep (--owner RUN_ID... | --stale [--older-than 6h]) [--format text|json]",publish:"publish BUNDLE_DIR",align:"align [--base REF] [--head REF] [--config PATH] [--format text|markdown|json]",pin:"pin [--inventory PATH] [--workspace DIR]",schema:"schema [--report]"},l={run:r(async()=>(await import("./chunks/run-WC6LM6TK.js")).runCommand,"run"),check:r(async()=>(await import("./chunks/check-FI3NCTBZ.js")).checkCommand,"check"),verify:r(async()=>(await import("./chunks/verify-HNJKSZDA.js")).verifyCommand,"verify"),merge:r(async()=>(await import("./chunks/merge-4II4KHV3.js")).mergeCommand,"merge"),sweep:r(async()=>(await import("./chunks/sweep-DP6F2I7P.js")).sweepCommand,"sweep"),publish:r(async()=>(await import("./chunks/publish-RCNMVM2V.js")).publishCommand,"publish"),align:r(async()=>(await import("./chunks/align-2HT6F3HZ.js")).alignCommand,"align"),pin:r(async()=>(await import("./chunks/pin-5AZS664I.js")).pinCommand,"pin"),schema:r(async()=>(await import("./chunks/schema-ZSPMKKSZ.js")).schemaCommand,"schema")};async function f(u){let[e,...a]=u;if(!e||e==="--help"||e==="-h"||e==="help")return process.stdout.write(`${d}
+    [--probe-image REF] [--engine auto|docker|podman] [--format text|markdown|json] [--out DIR]`,verify:"verify BUNDLE_DIR [--inventory PATH]",merge:"merge BUNDLE_DIR... --out DIR [--format text|markdown|json]",sweep:"sweep (--owner RUN_ID... | --stale [--older-than 6h]) [--engine auto|docker|podman] [--format text|json]",publish:"publish BUNDLE_DIR",align:"align [--base REF] [--head REF] [--config PATH] [--format text|markdown|json]",pin:"pin [--inventory PATH] [--workspace DIR]",schema:"schema [--report]"},l={run:r(async()=>(await import("./chunks/run-27UTS77Z.js")).runCommand,"run"),check:r(async()=>(await import("./chunks/check-7K4I65YA.js")).checkCommand,"check"),verify:r(async()=>(await import("./chunks/verify-HNJKSZDA.js")).verifyCommand,"verify"),merge:r(async()=>(await import("./chunks/merge-4II4KHV3.js")).mergeCommand,"merge"),sweep:r(async()=>(await import("./chunks/sweep-SMJWYFLB.js")).sweepCommand,"sweep"),publish:r(async()=>(await import("./chunks/publish-RCNMVM2V.js")).publishCommand,"publish"),align:r(async()=>(await import("./chunks/align-2HT6F3HZ.js")).alignCommand,"align"),pin:r(async()=>(await import("./chunks/pin-5AZS664I.js")).pinCommand,"pin"),schema:r(async()=>(await import("./chunks/schema-ZSPMKKSZ.js")).schemaCommand,"schema")};async function f(h){let[e,...a]=h;if(!e||e==="--help"||e==="-h"||e==="help")return process.stdout.write(`${p}
 `),e?0:2;if(e==="--version"||e==="-V")return process.stdout.write(`${i}
 `),0;let c=l[e];if(!c)return process.stderr.write(`docker-acceptance: unknown command ${JSON.stringify(e)}
 
-${d}
-`),2;if(a.includes("--help")||a.includes("-h"))return process.stdout.write(`usage: docker-acceptance ${h[e]}
-`),0;try{return await(await c())(a)}catch(n){let m=p(n),s=n instanceof o||n instanceof t||n?.code?.startsWith?.("ERR_PARSE_ARGS");return process.stderr.write(`docker-acceptance ${e}: ${n.message??String(n)}
-`),(n instanceof t||s&&!(n instanceof o))&&process.stderr.write(`usage: docker-acceptance ${h[e]}
+${p}
+`),2;if(a.includes("--help")||a.includes("-h"))return process.stdout.write(`usage: docker-acceptance ${u[e]}
+`),0;try{return await(await c())(a)}catch(n){let m=d(n),s=n instanceof t||n instanceof o||n?.code?.startsWith?.("ERR_PARSE_ARGS");return process.stderr.write(`docker-acceptance ${e}: ${n.message??String(n)}
+`),(n instanceof o||s&&!(n instanceof t))&&process.stderr.write(`usage: docker-acceptance ${u[e]}
 `),!s&&m===3&&process.env.DA_DEBUG&&process.stderr.write(`${n.stack}
-`),s&&!(n instanceof o||n instanceof t)?2:m}}r(f,"main");process.exitCode=await f(process.argv.slice(2));export{f as main};
+`),s&&!(n instanceof t||n instanceof o)?2:m}}r(f,"main");process.exitCode=await f(process.argv.slice(2));export{f as main};

@@ -24,12 +24,13 @@ run 'docker-acceptance <command> --help' for a command's options.`;
 
 /** One usage line per command, shown by `<command> --help` and after a usage error. */
 const USAGES: Record<string, string> = {
-  run: "run [--inventory PATH] [--subject NAME]... [--suite lifecycle|containment]... [--shard I/N] [--out DIR]\n    [--format text|markdown|json] [--probe-image REF] [--parallelism N] [--keep-images]\n    [--no-require-complete] [--workspace DIR] [--base REF [--head REF] [--alignment-config PATH]]",
+  run: "run [--inventory PATH] [--subject NAME]... [--suite lifecycle|containment]... [--shard I/N] [--out DIR]\n    [--format text|markdown|json] [--probe-image REF] [--engine auto|docker|podman] [--parallelism N] [--keep-images]\n    [--no-require-complete] [--workspace DIR] [--base REF [--head REF] [--alignment-config PATH]]",
   check:
-    "check (--container ID|NAME)... (--filter KEY=VALUE)... [--writable-root PATH]... [--allow-cap NAME]... [--network none|bridge|any]\n    [--probe-image REF] [--format text|markdown|json] [--out DIR]",
+    "check (--container ID|NAME)... (--filter KEY=VALUE)... [--writable-root PATH]... [--allow-cap NAME]... [--network none|bridge|any]\n    [--probe-image REF] [--engine auto|docker|podman] [--format text|markdown|json] [--out DIR]",
   verify: "verify BUNDLE_DIR [--inventory PATH]",
   merge: "merge BUNDLE_DIR... --out DIR [--format text|markdown|json]",
-  sweep: "sweep (--owner RUN_ID... | --stale [--older-than 6h]) [--format text|json]",
+  sweep:
+    "sweep (--owner RUN_ID... | --stale [--older-than 6h]) [--engine auto|docker|podman] [--format text|json]",
   publish: "publish BUNDLE_DIR",
   align: "align [--base REF] [--head REF] [--config PATH] [--format text|markdown|json]",
   pin: "pin [--inventory PATH] [--workspace DIR]",

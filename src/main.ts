@@ -13,6 +13,7 @@ import { actionsLogger, logResults, logSafe } from "./action/log.js";
 import type { RunDecision } from "./bot/index.js";
 import { abortOnSignals, signalExitCode } from "./commands/common.js";
 import { newRunId } from "./engine/ownership.js";
+import { createEngine } from "./engine/select.js";
 import { exitCodeOf, redact, registerSecret, UsageError } from "./errors.js";
 import { type EventContext, readEventContext } from "./github/context.js";
 import type { PublishResult } from "./github/publish.js";
@@ -113,6 +114,7 @@ export async function runAction(): Promise<void> {
         allowedHostPaths: hostPathAllowances(inputs.allowedHostPaths, "input allowed-host-paths"),
         network: inputs.network,
         probeImage: inputs.probeImage ?? DEFAULT_PROBE_IMAGE,
+        engine: createEngine(inputs.engine),
         signal: signals.signal,
         owner,
       });
@@ -179,6 +181,7 @@ export async function runAction(): Promise<void> {
         suites: inputs.suites,
         shard: inputs.shard,
         probeImage: inputs.probeImage,
+        engine: createEngine(inputs.engine),
         // A pull request is judged by its base's inventory; without the base the report says so.
         judgeAt: context?.pr
           ? context.pr.baseSha

@@ -4,8 +4,8 @@ import { availableParallelism } from "node:os";
 import path from "node:path";
 import type { AlignmentSource, PullRequestMeta } from "./alignment/index.js";
 import { cleanupOwned, mergeCleanup } from "./engine/cleanup.js";
-import { DockerEngine } from "./engine/docker.js";
 import { newRunId } from "./engine/ownership.js";
+import { createEngine, type Engine } from "./engine/select.js";
 import { ConfigError, type ConfigProblem, errorEvidence } from "./errors.js";
 import { type JudgeAt, judgeAtBase } from "./inventory/base.js";
 import { verifyArtifacts } from "./inventory/hashes.js";
@@ -41,7 +41,7 @@ export interface RunOptions {
   signal: AbortSignal;
   runId?: string;
   head?: Report["head"];
-  engine?: DockerEngine;
+  engine?: Engine;
   /**
    * The PR's base, where the inventory's trust-bearing parts are read (or why it is not at hand);
    * absent outside pull requests: the checkout's inventory is the maintainer's own.
@@ -98,7 +98,7 @@ export async function runPipeline(opts: RunOptions): Promise<Report> {
           })
       : Promise.resolve(null);
   const suites = new Set<SuiteName>(opts.suites?.length ? opts.suites : ["lifecycle", "containment"]);
-  const engine = opts.engine ?? new DockerEngine();
+  const engine = opts.engine ?? createEngine();
   const { log, signal } = opts;
 
   const cases: CaseResult[] = [];

@@ -4,8 +4,8 @@
 import * as core from "@actions/core";
 import { renderSweep } from "./commands/sweep.js";
 import { cleanupOwned } from "./engine/cleanup.js";
-import { DockerEngine } from "./engine/docker.js";
 import { isRunId } from "./engine/ownership.js";
+import { createEngine, parseEngineChoice } from "./engine/select.js";
 
 /** Completes this run's check runs still in progress, found by the external_id main saved. */
 export async function completeCheckRuns(): Promise<void> {
@@ -42,7 +42,7 @@ export async function runPost(): Promise<void> {
     return;
   }
   try {
-    const engine = new DockerEngine();
+    const engine = createEngine(parseEngineChoice(core.getInput("engine"), "input engine"));
     const evidence = await cleanupOwned(engine, { owner }, { trigger: "post" });
     core.info(renderSweep([owner], [evidence], false).trimEnd());
     if (!evidence.completed) {

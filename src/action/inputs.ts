@@ -21,6 +21,8 @@ export interface ActionInputs {
   allowedHostPaths: string[];
   network: "any" | "none" | "bridge";
   probeImage?: string;
+  /** Which engine: auto (DOCKER_HOST, CONTAINER_HOST, then the default sockets), docker or podman. */
+  engine: "auto" | "docker" | "podman";
   cleanupImages: boolean;
   requireComplete: boolean;
   failOn: "fail" | "warn" | "never";
@@ -103,6 +105,7 @@ export function readInputs(): ActionInputs {
     allowedHostPaths: list("allowed-host-paths"),
     network: oneOf("network", ["any", "none", "bridge"] as const, "any"),
     probeImage: core.getInput("probe-image") || undefined,
+    engine: oneOf("engine", ["auto", "docker", "podman"] as const, "auto"),
     cleanupImages: bool("cleanup-images", true),
     requireComplete: bool("require-complete", true),
     failOn: oneOf("fail-on", ["fail", "warn", "never"] as const, "fail"),

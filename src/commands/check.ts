@@ -5,8 +5,9 @@ import { setMaxListeners } from "node:events";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { cleanupOwned } from "../engine/cleanup.js";
-import { type ContainerInspect, DockerEngine } from "../engine/docker.js";
+import type { ContainerInspect } from "../engine/docker.js";
 import { newRunId, OWNER_LABEL } from "../engine/ownership.js";
+import { createEngine, type Engine, parseEngineChoice } from "../engine/select.js";
 import { EngineError, errorEvidence, UsageError } from "../errors.js";
 import { writeBundle } from "../report/bundle.js";
 import { assembleReport, type Report } from "../report/model.js";
@@ -27,7 +28,7 @@ import { abortOnSignals, exitCodeFor, parseFormat, renderReport, signalExitCode 
 export const CHECK_USAGE = `usage: docker-acceptance check (--container ID|NAME)... (--filter KEY=VALUE)...
                               [--writable-root PATH]... [--allow-cap NAME]... [--allow-host-path PATH[:ro|rw]]...
                               [--network none|bridge|any]
-                              [--probe-image REF] [--format text|markdown|json] [--out DIR]
+                              [--probe-image REF] [--engine auto|docker|podman] [--format text|markdown|json] [--out DIR]
   Labels on a container override the allowances below for that container:
     org.docker-acceptance.writable-roots=/tmp,/data  .allowed-capabilities=NET_BIND_SERVICE  .network=bridge
     org.docker-acceptance.host-paths=/srv/data:ro
@@ -38,7 +39,8 @@ export const CHECK_USAGE = `usage: docker-acceptance check (--container ID|NAME)
   --allow-host-path  a host path the containers may bind, read-only unless :rw (repeatable); sensitive
                    host paths (/, /proc, /sys, /etc, /run, /var/lib/docker, /home, sockets, ...) never count
   --network        the declared network: none (loopback only), bridge (ports on 127.0.0.1 only), any (default)
-  --probe-image    the trusted probe image, pinned by digest (default ${DEFAULT_PROBE_IMAGE})`;
+  --probe-image    the trusted probe image, pinned by digest (default ${DEFAULT_PROBE_IMAGE})
+  --engine         auto (default: DOCKER_HOST, CONTAINER_HOST, then the default sockets), docker or podman`;
 
 export interface CheckSelection {
   containers: string[];
@@ -72,6 +74,7 @@ function parseCheckArgs(argv: string[]) {
       "allow-host-path": { type: "string", multiple: true, default: [] },
       network: { type: "string", default: "any" },
       "probe-image": { type: "string", default: DEFAULT_PROBE_IMAGE },
+      engine: { type: "string" },
       format: { type: "string" },
       out: { type: "string" },
       quiet: { type: "boolean", short: "q", default: false },
@@ -112,6 +115,7 @@ function parseCheckArgs(argv: string[]) {
     allowedCapabilities: values["allow-cap"].map((c) => c.toUpperCase().replace(/^CAP_/, "")),
     network: network as "none" | "bridge" | "any",
     probeImage: values["probe-image"],
+    engine: parseEngineChoice(values.engine ?? process.env.DA_ENGINE, "--engine"),
     out: values.out,
     quiet: values.quiet,
   };
@@ -139,7 +143,7 @@ interface Resolved {
 
 /** Named containers by inspect (a missing one is a usage error naming it), filters by listing. */
 export async function resolveContainers(
-  engine: DockerEngine,
+  engine: Engine,
   sel: CheckSelection,
   owner: string,
 ): Promise<Resolved[]> {
@@ -193,14 +197,14 @@ export interface CheckOptions {
   network: "none" | "bridge" | "any";
   probeImage: string;
   signal: AbortSignal;
-  engine?: DockerEngine;
+  engine?: Engine;
   /** Defaults to a fresh run id; the action passes the owner it saved for its post step. */
   owner?: string;
 }
 
 /** The containment suite against running containers, as one Report (the CLI and the action door). */
 export async function checkContainers(opts: CheckOptions): Promise<Report> {
-  const engine = opts.engine ?? new DockerEngine();
+  const engine = opts.engine ?? createEngine();
   await engine.ping();
   const owner = opts.owner ?? newRunId();
   const started = Date.now();
@@ -292,6 +296,7 @@ export async function checkCommand(argv: string[]): Promise<number> {
   setMaxListeners(0, signals.signal);
   try {
     const report = await checkContainers({
+      engine: createEngine(args.engine),
       selection: args.selection,
       writableRoots: args.writableRoots,
       allowedCapabilities: args.allowedCapabilities,

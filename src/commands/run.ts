@@ -1,6 +1,7 @@
 // `docker-acceptance run`: the suites against the inventory's subjects on the local engine.
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { createEngine, parseEngineChoice } from "../engine/select.js";
 import { UsageError } from "../errors.js";
 import { stderrLogger } from "../log.js";
 import { runPipeline } from "../pipeline.js";
@@ -20,6 +21,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       out: { type: "string" },
       format: { type: "string" },
       "probe-image": { type: "string" },
+      engine: { type: "string" },
       parallelism: { type: "string" },
       "keep-images": { type: "boolean", default: false },
       "no-require-complete": { type: "boolean", default: false },
@@ -51,6 +53,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       suites,
       shard: values.shard ? parseShard(values.shard) : undefined,
       probeImage: values["probe-image"],
+      engine: createEngine(parseEngineChoice(values.engine ?? process.env.DA_ENGINE, "--engine")),
       parallelism,
       removeImages: !values["keep-images"],
       requireComplete: !values["no-require-complete"],

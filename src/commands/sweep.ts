@@ -1,8 +1,8 @@
 // `docker-acceptance sweep`: removes leftovers this tool owns and prints the evidence.
 import { parseArgs } from "node:util";
 import { cleanupOwned } from "../engine/cleanup.js";
-import { DockerEngine } from "../engine/docker.js";
 import { isOwnerAlive, isRunId, OWNER_LABEL, PID_LABEL } from "../engine/ownership.js";
+import { createEngine, type Engine, parseEngineChoice } from "../engine/select.js";
 import { UsageError } from "../errors.js";
 import type { CleanupEvidence } from "../report/model.js";
 
@@ -14,6 +14,7 @@ export async function sweepCommand(argv: string[]): Promise<number> {
       stale: { type: "boolean", default: false },
       "older-than": { type: "string", default: "6h" },
       format: { type: "string", default: "text" },
+      engine: { type: "string" },
     },
     strict: true,
   });
@@ -22,7 +23,7 @@ export async function sweepCommand(argv: string[]): Promise<number> {
   for (const o of values.owner)
     if (!isRunId(o))
       throw new UsageError(`--owner ${JSON.stringify(o)}: expected a run id such as da-<32 hex>`);
-  const engine = new DockerEngine();
+  const engine = createEngine(parseEngineChoice(values.engine ?? process.env.DA_ENGINE, "--engine"));
   await engine.ping();
   const owners =
     values.owner.length > 0 ? values.owner : await staleOwners(engine, parseAge(values["older-than"]));
@@ -55,7 +56,7 @@ export function renderSweep(owners: string[], evidence: CleanupEvidence[], stale
 }
 
 /** Owners whose process is gone (same host), or whose objects are older than the cut-off. */
-async function staleOwners(engine: DockerEngine, olderThanMs: number): Promise<string[]> {
+async function staleOwners(engine: Engine, olderThanMs: number): Promise<string[]> {
   const containers = await engine.listContainers({ label: [OWNER_LABEL] });
   const images = await engine.listImages({ label: [OWNER_LABEL] });
   const owners = new Map<string, { labels: Record<string, string>; newest: number }>();

@@ -65,6 +65,8 @@ export class DockerEngine {
   constructor(
     docker?: Docker,
     readonly callTimeoutMs = DEFAULT_CALL_TIMEOUT_MS,
+    /** The engine the user asked for (engine: docker|podman); ping refuses the other one. */
+    private readonly expectKind?: EngineFacts["kind"],
   ) {
     this.docker = docker ?? new Docker();
   }
@@ -94,13 +96,20 @@ export class DockerEngine {
     ]);
   }
 
-  ping(timeoutMs = 5000): Promise<void> {
-    return this.call(
+  async ping(timeoutMs = 5000): Promise<void> {
+    await this.call(
       "ping",
       (abortSignal) =>
         (this.docker.ping as (o: object) => Promise<unknown>)({ abortSignal }).then(() => undefined),
       timeoutMs,
     );
+    if (!this.expectKind) return;
+    const facts = await this.facts();
+    if (facts.kind !== this.expectKind)
+      throw new EngineError(
+        `engine ${this.expectKind} was asked for, but the endpoint answers as ${facts.name}; point DOCKER_HOST/CONTAINER_HOST at ${this.expectKind === "podman" ? "Podman's socket (podman system service)" : "dockerd's socket"} or use engine: auto`,
+        "engine",
+      );
   }
 
   /** The engine's /version, asked once (a failure is asked again next time). */

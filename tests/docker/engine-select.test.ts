@@ -1,0 +1,24 @@
+// The engine chosen is the engine spoken to: an endpoint answering as the other engine is refused.
+import { describe, expect, it } from "vitest";
+import { createEngine } from "../../src/engine/select.js";
+import { ENGINE_KIND, hasEngine } from "../helpers/engine.js";
+
+describe.skipIf(!hasEngine)("engine selection on the real engine", () => {
+  const host = process.env.DOCKER_HOST ?? "unix:///var/run/docker.sock";
+
+  it("auto speaks to the engine DOCKER_HOST names and reads which one it is", async () => {
+    const engine = createEngine("auto", { DOCKER_HOST: host });
+    await engine.ping();
+    expect((await engine.facts()).kind).toBe(ENGINE_KIND);
+  });
+
+  it("asking for the other engine is refused at ping, naming what answered", async () => {
+    const other = ENGINE_KIND === "podman" ? "docker" : "podman";
+    const engine = createEngine(other, { DOCKER_HOST: host, CONTAINER_HOST: host });
+    await expect(engine.ping()).rejects.toThrow(
+      new RegExp(
+        `engine ${other} was asked for, but the endpoint answers as ${ENGINE_KIND === "podman" ? "Podman" : "Docker"} `,
+      ),
+    );
+  });
+});

@@ -1,0 +1,56 @@
+// Which engine a run talks to, from `engine: auto|docker|podman` and the environment.
+import { describe, expect, it } from "vitest";
+import { parseEngineChoice, resolveEndpoint } from "../../src/engine/select.js";
+
+const none = () => false;
+const only =
+  (...paths: string[]) =>
+  (p: string) =>
+    paths.includes(p);
+
+describe("engine selection", () => {
+  it("auto takes DOCKER_HOST, then CONTAINER_HOST, then Docker's socket, then Podman's", () => {
+    expect(
+      resolveEndpoint("auto", { DOCKER_HOST: "unix:///x.sock", CONTAINER_HOST: "unix:///y" }, none),
+    ).toEqual({
+      provider: "docker",
+      host: "unix:///x.sock",
+      from: "DOCKER_HOST",
+    });
+    expect(resolveEndpoint("auto", { CONTAINER_HOST: "unix:///y" }, none).provider).toBe("podman");
+    expect(
+      resolveEndpoint("auto", {}, only("/var/run/docker.sock", "/run/podman/podman.sock")).provider,
+    ).toBe("docker");
+    expect(resolveEndpoint("auto", {}, only("/run/podman/podman.sock"))).toEqual({
+      provider: "podman",
+      host: "unix:///run/podman/podman.sock",
+      from: "default socket",
+    });
+    expect(
+      resolveEndpoint(
+        "auto",
+        { XDG_RUNTIME_DIR: "/run/user/1000" },
+        only("/run/user/1000/podman/podman.sock"),
+      ).host,
+    ).toBe("unix:///run/user/1000/podman/podman.sock");
+  });
+
+  it("podman prefers CONTAINER_HOST, then DOCKER_HOST, then its sockets; docker ignores CONTAINER_HOST", () => {
+    expect(
+      resolveEndpoint("podman", { CONTAINER_HOST: "unix:///c", DOCKER_HOST: "unix:///d" }, none).host,
+    ).toBe("unix:///c");
+    expect(resolveEndpoint("podman", { DOCKER_HOST: "unix:///d" }, none).host).toBe("unix:///d");
+    expect(resolveEndpoint("docker", { CONTAINER_HOST: "unix:///c" }, none)).toEqual({
+      provider: "docker",
+      host: "unix:///var/run/docker.sock",
+      from: "default socket",
+    });
+  });
+
+  it("refuses an unknown engine with the field and the choices", () => {
+    expect(parseEngineChoice(undefined, "--engine")).toBe("auto");
+    expect(() => parseEngineChoice("containerd", "--engine")).toThrow(
+      /--engine "containerd": expected one of auto, docker, podman/,
+    );
+  });
+});
