@@ -26,3 +26,26 @@ export const silentLogger: Logger = {
   error: () => {},
   group: (_t, fn) => fn(),
 };
+
+/**
+ * A logger for one of several subjects running at once: every line of every message carries the
+ * subject's name, and a message of many lines is handed on as one write, so lines of parallel
+ * subjects never mix mid-line or lose whose they are. Groups cannot nest across parallel work,
+ * so a group's title becomes one prefixed line.
+ */
+export function prefixedLogger(log: Logger, prefix: string): Logger {
+  const each = (m: string) =>
+    m
+      .split("\n")
+      .map((line) => `[${prefix}] ${line}`)
+      .join("\n");
+  return {
+    info: (m) => log.info(each(m)),
+    warn: (m) => log.warn(each(m)),
+    error: (m) => log.error(each(m)),
+    group: async (title, fn) => {
+      log.info(each(`── ${title}`));
+      return fn();
+    },
+  };
+}

@@ -12,7 +12,7 @@ import { verifyArtifacts } from "./inventory/hashes.js";
 import { loadInventory } from "./inventory/load.js";
 import type { Inventory } from "./inventory/schema.js";
 import { checkCompleteness } from "./inventory/verify.js";
-import type { Logger } from "./log.js";
+import { type Logger, prefixedLogger } from "./log.js";
 import { mapSettled, type Shard, selectSubjects } from "./plan.js";
 import {
   assembleReport,
@@ -123,8 +123,11 @@ export async function runPipeline(opts: RunOptions): Promise<Report> {
       `docker-acceptance ${TOOL_VERSION}: run ${owner}, ${subjects.length} subject(s), suites ${[...suites].join(", ")}, parallelism ${parallelism}`,
     );
 
-    const outcomes = await mapSettled(subjects, parallelism, (subject) =>
-      log.group(`subject ${subject.name}`, () =>
+    // Several subjects at once: each line says whose it is (groups would interleave).
+    const concurrent = Math.min(parallelism, subjects.length) > 1;
+    const outcomes = await mapSettled(subjects, parallelism, (subject) => {
+      const own = concurrent ? prefixedLogger(log, subject.name) : log;
+      return own.group(`subject ${subject.name}`, () =>
         runSubject({
           engine,
           owner,
@@ -132,7 +135,7 @@ export async function runPipeline(opts: RunOptions): Promise<Report> {
           workspace: opts.workspace,
           suites,
           severity,
-          log,
+          log: own,
           // One subject's deadline never cuts another's: each gets its own, joined to the run's.
           signal: AbortSignal.any([
             signal,
@@ -157,8 +160,8 @@ export async function runPipeline(opts: RunOptions): Promise<Report> {
                 { engine, owner, probeImage, host, signal },
               ).then((rs) => rs.map((r) => ({ ...r, severity: severity(r.id as CaseId) })))),
         }),
-      ),
-    );
+      );
+    });
     // One subject's crash never hides another's results; it becomes a run error naming it.
     outcomes.forEach((o, i) => {
       if (o.status === "rejected") {

@@ -266,6 +266,32 @@ export class DockerEngine {
     );
   }
 
+  /**
+   * One regular file from a container's filesystem (it need not be running), at most `maxBytes`;
+   * undefined when it is missing or not a regular file.
+   */
+  async readFile(id: string, path: string, maxBytes = 1024 * 1024): Promise<Buffer | undefined> {
+    try {
+      const tar = await this.call(`read ${path} in ${short(id)}`, async (abortSignal) => {
+        const stream = (await this.docker
+          .getContainer(id)
+          .getArchive({ path, abortSignal } as { path: string })) as unknown as NodeJS.ReadableStream;
+        const chunks: Buffer[] = [];
+        let size = 0;
+        for await (const c of stream) {
+          chunks.push(c as Buffer);
+          size += (c as Buffer).length;
+          if (size > maxBytes + 1024) break;
+        }
+        return Buffer.concat(chunks);
+      });
+      return firstTarFile(tar, maxBytes);
+    } catch (err) {
+      if (err instanceof EngineError && err.statusCode === 404) return undefined;
+      throw err;
+    }
+  }
+
   /** Demultiplexed stdout and stderr: the last `tailLines` lines, or all of them when not given. */
   async logs(id: string, tailLines?: number): Promise<{ stdout: string; stderr: string }> {
     const buf = await this.call(`logs ${short(id)}`, (abortSignal) =>
@@ -335,6 +361,18 @@ function ignoreNotModified(err: { statusCode?: number }): void {
 
 function short(id: string): string {
   return id.replace(/^sha256:/, "").slice(0, 12);
+}
+
+/** The first entry of a tar archive when it is a regular file (type "0" or NUL), bounded. */
+function firstTarFile(tar: Buffer, maxBytes: number): Buffer | undefined {
+  if (tar.length < 512) return undefined;
+  const type = tar[156];
+  if (type !== 0x30 && type !== 0) return undefined;
+  const size = Number.parseInt(
+    tar.subarray(124, 136).toString("ascii").replace(/\0.*$/, "").trim() || "0",
+    8,
+  );
+  return tar.subarray(512, 512 + Math.min(size, maxBytes));
 }
 
 /** Docker's multiplexed log stream: 8-byte headers (stream type, size) before each frame. */

@@ -128,7 +128,7 @@ const REMEDIATION: Record<ContainmentCaseId, string> = {
   "containment.rootfs_readonly":
     "Launch with `--read-only` (compose: `read_only: true`) and give the process tmpfs mounts for the directories it writes (`--tmpfs /tmp`).",
   "containment.mounts":
-    "Remove the mounts listed as findings: host binds (`-v /host/path:...`, `--mount type=bind`) unless the path is allowed (inventory subjects[].allowedHostPaths, check `--allow-host-path PATH[:ro|rw]`), read-write volumes (or add `:ro`), extra `--tmpfs` outside the allotted roots, and Dockerfile `VOLUME` lines (or mount them read-only); sensitive host paths (/, /proc, /sys, /etc, /run, /var/run, /var/lib/docker, /boot, /dev, /root, /home, engine sockets) cannot be allowed at all.",
+    "Remove the mounts listed as findings: host binds (`-v /host/path:...`, `--mount type=bind`) unless the path is allowed (inventory subjects[].allowedHostPaths, check `--allow-host-path PATH[:ro|rw]`), read-write volumes (or add `:ro`) and extra `--tmpfs` outside the allotted roots. For a Dockerfile `VOLUME` path, either allot it in subjects[].writableRoots (the launch then mounts a tmpfs there, owned by the subject's user) or remove the VOLUME line. Sensitive host paths (/, /proc, /sys, /etc, /run, /var/run, /var/lib/docker, /boot, /dev, /root, /home, engine sockets) cannot be allowed at all.",
   "containment.writable_roots":
     "Make every writable place outside the allotted roots refuse the subject's user (remove the mount, add `:ro`, or fix ownership), and mount every writable place noexec, nosuid and nodev (`--tmpfs /tmp:rw,noexec,nosuid,nodev`).",
   "containment.devices":
@@ -201,7 +201,13 @@ function gradeUser(ev: ContainmentEvidence): Outcome {
     processes: byPid,
     ...(unreadable.length ? { unreadableProcesses: unreadable } : {}),
   };
-  if (rootish) return fail(`configured user ${JSON.stringify(configured || "(empty)")} is root`, evidence);
+  if (rootish)
+    return fail(
+      configured
+        ? `configured user ${JSON.stringify(configured)} is root`
+        : "no user configured: the image has no USER line (and none is set at launch), so it runs as root",
+      evidence,
+    );
   if (!ps) return skip(unobservedReason(ev), evidence);
   // Supplementary group 0 (--group-add 0, or root's group in /etc/group) is root's group too.
   const hasZero = (field: string | undefined) => (field ?? "").trim().split(/\s+/).includes("0");
@@ -250,9 +256,16 @@ function gradeCapabilities(ev: ContainmentEvidence, t: GradeTarget): Outcome {
         extra,
       });
     if (inspectExtra.length > 0) return fail(`launch settings grant ${inspectExtra.join(", ")}`, evidence);
+    // Least privilege (Tier 2, a note, not a failure): allowed, yet no process ever held it in effect.
+    const effective = new Set(ps.flatMap((p) => decodeCaps(p.status.CapEff ?? "0")));
+    const unused = [...allowed].filter((c) => !effective.has(c));
+    if (unused.length > 0) evidence.unusedAllowed = unused;
+    const note = unused.length
+      ? `; Tier 2 note (least privilege): ${unused.join(", ")} allowed but in no process's effective set, drop it if the subject never needs it`
+      : "";
     return pass(
       allowed.size
-        ? `capability sets are within ${[...allowed].join(", ")}`
+        ? `capability sets are within ${[...allowed].join(", ")}${note}`
         : "all capability sets are empty",
       evidence,
     );
@@ -675,6 +688,8 @@ function gradeNetwork(ev: ContainmentEvidence, t: GradeTarget): Outcome {
       `ports published beyond loopback: ${exposed.map((b) => `${b.binding}->${b.port}`).join(", ")}`,
       evidence,
     );
+  // A stopped container publishes nothing: its empty port list proves nothing about the launch.
+  if (!i.running) return skip("the container is not running: its published ports cannot be read", evidence);
   if (t.network === "none") {
     if (mode !== "none") return fail(`declared network none, launched with ${mode || "default"}`, evidence);
     if (!interfaces) return skip(unobservedReason(ev, "the subject's network interfaces"), evidence);

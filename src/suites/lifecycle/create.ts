@@ -3,6 +3,7 @@
 import type { CreateOptions } from "../../engine/docker.js";
 import { ownerLabels, SUBJECT_LABEL } from "../../engine/ownership.js";
 import { parseMemory, type Subject } from "../../inventory/schema.js";
+import { numericIds } from "./user.js";
 
 const LOG_MAX_SIZE = "1m";
 const LOG_MAX_FILE = "2";
@@ -16,6 +17,8 @@ export interface ImageConfig {
   user?: string;
   /** The Dockerfile's VOLUME paths. */
   volumes?: string[];
+  /** The user as numbers, when it was given by name and resolved in the image's /etc/passwd. */
+  ids?: { uid: number; gid?: number };
 }
 
 export interface LaunchPlan {
@@ -106,7 +109,8 @@ export function planLaunch(
   const tmpfs: Record<string, string> = {};
   // /dev/shm is the engine's own private tmpfs (world-writable); every other allotted root becomes
   // a tmpfs the subject's user can write, even over a directory (or VOLUME) the image already has.
-  for (const root of subject.writableRoots) if (root !== "/dev/shm") tmpfs[root] = tmpfsOptions(user);
+  for (const root of subject.writableRoots)
+    if (root !== "/dev/shm") tmpfs[root] = tmpfsOptions(user, imageConfig.ids);
   const relaxed = [...subject.relax];
 
   const options: CreateOptions = {
@@ -149,15 +153,19 @@ export function planLaunch(
 }
 
 /**
- * A tmpfs the user can write: owned by its numeric uid (and gid) when the user is given as numbers,
- * and sticky world-writable (like /tmp) so a user given by name can write it too.
+ * A tmpfs the user can write: owned by the user's uid (and gid). Over a directory the image already
+ * has, the runtime gives the tmpfs that directory's mode and ignores ours, so ownership is what
+ * makes it writable; mode=1777 covers a path the image does not have (and a user not resolved).
  */
-export function tmpfsOptions(user: string): string {
-  const [uid, gid] = user.split(":");
-  const numeric = (v: string | undefined) => v !== undefined && /^\d+$/.test(v);
-  const owner = [
-    ...(numeric(uid) && uid !== "0" ? [`uid=${uid}`] : []),
-    ...(numeric(uid) && uid !== "0" && numeric(gid) ? [`gid=${gid}`] : []),
-  ];
+export function tmpfsOptions(user: string, resolved?: { uid: number; gid?: number }): string {
+  const ids = resolved ?? numericIds(user);
+  const owner =
+    ids && ids.uid !== 0 ? [`uid=${ids.uid}`, ...(ids.gid !== undefined ? [`gid=${ids.gid}`] : [])] : [];
   return ["rw", "noexec", "nosuid", "nodev", "size=64m", "mode=1777", ...owner].join(",");
+}
+
+/** Whether the tmpfs ownership needs the user's name looked up in the image first. */
+export function needsUserLookup(subject: Subject, user: string): boolean {
+  const tmpfsRoots = subject.writableRoots.some((r) => r !== "/dev/shm");
+  return tmpfsRoots && user !== "" && numericIds(user) === undefined;
 }

@@ -16,6 +16,8 @@ export interface ExitFacts {
   oomKilled: boolean;
   /** How long the process ran, from the engine's StartedAt/FinishedAt. */
   ranMs?: number;
+  startedAt?: string;
+  finishedAt?: string;
   restartCount: number;
   /** The engine's own error (e.g. the executable was not found). */
   engineError?: string;
@@ -23,8 +25,8 @@ export interface ExitFacts {
 
 /** The facts of a container that is not running, from its inspect document. */
 export function exitFacts(state: ContainerInspect["State"], restartCount = 0): ExitFacts {
-  const started = Date.parse(state.StartedAt);
-  const finished = Date.parse(state.FinishedAt);
+  const started = parseTime(state.StartedAt);
+  const finished = parseTime(state.FinishedAt);
   const ranMs = started > 0 && finished >= started ? finished - started : undefined;
   const signal = state.ExitCode > 128 ? signalName(state.ExitCode - 128) : undefined;
   return {
@@ -32,9 +34,16 @@ export function exitFacts(state: ContainerInspect["State"], restartCount = 0): E
     ...(signal ? { signal } : {}),
     oomKilled: state.OOMKilled,
     ...(ranMs !== undefined ? { ranMs } : {}),
+    startedAt: state.StartedAt,
+    finishedAt: state.FinishedAt,
     restartCount,
     ...(state.Error ? { engineError: state.Error } : {}),
   };
+}
+
+/** The engine's RFC 3339 times carry nanoseconds, which Date.parse does not read: keep milliseconds. */
+function parseTime(t: string | undefined): number {
+  return Date.parse((t ?? "").replace(/(\.\d{3})\d+/, "$1"));
 }
 
 function signalName(n: number): string {
@@ -42,9 +51,17 @@ function signalName(n: number): string {
   return name ?? `signal ${n}`;
 }
 
-/** "exited with code 1 after 0.3 s", "was killed by SIGKILL (exit 137)", "was OOM-killed". */
-export function describeExit(f: ExitFacts): string {
-  const after = f.ranMs !== undefined ? ` after ${formatMs(f.ranMs)}` : "";
+/**
+ * "exited with code 1 after 0.3 s", "was killed by SIGKILL (exit 137)", "was OOM-killed". When the
+ * engine's times do not give the run time, `observedMs` (start request to exit seen) bounds it.
+ */
+export function describeExit(f: ExitFacts, observedMs?: number): string {
+  const after =
+    f.ranMs !== undefined
+      ? ` after ${formatMs(f.ranMs)}`
+      : observedMs !== undefined
+        ? ` within ${formatMs(observedMs)} of its start`
+        : "";
   const restarts = f.restartCount > 0 ? ` (restarted ${f.restartCount} time(s))` : "";
   if (f.oomKilled) return `was OOM-killed (exit ${f.exitCode})${after}${restarts}`;
   if (f.signal) return `was killed by ${f.signal} (exit ${f.exitCode})${after}${restarts}`;

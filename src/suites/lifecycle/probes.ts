@@ -2,6 +2,7 @@
 // expected status, optional body substring), TCP (connect, optional send and expected answer),
 // a log line, or the image's HEALTHCHECK. Network "none": HTTP and TCP are asked from a probe
 // container in the subject's network namespace.
+import { sleep } from "../../engine/deadline.js";
 import type { HttpProbe, Probe } from "../../inventory/schema.js";
 import { type CaseContext, type Draft, netnsTarget } from "./case.js";
 import { type HttpAnswer, httpRequest } from "./http.js";
@@ -113,7 +114,14 @@ async function checkOther(
       };
     }
     case "healthcheck": {
-      const health = (await engine.inspect(containerId, signal)).State.Health;
+      // "starting" is undecided: wait (bounded) for the image's own check to decide.
+      const read = async () => (await engine.inspect(containerId, signal)).State.Health;
+      let health = await read();
+      const end = Date.now() + subject.startupTimeoutMs;
+      while (health?.Status === "starting" && Date.now() < end && !signal.aborted) {
+        await sleep(250, signal);
+        health = await read();
+      }
       return {
         name: p.name ?? "HEALTHCHECK",
         type: "healthcheck",

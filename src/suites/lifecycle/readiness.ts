@@ -40,11 +40,6 @@ export function describeReadiness(r: Readiness, port: number): string {
   }
 }
 
-/** Whether the strategy talks to the subject's port (and so needs it published on bridge). */
-export function needsPort(r: Readiness): boolean {
-  return r.type === "http" || r.type === "tcp";
-}
-
 const POLL = { initialDelayMs: 20, maxDelayMs: 250 };
 
 export async function waitUntilReady(c: CaseContext, r: Readiness, t: WaitTarget): Promise<WaitOutcome> {

@@ -8,7 +8,7 @@ import { EngineError } from "../../errors.js";
 import { type Readiness, readinessOf } from "../../inventory/schema.js";
 import type { CaseContext, Draft } from "./case.js";
 import { describeExit, exitFacts, knownCause, lastLine, logExcerpt } from "./diagnose.js";
-import { describeReadiness, needsPort, type WaitOutcome, waitUntilReady } from "./readiness.js";
+import { describeReadiness, type WaitOutcome, waitUntilReady } from "./readiness.js";
 
 export interface Ready {
   draft: Draft;
@@ -30,7 +30,8 @@ export async function startAndWaitReady(c: CaseContext, containerId: string): Pr
     return notRunning(c, containerId, readiness, started, err.message);
   }
   let hostPort: number | undefined;
-  if (subject.network === "bridge" && needsPort(readiness)) {
+  // The port is published on bridge whatever the strategy: probes use it after readiness.
+  if (subject.network === "bridge") {
     const info = await engine.inspect(containerId, signal);
     const binding = info.NetworkSettings.Ports?.[`${subject.port}/tcp`]?.[0];
     hostPort = binding ? Number(binding.HostPort) : undefined;
@@ -109,8 +110,10 @@ async function notRunning(
   const excerpt = await logExcerpt(c.engine, containerId);
   const cause = knownCause(excerpt, c.subject.writableRoots);
   const line = lastLine(excerpt);
-  const happened = startError ? `could not be started: ${startError}` : describeExit(facts);
-  const message = `${happened} before it was ready${cause ? `: ${cause.cause}` : line ? ` (last log line: ${line})` : ""}`;
+  const happened = startError
+    ? `could not be started: ${startError}`
+    : describeExit(facts, Date.now() - started);
+  const message = `${happened} before it was ready${cause ? `: ${cause.cause}` : ""}${line ? ` (last log line: ${line})` : ""}`;
   return {
     logExcerpt: excerpt,
     draft: {

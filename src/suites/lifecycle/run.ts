@@ -10,12 +10,13 @@ import { terminalSafe } from "../../report/text.js";
 import { type CaseId, CONTAINMENT_CASES, type SuiteName } from "../ids.js";
 import { buildSubject } from "./build.js";
 import type { CaseContext, Draft } from "./case.js";
-import { type LaunchPlan, planLaunch } from "./create.js";
+import { type LaunchPlan, needsUserLookup, planLaunch } from "./create.js";
 import { checkLimits } from "./limits.js";
 import { checkProbes } from "./probes.js";
 import { startAndWaitReady } from "./ready.js";
 import { dockerRunLine } from "./reproduce.js";
 import { stopSubject } from "./stop.js";
+import { resolveUser } from "./user.js";
 
 export interface SubjectRunContext extends CaseContext {
   suites: ReadonlySet<SuiteName>;
@@ -41,6 +42,7 @@ export async function runSubject(ctx: SubjectRunContext): Promise<SubjectOutcome
   const report: SubjectReport = { name: subject.name, phases };
   const lifecycle = ctx.suites.has("lifecycle");
   let blockedBy: string | undefined;
+  let blockedMessage: string | undefined;
 
   /** Times one case, records it (when its suite was selected) and its phase. */
   const step = async (id: CaseId, phase: string, body: () => Promise<Draft>, always = false) => {
@@ -76,7 +78,10 @@ export async function runSubject(ctx: SubjectRunContext): Promise<SubjectOutcome
   };
   // Build, create and ready gate everything after them; a failed probe or limit does not.
   const gate = (r: CaseResult) => {
-    if (r.status !== "pass" && r.status !== "skip") blockedBy ??= r.id;
+    if (r.status !== "pass" && r.status !== "skip") {
+      blockedBy ??= r.id;
+      blockedMessage ??= r.message;
+    }
   };
 
   let imageId: string | undefined;
@@ -104,13 +109,23 @@ export async function runSubject(ctx: SubjectRunContext): Promise<SubjectOutcome
     const created = await step("lifecycle.create", "create", async () => {
       const config = (await engine.inspectImage(imageId!)).Config;
       const imageVolumes = Object.keys(config?.Volumes ?? {});
-      const plan = planLaunch(subject, imageId!, owner, `${owner}-${subject.name}`, {
-        user: config?.User ?? "",
-        volumes: imageVolumes,
-      });
+      const name = `${owner}-${subject.name}`;
+      const image = { user: config?.User ?? "", volumes: imageVolumes };
+      let plan = planLaunch(subject, imageId!, owner, name, image);
+      containerId = await engine.createContainer(plan.options, signal);
+      if (needsUserLookup(subject, plan.user.value)) {
+        // A user by name: its ids live in the image's /etc/passwd. Read them from the created
+        // container, then create it again with writable roots that user owns.
+        const ids = await resolveUser(engine, containerId, plan.user.value);
+        if (ids) {
+          await engine.removeContainer(containerId);
+          containerId = undefined;
+          plan = planLaunch(subject, imageId!, owner, name, { ...image, ids });
+          containerId = await engine.createContainer(plan.options, signal);
+        }
+      }
       expected = plan.expected;
       report.reproduce = dockerRunLine(subject, plan.options);
-      containerId = await engine.createContainer(plan.options, signal);
       report.containerId = containerId;
       const ignored = await readBackDraft(ctx, containerId, plan.options);
       if (ignored) return ignored;
@@ -150,6 +165,8 @@ export async function runSubject(ctx: SubjectRunContext): Promise<SubjectOutcome
     });
 
     if (ctx.suites.has("containment")) {
+      // A subject that crashed is still graded: inspect alone proves some cases (a root user, a
+      // privileged launch); whatever needs the running process says it could not be observed.
       if (ctx.containment && containerId && !signal.aborted) {
         const started = Date.now();
         const measured = await ctx
@@ -160,8 +177,10 @@ export async function runSubject(ctx: SubjectRunContext): Promise<SubjectOutcome
       } else {
         // Never silent: when the lifecycle suite was not selected its failure shows nowhere else,
         // so the containment cases say ERROR; otherwise they SKIP, naming the case that stopped them.
-        const why = signal.aborted ? abortReason(signal) : `${blockedBy ?? "lifecycle.create"} did not pass`;
-        cases.push(...notMeasured(subject.name, lifecycle ? "skip" : "error", new Error(why)));
+        const why = signal.aborted ? abortReason(signal) : blockedWhy(blockedBy, lifecycle, blockedMessage);
+        const skipped = notMeasured(subject.name, lifecycle ? "skip" : "error", new Error(why));
+        cases.push(...skipped);
+        for (const r of skipped) log.info(caseLine(r));
       }
     }
 
@@ -257,6 +276,15 @@ function notMeasured(subject: string, status: "skip" | "error", err: unknown): C
     message: `not measured: ${evidence.error.message}`,
     evidence,
   }));
+}
+
+/**
+ * Why the containment cases did not run. With the lifecycle suite not selected its failure shows
+ * nowhere else, so the reason carries what happened (e.g. the crash), not only the case ID.
+ */
+function blockedWhy(blockedBy: string | undefined, lifecycle: boolean, message?: string): string {
+  const id = blockedBy ?? "lifecycle.create";
+  return lifecycle || !message ? `${id} did not pass` : `${id} did not pass: ${message}`;
 }
 
 function abortReason(signal: AbortSignal): string {

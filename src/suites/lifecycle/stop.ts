@@ -2,7 +2,7 @@
 // Without `init: true` the image's own PID 1 receives the signal, as under `docker run`: a PID 1
 // without a TERM handler ignores it (the kernel's rule for PID 1), and that is what is graded.
 import type { CaseContext, Draft } from "./case.js";
-import { describeExit, exitFacts, logExcerpt } from "./diagnose.js";
+import { describeExit, exitFacts, knownCause, logExcerpt } from "./diagnose.js";
 
 export async function stopSubject(c: CaseContext, containerId: string): Promise<Draft> {
   const { engine, subject } = c;
@@ -35,13 +35,21 @@ export async function stopSubject(c: CaseContext, containerId: string): Promise<
   // Killed after the grace period: 137 (SIGKILL), and the stop took the whole grace.
   if (state.ExitCode === 137 && stopMs >= graceSec * 1000 - 100) {
     const excerpt = await logExcerpt(engine, containerId);
+    // A server that tried to shut down but could not (e.g. could not write its final state) says so.
+    const cause = knownCause(excerpt, subject.writableRoots);
     return {
       status: "fail",
-      message: `ignored SIGTERM: killed after the ${graceSec} s grace period`,
-      evidence: { ...evidence, logExcerpt: excerpt },
-      remediation: subject.init
-        ? "handle SIGTERM in the server (the init forwards it; the server ignores or outlives it), or raise stopTimeoutMs"
-        : 'handle SIGTERM in PID 1 (exec the server so it receives the signal, and make it exit on TERM), or declare "init": true in the inventory (docker run --init) so an init forwards it; or raise stopTimeoutMs',
+      message: `ignored SIGTERM: killed after the ${graceSec} s grace period${cause ? `; its log: ${cause.cause}` : ""}`,
+      evidence: {
+        ...evidence,
+        logExcerpt: excerpt,
+        ...(cause ? { cause: cause.cause, causeLine: cause.line } : {}),
+      },
+      remediation: cause
+        ? `${cause.fix} (the shutdown failed on it)`
+        : subject.init
+          ? "handle SIGTERM in the server (the init forwards it; the server ignores or outlives it), or raise stopTimeoutMs"
+          : 'handle SIGTERM in PID 1 (exec the server so it receives the signal, and make it exit on TERM), or declare "init": true in the inventory (docker run --init) so an init forwards it; or raise stopTimeoutMs',
     };
   }
   return { status: "pass", message: `exited ${state.ExitCode} after SIGTERM in ${stopMs} ms`, evidence };

@@ -1,0 +1,224 @@
+// Pure parts of "the image as it will run": crash causes read from a log, the exit described,
+// the `docker run` line quoted, memory sizes as Docker reads them, readiness declarations checked
+// when the inventory loads, parallel subjects' log lines kept whole and attributed, and the two
+// containment papercuts (a stopped container's network, an allowed capability never in effect).
+import { describe, expect, it } from "vitest";
+import { parseMemory, readinessOf, subjectSchema } from "../../src/inventory/schema.js";
+import { type Logger, prefixedLogger } from "../../src/log.js";
+import { type ContainmentEvidence, gradeContainment } from "../../src/suites/containment/grade.js";
+import type { InspectEvidence } from "../../src/suites/containment/inspect.js";
+import { planLaunch } from "../../src/suites/lifecycle/create.js";
+import { describeExit, exitFacts, knownCause } from "../../src/suites/lifecycle/diagnose.js";
+import { dockerRunLine, shellQuote } from "../../src/suites/lifecycle/reproduce.js";
+import { lookupGroup, lookupPasswd, numericIds } from "../../src/suites/lifecycle/user.js";
+
+const subject = (extra: Record<string, unknown> = {}) =>
+  subjectSchema.parse({ name: "svc", image: "example/svc:1", ...extra });
+
+describe("known causes in a crashed subject's log", () => {
+  it.each([
+    ["touch: /var/run/app.pid: Read-only file system", "allot /var/run in writableRoots"],
+    [
+      '2026/11/30 nginx: [emerg] mkdir() "/var/cache/nginx/client_temp" failed (30: Read-only file system)',
+      "allot /var/cache/nginx in writableRoots",
+    ],
+    ["open /data/dump.rdb: permission denied", "allot /data in writableRoots, or chown that path"],
+    ["nginx: [emerg] bind() to 0.0.0.0:80 failed (13: Permission denied)", "allow NET_BIND_SERVICE"],
+    ["listen tcp :443: bind: permission denied", "allow NET_BIND_SERVICE"],
+    ["httpd: bind: Permission denied", "allow NET_BIND_SERVICE"],
+    ["OSError: [Errno 98] Address already in use", "make only one process listen on the port"],
+  ])("%s", (line, fix) => {
+    expect(knownCause(`starting\n${line}\nexiting\n`, ["/tmp"])?.fix).toContain(fix);
+  });
+
+  it("a high port refused is not a NET_BIND_SERVICE case, and a clean log names no cause", () => {
+    expect(knownCause("listen tcp :8080: bind: permission denied", [])?.fix ?? "").not.toContain(
+      "NET_BIND_SERVICE",
+    );
+    expect(knownCause("starting\nfatal: config missing\n", ["/tmp"])).toBeUndefined();
+  });
+
+  it("describes the exit from the engine's state: code, signal, OOM kill, how long", () => {
+    const state = (over: Record<string, unknown>) =>
+      ({
+        ExitCode: 1,
+        OOMKilled: false,
+        StartedAt: "2026-11-30T15:44:18.34547823Z",
+        FinishedAt: "2026-11-30T15:44:18.674513651Z",
+        Error: "",
+        ...over,
+      }) as never;
+    expect(describeExit(exitFacts(state({})))).toBe("exited with code 1 after 329 ms");
+    expect(describeExit(exitFacts(state({ ExitCode: 139 })))).toBe(
+      "was killed by SIGSEGV (exit 139) after 329 ms",
+    );
+    expect(describeExit(exitFacts(state({ ExitCode: 137, OOMKilled: true })))).toBe(
+      "was OOM-killed (exit 137) after 329 ms",
+    );
+    expect(describeExit(exitFacts(state({ FinishedAt: "0001-01-01T00:00:00Z" })), 1500)).toBe(
+      "exited with code 1 within 1.5 s of its start",
+    );
+  });
+});
+
+describe("the docker run line", () => {
+  it("quotes every word for a POSIX shell", () => {
+    expect(shellQuote("plain/ok:1.0")).toBe("plain/ok:1.0");
+    expect(shellQuote("it's $HOME")).toBe(`'it'"'"'s $HOME'`);
+    expect(shellQuote("a;rm -rf /")).toBe("'a;rm -rf /'");
+  });
+
+  it("reproduces the launch with environment names only", () => {
+    const s = subject({
+      env: { TOKEN: "secret-value" },
+      capabilities: ["NET_BIND_SERVICE"],
+      init: true,
+      user: "1000:1000",
+      writableRoots: ["/tmp"],
+      command: ["serve", "--name", "a b"],
+    });
+    const { options } = planLaunch(s, "sha256:abc", "o", "c");
+    expect(dockerRunLine(s, options)).toBe(
+      "docker run --rm --user 1000:1000 --init --read-only --tmpfs /tmp:rw,noexec,nosuid,nodev,size=64m,mode=1777,uid=1000,gid=1000 --cap-drop ALL --cap-add NET_BIND_SERVICE --security-opt no-new-privileges:true --ipc none --cgroupns private --memory 268435456b --memory-swap 268435456b --pids-limit 128 --cpus 1 -p 127.0.0.1::8080 --stop-timeout 10 -e TOKEN example/svc:1 serve --name 'a b'",
+    );
+  });
+});
+
+describe("inventory fields", () => {
+  it.each([
+    ["256MB", 256 * 1024 ** 2],
+    ["256m", 256 * 1024 ** 2],
+    ["1g", 1024 ** 3],
+    ["1GiB", 1024 ** 3],
+    ["512 k", 512 * 1024],
+    ["1.5g", 1.5 * 1024 ** 3],
+    ["100", 100],
+  ])("memory %s is %i bytes", (text, bytes) => {
+    expect(subject({ limits: { memory: text } }).limits.memory).toBe(text);
+    expect(parseMemory(text)).toBe(bytes);
+  });
+
+  it("refuses a size Docker would refuse, a bad log pattern and healthPath beside readiness", () => {
+    expect(() => subject({ limits: { memory: "lots" } })).toThrow();
+    expect(() => subject({ readiness: { type: "log", pattern: "([" } })).toThrow(
+      /not a valid regular expression/,
+    );
+    expect(() => subject({ healthPath: "/h", readiness: { type: "tcp" } })).toThrow(
+      /both `healthPath` and `readiness`/,
+    );
+    expect(() => subject({ readiness: { type: "carrier-pigeon" } })).toThrow();
+  });
+
+  it("readiness defaults to GET healthPath (or /health) answering 200", () => {
+    expect(readinessOf(subject())).toEqual({ type: "http", path: "/health", expectStatus: 200 });
+    expect(readinessOf(subject({ healthPath: "/ready" }))).toEqual({
+      type: "http",
+      path: "/ready",
+      expectStatus: 200,
+    });
+    expect(readinessOf(subject({ readiness: { type: "delay", ms: 500 } }))).toEqual({
+      type: "delay",
+      ms: 500,
+    });
+  });
+
+  it("resolves a user given by name from passwd and group text", () => {
+    expect(numericIds("65532:65532")).toEqual({ uid: 65532, gid: 65532 });
+    expect(numericIds("redis")).toBeUndefined();
+    expect(
+      lookupPasswd("root:x:0:0::/:/bin/sh\nredis:x:100:101::/data:/usr/sbin/nologin\n", "redis"),
+    ).toEqual([100, 101]);
+    expect(lookupGroup("root:x:0:\nwww-data:x:33:\n", "www-data")).toBe(33);
+  });
+});
+
+describe("parallel subjects' log lines", () => {
+  it("carry the subject's name on every line and go out whole", () => {
+    const writes: string[] = [];
+    const sink: Logger = {
+      info: (m) => writes.push(m),
+      warn: (m) => writes.push(m),
+      error: (m) => writes.push(m),
+      group: (_t, fn) => fn(),
+    };
+    const a = prefixedLogger(sink, "a");
+    a.info("      log (last lines):\n      | one\n      | two");
+    expect(writes).toEqual(["[a]       log (last lines):\n[a]       | one\n[a]       | two"]);
+  });
+});
+
+describe("containment papercuts", () => {
+  const inspect = (over: Partial<InspectEvidence> = {}): InspectEvidence => ({
+    id: "c".repeat(64),
+    name: "s",
+    running: true,
+    user: "65532:65532",
+    privileged: false,
+    capAdd: ["NET_BIND_SERVICE"],
+    capDrop: ["ALL"],
+    securityOpt: ["no-new-privileges:true"],
+    readonlyRootfs: true,
+    modes: { pid: "", net: "bridge", ipc: "private", uts: "", cgroup: "private", userns: "" },
+    memory: 1 << 28,
+    pidsLimit: 128,
+    nanoCpus: 1e9,
+    cpuQuota: 0,
+    devices: [],
+    deviceRequests: 0,
+    deviceCgroupRules: [],
+    maskedPaths: ["/proc/kcore"],
+    readonlyPaths: ["/proc/sys"],
+    tmpfs: {},
+    mounts: [],
+    ports: {},
+    sysctls: {},
+    ...over,
+  });
+  const target = {
+    subject: "s",
+    writableRoots: ["/tmp"],
+    allowedCapabilities: ["NET_BIND_SERVICE"],
+    network: "bridge" as const,
+  };
+
+  it("containment.network never passes a container that is not running", () => {
+    const ev: ContainmentEvidence = {
+      inspect: inspect({ running: false }),
+      probe: { error: "the container is not running" },
+      host: { error: "n/a" },
+    };
+    const network = gradeContainment(ev, target).find((r) => r.id === "containment.network")!;
+    expect(network.status).toBe("skip");
+    expect(network.message).toContain("not running");
+  });
+
+  it("an allowed capability the subject never holds in effect is a Tier 2 note on a pass", () => {
+    const bnd = "0000000000000400"; // NET_BIND_SERVICE in the bounding set only
+    const ev = {
+      inspect: inspect(),
+      probe: {
+        processes: [
+          {
+            pid: 1,
+            status: { CapEff: "0", CapPrm: "0", CapBnd: bnd, CapAmb: "0", Uid: "65532\t65532\t65532\t65532" },
+            ns: {},
+            unreadable: [],
+          },
+        ],
+        mountinfo: [],
+        writes: [],
+        exists: {},
+        rootReadable: true,
+        uid: 65532,
+        gid: 65532,
+      },
+      host: { error: "n/a" },
+    } as unknown as ContainmentEvidence;
+    const caps = gradeContainment(ev, target).find((r) => r.id === "containment.capabilities")!;
+    expect(caps.status).toBe("pass");
+    expect(caps.message).toContain(
+      "Tier 2 note (least privilege): NET_BIND_SERVICE allowed but in no process's effective set",
+    );
+    expect(caps.evidence.unusedAllowed).toEqual(["NET_BIND_SERVICE"]);
+  });
+});
