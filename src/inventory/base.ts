@@ -17,7 +17,10 @@ import type { Inventory, Subject } from "./schema.js";
 export type JudgeAt = { base: string } | { unavailable: string };
 
 /** Per-subject fields that widen what a subject may do: allowances, taken from the base. */
-export const TRUST_BEARING_SUBJECT_FIELDS = ["capabilities"] as const satisfies readonly (keyof Subject)[];
+export const TRUST_BEARING_SUBJECT_FIELDS = [
+  "capabilities",
+  "allowedHostPaths",
+] as const satisfies readonly (keyof Subject)[];
 
 const TRUST_BEARING_PARTS = {
   suites: "required cases",

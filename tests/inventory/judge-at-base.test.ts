@@ -26,7 +26,10 @@ const BASE = {
 /** What a malicious PR would like to be judged by. */
 const WEAKENED = {
   ...BASE,
-  subjects: [subject({ capabilities: ["SYS_ADMIN"] }), subject({ name: "new", capabilities: ["NET_RAW"] })],
+  subjects: [
+    subject({ capabilities: ["SYS_ADMIN"], allowedHostPaths: [{ path: "/srv/data", readOnly: false }] }),
+    subject({ name: "new", capabilities: ["NET_RAW"] }),
+  ],
   suites: { lifecycle: { required: ["lifecycle.build"] } },
   severity: { "containment.user": "warn" },
   artifacts: [{ path: "Dockerfile", sha256: "b".repeat(64) }],
@@ -67,9 +70,9 @@ describe("judgeAtBase", () => {
     expect(inv.artifacts).toEqual(BASE.artifacts);
     expect(inv.probeImage).toBeUndefined();
     // The PR still describes its subjects; a new one is allowed nothing the base did not declare.
-    expect(inv.subjects.map((s) => [s.name, s.capabilities])).toEqual([
-      ["web", []],
-      ["new", []],
+    expect(inv.subjects.map((s) => [s.name, s.capabilities, s.allowedHostPaths])).toEqual([
+      ["web", [], []],
+      ["new", [], []],
     ]);
     expect(judged.trust.inventoryFrom).toBe(base);
     expect(judged.trust.notes).toEqual([]);
@@ -79,6 +82,7 @@ describe("judgeAtBase", () => {
       [1, "This change edits what judges it: the artifact pins"],
       [1, "This change edits what judges it: the probe image field"],
       [1, "This change edits what judges it: subject web's capabilities"],
+      [1, "This change edits what judges it: subject web's allowedHostPaths"],
       [1, "This change edits what judges it: subject new's capabilities"],
     ]);
     const comment = renderMarkdown(makeReport({ trust: { ...judged.trust, notes: [] } }), {
