@@ -1,0 +1,69 @@
+// Rootless Podman on cgroup v1 (the third CI leg, DA_ROOTLESS=1 with DOCKER_HOST at the rootless
+// socket from scripts/podman-rootless.sh). What works here is asserted; what needs cgroup v2 fails
+// truthfully by measurement, and the README (Engines) says why.
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { listOwned } from "../../src/engine/cleanup.js";
+import type { Report } from "../../src/report/model.js";
+import { runCli } from "../helpers/cli.js";
+import { hasEngine, newEngine, PROBE_IMAGE } from "../helpers/engine.js";
+import { REPO_ROOT } from "../helpers/inventory.js";
+
+describe.skipIf(!hasEngine || process.env.DA_ROOTLESS !== "1")("rootless Podman on cgroup v1", () => {
+  it("finds the subject's processes by PID namespace and measures them; limits and the cgroup need cgroup v2", async () => {
+    // This repository's subject, with network none: a rootless bridge needs /dev/net/tun.
+    const inventory = JSON.parse(readFileSync(path.join(REPO_ROOT, "acceptance/inventory.json"), "utf8"));
+    inventory.subjects[0].network = "none";
+    inventory.subjects[0].build.args = { ...inventory.subjects[0].build.args, BASE_IMAGE: PROBE_IMAGE };
+    const dir = mkdtempSync(path.join(tmpdir(), "da-rootless-"));
+    writeFileSync(path.join(dir, "inventory.json"), JSON.stringify(inventory));
+    const out = path.join(dir, "out");
+    const run = await runCli([
+      "run",
+      "--inventory",
+      path.join(dir, "inventory.json"),
+      "--probe-image",
+      PROBE_IMAGE,
+      "--out",
+      out,
+      "-q",
+    ]);
+    const report = JSON.parse(readFileSync(path.join(out, "report.json"), "utf8")) as Report;
+    const status = Object.fromEntries(report.cases.map((c) => [c.id, c.status]));
+    expect(run.code).toBe(1);
+    expect(status).toEqual({
+      "lifecycle.build": "pass",
+      // CgroupnsMode and the read-only root's extra tmpfs, as on rootful Podman.
+      "lifecycle.create": "fail",
+      "lifecycle.ready": "pass",
+      "lifecycle.probes": "pass",
+      // cgroup v1 rootless: "Resource limits are not supported and ignored".
+      "lifecycle.limits": "fail",
+      "lifecycle.stop": "pass",
+      "lifecycle.cleanup": "pass",
+      // Found by PID namespace (cgroup paths are "/" here): measured, not skipped.
+      "containment.user": "pass",
+      "containment.capabilities": "pass",
+      "containment.no_new_privileges": "pass",
+      "containment.seccomp": "pass",
+      "containment.privileged": "pass",
+      // The host probe cannot join the host's IPC namespace rootless: not compared, never passed.
+      "containment.namespaces": "skip",
+      "containment.rootfs_readonly": "pass",
+      // /run and /var/tmp tmpfs, and the host's /dev nodes bound in (rootless cannot mknod).
+      "containment.mounts": "fail",
+      "containment.writable_roots": "fail",
+      "containment.devices": "pass",
+      "containment.resources": "fail",
+      "containment.network": "pass",
+      "containment.masked_paths": "pass",
+    });
+    const limits = report.cases.find((c) => c.id === "containment.resources")!;
+    expect(limits.message).toMatch(/no memory, pids, cpu limit/);
+    expect(report.cleanup?.completed).toBe(true);
+    const left = await listOwned(newEngine(), { owner: report.runId });
+    expect([...left.containers, ...left.images]).toEqual([]);
+  });
+});
