@@ -194,6 +194,16 @@ describe("host paths", () => {
     ]);
   });
 
+  it("an allowed host path with shared propagation is a finding (CIS 5.19)", () => {
+    const judged = judgeHostBinds(
+      { mounts: [{ ...bind("/srv/data", "/a"), propagation: "rshared" }], dataRoot: "/var/lib/docker" },
+      [{ path: "/srv/data", readOnly: true }],
+    );
+    expect(judged[0]!.problem).toBe(
+      "host path /srv/data is mounted with rshared propagation (mounts made inside reach the host)",
+    );
+  });
+
   it("a read-only bind of the host's /proc fails containment.mounts, sub-mounts read-only or not", () => {
     const mounts = [bind("/proc", "/host/proc")];
     const lines = [

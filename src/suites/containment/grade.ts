@@ -550,11 +550,23 @@ function gradeMounts(ev: ContainmentEvidence, t: GradeTarget): Outcome {
     inventory,
     findings: findings.map((m) => `${m.mountPoint}: ${m.reason}`),
   };
-  if (findings.length > 0)
+  if (findings.length > 0) {
+    // A bind of a host tree brings its sub-mounts along: name the bind, count what came with it.
+    const tops = findings.filter(
+      (m) =>
+        !findings.some((o) => o !== m && o.mountPoint !== m.mountPoint && under(m.mountPoint, o.mountPoint)),
+    );
+    const named = tops.map((m) => {
+      const subs = findings.filter(
+        (o) => o !== m && o.mountPoint !== m.mountPoint && under(o.mountPoint, m.mountPoint),
+      ).length;
+      return subs ? `${m.mountPoint} (and ${subs} sub-mount${subs > 1 ? "s" : ""})` : m.mountPoint;
+    });
     return fail(
-      `${findings.length} mount finding${findings.length > 1 ? "s" : ""}: ${findings.map((m) => m.mountPoint).join(", ")}`,
+      `${findings.length} mount finding${findings.length > 1 ? "s" : ""}: ${named.join(", ")}`,
       evidence,
     );
+  }
   return pass(
     `all ${mounts.length} mounts classified: none outside the allotted roots is writable`,
     evidence,

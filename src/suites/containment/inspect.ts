@@ -31,6 +31,8 @@ export interface InspectEvidence {
     rw: boolean;
     name?: string;
     driver?: string;
+    /** Bind propagation (rprivate, rslave, shared, ...). */
+    propagation?: string;
   }[];
   /** The engine's data root (e.g. /var/lib/docker), read off the container's own files' paths. */
   dataRoot?: string;
@@ -94,6 +96,7 @@ export function inspectEvidence(doc: ContainerInspect): InspectEvidence {
       rw: m.RW === true,
       ...(m.Name ? { name: String(m.Name) } : {}),
       ...(m.Driver ? { driver: String(m.Driver) } : {}),
+      ...(m.Propagation ? { propagation: String(m.Propagation) } : {}),
     })),
     ...dataRootOf(doc),
     sysctls: (hc.Sysctls as Record<string, string> | undefined) ?? {},

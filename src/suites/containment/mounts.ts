@@ -191,7 +191,9 @@ export function judgeHostBinds(
           ? `host path ${source} is not an allowed host path`
           : allow.readOnly && m.rw
             ? `host path ${source} is allowed read-only but mounted read-write`
-            : undefined;
+            : /^r?shared$/.test(m.propagation ?? "")
+              ? `host path ${source} is mounted with ${m.propagation} propagation (mounts made inside reach the host)`
+              : undefined;
       return { source, destination: m.destination, rw: m.rw, ...(problem ? { problem } : {}) };
     });
 }
