@@ -1,5 +1,7 @@
 // The one GitHub client: Octokit with retry (5xx, network) and throttling (primary and secondary
-// rate limits honoured via retry-after), pointed at GITHUB_API_URL, counting every HTTP request
+// rate limits honoured via retry-after), pointed at GITHUB_API_URL (GitHub Enterprise Server:
+// https://HOST/api/v3, GraphQL at /api/graphql), through the runner's proxy when HTTPS_PROXY or
+// HTTP_PROXY is set (NO_PROXY honoured, as @actions/http-client does), counting every HTTP request
 // it makes (retries included) against a per-run budget. Errors become PublishError, which names
 // the permission the workflow is missing and how to grant it. The token is registered as a secret
 // so redact() removes it from anything we print; it is never logged.
@@ -26,6 +28,8 @@ export interface GitHubClientOptions {
   retries?: number;
   /** Scales retry waits (ms per retry-after second); tests shorten it, production keeps 1000. */
   retryAfterBaseMs?: number;
+  /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read (either case); default process.env. */
+  env?: Record<string, string | undefined>;
   /**
    * GitHub asks integrations to space writes (1 s, 3 s for those that notify). Tests turn it off
    * to stay fast; rate-limit answers are still honoured either way.
@@ -77,6 +81,7 @@ export function createGitHubClient(opts: GitHubClientOptions): GitHubClient {
   const retries = opts.retries ?? 2;
   const base = opts.retryAfterBaseMs ?? 1000;
   let count = 0;
+  const send = proxiedFetch(opts.env ?? process.env);
   // Counting at the fetch layer sees every attempt, which is what rate limits and budgets see.
   const countingFetch: typeof fetch = async (input, init) => {
     if (count >= maxRequests - client.reserve) {
@@ -88,7 +93,7 @@ export function createGitHubClient(opts: GitHubClientOptions): GitHubClient {
       );
     }
     count++;
-    return fetch(input, init);
+    return send(input, init);
   };
   let client: GitHubClient;
   const octokit = new ThrottledOctokit({
@@ -141,6 +146,27 @@ export function createGitHubClient(opts: GitHubClientOptions): GitHubClient {
     reserve: 0,
   };
   return client;
+}
+
+/**
+ * fetch through the runner's proxy when one is configured (self-hosted runners behind a proxy
+ * set HTTPS_PROXY and NO_PROXY), else Node's fetch. undici's own fetch and EnvHttpProxyAgent go
+ * together, loaded only when a proxy is set; only GitHub requests use them (never the Docker
+ * engine's socket).
+ */
+function proxiedFetch(env: Record<string, string | undefined>): typeof fetch {
+  const pick = (name: string) => env[name] ?? env[name.toLowerCase()];
+  const httpsProxy = pick("HTTPS_PROXY");
+  const httpProxy = pick("HTTP_PROXY");
+  if (!httpsProxy && !httpProxy) return fetch;
+  const ready = import("undici").then(({ EnvHttpProxyAgent, fetch: undiciFetch }) => ({
+    undiciFetch,
+    dispatcher: new EnvHttpProxyAgent({ httpProxy, httpsProxy, noProxy: pick("NO_PROXY") ?? "" }),
+  }));
+  return (async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
+    const { undiciFetch, dispatcher } = await ready;
+    return undiciFetch(input as string, { ...(init as object), dispatcher });
+  }) as unknown as typeof fetch;
 }
 
 /** The longest rate-limit wait we sit through; beyond it the step would mostly be waiting. */

@@ -331,6 +331,21 @@ describe.skipIf(!hasEngine)(
       expect(double.requests.length - before).toBeLessThanOrEqual(4);
       expect(post.code).toBe(0);
       expect(post.stdout).not.toContain("::warning");
+      expect(main.summary).toContain("acceptance (merged)");
+
+      // job-summary: false leaves the job summary to other steps; the report is still written.
+      const quiet = await mainThenPost(
+        job("pull_request", pullRequestEvent({ number: 22, headSha: HEAD, action: "synchronize" }), {
+          mode: "merge",
+          "report-dir": shardRoot,
+          inventory: mergeInventory,
+          "check-name": "acceptance (merged)",
+          "job-summary": "false",
+        }),
+      );
+      expect(quiet.main.code, quiet.main.stdout).toBe(0);
+      expect(quiet.main.summary).toBe("");
+      expect(readReport(quiet.main.outputs["report-dir"]!).verdict).toBe("pass");
 
       // Only shard 1 downloaded: the step fails naming shard 2, and the check run it started is not
       // left "in progress" on the pull request forever.
