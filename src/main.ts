@@ -16,6 +16,7 @@ import { newRunId } from "./engine/ownership.js";
 import { createEngine } from "./engine/select.js";
 import { exitCodeOf, redact, registerSecret, UsageError } from "./errors.js";
 import { type EventContext, readEventContext } from "./github/context.js";
+import type { JudgeAt } from "./inventory/base.js";
 import type { PublishResult } from "./github/publish.js";
 import { writeJobSummary } from "./github/summary.js";
 import { runPipeline } from "./pipeline.js";
@@ -100,6 +101,7 @@ export async function runAction(): Promise<void> {
       report = await mergeBundles(await shardDirs(path.resolve(workspace, requireDir(inputs))), {
         inventoryPath: path.resolve(workspace, inputs.inventory),
         workspace,
+        judgeAt: judgeAtFor(context),
       });
     } else if (inputs.mode === "check") {
       reportDir = inputs.reportDir ? path.resolve(workspace, inputs.reportDir) : ownDir;
@@ -183,11 +185,7 @@ export async function runAction(): Promise<void> {
         probeImage: inputs.probeImage,
         engine: createEngine(inputs.engine),
         // A pull request is judged by its base's inventory; without the base the report says so.
-        judgeAt: context?.pr
-          ? context.pr.baseSha
-            ? { base: context.pr.baseSha }
-            : { unavailable: "the event names no base commit" }
-          : undefined,
+        judgeAt: judgeAtFor(context),
         removeImages: inputs.cleanupImages,
         requireComplete: inputs.requireComplete,
         parallelism: inputs.parallelism,
@@ -370,6 +368,12 @@ function readEventContextSafe(): EventContext | undefined {
 function eventContext(): EventContext | undefined {
   if (!process.env.GITHUB_REPOSITORY) return undefined;
   return readEventContext(process.env);
+}
+
+/** A pull request is judged by its base's inventory; without the base the report says so. */
+function judgeAtFor(context: EventContext | undefined): JudgeAt | undefined {
+  if (!context?.pr) return undefined;
+  return context.pr.baseSha ? { base: context.pr.baseSha } : { unavailable: "the event names no base commit" };
 }
 
 export function failsStep(verdict: Report["verdict"], failOn: ActionInputs["failOn"]): boolean {

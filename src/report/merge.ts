@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import path from "node:path";
 import { mergeCleanup } from "../engine/cleanup.js";
 import { ConfigError, type ConfigProblem, UsageError } from "../errors.js";
+import { type JudgeAt, judgeAtBase } from "../inventory/base.js";
 import { loadInventory } from "../inventory/load.js";
 import { checkCompleteness } from "../inventory/verify.js";
 import { shardSubjects } from "../plan.js";
@@ -23,6 +24,8 @@ export interface MergeOptions {
   inventoryPath?: string;
   /** Workspace the inventory's paths are relative to (default: the current directory). */
   workspace?: string;
+  /** A pull request's base: completeness is judged by the required cases there (src/inventory/base.ts). */
+  judgeAt?: JudgeAt;
 }
 
 interface Shard {
@@ -272,7 +275,9 @@ async function mergedInventory(
     }
   }
   if (problems.length > 0) throw new ConfigError(problems, path.resolve(opts.inventoryPath));
-  return checkCompleteness(loaded.inventory, cases, {
+  // The required cases at the PR's base, as each shard's own run judged them.
+  const judged = await judgeAtBase(opts.workspace ?? process.cwd(), loaded, opts.judgeAt);
+  return checkCompleteness(judged.inventory, cases, {
     subjects: chosen.map((s) => s.name),
     suites: selectedSuites,
     requireComplete,

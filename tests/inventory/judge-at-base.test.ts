@@ -9,7 +9,9 @@ import { describe, expect, it } from "vitest";
 import { judgeAtBase } from "../../src/inventory/base.js";
 import { parseInventory } from "../../src/inventory/load.js";
 import { renderMarkdown } from "../../src/report/markdown.js";
+import { mergeBundles } from "../../src/report/merge.js";
 import { CONTAINMENT_CASES, LIFECYCLE_CASES } from "../../src/suites/ids.js";
+import { writeShardSet } from "../merge/shards.js";
 import { makeReport } from "../report/fixtures.js";
 
 const subject = (over: Record<string, unknown> = {}) => ({ name: "web", image: "web:1", ...over });
@@ -125,5 +127,20 @@ describe("judgeAtBase", () => {
     const { dir } = repo();
     const judged = await judgeAtBase(dir, loaded(dir), undefined);
     expect(judged.trust).toEqual({ notes: [], findings: [] });
+  });
+});
+
+describe("mode: merge of a pull request's shards", () => {
+  it("judges completeness by the base's required cases, not the weakened ones the shards ran against", async () => {
+    const { dir, base } = repo();
+    const inventoryPath = path.join(dir, "acceptance/inventory.json");
+    const set = await writeShardSet(inventoryPath, 2, {
+      edit: (r) => ({ ...r, cases: r.cases.filter((c) => c.id === "lifecycle.build") }),
+    });
+    const weak = await mergeBundles(set.dirs, { inventoryPath, workspace: dir });
+    expect(weak.verdict).toBe("pass");
+    const judged = await mergeBundles(set.dirs, { inventoryPath, workspace: dir, judgeAt: { base } });
+    expect(judged.inventory?.complete).toBe(false);
+    expect(judged.verdict).toBe("fail");
   });
 });
