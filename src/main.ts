@@ -16,9 +16,9 @@ import { newRunId } from "./engine/ownership.js";
 import { createEngine } from "./engine/select.js";
 import { exitCodeOf, redact, registerSecret, UsageError } from "./errors.js";
 import { type EventContext, readEventContext } from "./github/context.js";
-import type { JudgeAt } from "./inventory/base.js";
 import type { PublishResult } from "./github/publish.js";
 import { writeJobSummary } from "./github/summary.js";
+import type { JudgeAt } from "./inventory/base.js";
 import { runPipeline } from "./pipeline.js";
 import { SUMS_FILE, verifyBundle, writeBundle } from "./report/bundle.js";
 import { renderMarkdown } from "./report/markdown.js";
@@ -373,7 +373,9 @@ function eventContext(): EventContext | undefined {
 /** A pull request is judged by its base's inventory; without the base the report says so. */
 function judgeAtFor(context: EventContext | undefined): JudgeAt | undefined {
   if (!context?.pr) return undefined;
-  return context.pr.baseSha ? { base: context.pr.baseSha } : { unavailable: "the event names no base commit" };
+  return context.pr.baseSha
+    ? { base: context.pr.baseSha }
+    : { unavailable: "the event names no base commit" };
 }
 
 export function failsStep(verdict: Report["verdict"], failOn: ActionInputs["failOn"]): boolean {
