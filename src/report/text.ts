@@ -26,6 +26,19 @@ function caseLine(c: CaseResult, idWidth: number): string {
   return `${label} ${`${c.subject} ${c.id}`.padEnd(idWidth)} ${formatDuration(c.durationMs).padStart(7)}${warn}${msg}`;
 }
 
+const EXCERPT_LINES = 10;
+
+/** A failed case's log excerpt (readiness, stop), its last lines, each made terminal-safe. */
+function excerptLines(c: CaseResult): string[] {
+  const excerpt = c.evidence.logExcerpt;
+  if (typeof excerpt !== "string" || !excerpt.trim()) return [];
+  const lines = excerpt.split(/\r?\n/).filter((l) => l.trim());
+  return [
+    "    log (last lines):",
+    ...lines.slice(-EXCERPT_LINES).map((l) => `      | ${terminalSafe(l, 200)}`),
+  ];
+}
+
 export function renderText(report: Report): string {
   const out: string[] = [];
   // Failures first; within a status, by subject, then in the order the cases ran (sort is stable).
@@ -44,7 +57,13 @@ export function renderText(report: Report): string {
         `  - ${terminalSafe(c.subject, 80)} ${c.id}${where}: ${terminalSafe(c.message || c.status, 300)}`,
       );
       if (c.remediation) out.push(`    fix: ${terminalSafe(c.remediation, 500)}`);
+      out.push(...excerptLines(c));
     }
+    // One line per failing subject: the launch to paste and try by hand.
+    const failing = new Set(attention.map((c) => c.subject));
+    const lines = report.subjects.filter((s) => failing.has(s.name) && s.reproduce);
+    if (lines.length > 0) out.push("", "Reproduce by hand:");
+    for (const s of lines) out.push(`  - ${terminalSafe(s.name, 80)}: ${terminalSafe(s.reproduce!, 4000)}`);
   }
 
   const badArtifacts = report.artifacts.filter((a) => !a.ok);

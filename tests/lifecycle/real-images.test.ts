@@ -5,12 +5,14 @@
 import { describe, expect, it } from "vitest";
 import { parseMemory, readinessOf, subjectSchema } from "../../src/inventory/schema.js";
 import { type Logger, prefixedLogger } from "../../src/log.js";
+import { renderText } from "../../src/report/text.js";
 import { type ContainmentEvidence, gradeContainment } from "../../src/suites/containment/grade.js";
 import type { InspectEvidence } from "../../src/suites/containment/inspect.js";
 import { planLaunch } from "../../src/suites/lifecycle/create.js";
 import { describeExit, exitFacts, knownCause } from "../../src/suites/lifecycle/diagnose.js";
 import { dockerRunLine, shellQuote } from "../../src/suites/lifecycle/reproduce.js";
 import { lookupGroup, lookupPasswd, numericIds } from "../../src/suites/lifecycle/user.js";
+import { makeCase, makeReport } from "../helpers/report.js";
 
 const subject = (extra: Record<string, unknown> = {}) =>
   subjectSchema.parse({ name: "svc", image: "example/svc:1", ...extra });
@@ -220,5 +222,29 @@ describe("containment papercuts", () => {
       "Tier 2 note (least privilege): NET_BIND_SERVICE allowed but in no process's effective set",
     );
     expect(caps.evidence.unusedAllowed).toEqual(["NET_BIND_SERVICE"]);
+  });
+});
+
+describe("the terminal report of a failing subject", () => {
+  it("shows the bounded, escaped log excerpt under the failed case and one docker run line", () => {
+    const lines = Array.from({ length: 30 }, (_, i) => `line ${i}`);
+    const report = makeReport({
+      subjects: [{ name: "web", phases: [], reproduce: "docker run --rm --read-only img" }],
+      cases: [
+        makeCase({
+          subject: "web",
+          id: "lifecycle.ready",
+          status: "fail",
+          message: "exited with code 1",
+          evidence: { logExcerpt: `${lines.join("\n")}\n\u001b[31mcannot write pid file\u001b[0m\n` },
+        }),
+      ],
+    });
+    const text = renderText(report);
+    expect(text).toContain("      | [31mcannot write pid file[0m");
+    expect(text).not.toContain("\u001b");
+    expect(text).not.toContain("| line 20\n");
+    expect(text).toContain("| line 21\n");
+    expect(text).toContain("Reproduce by hand:\n  - web: docker run --rm --read-only img\n");
   });
 });
