@@ -105,6 +105,58 @@ describe("docker-acceptance align", () => {
     expect(report.findings.find((f) => f.kind === "rfc-open-change")?.reviewers).toEqual(["@org/everyone"]);
   });
 
+  test("markdown opens with Automated Checks: the PR's own JUnit and SARIF results, the alignment summary, what is clean", async () => {
+    await writeFile(
+      join(repo.dir, "junit.xml"),
+      '<testsuites><testsuite name="s" tests="3" failures="1" skipped="1"><testcase name="a"/><testcase name="b"><failure/></testcase><testcase name="c"><skipped/></testcase></testsuite></testsuites>\n',
+    );
+    await writeFile(
+      join(repo.dir, "lint.sarif"),
+      JSON.stringify({
+        version: "2.1.0",
+        runs: [
+          {
+            tool: { driver: { name: "ruff" } },
+            results: [
+              {
+                ruleId: "E711",
+                message: { text: "comparison to None" },
+                locations: [
+                  {
+                    physicalLocation: { artifactLocation: { uri: "tools/job.py" }, region: { startLine: 1 } },
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+      }),
+    );
+    const { out } = await align([
+      "--workspace",
+      repo.dir,
+      "--base",
+      "main",
+      "--head",
+      "tier2-only",
+      "--format",
+      "markdown",
+      "--junit",
+      "junit.xml",
+      "--sarif",
+      "*.sarif",
+    ]);
+    const checks = out.slice(out.indexOf("### Automated Checks"), out.indexOf("### Open RFCs Context"));
+    expect(checks).toContain("| Tests | ❌ 1 passed, 1 skipped, 1 failed |");
+    expect(checks).toContain("| Lint | ⚠️ 1 finding |");
+    expect(checks).toContain(
+      "| Alignment | ⚠️ 0 blocking, 1 for discussion, 0 advisory; protected path changed: 1 |",
+    );
+    expect(checks).toMatch(
+      /\| Checked and clean \| ✅ No shell execution; No fixed sleeps in tests; .*leftover debugging; merge-conflict markers; RFC numbering \|/,
+    );
+  });
+
   test("a broken or missing --config is a configuration error (exit 2) naming the file and the fix", async () => {
     const bad = join(repo.dir, "bad.yml");
     await writeFile(
