@@ -2,8 +2,9 @@
 // our owner label is ever touched; images go by our tag only, never by pruning.
 import { EngineError, errorEvidence } from "../errors.js";
 import type { CleanupEvidence, CleanupObject } from "../report/model.js";
-import type { DockerEngine, ImageInspect, OwnedContainer, OwnedImage } from "./docker.js";
+import type { ImageInspect, OwnedContainer, OwnedImage } from "./docker.js";
 import { isOwnedTag, normalizeRef, OWNER_LABEL, ownedTag, ROLE_LABEL, SUBJECT_LABEL } from "./ownership.js";
+import type { Engine } from "./provider.js";
 
 /** Whose objects: a whole run, or one subject of it. */
 export interface CleanupScope {
@@ -47,7 +48,7 @@ function labelFilter(scope: CleanupScope): string[] {
 }
 
 /** Reads what the scope owns on the engine (listings filtered by label, never the whole host). */
-export async function listOwned(engine: DockerEngine, scope: CleanupScope): Promise<Listing> {
+export async function listOwned(engine: Engine, scope: CleanupScope): Promise<Listing> {
   const reference = scope.subject ? ownedTag(scope.owner, scope.subject) : `${ownedTag(scope.owner)}*`;
   const [containers, labelled, tagged] = await Promise.all([
     engine.listContainers({ label: labelFilter(scope) }),
@@ -150,7 +151,7 @@ export function planCleanup(
  * on fresh per-call timeouts, whatever time the run itself had left.
  */
 export async function cleanupOwned(
-  engine: DockerEngine,
+  engine: Engine,
   scope: CleanupScope,
   run: { trigger: string; options?: CleanupOptions },
 ): Promise<CleanupEvidence> {
@@ -236,7 +237,7 @@ export function mergeCleanup(parts: CleanupEvidence[], trigger: string): Cleanup
   };
 }
 
-async function execute(engine: DockerEngine, a: PlannedAction): Promise<CleanupObject> {
+async function execute(engine: Engine, a: PlannedAction): Promise<CleanupObject> {
   const base = { kind: a.kind, id: a.id, name: a.name, tag: a.tag, role: a.role, reason: a.reason };
   if (!a.remove) return { ...base, action: "retained" };
   try {

@@ -5,13 +5,13 @@ import { existsSync } from "node:fs";
 import Docker from "dockerode";
 import { UsageError } from "../errors.js";
 import { DockerEngine } from "./docker.js";
+import type { Engine } from "./provider.js";
 
 export const ENGINE_CHOICES = ["auto", "docker", "podman"] as const;
 export type EngineChoice = (typeof ENGINE_CHOICES)[number];
 export type ProviderName = Exclude<EngineChoice, "auto">;
 
-/** The engine surface suites and commands use; the Docker API adapter is its implementation. */
-export type Engine = DockerEngine;
+export type { Engine } from "./provider.js";
 
 export interface Endpoint {
   provider: ProviderName;

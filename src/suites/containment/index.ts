@@ -1,8 +1,10 @@
 // Containment suite entry points (contract used by the pipeline and `check`).
 // Evidence first (inspect once + trusted probe containers), judgement second (pure graders).
+
 import { readlink } from "node:fs/promises";
-import type { ContainerInspect, DockerEngine } from "../../engine/docker.js";
+import type { ContainerInspect } from "../../engine/docker.js";
 import { OWNER_LABEL } from "../../engine/ownership.js";
+import type { Engine } from "../../engine/provider.js";
 import { errorEvidence } from "../../errors.js";
 import type { CaseResult } from "../../report/model.js";
 import { type ContainmentEvidence, decodeCaps, gradeContainment, type OtherContainer } from "./grade.js";
@@ -56,7 +58,7 @@ export interface ContainmentTarget {
 }
 
 export interface ContainmentOptions {
-  engine: DockerEngine;
+  engine: Engine;
   owner: string;
   probeImage: string;
   /** Measured once per run and shared by every target. */
@@ -67,7 +69,7 @@ export interface ContainmentOptions {
 }
 
 /** Every running container but this run's own probes: whom a subject could share namespaces with. */
-export async function listOtherContainers(engine: DockerEngine, owner: string): Promise<OtherContainer[]> {
+export async function listOtherContainers(engine: Engine, owner: string): Promise<OtherContainer[]> {
   const listed = await engine.listContainers({ status: ["running"] });
   return listed
     .filter((c) => c.labels[OWNER_LABEL] !== owner || c.labels["org.docker-acceptance.role"] !== "probe")
@@ -79,7 +81,7 @@ export async function listOtherContainers(engine: DockerEngine, owner: string): 
 }
 
 /** pid and ipc modes are not in the listing: read them where only inspect can tell. */
-async function withInspectedModes(engine: DockerEngine, others: OtherContainer[], signal?: AbortSignal) {
+async function withInspectedModes(engine: Engine, others: OtherContainer[], signal?: AbortSignal) {
   return Promise.all(
     others.map(async (o) => {
       const doc = await engine.inspect(o.id, signal).catch(() => undefined);
@@ -92,7 +94,7 @@ async function withInspectedModes(engine: DockerEngine, others: OtherContainer[]
 
 /** One host probe per run: the namespace identities the engine's "host" modes would share. */
 export async function measureHostNamespaces(
-  engine: DockerEngine,
+  engine: Engine,
   owner: string,
   probeImage: string,
   signal?: AbortSignal,

@@ -1,8 +1,10 @@
 // The trusted probes: a POSIX sh script run by busybox in a pinned image (never the subject's),
 // and the parser for its line report. Evidence only; no judgement here.
+
 import { createHash, randomBytes } from "node:crypto";
-import type { CreateOptions, DockerEngine } from "../../engine/docker.js";
+import type { CreateOptions } from "../../engine/docker.js";
 import { ownerLabels } from "../../engine/ownership.js";
+import type { Engine } from "../../engine/provider.js";
 
 /** Namespaces the containment suite compares with the host's. */
 export const NAMESPACES = ["pid", "net", "ipc", "uts", "mnt", "cgroup"] as const;
@@ -276,7 +278,7 @@ export function hostProbeOptions(owner: string, image: string): CreateOptions {
 
 /** Runs a probe to completion and removes it at once (cleanup is only the safety net). */
 export async function runProbe(
-  engine: DockerEngine,
+  engine: Engine,
   opts: CreateOptions,
   signal?: AbortSignal,
   /** How long the probe may run; a probe that polls until a deadline passes that deadline plus a margin. */

@@ -1,6 +1,6 @@
 // What every lifecycle case gets and gives: the subject's context in, a draft result out
 // (run.ts adds the ID, suite, subject, severity and duration).
-import type { DockerEngine } from "../../engine/docker.js";
+import type { Engine } from "../../engine/provider.js";
 import type { Subject } from "../../inventory/schema.js";
 import type { Logger } from "../../log.js";
 import type { CaseResult } from "../../report/model.js";
@@ -9,7 +9,7 @@ import type { NetnsTarget } from "./netns-http.js";
 export type Draft = Omit<CaseResult, "id" | "suite" | "subject" | "durationMs" | "severity">;
 
 export interface CaseContext {
-  engine: DockerEngine;
+  engine: Engine;
   owner: string;
   subject: Subject;
   workspace: string;

@@ -4,7 +4,8 @@
 
 import os from "node:os";
 import path from "node:path";
-import type { ContainerInspect, DockerEngine } from "../../engine/docker.js";
+import type { ContainerInspect } from "../../engine/docker.js";
+import type { Engine } from "../../engine/provider.js";
 import { errorEvidence, redact } from "../../errors.js";
 import { EXCERPT_BYTES } from "./case.js";
 
@@ -138,7 +139,7 @@ function lowPortRefused(line: string): KnownCause | undefined {
 }
 
 /** The last lines of the subject's log, redacted and bounded; never throws. */
-export async function logExcerpt(engine: DockerEngine, id: string): Promise<string> {
+export async function logExcerpt(engine: Engine, id: string): Promise<string> {
   try {
     const { stdout, stderr } = await engine.logs(id, LOG_EXCERPT_LINES);
     const text = redact(`${stdout}${stderr}`);

@@ -2,7 +2,9 @@
 // joins the subject's network namespace (never its image) and asks on loopback. It speaks HTTP/1.0
 // through nc, which every busybox has (wget is absent or broken in some static builds).
 // Parameters travel in the environment, never interpolated into the script.
-import type { CreateOptions, DockerEngine } from "../../engine/docker.js";
+
+import type { CreateOptions } from "../../engine/docker.js";
+import type { Engine } from "../../engine/provider.js";
 import type { HttpProbe } from "../../inventory/schema.js";
 import { runProbe, trustedProbe } from "../containment/probe.js";
 import type { HttpAnswer } from "./http.js";
@@ -50,7 +52,7 @@ const ASK_TIMEOUT_S = 5;
 const PROBE_MARGIN_MS = 15_000;
 
 export interface NetnsTarget {
-  engine: DockerEngine;
+  engine: Engine;
   owner: string;
   probeImage: string;
   containerId: string;

@@ -1,7 +1,8 @@
 // The subject's user as numbers, for the tmpfs ownership of its writable roots. A user given by
 // name ("redis", "app:app") only means something in the image's own /etc/passwd and /etc/group,
 // which are read from the created container (the engine resolves names the same way at start).
-import type { DockerEngine } from "../../engine/docker.js";
+
+import type { Engine } from "../../engine/provider.js";
 
 export interface NumericUser {
   uid: number;
@@ -36,7 +37,7 @@ export function lookupGroup(text: string, name: string): number | undefined {
 
 /** The user's numeric ids, reading the container's passwd and group files for names. */
 export async function resolveUser(
-  engine: DockerEngine,
+  engine: Engine,
   containerId: string,
   user: string,
 ): Promise<NumericUser | undefined> {
