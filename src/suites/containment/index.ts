@@ -17,9 +17,12 @@ import {
 } from "./inspect.js";
 import type { HostPathAllowance } from "./mounts.js";
 import {
+  censusOptions,
   hostProbeOptions,
   type ProbeLaunch,
   ProbeParseError,
+  type ProcessEvidence,
+  parseCensusOutput,
   parseHostOutput,
   parseProbeOutput,
   probeOptions,
@@ -63,6 +66,8 @@ export interface ContainmentOptions {
   probeImage: string;
   /** Measured once per run and shared by every target. */
   host: Promise<HostNamespaces>;
+  /** Every subject's processes from one census probe (check mode); one "ids" probe each when absent. */
+  census?: Promise<Map<string, ProcessEvidence[]>>;
   /** The engine's other running containers, listed once per run (listed per subject when absent). */
   others?: Promise<OtherContainer[]>;
   signal?: AbortSignal;
@@ -90,6 +95,18 @@ async function withInspectedModes(engine: Engine, others: OtherContainer[], sign
       return { ...o, modes: { ...o.modes, pid: hc.PidMode ?? "", ipc: hc.IpcMode ?? "" } };
     }),
   );
+}
+
+/** One census probe for many subjects (check mode): their processes' ids and capabilities. */
+export async function takeCensus(
+  engine: DockerEngine,
+  owner: string,
+  probeImage: string,
+  subjectIds: readonly string[],
+  signal?: AbortSignal,
+): Promise<Map<string, ProcessEvidence[]>> {
+  const run = await runProbe(engine, censusOptions(owner, probeImage, subjectIds), signal);
+  return parseCensusOutput(run.stdout);
 }
 
 /** One host probe per run: the namespace identities the engine's "host" modes would share. */
@@ -220,12 +237,26 @@ async function probeSubject(
   // First a probe with nothing (any uid may read /proc/<pid>/status): which uid:gid and which
   // capabilities the subject's processes hold, as the kernel reports them, whatever the engine's
   // inspect says (engines differ in their default sets and in how they report them).
-  const pre = await runProbe(
-    opts.engine,
-    probeOptions(opts.owner, opts.probeImage, { ...launch, caps: [], uid: 65534, gid: 65534, mode: "ids" }),
-    opts.signal,
-  );
-  const measured = parseProbeOutput(pre.stdout, 65534, 65534).processes;
+  const counted = (await opts.census?.catch(() => undefined))?.get(inspect.id);
+  const measured = counted?.length
+    ? counted
+    : parseProbeOutput(
+        (
+          await runProbe(
+            opts.engine,
+            probeOptions(opts.owner, opts.probeImage, {
+              ...launch,
+              caps: [],
+              uid: 65534,
+              gid: 65534,
+              mode: "ids",
+            }),
+            opts.signal,
+          )
+        ).stdout,
+        65534,
+        65534,
+      ).processes;
   if (measured.length === 0) return { error: "no subject process visible to the probe" };
   const caps = [...new Set(measured.flatMap((p) => decodeCaps(p.status.CapPrm ?? "")))];
   let ids = numericUser(inspect.user);

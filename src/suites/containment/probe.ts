@@ -167,6 +167,59 @@ echo "V 1"
 for n in pid net ipc uts cgroup; do t=$(readlink /proc/self/ns/$n 2>/dev/null) && echo "N $n $t"; done
 `);
 
+// The census (check over many containers): one pass over the host's processes, as nobody with no
+// capabilities, reading only the world-readable status of the processes whose cgroup names one of
+// the subjects (DA_IDS). It stands in for one "ids" probe per subject: which uid, gid and
+// capabilities each subject's processes hold, so each subject's own probe gets exactly those.
+// Builtins only in the loop: a fork per host process would cost seconds on a busy host.
+export const CENSUS_SCRIPT = framed(String.raw`
+echo "V 1"
+cd /proc || return 0
+for p in [0-9]*; do
+  cg=""
+  { while IFS= read -r l; do cg="$cg$l "; done < "$p/cgroup"; } 2>/dev/null || continue
+  for id in $DA_IDS; do
+    case "$cg" in *"$id"*)
+      echo "C $id"
+      echo "P $p"
+      grep -E '^(Uid|Gid|Groups|CapInh|CapPrm|CapEff|CapBnd|CapAmb|NoNewPrivs|Seccomp):' "$p/status" 2>/dev/null | sed 's/^/S /'
+      break ;;
+    esac
+  done
+done
+`);
+
+export function censusOptions(owner: string, image: string, subjectIds: readonly string[]): CreateOptions {
+  return trustedProbe(
+    owner,
+    image,
+    { name: "da-census", text: CENSUS_SCRIPT },
+    {
+      user: HOST_PROBE_USER,
+      env: [`DA_IDS=${subjectIds.join(" ")}`],
+      networkDisabled: true,
+      hostConfig: { PidMode: "host", NetworkMode: "none", CapDrop: ["ALL"] } as CreateOptions["HostConfig"],
+    },
+  );
+}
+
+/** The census report as each subject's processes (by container id); verified like every report. */
+export function parseCensusOutput(text: string): Map<string, ProcessEvidence[]> {
+  const processes = parseProbeOutput(text, 65534, 65534).processes;
+  const owner = new Map<number, string>();
+  let current = "";
+  for (const line of text.split("\n")) {
+    if (line.startsWith("C ")) current = line.slice(2).trim();
+    else if (line.startsWith("P ") && current) owner.set(Number(line.slice(2)), current);
+  }
+  const out = new Map<string, ProcessEvidence[]>();
+  for (const p of processes) {
+    const id = owner.get(p.pid);
+    if (id) out.set(id, [...(out.get(id) ?? []), p]);
+  }
+  return out;
+}
+
 /** The host reference runs as nobody: reading its own /proc/self/ns needs no identity at all. */
 export const HOST_PROBE_USER = "65534:65534";
 
