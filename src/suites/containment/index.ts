@@ -99,7 +99,7 @@ async function withInspectedModes(engine: Engine, others: OtherContainer[], sign
 
 /** One census probe for many subjects (check mode): their processes' ids and capabilities. */
 export async function takeCensus(
-  engine: DockerEngine,
+  engine: Engine,
   owner: string,
   probeImage: string,
   subjectIds: readonly string[],
