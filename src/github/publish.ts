@@ -230,6 +230,13 @@ export async function publishReport(report: Report, opts: PublishOptions): Promi
     );
     return result;
   }
+  if (ctx.readOnly) {
+    // Dependabot's push (no pull request): nothing to hand over, nothing this token may post.
+    result.notices.push(
+      "Run triggered by Dependabot: this run's token is read-only, so no check run or tracking issue is posted. The report files and job summary are complete.",
+    );
+    return result;
+  }
   if (!opts.token && !opts.client) {
     result.notices.push("No GitHub token: nothing posted. The report files and job summary are complete.");
     return result;

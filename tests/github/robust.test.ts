@@ -357,6 +357,26 @@ describe("read-only tokens: Dependabot like forks", () => {
     );
   });
 
+  it("a Dependabot push (no pull request): nothing posted, no request made, and the notice says why", async () => {
+    const ctx = readEventContext({
+      GITHUB_REPOSITORY: "octo-org/app",
+      GITHUB_EVENT_NAME: "push",
+      GITHUB_ACTOR: "dependabot[bot]",
+      GITHUB_SHA: HEAD,
+      GITHUB_EVENT_PATH: await eventFile({ ref: "refs/heads/dependabot/npm/x" }),
+    });
+    const client = clientFor(double, READ_ONLY_TOKEN);
+    const start = await startCheckRun({ context: ctx, client });
+    const r = await publishReport(failing(), {
+      context: ctx,
+      client,
+      checkRunId: start.checkRunId,
+      issueOnFailure: true,
+    });
+    expect(double.requests).toHaveLength(0);
+    expect(r.notices.join("\n")).toMatch(/triggered by Dependabot: this run's token is read-only/);
+  });
+
   it("Dependabot's push and pull_request_target are read-only too; a human's same-repo PR and workflow_run are not", async () => {
     const file = await eventFile(dependabotPr);
     const base = { GITHUB_REPOSITORY: "octo-org/app", GITHUB_EVENT_PATH: file, GITHUB_SHA: HEAD };
