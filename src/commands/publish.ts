@@ -202,6 +202,14 @@ export async function publishBundle(
     );
   }
   const current = pull.head.sha === event.headSha;
+  if (!current && !trigger) {
+    // Without a triggering run nothing vouches for event.json's SHA: only the PR's head will do.
+    return refuse(
+      `${EVENT_FILE} says head ${event.headSha}, but pull request #${event.prNumber} is at ${pull.head.sha} and no workflow_run vouches for the other; refusing`,
+      1,
+      verified.report,
+    );
+  }
   if (!current) {
     messages.push(
       `Pull request #${event.prNumber} has moved on to ${pull.head.sha.slice(0, 12)}; posting the check run on ${event.headSha.slice(0, 12)} only, no comment.`,

@@ -213,6 +213,21 @@ describe("attack 7: publish outside workflow_run, and PRs matched by head SHA on
     expect(double.checkRuns).toEqual([expect.objectContaining({ name: FORK, conclusion: "neutral" })]);
   });
 
+  it("told explicitly, it still posts only on the PR's current head (never on, say, the base branch's commit)", async () => {
+    const r = await phase2(
+      await forkBundle(forgedGreen({ head: { sha: BASE_SHA } }), {
+        prNumber: 7,
+        headSha: BASE_SHA,
+        repository: "octo-org/app",
+      }),
+      { event: "push", args: ["--allow-outside-workflow-run"] },
+    );
+    expect(r.code).toBe(1);
+    expect(r.err).toContain("no workflow_run vouches for the other; refusing");
+    expect(double.checkRuns).toEqual([]);
+    expect(double.comments).toEqual([]);
+  });
+
   it("event.json naming a PR whose head has the same SHA but another repository or branch is refused", async () => {
     // The victim's PR carries the same commit (the attacker forked its branch).
     double.seedPull(9, { headSha: HEAD, headRepo: "victim/app", headRef: "fix" });
