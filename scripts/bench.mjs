@@ -13,11 +13,14 @@
 //   h  one `check` over 35 running containers, hardened and weak mixed (target < 4 s)
 //   g  a realistic subject end to end: nginx from apt on the Debian base (acceptance/fixtures/
 //      realistic/nginx) vs the engine floor for the same work
+//   i  the build phase (BuildKit, in-process, as lifecycle.build runs it) vs the same BuildKit build
+//      made directly through dockerode (`version: "2"`), uncached and as a cached rebuild; and the
+//      cost of loading the BuildKit module, which only a build pays
 //
 // Everything the bench creates itself carries the owner labels of its own run id and is removed at
 // the end (and on SIGINT/SIGTERM); the CLI runs it starts own and clean up their objects themselves.
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -40,7 +43,7 @@ const { values: flags } = parseArgs({
     build: { type: "boolean", default: false },
   },
 });
-const only = new Set((flags.only ?? "a,b,c,d,e,f,g").split(","));
+const only = new Set((flags.only ?? "a,b,c,d,e,f,g,h,i").split(","));
 const reps = (n) => (flags.reps ? Math.max(1, Number(flags.reps)) : n);
 const say = (m) => process.stderr.write(`bench: ${m}\n`);
 
@@ -143,11 +146,24 @@ export { parseCodeOwners } from "./src/alignment/codeowners.ts";
       js: "import { createRequire as __r } from 'node:module'; const require = __r(import.meta.url);",
     },
     alias: Object.fromEntries(
-      ["ssh2", "cpu-features", "@grpc/grpc-js", "@grpc/proto-loader"].map((m) => [
+      ["ssh2", "cpu-features", "@grpc/proto-loader", "protobufjs"].map((m) => [
         m,
         "./scripts/unused-stub.cjs",
       ]),
     ),
+    // As scripts/bundle.mjs: dockerode's own session and decoder stubbed, ours (src/engine/buildkit.ts) real.
+    plugins: [
+      {
+        name: "dockerode-without-session",
+        setup(b) {
+          b.onResolve({ filter: /^\.\/(session|buildkit)$/ }, (args) =>
+            args.importer.includes(`${path.sep}dockerode${path.sep}`)
+              ? { path: path.join(ROOT, "scripts/unused-stub.cjs") }
+              : undefined,
+          );
+        },
+      },
+    ],
     logLevel: "warning",
   });
   return import(pathToFileURL(outfile).href);
@@ -198,6 +214,7 @@ try {
   if (only.has("f")) results.f = await benchAlignment(reps(5));
   if (only.has("g")) results.g = await benchRealistic(reps(3));
   if (only.has("h")) results.h = await benchCheckStack(reps(3));
+  if (only.has("i")) results.i = await benchBuild(reps(5));
 } finally {
   await cleanup("bench-end");
 }
@@ -213,6 +230,8 @@ const summary = {
   alignment3000Ms: results.f?.analyse.median ?? null,
   nginxToFloorRatio: results.g?.ratio ?? null,
   check35Ms: results.h?.cli.median ?? null,
+  buildToFloorRatio: results.i?.uncached.ratio ?? null,
+  cachedBuildToFloorRatio: results.i?.cached.ratio ?? null,
 };
 if (flags.json) {
   process.stdout.write(`${JSON.stringify({ ...summary, ...results }, null, 2)}\n`);
@@ -281,28 +300,11 @@ async function engineFloor() {
   const healthPath = subject.healthPath ?? subject.readiness?.path ?? "/health";
   const context = lib.readBuildContext(path.join(ROOT, b.context), b.dockerfile, b.context);
   const tag = lib.ownedTag(owner, "floor");
-  const stream = await docker.buildImage(
-    { context: context.root, src: context.files },
-    {
-      t: tag,
-      dockerfile: context.dockerfile,
-      labels: { [lib.OWNER_LABEL]: owner, [lib.ROLE_LABEL]: "subject", [lib.SUBJECT_LABEL]: "floor" },
-      buildargs: b.args,
-      rm: true,
-      forcerm: true,
-    },
-  );
-  let imageId;
-  await new Promise((resolve, reject) =>
-    docker.modem.followProgress(
-      stream,
-      (err) => (err ? reject(err) : resolve()),
-      (ev) => {
-        if (ev.aux?.ID) imageId = ev.aux.ID;
-        if (ev.error) reject(new Error(ev.error));
-      },
-    ),
-  );
+  // BuildKit through dockerode's own session, as the suite builds with BuildKit (legacy on request).
+  const imageId =
+    b.builder === "legacy"
+      ? await legacyFloorBuild(docker, context, tag, b.args)
+      : await dockerodeBuildKit(await rawDocker(), context, tag, b.args);
   lap("build");
   const plan = lib.planLaunch(
     subject,
@@ -541,6 +543,163 @@ async function benchCheckStack(n, count = 35) {
     failingCases,
     verdict: report.verdict,
     cli: stats(cli),
+  };
+}
+
+async function legacyFloorBuild(docker, context, tag, buildargs) {
+  const stream = await docker.buildImage(
+    { context: context.root, src: context.files },
+    {
+      t: tag,
+      dockerfile: context.dockerfile,
+      labels: { [lib.OWNER_LABEL]: owner, [lib.ROLE_LABEL]: "subject" },
+      buildargs,
+      rm: true,
+      forcerm: true,
+    },
+  );
+  let imageId;
+  await new Promise((resolve, reject) =>
+    docker.modem.followProgress(
+      stream,
+      (err) => (err ? reject(err) : resolve()),
+      (ev) => {
+        if (ev.aux?.ID) imageId = ev.aux.ID;
+        if (ev.error) reject(new Error(ev.error));
+      },
+    ),
+  );
+  return imageId;
+}
+
+/** dockerode as published (not bundled): its own BuildKit session reads its .proto files. */
+async function rawDocker() {
+  if (!rawDocker.instance) {
+    const { default: Docker } = await import("dockerode");
+    rawDocker.instance = new Docker();
+  }
+  return rawDocker.instance;
+}
+
+// --- (i) the build phase vs a direct BuildKit build ------------------------------------------------
+
+/**
+ * One BuildKit build through dockerode itself (its own session, `version: "2"`): the floor. The
+ * bench imports dockerode unbundled, so its session finds its .proto files.
+ */
+async function dockerodeBuildKit(docker, context, tag, buildargs) {
+  const stream = await docker.buildImage(
+    { context: context.root, src: context.files },
+    {
+      t: tag,
+      dockerfile: context.dockerfile,
+      labels: { [lib.OWNER_LABEL]: owner, [lib.ROLE_LABEL]: "subject" },
+      buildargs,
+      version: "2",
+    },
+  );
+  let imageId;
+  await new Promise((resolve, reject) =>
+    docker.modem.followProgress(
+      stream,
+      (err) => (err ? reject(err) : resolve()),
+      (ev) => {
+        if (ev.id === "moby.image.id") imageId = ev.aux?.ID;
+        if (ev.error) reject(new Error(ev.error));
+      },
+    ),
+  );
+  return imageId;
+}
+
+async function benchBuild(n) {
+  say(
+    `(h) the build phase vs the same BuildKit build through dockerode, ${n} repetitions each (interleaved)`,
+  );
+  const docker = await rawDocker();
+  // A realistic small Dockerfile: a cache mount, a bind mount, a COPY; the NONCE build arg makes
+  // each uncached build new work for both sides alike.
+  const ctx = path.join(tmp, "build-ctx");
+  mkdirSync(ctx, { recursive: true });
+  writeFileSync(
+    path.join(ctx, "Dockerfile"),
+    [
+      `FROM ${PROBE_IMAGE}`,
+      "ARG NONCE",
+      "RUN --mount=type=cache,target=/cache echo $NONCE >> /cache/runs && wc -l < /cache/runs",
+      "RUN --mount=type=bind,source=app.txt,target=/mnt/app.txt cp /mnt/app.txt /app.txt && echo $NONCE > /nonce",
+      "COPY . /srv/",
+      "",
+    ].join("\n"),
+  );
+  writeFileSync(path.join(ctx, "app.txt"), "x\n".repeat(10_000));
+  const context = lib.readBuildContext(ctx, "Dockerfile");
+  const ours = { uncached: [], cached: [] };
+  const floor = { uncached: [], cached: [] };
+  let i = 0;
+  const oursBuild = async (nonce) => {
+    const t0 = performance.now();
+    await engine.build({
+      context,
+      tag: lib.ownedTag(owner, `build-${i++}`),
+      labels: { [lib.OWNER_LABEL]: owner, [lib.ROLE_LABEL]: "subject" },
+      buildArgs: { NONCE: nonce },
+      timeoutMs: 300_000,
+    });
+    return performance.now() - t0;
+  };
+  const floorBuild = async (nonce) => {
+    const t0 = performance.now();
+    await dockerodeBuildKit(docker, context, lib.ownedTag(owner, `floor-build-${i++}`), { NONCE: nonce });
+    return performance.now() - t0;
+  };
+  await oursBuild("warm-up"); // loads the BuildKit module once, as the first build of a run does
+  await floorBuild("warm-up");
+  for (let r = 0; r < n; r++) {
+    // Alternate who goes first; each side builds its own fresh nonce, then rebuilds it cached.
+    const sides =
+      r % 2
+        ? [
+            ["floor", floorBuild],
+            ["ours", oursBuild],
+          ]
+        : [
+            ["ours", oursBuild],
+            ["floor", floorBuild],
+          ];
+    for (const [name, fn] of sides) {
+      const nonce = `${name}-${r}-${Math.random().toString(16).slice(2)}`;
+      const into = name === "ours" ? ours : floor;
+      into.uncached.push(await fn(nonce));
+      into.cached.push(await fn(nonce));
+    }
+  }
+  // What only a build pays: loading the BuildKit chunk (gRPC) in a fresh Node 24.
+  const chunk = readdirSync(path.join(ROOT, "dist/chunks")).find((f) => f.startsWith("buildkit-"));
+  const load = [];
+  const bare = [];
+  if (chunk) {
+    const url = pathToFileURL(path.join(ROOT, "dist/chunks", chunk)).href;
+    for (let r = 0; r < n; r++) {
+      bare.push((await timed(NODE24, ["-e", "0"])).ms);
+      load.push(
+        (await timed(NODE24, ["--input-type=module", "-e", `await import(${JSON.stringify(url)})`])).ms,
+      );
+    }
+  }
+  // On a loaded machine the fastest repetition of each side is the least disturbed: its ratio too.
+  const side = (k) => ({
+    ours: stats(ours[k]),
+    floor: stats(floor[k]),
+    ratio: round(median(ours[k]) / median(floor[k]), 2),
+    minRatio: round(Math.min(...ours[k]) / Math.min(...floor[k]), 2),
+  });
+  return {
+    uncached: side("uncached"),
+    cached: side("cached"),
+    chunk: chunk ?? null,
+    chunkBytes: chunk ? statSync(path.join(ROOT, "dist/chunks", chunk)).size : null,
+    chunkLoadMs: chunk ? round(median(load) - median(bare)) : null,
   };
 }
 
@@ -1045,6 +1204,14 @@ function renderText(s, r) {
       `(f) alignment analysis: ${r.f.files} files, ${r.f.addedLines} added lines, ${r.f.hits} hits in ${r.f.findings} entries`,
       `    with file texts         ${spread(r.f.analyse)}; target < 1000 ms (${r.f.filesTokenizedByHunk} files over the tokenizing budget, by hunk)`,
       `    hunks only              ${spread(r.f.hunksOnly)}`,
+    );
+  }
+  if (r.i) {
+    lines.push(
+      "(i) build phase (BuildKit, in-process) vs the same build through dockerode's own BuildKit session",
+      `    uncached  ours ${spread(r.i.uncached.ours)}  floor ${spread(r.i.uncached.floor)}  ratio ${r.i.uncached.ratio} (fastest/fastest ${r.i.uncached.minRatio}); target <= 1.05`,
+      `    cached    ours ${spread(r.i.cached.ours)}  floor ${spread(r.i.cached.floor)}  ratio ${r.i.cached.ratio} (fastest/fastest ${r.i.cached.minRatio})`,
+      `    BuildKit module: ${r.i.chunkBytes ?? "-"} bytes, ${r.i.chunkLoadMs ?? "-"} ms to load (paid by builds only; (c) is the start-up without it)`,
     );
   }
   lines.push("", `summary ${JSON.stringify(s)}`, "");

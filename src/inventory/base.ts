@@ -1,6 +1,7 @@
 // What judges a pull request comes from its base, never from the pull request itself
 // (docs/security.md). The inventory is a file in the PR, so its trust-bearing parts (required
-// cases, severities, artifact pins, the probe image field, each subject's allowances) are read
+// cases, severities, artifact pins, the probe image field, each subject's allowances, build
+// secrets and image ID pin) are read
 // at the PR's base commit when the checkout holds it, as the alignment rules are. The PR's own
 // copy still describes the subjects (how to build and start them); a change to a trust-bearing
 // part does not judge this PR, it is a Tier 1 item for a maintainer. Without the base, the
@@ -108,8 +109,20 @@ function withBaseParts(head: Inventory, base: Inventory): Inventory {
         // A subject new in this change is allowed nothing the base did not declare.
         TRUST_BEARING_SUBJECT_FIELDS.map((f) => [f, b ? b[f] : []]),
       );
-      return { ...s, ...allowances };
+      return { ...s, ...allowances, ...buildTrust(s, b) };
     }),
+  };
+}
+
+/**
+ * Which environment variables a build may read as secrets, and the image ID a prebuilt image must
+ * have, are the base's: a change naming another variable could hand the runner's environment to
+ * its own Dockerfile, and one dropping a pin could swap the image.
+ */
+function buildTrust(s: Subject, b: Subject | undefined): Partial<Subject> {
+  return {
+    imageId: b?.imageId,
+    ...(s.build ? { build: { ...s.build, secrets: b?.build?.secrets ?? {} } } : {}),
   };
 }
 
@@ -131,6 +144,11 @@ function changedParts(rel: string, head: Inventory, base: Inventory, short: stri
         findings.push(trustFinding(rel, `subject ${s.name}'s ${f}`, `differ from the base ${short}`));
       }
     }
+    const b = byName.get(s.name);
+    if (!same(s.build?.secrets ?? {}, b?.build?.secrets ?? {}))
+      findings.push(trustFinding(rel, `subject ${s.name}'s build secrets`, `differ from the base ${short}`));
+    if (s.imageId !== b?.imageId)
+      findings.push(trustFinding(rel, `subject ${s.name}'s imageId pin`, `differs from the base ${short}`));
   }
   return findings;
 }

@@ -267,10 +267,13 @@ export const subjectSchema = z
     image: z.string().min(1).optional().describe("a prebuilt image reference (instead of build)"),
     imageId: z
       .string()
-      .regex(/^sha256:[0-9a-f]{64}$/, "sha256: and 64 lowercase hex digits")
+      .regex(
+        /^(sha256:[0-9a-f]{64}|env:[A-Za-z_][A-Za-z0-9_]*)$/,
+        'sha256: and 64 lowercase hex digits, or "env:NAME" for an ID an earlier step put in the environment',
+      )
       .optional()
       .describe(
-        "with `image`: the image ID (or repo digest) it must have, verified before use like an artifact pin (docker/build-push-action's `imageid` output)",
+        'with `image`: the image ID (or repo digest) it must have, verified before use like an artifact pin; "env:NAME" reads it from an environment variable at run time (docker/build-push-action\'s `imageid` output passed through the step\'s env)',
       ),
     port: z.number().int().min(1).max(65535).default(8080).describe("container port the subject serves on"),
     healthPath: z

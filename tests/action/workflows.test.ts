@@ -49,6 +49,7 @@ describe("docs/workflows", () => {
     expect(files.sort()).toEqual([
       "acceptance-commands.yml",
       "attach-compose.yml",
+      "build-push-action.yml",
       "fork-safe-publish.yml",
       "fork-safe-test.yml",
       "matrix-shards.yml",

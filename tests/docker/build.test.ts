@@ -78,9 +78,9 @@ async function gone(imageId: string): Promise<boolean> {
 const fresh = () => `RUN echo ${randomBytes(6).toString("hex")} > /nonce\n`;
 
 describe.skipIf(!hasEngine)("builds on the real engine", () => {
-  it("builds a cache-mount Dockerfile with BuildKit by default and says so", async () => {
+  it("builds a cache-mount (and bind-mount) Dockerfile with BuildKit by default and says so", async () => {
     const s = subject(
-      `FROM ${BASE_IMAGE}\n${fresh()}RUN --mount=type=cache,target=/cache echo x >> /cache/n && wc -l < /cache/n\nCOPY health /var/www/health\n${SERVE}`,
+      `FROM ${BASE_IMAGE}\n${fresh()}RUN --mount=type=cache,target=/cache echo x >> /cache/n && wc -l < /cache/n\nRUN --mount=type=bind,source=health,target=/mnt/health grep -q ok /mnt/health\nCOPY health /var/www/health\n${SERVE}`,
     );
     const r = await run(s);
     const b = buildCase(r);
@@ -263,6 +263,23 @@ describe.skipIf(!hasEngine)("a prebuilt image with its ID pinned", () => {
     const r = await run(prebuilt(baseId));
     expect(buildCase(r).status).toBe("pass");
     expect(buildCase(r).evidence.pinVerified).toBe(true);
+  });
+
+  it("takes the pin from the environment (env:NAME), as a build-push-action step passes it", async () => {
+    process.env.DA_TEST_IMAGE_ID = (await newEngine().inspectImage(BASE_IMAGE)).Id;
+    try {
+      const r = await run(prebuilt("env:DA_TEST_IMAGE_ID"));
+      expect(buildCase(r).status).toBe("pass");
+      expect(buildCase(r).evidence.pinned).toBe(process.env.DA_TEST_IMAGE_ID);
+      process.env.DA_TEST_IMAGE_ID = `sha256:${"1".repeat(64)}`;
+      expect(buildCase(await run(prebuilt("env:DA_TEST_IMAGE_ID"))).status).toBe("fail");
+      delete process.env.DA_TEST_IMAGE_ID;
+      const unset = buildCase(await run(prebuilt("env:DA_TEST_IMAGE_ID")));
+      expect(unset.status).toBe("error");
+      expect(unset.message).toBe("imageId comes from $DA_TEST_IMAGE_ID, which is not set");
+    } finally {
+      delete process.env.DA_TEST_IMAGE_ID;
+    }
   });
 
   it("fails lifecycle.build, and creates nothing, when the image is not the pinned one", async () => {

@@ -144,3 +144,56 @@ describe("mode: merge of a pull request's shards", () => {
     expect(judged.verdict).toBe("fail");
   });
 });
+
+describe("judgeAtBase: build secrets and image pins", () => {
+  it("takes a subject's build secrets and imageId pin from the base, and flags the change", async () => {
+    const pin = `sha256:${"c".repeat(64)}`;
+    const base = {
+      ...BASE,
+      subjects: [
+        subject({ imageId: pin }),
+        { name: "app", build: { context: ".", secrets: { npm_token: "NPM_TOKEN" } } },
+      ],
+    };
+    const change = {
+      ...base,
+      subjects: [
+        subject(),
+        {
+          name: "app",
+          build: { context: ".", target: "t", secrets: { npm_token: "AWS_SECRET_ACCESS_KEY" } },
+        },
+        { name: "extra", build: { context: ".", secrets: { x: "DEPLOY_KEY" } } },
+      ],
+    };
+    const dir = mkdtempSync(path.join(tmpdir(), "da-judge-build-"));
+    const git = (...args: string[]) =>
+      execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], {
+        cwd: dir,
+        encoding: "utf8",
+      }).trim();
+    git("init", "-q", "-b", "main");
+    mkdirSync(path.join(dir, "acceptance"));
+    const file = path.join(dir, "acceptance/inventory.json");
+    writeFileSync(file, JSON.stringify(base, null, 2));
+    git("add", "-A");
+    git("commit", "-qm", "base");
+    const baseRef = git("rev-parse", "HEAD");
+    writeFileSync(file, JSON.stringify(change, null, 2));
+    git("commit", "-qam", "change");
+    const judged = await judgeAtBase(dir, parseInventory(file, JSON.stringify(change, null, 2)), {
+      base: baseRef,
+    });
+    const [web, app, extra] = judged.inventory.subjects;
+    expect(web?.imageId).toBe(pin);
+    // The change still says how to build (its target); which variables are secrets is the base's.
+    expect(app?.build?.target).toBe("t");
+    expect(app?.build?.secrets).toEqual({ npm_token: "NPM_TOKEN" });
+    expect(extra?.build?.secrets).toEqual({});
+    expect(judged.trust.findings.map((f) => f.title)).toEqual([
+      "This change edits what judges it: subject web's imageId pin",
+      "This change edits what judges it: subject app's build secrets",
+      "This change edits what judges it: subject extra's build secrets",
+    ]);
+  });
+});

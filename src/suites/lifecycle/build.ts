@@ -33,8 +33,12 @@ export async function buildSubject(c: CaseContext): Promise<Built> {
 
 /** A prebuilt image (e.g. docker/build-push-action's `load: true`), its pinned ID verified first. */
 async function usePrebuilt(c: CaseContext, image: string): Promise<Built> {
+  const pinned = resolvePin(c.subject.imageId);
+  if (pinned.problem) {
+    return { report: { image }, intermediateImages: [], draft: pinned.problem };
+  }
+  const pin = pinned.value;
   const info = await c.engine.inspectImage(image);
-  const pin = c.subject.imageId;
   const report = { image, imageId: info.Id };
   if (pin && !matchesPin(info, pin)) {
     return {
@@ -44,7 +48,9 @@ async function usePrebuilt(c: CaseContext, image: string): Promise<Built> {
         status: "fail",
         message: `${image} is ${info.Id}, not the pinned ${pin}`,
         evidence: { image, imageId: info.Id, pinned: pin, repoDigests: info.RepoDigests ?? [] },
-        remediation: `the image changed since it was pinned: rebuild it from the reviewed commit, or update subjects[${c.subject.name}].imageId to the new ID if the change is intended`,
+        remediation: c.subject.imageId?.startsWith("env:")
+          ? `${image} is not the image the build step produced: make sure nothing re-tags ${image} between the build and this step (and that the build used load: true)`
+          : `the image changed since it was pinned: rebuild it from the reviewed commit, or update the subject's imageId to the new ID if the change is intended`,
       },
     };
   }
@@ -61,6 +67,25 @@ async function usePrebuilt(c: CaseContext, image: string): Promise<Built> {
         prebuilt: true,
         ...(pin ? { pinned: pin, pinVerified: true } : {}),
       },
+    },
+  };
+}
+
+/** A literal pin, or one an earlier workflow step put in the environment ("env:NAME"). */
+function resolvePin(declared: string | undefined): { value?: string; problem?: Draft } {
+  if (!declared?.startsWith("env:")) return { value: declared };
+  const variable = declared.slice(4);
+  const value = process.env[variable]?.trim();
+  if (value && /^sha256:[0-9a-f]{64}$/.test(value)) return { value };
+  // Nothing to verify against is never a pass: the image is not used.
+  return {
+    problem: {
+      status: "error",
+      message: value
+        ? `imageId comes from $${variable}, which holds ${JSON.stringify(terminalSafe(value, 80))}, not sha256: and 64 hex digits`
+        : `imageId comes from $${variable}, which is not set`,
+      evidence: { imageIdFrom: variable },
+      remediation: `set ${variable} in the env: of the docker-acceptance step to the build step's image ID (docker/build-push-action: \${{ steps.<id>.outputs.imageid }})`,
     },
   };
 }
