@@ -135,6 +135,8 @@ export class GitHubDouble {
   private ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true });
   private validators = new Map<string, ValidateFunction>();
   url = "";
+  /** Answer as a GitHub Enterprise Server does: REST under /api/v3, GraphQL at /api/graphql. */
+  enterprise = false;
 
   constructor() {
     this.ajv.addFormat("date-time", /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/);
@@ -226,6 +228,15 @@ export class GitHubDouble {
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://double");
+    // GitHub Enterprise Server serves REST under /api/v3 and GraphQL at /api/graphql.
+    if (this.enterprise) {
+      if (!url.pathname.startsWith("/api/")) {
+        this.problems.push(`${req.method} ${url.pathname}: not under /api/ on an Enterprise Server`);
+        return send(res, 404, { message: "Not Found" });
+      }
+      url.pathname =
+        url.pathname === "/api/graphql" ? "/graphql" : url.pathname.replace(/^\/api\/v3(?=\/)/, "");
+    }
     const method = (req.method ?? "GET").toLowerCase();
     const raw = await readBody(req);
     const query = Object.fromEntries(url.searchParams.entries());

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createGitHubClient } from "../../src/github/client.js";
 import { publishReport } from "../../src/github/publish.js";
 import { FULL_TOKEN, GitHubDouble } from "../double/github-double.js";
-import { makeReport } from "../report/fixtures.js";
+import { makeCase, makeReport } from "../report/fixtures.js";
 import { HEAD, prContext } from "./helpers.js";
 
 let double: GitHubDouble;
@@ -71,6 +71,34 @@ const publish = (env: Record<string, string>) =>
       env,
     }),
   });
+
+describe("GitHub Enterprise Server (GITHUB_API_URL=https://HOST/api/v3)", () => {
+  it("REST under /api/v3 and GraphQL (hiding a comment) at /api/graphql", async () => {
+    double.enterprise = true;
+    const previous = process.env.GITHUB_API_URL;
+    process.env.GITHUB_API_URL = `${double.url}/api/v3`;
+    try {
+      const client = () =>
+        createGitHubClient({ token: FULL_TOKEN, retryAfterBaseMs: 5, spaceWrites: false, env: {} });
+      const ctx = prContext({ action: "synchronize" });
+      const failing = makeReport({
+        head: { sha: HEAD },
+        cases: [makeCase({ id: "containment.user", status: "fail", message: "uid 0" })],
+      });
+      await publishReport(failing, { context: ctx, client: client() });
+      const r = await publishReport(makeReport({ head: { sha: HEAD } }), {
+        context: ctx,
+        client: client(),
+        commentOnPass: "hide",
+      });
+      expect(r).toMatchObject({ comment: "hidden", checkRun: "completed" });
+      expect(double.comments[0]!.minimized).toBe("OUTDATED");
+    } finally {
+      if (previous === undefined) delete process.env.GITHUB_API_URL;
+      else process.env.GITHUB_API_URL = previous;
+    }
+  });
+});
 
 describe("the runner's proxy settings", () => {
   it("HTTP(S)_PROXY: every GitHub request goes through the proxy", async () => {
