@@ -229,18 +229,15 @@ describe.skipIf(!hasEngine)("crashes diagnosed from the engine's state", () => {
   it("names the exit, the log's cause and its fix, shows the log in the terminal, and passes once the root is allotted", async () => {
     const ws = workspace({
       crash: CRASH,
-      lowport: `USER 65532:65532\nCMD ["httpd", "-f", "-p", "80", "-h", "/www"]`,
       oom: `USER 65532:65532\nCMD ["sh", "-c", "echo filling; x=$(head -c 200000000 /dev/zero | tr '\\\\0' a); sleep 60"]`,
     });
     const { byId, log } = await run(
       [
         subject("crash"),
         subject("crash", { name: "crash-allotted", init: true, writableRoots: ["/tmp", "/var/run"] }),
-        subject("lowport", { port: 80 }),
         subject("oom", { limits: { memory: "16m", pids: 64, cpus: 0.5 } }),
       ],
       ws,
-      ["lifecycle"],
     );
     const crash = byId("lifecycle.ready", "crash");
     expect(crash.status).toBe("fail");
@@ -251,13 +248,16 @@ describe.skipIf(!hasEngine)("crashes diagnosed from the engine's state", () => {
     expect(crash.evidence).toMatchObject({ exitCode: 1, oomKilled: false });
     expect(log).toContain("| cannot write pid file");
     expect(log).toMatch(/reproduce: docker run --rm --read-only --tmpfs \/tmp:/);
+    // What needs the running process is skipped because of the crash: one line each, no fix.
+    for (const id of ["containment.capabilities", "containment.network", "containment.mounts"]) {
+      expect(byId(id, "crash").status, id).toBe("skip");
+      expect(byId(id, "crash").remediation, id).toBeUndefined();
+    }
     // The directory exists in the image, root-owned: the allotted tmpfs is the user's all the same.
     expect(byId("lifecycle.ready", "crash-allotted").status).toBe("pass");
 
-    const low = byId("lifecycle.ready", "lowport");
-    expect(low.status).toBe("fail");
-    expect(low.message).toContain("needs NET_BIND_SERVICE");
-    expect(low.remediation).toContain("allow NET_BIND_SERVICE");
+    // (A low port is not refused here: Docker 20.10+ sets ip_unprivileged_port_start=0 in a
+    // container's own network namespace; the bind message is covered by the unit tests.)
 
     const oom = byId("lifecycle.ready", "oom");
     expect(oom.status).toBe("fail");

@@ -172,7 +172,9 @@ export async function runSubject(ctx: SubjectRunContext): Promise<SubjectOutcome
         const measured = await ctx
           .containment(containerId, running)
           .catch((err) => notMeasured(subject.name, "error", err));
-        cases.push(...measured);
+        // On a subject that never became ready, what could not be observed is skipped because of
+        // that earlier failure: one line each, no fix of its own (the failure above has the fix).
+        cases.push(...(blockedBy ? measured.map(withoutFixWhenSkipped) : measured));
         phases.push({ name: "containment", startMs: started - ctx.t0, durationMs: Date.now() - started });
       } else {
         // Never silent: when the lifecycle suite was not selected its failure shows nowhere else,
@@ -276,6 +278,12 @@ function notMeasured(subject: string, status: "skip" | "error", err: unknown): C
     message: `not measured: ${evidence.error.message}`,
     evidence,
   }));
+}
+
+function withoutFixWhenSkipped(r: CaseResult): CaseResult {
+  if (r.status !== "skip") return r;
+  const { remediation: _, ...rest } = r;
+  return rest;
 }
 
 /**
