@@ -19,14 +19,31 @@ const englishOnlyZod = {
   },
 };
 
-/** dockerode's `require('./session')` and `require('./buildkit')`: unused (see above), stubbed. */
-const dockerodeWithoutSession = {
-  name: "dockerode-without-session",
+const STUB = path.resolve("scripts/unused-stub.cjs");
+const STUBBED = [
+  "ssh2",
+  "cpu-features",
+  "@grpc/proto-loader",
+  "protobufjs",
+  "@actions/http-client",
+  "@actions/http-client/lib/auth",
+];
+
+/**
+ * Unused code (see above) resolved to the one stub, by one route: dockerode's `require('./session')`
+ * and `require('./buildkit')`, and the packages in STUBBED. (An `alias` beside this plugin reached
+ * the same file two ways, and which came first decided whether its chunk began with "use strict":
+ * a fresh bundle then differed from the committed one at random.)
+ */
+const stubUnused = {
+  name: "stub-unused",
   setup(b) {
     b.onResolve({ filter: /^\.\/(session|buildkit)$/ }, (args) =>
-      args.importer.includes(`${path.sep}dockerode${path.sep}`)
-        ? { path: path.resolve("scripts/unused-stub.cjs") }
-        : undefined,
+      args.importer.includes(`${path.sep}dockerode${path.sep}`) ? { path: STUB } : undefined,
+    );
+    b.onResolve(
+      { filter: /^(ssh2|cpu-features|@grpc\/proto-loader|protobufjs|@actions\/http-client)(\/.*)?$/ },
+      (args) => (STUBBED.includes(args.path) ? { path: STUB } : undefined),
     );
   },
 };
@@ -54,16 +71,6 @@ await build({
   keepNames: true,
   legalComments: "none",
   banner: { js: banner },
-  alias: Object.fromEntries(
-    [
-      "ssh2",
-      "cpu-features",
-      "@grpc/proto-loader",
-      "protobufjs",
-      "@actions/http-client",
-      "@actions/http-client/lib/auth",
-    ].map((m) => [m, "./scripts/unused-stub.cjs"]),
-  ),
-  plugins: [englishOnlyZod, dockerodeWithoutSession],
+  plugins: [englishOnlyZod, stubUnused],
   logLevel: "warning",
 });
