@@ -3,10 +3,16 @@
 // configuration error, 0 otherwise (Tier 2 points are for people, not for the exit code).
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { defaultBase, gitTopLevel, type PullRequestMeta, runAlignment } from "../alignment/index.js";
+import {
+  defaultBase,
+  gitDiffFiles,
+  gitTopLevel,
+  type PullRequestMeta,
+  runAlignment,
+} from "../alignment/index.js";
 import { renderAlignmentMarkdown, renderAlignmentText } from "../alignment/render.js";
 import { UsageError } from "../errors.js";
-import { readExternalResults } from "../report/external.js";
+import { addedLinesFrom, readExternalResults } from "../report/external.js";
 import { levelOf } from "../report/model.js";
 import { parseFormat } from "./common.js";
 import { parseCommandArgs } from "./verify.js";
@@ -62,7 +68,18 @@ export async function alignCommand(
   const junit = values.junit ?? [];
   const sarif = values.sarif ?? [];
   const external =
-    junit.length + sarif.length > 0 ? await readExternalResults({ junit, sarif }, { workspace }) : {};
+    junit.length + sarif.length > 0
+      ? await readExternalResults(
+          { junit, sarif },
+          {
+            workspace,
+            // SARIF results on lines this change adds are counted apart ("K on added lines").
+            ...(sarif.length > 0
+              ? { addedLines: addedLinesFrom(await gitDiffFiles(workspace, base, values.head ?? "HEAD")) }
+              : {}),
+          },
+        )
+      : {};
   out.write(
     format === "json"
       ? `${JSON.stringify(report, null, 2)}\n`

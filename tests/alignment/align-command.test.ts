@@ -127,6 +127,18 @@ describe("docker-acceptance align", () => {
                   },
                 ],
               },
+              {
+                ruleId: "E501",
+                message: { text: "line too long" },
+                locations: [
+                  {
+                    physicalLocation: {
+                      artifactLocation: { uri: "acceptance/inventory.json" },
+                      region: { startLine: 1 },
+                    },
+                  },
+                ],
+              },
             ],
           },
         ],
@@ -148,7 +160,8 @@ describe("docker-acceptance align", () => {
     ]);
     const checks = out.slice(out.indexOf("### Automated Checks"), out.indexOf("### Open RFCs Context"));
     expect(checks).toContain("| Tests | ❌ 1 passed, 1 skipped, 1 failed |");
-    expect(checks).toContain("| Lint | ⚠️ 1 finding |");
+    // tier2-only adds line 1 of acceptance/inventory.json; tools/job.py is not in that change.
+    expect(checks).toContain("| Lint | ⚠️ 2 findings, 1 on added lines |");
     expect(checks).toContain(
       "| Alignment | ⚠️ 0 blocking, 1 for discussion, 0 advisory; protected path changed: 1 |",
     );
