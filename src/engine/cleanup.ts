@@ -164,10 +164,12 @@ export async function cleanupOwned(
     errors.push(errorEvidence(err));
   }
 
-  // Containers first (a container pins its image), concurrently: each removal is independent.
-  const objects = await Promise.all(
-    actions.filter((a) => a.kind === "container").map((a) => execute(engine, a)),
-  );
+  // Containers first (a container pins its image), concurrently. Podman refuses to remove a
+  // container whose namespace another one still joins: those are retried once the others are gone.
+  const containers = actions.filter((a) => a.kind === "container");
+  const objects = await Promise.all(containers.map((a) => execute(engine, a)));
+  for (const [i, o] of objects.entries())
+    if (o.action === "failed") objects[i] = await execute(engine, containers[i]!);
   for (const a of actions.filter((x) => x.kind === "image")) objects.push(await execute(engine, a));
 
   const filters = labelFilter(scope).join(",");

@@ -12,7 +12,7 @@ import {
 } from "./build.js";
 import { DEFAULT_CALL_TIMEOUT_MS, withTimeout } from "./deadline.js";
 import { normalizeRef } from "./ownership.js";
-import { PODMAN_REMEDIATION, podmanCreateOptions } from "./podman.js";
+import { PODMAN_REMEDIATION, podmanCreateOptions, podmanInspect } from "./podman.js";
 import type { HardenedSetting } from "./readback.js";
 
 export type ContainerInspect = Docker.ContainerInspectInfo;
@@ -231,13 +231,20 @@ export class DockerEngine {
     );
   }
 
-  inspect(id: string, signal?: AbortSignal): Promise<ContainerInspect> {
-    return this.call(
+  async inspect(id: string, signal?: AbortSignal): Promise<ContainerInspect> {
+    const info = await this.call(
       `inspect ${short(id)}`,
       (abortSignal) => this.docker.getContainer(id).inspect({ abortSignal }),
       undefined,
       signal,
     );
+    if ((await this.facts()).kind !== "podman") return info;
+    return podmanInspect(info, async (ref) => {
+      const other = await this.call(`inspect ${short(ref)}`, (abortSignal) =>
+        this.docker.getContainer(ref).inspect({ abortSignal }),
+      );
+      return other.Name.replace(/^\//, "");
+    });
   }
 
   /** SIGTERM, then SIGKILL after `graceSec` (the engine's own stop semantics). */

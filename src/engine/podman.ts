@@ -1,5 +1,9 @@
 // What Podman's Docker-compatible API needs said differently, and how to fix what it does not apply.
-import type { CreateOptions } from "./docker.js";
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { ContainerInspect, CreateOptions } from "./docker.js";
 import type { HardenedSetting } from "./readback.js";
 
 /**
@@ -21,7 +25,48 @@ export function podmanCreateOptions(opts: CreateOptions): CreateOptions {
   // Podman refuses an init in a pid namespace it does not own ("PID namespace isn't private"),
   // where Docker runs one: create without it, and let the read-back report Init as not applied.
   if (host.Init && /^(host|container:)/.test(String(host.PidMode ?? ""))) host.Init = false;
+  // Docker takes a seccomp profile's JSON inline; Podman's compatible API reads the value as a
+  // file path. Its socket is local (unix://), so the profile is written where it can read it.
+  if (host.SecurityOpt) host.SecurityOpt = host.SecurityOpt.map(seccompAsFile);
   return { ...opts, HostConfig: host };
+}
+
+const SECCOMP_DIR = path.join(tmpdir(), "docker-acceptance-seccomp");
+
+function seccompAsFile(opt: string): string {
+  const m = /^seccomp[=:](\{[\s\S]*)$/.exec(opt);
+  if (!m) return opt;
+  const dir = SECCOMP_DIR;
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${createHash("sha256").update(m[1]!).digest("hex").slice(0, 32)}.json`);
+  writeFileSync(file, m[1]!, { mode: 0o644 });
+  return `seccomp=${file}`;
+}
+
+/**
+ * Podman's inspect in Docker's terms, so evidence reads the same on both: a seccomp profile this
+ * tool wrote to a file is shown inline again (as Docker shows it), and a namespace joined by
+ * container ID names the container (Docker keeps the name it was given).
+ */
+export async function podmanInspect(
+  info: ContainerInspect,
+  nameOf: (id: string) => Promise<string>,
+): Promise<ContainerInspect> {
+  const host = { ...info.HostConfig } as ContainerInspect["HostConfig"] & Record<string, unknown>;
+  host.SecurityOpt = (host.SecurityOpt ?? []).map((o: string) => {
+    const file = /^seccomp[=:](.*)$/.exec(o)?.[1];
+    if (!file || path.dirname(file) !== SECCOMP_DIR) return o;
+    try {
+      return `seccomp=${readFileSync(file, "utf8")}`;
+    } catch {
+      return o;
+    }
+  });
+  for (const key of ["PidMode", "NetworkMode", "IpcMode"] as const) {
+    const id = /^container:([0-9a-f]{64})$/.exec(String(host[key] ?? ""))?.[1];
+    if (id) host[key] = `container:${await nameOf(id).catch(() => id)}`;
+  }
+  return { ...info, HostConfig: host };
 }
 
 /** How to get each setting applied on Podman, for a subject whose setting the engine ignored. */

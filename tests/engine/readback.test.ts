@@ -1,5 +1,6 @@
 // Read-back of hardened settings: inspect documents as Docker 20.10 and Podman 4.3 (its
 // Docker-compatible API) returned them for the same create options, recorded on this VM.
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { ContainerInspect } from "../../src/engine/docker.js";
 import { podmanCreateOptions } from "../../src/engine/podman.js";
@@ -75,5 +76,21 @@ describe("create options in Podman's terms", () => {
       HostConfig: { Tmpfs: { "/tmp": "rw,noexec,size=64m,uid=65532,gid=65532" } },
     });
     expect(out.HostConfig?.Tmpfs).toEqual({ "/tmp": "rw,noexec,size=64m,U" });
+  });
+});
+
+describe("seccomp profiles in Podman's terms", () => {
+  it("writes an inline profile to a file Podman can read and passes its path", () => {
+    const profile = '{"defaultAction":"SCMP_ACT_ERRNO"}';
+    const out = podmanCreateOptions({
+      HostConfig: { SecurityOpt: ["no-new-privileges:true", `seccomp=${profile}`] },
+    });
+    const [nnp, seccomp] = out.HostConfig?.SecurityOpt ?? [];
+    expect(nnp).toBe("no-new-privileges:true");
+    expect(seccomp).toMatch(/^seccomp=\/.*\.json$/);
+    expect(readFileSync(seccomp!.slice("seccomp=".length), "utf8")).toBe(profile);
+    expect(
+      podmanCreateOptions({ HostConfig: { SecurityOpt: ["seccomp=unconfined"] } }).HostConfig?.SecurityOpt,
+    ).toEqual(["seccomp=unconfined"]);
   });
 });
