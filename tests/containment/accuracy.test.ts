@@ -404,7 +404,7 @@ describe("seccomp judged by content", () => {
   const DEFAULT_JSON =
     process.env.DA_SECCOMP_DEFAULT ??
     "/usr/share/gocode/src/github.com/docker/docker/profiles/seccomp/default.json";
-  it.skipIf(!existsSync(DEFAULT_JSON))(
+  it.skipIf(!existsSync(DEFAULT_JSON) && process.env.CI !== "true")(
     "the engine's default profile, given explicitly, passes on every architecture",
     () => {
       const p = JSON.parse(readFileSync(DEFAULT_JSON, "utf8"));

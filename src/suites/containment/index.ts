@@ -85,14 +85,27 @@ export async function listOtherContainers(engine: Engine, owner: string): Promis
     }));
 }
 
-/** pid and ipc modes are not in the listing: read them where only inspect can tell. */
-async function withInspectedModes(engine: Engine, others: OtherContainer[], signal?: AbortSignal) {
+/**
+ * Modes the listing does not give, read where only inspect can tell: pid and ipc for everyone when
+ * the subject's IPC namespace is shareable, and the network mode of containers whose listing has
+ * none (Podman's listing carries no HostConfig, so a `--network container:<subject>` sidecar would
+ * otherwise go unseen).
+ */
+async function withInspectedModes(
+  engine: Engine,
+  others: OtherContainer[],
+  all: boolean,
+  signal?: AbortSignal,
+): Promise<OtherContainer[]> {
   return Promise.all(
     others.map(async (o) => {
+      if (!all && o.modes.net) return o;
       const doc = await engine.inspect(o.id, signal).catch(() => undefined);
       if (!doc) return o;
-      const hc = (doc.HostConfig ?? {}) as { PidMode?: string; IpcMode?: string };
-      return { ...o, modes: { ...o.modes, pid: hc.PidMode ?? "", ipc: hc.IpcMode ?? "" } };
+      const hc = (doc.HostConfig ?? {}) as { PidMode?: string; IpcMode?: string; NetworkMode?: string };
+      const net = o.modes.net ?? hc.NetworkMode;
+      const modes = all ? { ...o.modes, pid: hc.PidMode ?? "", ipc: hc.IpcMode ?? "" } : o.modes;
+      return { ...o, modes: { ...modes, ...(net ? { net } : {}) } };
     }),
   );
 }
@@ -175,7 +188,7 @@ export async function collectEvidence(
     async (list) => {
       const rest = list.filter((o) => o.id !== inspect.id);
       // Only a shareable IPC namespace can be joined by another container (`--ipc container:<subject>`).
-      return inspect.modes.ipc === "shareable" ? withInspectedModes(opts.engine, rest, opts.signal) : rest;
+      return withInspectedModes(opts.engine, rest, inspect.modes.ipc === "shareable", opts.signal);
     },
     (err: unknown) => ({ error: errorEvidence(err).message }),
   );
