@@ -166,10 +166,18 @@ export async function cleanupOwned(
 
   // Containers first (a container pins its image), concurrently. Podman refuses to remove a
   // container whose namespace another one still joins: those are retried once the others are gone.
+  // Retries go one at a time, for as long as each pass removes something (a chain of joins
+  // unwinds one link per pass; concurrent removals of related containers can all be refused).
   const containers = actions.filter((a) => a.kind === "container");
   const objects = await Promise.all(containers.map((a) => execute(engine, a)));
-  for (const [i, o] of objects.entries())
-    if (o.action === "failed") objects[i] = await execute(engine, containers[i]!);
+  for (let progress = true; progress; ) {
+    progress = false;
+    for (const [i, o] of objects.entries()) {
+      if (o.action !== "failed") continue;
+      objects[i] = await execute(engine, containers[i]!);
+      progress ||= objects[i]!.action !== "failed";
+    }
+  }
   for (const a of actions.filter((x) => x.kind === "image")) objects.push(await execute(engine, a));
 
   const filters = labelFilter(scope).join(",");
