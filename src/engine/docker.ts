@@ -342,7 +342,15 @@ export class DockerEngine {
     }));
   }
 
-  removeContainer(id: string): Promise<void> {
+  async removeContainer(id: string): Promise<void> {
+    // Podman's forced removal stops the container with its stop timeout first (SIGTERM, then
+    // SIGKILL after the grace period), which would spend a cancelled run's bounded cleanup time:
+    // SIGKILL it outright, as Docker's forced removal does.
+    if ((await this.facts()).kind === "podman") {
+      await this.call(`kill ${short(id)}`, (abortSignal) =>
+        this.docker.getContainer(id).kill({ signal: "SIGKILL", abortSignal }),
+      ).catch(() => undefined);
+    }
     return this.call(`remove ${short(id)}`, (abortSignal) =>
       this.docker
         .getContainer(id)

@@ -114,14 +114,25 @@ describe.skipIf(!hasEngine)("fault matrix on the real engine", () => {
     ]);
     const hostPromise = measureHostNamespaces(engine, owner, PROBE_IMAGE);
     const run = async (opts: ReturnType<typeof fixtureLaunch>) => {
-      const id = await engine.createContainer(opts);
-      containers.push(id);
-      await engine.start(id);
-      return id;
+      for (let attempt = 1; ; attempt++) {
+        const id = await engine.createContainer(opts);
+        containers.push(id);
+        try {
+          await engine.start(id);
+          return id;
+        } catch (err) {
+          // Podman 4.3 can give two containers started at once the same random host port
+          // ("address already in use"): that fixture is made again, not the verdict changed.
+          if (attempt >= 3 || !/address already in use/.test(String(err))) throw err;
+          await engine.removeContainer(id);
+          containers.splice(containers.indexOf(id), 1);
+        }
+      }
     };
     // All fixtures start concurrently (peers and volumes first, joiners and execs after), then are
     // probed concurrently against one host measurement.
-    const ids = await Promise.all(
+    // Settled, not raced: when one fixture fails, none is still being created when cleanup runs.
+    const settled = await Promise.allSettled(
       live.map(async (f) => {
         const vars: Record<string, string> = { HOST_DIR: hostDir };
         varsOf.set(f.name, vars);
@@ -157,6 +168,9 @@ describe.skipIf(!hasEngine)("fault matrix on the real engine", () => {
         return id;
       }),
     );
+    const failed = settled.find((r) => r.status === "rejected");
+    if (failed) throw failed.reason;
+    const ids = settled.map((r) => (r as PromiseFulfilledResult<string>).value);
     await Promise.all(
       live.map(async (f, i) => {
         results.set(

@@ -272,22 +272,18 @@ async function probeSubject(
       ).processes;
   if (measured.length === 0) return { error: "no subject process visible to the probe" };
   const caps = [...new Set(measured.flatMap((p) => decodeCaps(p.status.CapPrm ?? "")))];
-  let ids = numericUser(inspect.user);
+  // The probe runs as the uid:gid the subject's processes actually have (the kernel shows a
+  // process's namespaces and mounts only to a reader with its uids): a user given by name, or an
+  // entrypoint that starts as root and drops to another user, leaves the configured user behind.
+  const ids = commonIds(measured) ?? numericUser(inspect.user);
   if (!ids || ids.gid === undefined) {
-    // A user given by name (or uid without gid) resolves in the subject's /etc/passwd: take the
-    // ids the engine actually applied from the first process's status.
-    const uid = Number(measured[0]?.status.Uid?.split(/\s+/)[1]);
-    const gid = Number(measured[0]?.status.Gid?.split(/\s+/)[1]);
-    if (!Number.isInteger(uid) || !Number.isInteger(gid)) {
-      return {
-        error: `could not resolve user ${JSON.stringify(inspect.user)} to a uid:gid (no subject process visible)`,
-      };
-    }
-    ids = { uid, gid };
+    return {
+      error: `could not resolve user ${JSON.stringify(inspect.user)} to a uid:gid (no subject process visible)`,
+    };
   }
   const run = await runProbe(
     opts.engine,
-    probeOptions(opts.owner, opts.probeImage, { ...launch, caps, uid: ids.uid, gid: ids.gid! }),
+    probeOptions(opts.owner, opts.probeImage, { ...launch, caps, uid: ids.uid, gid: ids.gid }),
     opts.signal,
   );
   try {
@@ -299,4 +295,21 @@ async function probeSubject(
       ...(err instanceof ProbeParseError ? { unverified: true } : {}),
     };
   }
+}
+
+/** The effective uid:gid most of the subject's processes run as (ties: the earliest process's). */
+function commonIds(processes: readonly ProcessEvidence[]): { uid: number; gid: number } | undefined {
+  const counts = new Map<string, number>();
+  for (const p of processes) {
+    const uid = Number(p.status.Uid?.split(/\s+/)[1]);
+    const gid = Number(p.status.Gid?.split(/\s+/)[1]);
+    if (!Number.isInteger(uid) || !Number.isInteger(gid)) continue;
+    const key = `${uid}:${gid}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  let best: string | undefined;
+  for (const [key, n] of counts) if (best === undefined || n > counts.get(best)!) best = key;
+  if (best === undefined) return undefined;
+  const [uid, gid] = best.split(":").map(Number) as [number, number];
+  return { uid, gid };
 }
