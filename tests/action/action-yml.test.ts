@@ -43,6 +43,7 @@ const ISSUE_INPUTS = [
 const COMMAND_OUTPUTS = ["run", "decision", "head-sha", "pr", "subjects"];
 const OUTPUTS = [
   "verdict",
+  "verified",
   "report-path",
   "report-dir",
   "passed",

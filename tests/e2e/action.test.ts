@@ -17,6 +17,7 @@ const HEAD = "1234567890abcdef1234567890abcdef12345678";
 const MERGE_SHA = "abcdefabcdefabcdefabcdefabcdefabcdefabcd";
 const OUTPUTS = [
   "verdict",
+  "verified",
   "report-path",
   "report-dir",
   "passed",
@@ -183,6 +184,10 @@ describe.skipIf(!hasEngine)(
         status: "completed",
         conclusion: "neutral",
       });
+      // Nor can a later step that gates on the outputs be fooled by the fork's pass.
+      expect(published.outputs.verdict).toBe("warn");
+      expect(published.outputs.verified).toBe("false");
+      expect(main.outputs.verified).toBe("true");
       expect((await runStep(publish, "post")).code).toBe(0);
     });
 
