@@ -20,6 +20,7 @@ import {
   DEFAULT_DENIED,
   seccompSetting,
 } from "../../src/suites/containment/seccomp.js";
+import { hardenedInspect } from "../helpers/evidence.js";
 
 const ID = "c".repeat(64);
 const PEER = "e".repeat(64);
@@ -47,35 +48,8 @@ const target: GradeTarget = {
   network: "bridge",
 };
 
-function inspect(over: Partial<InspectEvidence> = {}): InspectEvidence {
-  return {
-    id: ID,
-    name: "s",
-    running: true,
-    user: "65532:65532",
-    privileged: false,
-    capAdd: [],
-    capDrop: ["ALL"],
-    securityOpt: ["no-new-privileges:true"],
-    readonlyRootfs: true,
-    modes: { pid: "", net: "bridge", ipc: "private", uts: "", cgroup: "private", userns: "" },
-    memory: 1 << 28,
-    pidsLimit: 128,
-    nanoCpus: 1e9,
-    cpuQuota: 0,
-    devices: [],
-    deviceRequests: 0,
-    deviceCgroupRules: [],
-    maskedPaths: [],
-    readonlyPaths: [],
-    tmpfs: {},
-    mounts: [],
-    ports: {},
-    sysctls: {},
-    dataRoot: "/var/lib/docker",
-    ...over,
-  };
-}
+const inspect = (over: Partial<InspectEvidence> = {}) =>
+  hardenedInspect({ id: ID, maskedPaths: [], readonlyPaths: [], dataRoot: "/var/lib/docker", ...over });
 
 function proc(pid: number, over: Partial<ProcessEvidence> = {}): ProcessEvidence {
   return {

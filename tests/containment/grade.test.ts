@@ -16,6 +16,7 @@ import {
 } from "../../src/suites/containment/inspect.js";
 import { classifyMounts, parseMountinfo } from "../../src/suites/containment/mounts.js";
 import { parseHostOutput, parseProbeOutput } from "../../src/suites/containment/probe.js";
+import { hardenedInspect } from "../helpers/evidence.js";
 
 const target = {
   subject: "s",
@@ -24,34 +25,8 @@ const target = {
   network: "bridge" as const,
 };
 
-function inspect(over: Partial<InspectEvidence> = {}): InspectEvidence {
-  return {
-    id: "c".repeat(64),
-    name: "s",
-    running: true,
-    user: "65532:65532",
-    privileged: false,
-    capAdd: [],
-    capDrop: ["ALL"],
-    securityOpt: ["no-new-privileges:true"],
-    readonlyRootfs: true,
-    modes: { pid: "", net: "bridge", ipc: "private", uts: "", cgroup: "private", userns: "" },
-    memory: 1 << 28,
-    pidsLimit: 128,
-    nanoCpus: 1e9,
-    cpuQuota: 0,
-    devices: [],
-    deviceRequests: 0,
-    deviceCgroupRules: [],
-    maskedPaths: ["/proc/kcore"],
-    readonlyPaths: ["/proc/sys"],
-    tmpfs: {},
-    mounts: [],
-    ports: { "8080/tcp": ["127.0.0.1:49153"] },
-    sysctls: {},
-    ...over,
-  };
-}
+const inspect = (over: Partial<InspectEvidence> = {}) =>
+  hardenedInspect({ ports: { "8080/tcp": ["127.0.0.1:49153"] }, ...over });
 
 const status = (id: string, results: ReturnType<typeof gradeContainment>) =>
   results.find((r) => r.id === id)!.status;

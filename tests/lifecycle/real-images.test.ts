@@ -12,6 +12,7 @@ import { planLaunch } from "../../src/suites/lifecycle/create.js";
 import { describeExit, exitFacts, knownCause } from "../../src/suites/lifecycle/diagnose.js";
 import { dockerRunLine, shellQuote } from "../../src/suites/lifecycle/reproduce.js";
 import { lookupGroup, lookupPasswd, numericIds } from "../../src/suites/lifecycle/user.js";
+import { hardenedInspect } from "../helpers/evidence.js";
 import { makeCase, makeReport } from "../helpers/report.js";
 
 const subject = (extra: Record<string, unknown> = {}) =>
@@ -150,32 +151,8 @@ describe("parallel subjects' log lines", () => {
 });
 
 describe("containment papercuts", () => {
-  const inspect = (over: Partial<InspectEvidence> = {}): InspectEvidence => ({
-    id: "c".repeat(64),
-    name: "s",
-    running: true,
-    user: "65532:65532",
-    privileged: false,
-    capAdd: ["NET_BIND_SERVICE"],
-    capDrop: ["ALL"],
-    securityOpt: ["no-new-privileges:true"],
-    readonlyRootfs: true,
-    modes: { pid: "", net: "bridge", ipc: "private", uts: "", cgroup: "private", userns: "" },
-    memory: 1 << 28,
-    pidsLimit: 128,
-    nanoCpus: 1e9,
-    cpuQuota: 0,
-    devices: [],
-    deviceRequests: 0,
-    deviceCgroupRules: [],
-    maskedPaths: ["/proc/kcore"],
-    readonlyPaths: ["/proc/sys"],
-    tmpfs: {},
-    mounts: [],
-    ports: {},
-    sysctls: {},
-    ...over,
-  });
+  const inspect = (over: Partial<InspectEvidence> = {}) =>
+    hardenedInspect({ capAdd: ["NET_BIND_SERVICE"], ...over });
   const target = {
     subject: "s",
     writableRoots: ["/tmp"],

@@ -1,0 +1,32 @@
+// The inspect evidence of a hardened subject, for grader tests: each test overrides only the
+// settings it is about, so what a case reacts to is visible at the call.
+import type { InspectEvidence } from "../../src/suites/containment/inspect.js";
+
+export function hardenedInspect(over: Partial<InspectEvidence> = {}): InspectEvidence {
+  return {
+    id: "c".repeat(64),
+    name: "s",
+    running: true,
+    user: "65532:65532",
+    privileged: false,
+    capAdd: [],
+    capDrop: ["ALL"],
+    securityOpt: ["no-new-privileges:true"],
+    readonlyRootfs: true,
+    modes: { pid: "", net: "bridge", ipc: "private", uts: "", cgroup: "private", userns: "" },
+    memory: 1 << 28,
+    pidsLimit: 128,
+    nanoCpus: 1e9,
+    cpuQuota: 0,
+    devices: [],
+    deviceRequests: 0,
+    deviceCgroupRules: [],
+    maskedPaths: ["/proc/kcore"],
+    readonlyPaths: ["/proc/sys"],
+    tmpfs: {},
+    mounts: [],
+    ports: {},
+    sysctls: {},
+    ...over,
+  };
+}
