@@ -303,8 +303,8 @@ async function engineFloor() {
   // BuildKit through dockerode's own session, as the suite builds with BuildKit (legacy on request).
   const imageId =
     b.builder === "legacy"
-      ? await legacyFloorBuild(docker, context, tag, b.args)
-      : await dockerodeBuildKit(await rawDocker(), context, tag, b.args);
+      ? await floorBuild(docker, context, tag, b.args, "legacy")
+      : await floorBuild(await rawDocker(), context, tag, b.args);
   lap("build");
   const plan = lib.planLaunch(
     subject,
@@ -546,7 +546,12 @@ async function benchCheckStack(n, count = 35) {
   };
 }
 
-async function legacyFloorBuild(docker, context, tag, buildargs) {
+/**
+ * One build made directly through dockerode, the floor: the legacy builder, or BuildKit through
+ * dockerode's own session (`version: "2"`; the bench imports dockerode unbundled, so its session
+ * finds its .proto files). Resolves to the built image's ID.
+ */
+async function floorBuild(docker, context, tag, buildargs, builder = "buildkit") {
   const stream = await docker.buildImage(
     { context: context.root, src: context.files },
     {
@@ -554,8 +559,7 @@ async function legacyFloorBuild(docker, context, tag, buildargs) {
       dockerfile: context.dockerfile,
       labels: { [lib.OWNER_LABEL]: owner, [lib.ROLE_LABEL]: "subject" },
       buildargs,
-      rm: true,
-      forcerm: true,
+      ...(builder === "legacy" ? { rm: true, forcerm: true } : { version: "2" }),
     },
   );
   let imageId;
@@ -564,7 +568,8 @@ async function legacyFloorBuild(docker, context, tag, buildargs) {
       stream,
       (err) => (err ? reject(err) : resolve()),
       (ev) => {
-        if (ev.aux?.ID) imageId = ev.aux.ID;
+        // The legacy builder reports the ID as aux.ID; BuildKit as the "moby.image.id" message.
+        if (builder === "legacy" ? ev.aux?.ID : ev.id === "moby.image.id") imageId = ev.aux?.ID;
         if (ev.error) reject(new Error(ev.error));
       },
     ),
@@ -583,38 +588,9 @@ async function rawDocker() {
 
 // --- (i) the build phase vs a direct BuildKit build ------------------------------------------------
 
-/**
- * One BuildKit build through dockerode itself (its own session, `version: "2"`): the floor. The
- * bench imports dockerode unbundled, so its session finds its .proto files.
- */
-async function dockerodeBuildKit(docker, context, tag, buildargs) {
-  const stream = await docker.buildImage(
-    { context: context.root, src: context.files },
-    {
-      t: tag,
-      dockerfile: context.dockerfile,
-      labels: { [lib.OWNER_LABEL]: owner, [lib.ROLE_LABEL]: "subject" },
-      buildargs,
-      version: "2",
-    },
-  );
-  let imageId;
-  await new Promise((resolve, reject) =>
-    docker.modem.followProgress(
-      stream,
-      (err) => (err ? reject(err) : resolve()),
-      (ev) => {
-        if (ev.id === "moby.image.id") imageId = ev.aux?.ID;
-        if (ev.error) reject(new Error(ev.error));
-      },
-    ),
-  );
-  return imageId;
-}
-
 async function benchBuild(n) {
   say(
-    `(h) the build phase vs the same BuildKit build through dockerode, ${n} repetitions each (interleaved)`,
+    `(i) the build phase vs the same BuildKit build through dockerode, ${n} repetitions each (interleaved)`,
   );
   const docker = await rawDocker();
   // A realistic small Dockerfile: a cache mount, a bind mount, a COPY; the NONCE build arg makes
@@ -648,24 +624,24 @@ async function benchBuild(n) {
     });
     return performance.now() - t0;
   };
-  const floorBuild = async (nonce) => {
+  const floorTimed = async (nonce) => {
     const t0 = performance.now();
-    await dockerodeBuildKit(docker, context, lib.ownedTag(owner, `floor-build-${i++}`), { NONCE: nonce });
+    await floorBuild(docker, context, lib.ownedTag(owner, `floor-build-${i++}`), { NONCE: nonce });
     return performance.now() - t0;
   };
   await oursBuild("warm-up"); // loads the BuildKit module once, as the first build of a run does
-  await floorBuild("warm-up");
+  await floorTimed("warm-up");
   for (let r = 0; r < n; r++) {
     // Alternate who goes first; each side builds its own fresh nonce, then rebuilds it cached.
     const sides =
       r % 2
         ? [
-            ["floor", floorBuild],
+            ["floor", floorTimed],
             ["ours", oursBuild],
           ]
         : [
             ["ours", oursBuild],
-            ["floor", floorBuild],
+            ["floor", floorTimed],
           ];
     for (const [name, fn] of sides) {
       const nonce = `${name}-${r}-${Math.random().toString(16).slice(2)}`;
