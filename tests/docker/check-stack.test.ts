@@ -5,8 +5,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { checkCommand } from "../../src/commands/check.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ALLOWANCE_LABELS, allowancesFor, checkModeFix } from "../../src/commands/check-stack.js";
 import type { CreateOptions } from "../../src/engine/docker.js";
 import { newRunId } from "../../src/engine/ownership.js";
@@ -15,22 +14,8 @@ import { type CaseResult, type Report, reportSchema } from "../../src/report/mod
 import { CONTAINMENT_CASES } from "../../src/suites/ids.js";
 import { planLaunch } from "../../src/suites/lifecycle/create.js";
 import { hardenedSubject } from "../containment/faults.js";
+import { runCheck } from "../helpers/check.js";
 import { BASE_IMAGE, hasEngine, newEngine, PROBE_IMAGE } from "../helpers/engine.js";
-
-async function runCheck(argv: string[]): Promise<{ code: number; out: string }> {
-  let out = "";
-  const spy = vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
-    out += String(chunk);
-    return true;
-  });
-  const err = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
-  try {
-    return { code: await checkCommand(argv), out };
-  } finally {
-    spy.mockRestore();
-    err.mockRestore();
-  }
-}
 
 const defaults = {
   writableRoots: ["/tmp", "/dev/shm"],

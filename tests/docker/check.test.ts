@@ -1,6 +1,6 @@
 // `check` (attach mode) on containers started by hand: it grades them, never touches them, and
 // leaves nothing of its own behind.
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkCommand } from "../../src/commands/check.js";
 import type { CreateOptions } from "../../src/engine/docker.js";
 import { newRunId, OWNER_LABEL, ownerLabels } from "../../src/engine/ownership.js";
@@ -9,22 +9,8 @@ import { type Report, reportSchema } from "../../src/report/model.js";
 import { CONTAINMENT_CASES } from "../../src/suites/ids.js";
 import { planLaunch } from "../../src/suites/lifecycle/create.js";
 import { hardenedSubject } from "../containment/faults.js";
+import { runCheck } from "../helpers/check.js";
 import { BASE_IMAGE, hasEngine, newEngine, PROBE_IMAGE } from "../helpers/engine.js";
-
-async function runCheck(argv: string[]): Promise<{ code: number; out: string }> {
-  let out = "";
-  const spy = vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
-    out += String(chunk);
-    return true;
-  });
-  const err = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
-  try {
-    return { code: await checkCommand(argv), out };
-  } finally {
-    spy.mockRestore();
-    err.mockRestore();
-  }
-}
 
 describe("check: arguments", () => {
   it.each([
