@@ -231,7 +231,7 @@ export async function checkContainers(opts: CheckOptions): Promise<Report> {
   );
   census.catch(() => undefined); // a failed census falls back to the per-subject probe
   // One listing of the engine's containers for every subject's shared-namespace question.
-  const others = listOtherContainers(engine, owner);
+  const others = listOtherContainers(engine, owner, opts.signal);
   others.catch(() => undefined); // judged per subject, never unhandled
   const errors: Report["errors"] = [];
   const targets = subjects.map((s) => ({

@@ -73,39 +73,44 @@ export interface ContainmentOptions {
   signal?: AbortSignal;
 }
 
-/** Every running container but this run's own probes: whom a subject could share namespaces with. */
-export async function listOtherContainers(engine: Engine, owner: string): Promise<OtherContainer[]> {
-  const listed = await engine.listContainers({ status: ["running"] });
-  return listed
-    .filter((c) => c.labels[OWNER_LABEL] !== owner || c.labels["org.docker-acceptance.role"] !== "probe")
-    .map((c) => ({
-      id: c.id,
-      name: (c.names[0] ?? c.id.slice(0, 12)).replace(/^\//, ""),
-      modes: c.networkMode ? { net: c.networkMode } : {},
-    }));
-}
-
 /**
- * Modes the listing does not give, read where only inspect can tell: pid and ipc for everyone when
- * the subject's IPC namespace is shareable, and the network mode of containers whose listing has
- * none (Podman's listing carries no HostConfig, so a `--network container:<subject>` sidecar would
- * otherwise go unseen).
+ * Every running container but this run's own probes: whom a subject could share namespaces with.
+ * Listed once per run; a container whose listing has no network mode (Podman's carries no
+ * HostConfig) is inspected here, once, so a `--network container:<subject>` sidecar is seen.
  */
-async function withInspectedModes(
+export async function listOtherContainers(
   engine: Engine,
-  others: OtherContainer[],
-  all: boolean,
+  owner: string,
   signal?: AbortSignal,
 ): Promise<OtherContainer[]> {
+  const listed = await engine.listContainers({ status: ["running"] });
+  return Promise.all(
+    listed
+      .filter((c) => c.labels[OWNER_LABEL] !== owner || c.labels["org.docker-acceptance.role"] !== "probe")
+      .map(async (c) => {
+        const net =
+          c.networkMode ??
+          (await engine.inspect(c.id, signal).then(
+            (doc) => doc.HostConfig?.NetworkMode,
+            () => undefined,
+          ));
+        return {
+          id: c.id,
+          name: (c.names[0] ?? c.id.slice(0, 12)).replace(/^\//, ""),
+          modes: net ? { net } : {},
+        };
+      }),
+  );
+}
+
+/** pid and ipc modes are not in the listing: read them where only inspect can tell. */
+async function withInspectedModes(engine: Engine, others: OtherContainer[], signal?: AbortSignal) {
   return Promise.all(
     others.map(async (o) => {
-      if (!all && o.modes.net) return o;
       const doc = await engine.inspect(o.id, signal).catch(() => undefined);
       if (!doc) return o;
-      const hc = (doc.HostConfig ?? {}) as { PidMode?: string; IpcMode?: string; NetworkMode?: string };
-      const net = o.modes.net ?? hc.NetworkMode;
-      const modes = all ? { ...o.modes, pid: hc.PidMode ?? "", ipc: hc.IpcMode ?? "" } : o.modes;
-      return { ...o, modes: { ...modes, ...(net ? { net } : {}) } };
+      const hc = (doc.HostConfig ?? {}) as { PidMode?: string; IpcMode?: string };
+      return { ...o, modes: { ...o.modes, pid: hc.PidMode ?? "", ipc: hc.IpcMode ?? "" } };
     }),
   );
 }
@@ -184,11 +189,11 @@ export async function collectEvidence(
     await host;
     throw err;
   }
-  const others = (opts.others ?? listOtherContainers(opts.engine, opts.owner)).then(
+  const others = (opts.others ?? listOtherContainers(opts.engine, opts.owner, opts.signal)).then(
     async (list) => {
       const rest = list.filter((o) => o.id !== inspect.id);
       // Only a shareable IPC namespace can be joined by another container (`--ipc container:<subject>`).
-      return withInspectedModes(opts.engine, rest, inspect.modes.ipc === "shareable", opts.signal);
+      return inspect.modes.ipc === "shareable" ? withInspectedModes(opts.engine, rest, opts.signal) : rest;
     },
     (err: unknown) => ({ error: errorEvidence(err).message }),
   );
