@@ -284,6 +284,16 @@ describe("namespaces shared with anything", () => {
     expect(r["containment.namespaces"]!.message).toBe("shares its ipc with container peer");
   });
 
+  it("other containers that could not be listed make the case ERROR, never PASS: a peer may hide there", () => {
+    const r = grade({}, {}, { others: { error: "list containers: no answer within 30000 ms" } });
+    expect(r["containment.namespaces"]!.status).toBe("error");
+    expect(r["containment.namespaces"]!.message).toContain("sharing with them is not ruled out");
+    expect(r["containment.namespaces"]!.message).toContain("no answer within 30000 ms");
+    // Sharing found elsewhere still fails: the listing's error does not soften a finding.
+    const shared = grade({ modes: { ...inspect().modes, pid: "host" } }, {}, { others: { error: "x" } });
+    expect(shared["containment.namespaces"]!.status).toBe("fail");
+  });
+
   it("sysctls outside Pod Security's safe set fail; the safe set passes", () => {
     const bad = grade({ sysctls: { "net.ipv4.ip_forward": "1", "kernel.shm_rmid_forced": "1" } });
     expect(bad["containment.namespaces"]!.message).toBe(

@@ -13,6 +13,7 @@ import {
   gradeContainment,
   type HostNamespaces,
   inspectEvidence,
+  listOtherContainers,
   measureHostNamespaces,
   runContainment,
 } from "../../src/suites/containment/index.js";
@@ -171,6 +172,9 @@ describe.skipIf(!hasEngine)("fault matrix on the real engine", () => {
     const failed = settled.find((r) => r.status === "rejected");
     if (failed) throw failed.reason;
     const ids = settled.map((r) => (r as PromiseFulfilledResult<string>).value);
+    // Listed once, after every subject and companion started, as `check` does for a stack (one
+    // listing per subject makes Podman's list time out under 50 probes).
+    const others = listOtherContainers(engine, owner);
     await Promise.all(
       live.map(async (f, i) => {
         results.set(
@@ -180,6 +184,7 @@ describe.skipIf(!hasEngine)("fault matrix on the real engine", () => {
             owner,
             probeImage: PROBE_IMAGE,
             host: hostPromise,
+            others,
           }),
         );
       }),
@@ -200,7 +205,14 @@ describe.skipIf(!hasEngine)("fault matrix on the real engine", () => {
       ),
     );
     rmSync(hostDir, { recursive: true, force: true });
-    expect(evidence.completed).toBe(true);
+    expect(
+      evidence.completed,
+      JSON.stringify({
+        remaining: evidence.remaining,
+        errors: evidence.errors,
+        failed: evidence.objects.filter((o) => o.action === "failed"),
+      }),
+    ).toBe(true);
     expect(await engine.listContainers({ label: [`${OWNER_LABEL}=${owner}`] })).toEqual([]);
     expect(await engine.listImages({ label: [`${OWNER_LABEL}=${owner}`] }, true)).toEqual([]);
   });
@@ -237,7 +249,10 @@ describe.skipIf(!hasEngine)("fault matrix on the real engine", () => {
       if (f.safe) expect(f.fails).toEqual([]);
       // The finding names what it is about (the other container, the syscalls let through).
       for (const [id, text] of Object.entries(resolveVars(f.mentions ?? {}, varsOf.get(name)!)))
-        expect(r.find((x) => x.id === id)!.message).toContain(text);
+        expect(
+          r.find((x) => x.id === id)!.message,
+          JSON.stringify(r.find((x) => x.id === id)!.evidence),
+        ).toContain(text);
     },
   );
 

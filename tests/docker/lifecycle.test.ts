@@ -198,7 +198,14 @@ describe.skipIf(!hasEngine)("owned cleanup", () => {
     await engine.docker.getImage(built.imageId).tag({ repo: "da-test-shared", tag: owner });
     try {
       const evidence = await cleanupOwned(engine, { owner }, { trigger: "test" });
-      expect(evidence.completed).toBe(true);
+      expect(
+        evidence.completed,
+        JSON.stringify({
+          remaining: evidence.remaining,
+          errors: evidence.errors,
+          failed: evidence.objects.filter((o) => o.action === "failed"),
+        }),
+      ).toBe(true);
       const tagObject = evidence.objects.find((o) => o.tag === ownedTag(owner, "shared"));
       expect(tagObject?.action).toBe("untagged");
       expect(tagObject?.reason).toContain(otherTag);

@@ -79,7 +79,14 @@ describe.skipIf(!hasEngine)("probe channel on the real engine", () => {
   afterAll(async () => {
     const evidence = await cleanupOwned(engine, { owner }, { trigger: "test-teardown" });
     rmSync(hostDir, { recursive: true, force: true });
-    expect(evidence.completed).toBe(true);
+    expect(
+      evidence.completed,
+      JSON.stringify({
+        remaining: evidence.remaining,
+        errors: evidence.errors,
+        failed: evidence.objects.filter((o) => o.action === "failed"),
+      }),
+    ).toBe(true);
   });
 
   it("an intact report finds the read-write host bind", async () => {

@@ -465,6 +465,15 @@ function gradeNamespaces(ev: ContainmentEvidence): Outcome {
       : unobservedReason(ev, "the subject's namespaces");
     return skip(`${unmeasured.join(", ")} not compared: ${why}`, evidence);
   }
+  if (ev.others && "error" in ev.others) {
+    // Sharing with the host was ruled out, sharing with another container was not: a pass here
+    // could hide a `--pid container:<peer>` or a sidecar joined to the subject.
+    return {
+      status: "error",
+      message: `namespaces are not shared with the host, but the other containers could not be listed (${ev.others.error}): sharing with them is not ruled out`,
+      evidence,
+    };
+  }
   const note = unreadable.length
     ? ` (process ${unreadable.join(", ")} not readable by the subject's user: judged from the others and inspect)`
     : "";
