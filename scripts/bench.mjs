@@ -127,7 +127,7 @@ export { checkCompleteness } from "./src/inventory/verify.ts";
 export { selectSubjects } from "./src/plan.ts";
 export { planLaunch } from "./src/suites/lifecycle/create.ts";
 export { readBuildContext } from "./src/engine/context.ts";
-export { DockerEngine } from "./src/engine/docker.ts";
+export { DockerEngine } from "./src/engine/providers/docker/engine.ts";
 export { cleanupOwned } from "./src/engine/cleanup.ts";
 export { newRunId, ownerLabels, ownedTag, OWNER_LABEL, ROLE_LABEL, SUBJECT_LABEL } from "./src/engine/ownership.ts";
 export { runContainment, measureHostNamespaces } from "./src/suites/containment/index.ts";
@@ -151,7 +151,7 @@ export { parseCodeOwners } from "./src/alignment/codeowners.ts";
         "./scripts/unused-stub.cjs",
       ]),
     ),
-    // As scripts/bundle.mjs: dockerode's own session and decoder stubbed, ours (src/engine/buildkit.ts) real.
+    // As scripts/bundle.mjs: dockerode's own session and decoder stubbed, ours (src/engine/providers/docker/buildkit.ts) real.
     plugins: [
       {
         name: "dockerode-without-session",

@@ -1,6 +1,6 @@
 // Stands in for code docker-acceptance bundles but never runs: dockerode's optional transports
 // (ssh2 for ssh:// DOCKER_HOST; dockerode's own BuildKit session and status decoder, which read
-// .proto files from disk: ours is src/engine/buildkit.ts) and @actions/core's
+// .proto files from disk: ours is src/engine/providers/docker/buildkit.ts) and @actions/core's
 // OIDC token client (@actions/http-client, which brings undici). Keeps bundles small and fast.
 function unsupported() {
   throw new Error(

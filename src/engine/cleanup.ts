@@ -2,9 +2,9 @@
 // our owner label is ever touched; images go by our tag only, never by pruning.
 import { EngineError, errorEvidence } from "../errors.js";
 import type { CleanupEvidence, CleanupObject } from "../report/model.js";
-import type { ImageInspect, OwnedContainer, OwnedImage } from "./docker.js";
 import { isOwnedTag, normalizeRef, OWNER_LABEL, ownedTag, ROLE_LABEL, SUBJECT_LABEL } from "./ownership.js";
 import type { Engine } from "./provider.js";
+import type { ImageInspect, OwnedContainer, OwnedImage } from "./providers/docker/engine.js";
 
 /** Whose objects: a whole run, or one subject of it. */
 export interface CleanupScope {

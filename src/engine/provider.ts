@@ -1,5 +1,5 @@
 // The engine surface suites, commands and the pipeline use: the public methods of the Docker API
 // adapter, without its dockerode client. Every provider offers exactly this (docs/providers.md).
-import type { DockerEngine } from "./docker.js";
+import type { DockerEngine } from "./providers/docker/engine.js";
 
 export type Engine = Omit<DockerEngine, "docker">;

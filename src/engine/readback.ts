@@ -2,7 +2,7 @@
 // back from the engine's inspect document. An engine may accept a setting and not apply it (Podman's
 // Docker-compatible API ignores CgroupnsMode and IpcMode "none", and mounts writable /run and
 // /var/tmp under a read-only root); such a deviation is named, never trusted. Pure.
-import type { ContainerInspect, CreateOptions } from "./docker.js";
+import type { ContainerInspect, CreateOptions } from "./providers/docker/engine.js";
 
 /** The settings read back; their names are the create options' own, as users see them in inspect. */
 export type HardenedSetting =

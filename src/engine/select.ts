@@ -4,8 +4,8 @@
 import { existsSync } from "node:fs";
 import Docker from "dockerode";
 import { UsageError } from "../errors.js";
-import { DockerEngine } from "./docker.js";
 import type { Engine } from "./provider.js";
+import { DockerEngine } from "./providers/docker/engine.js";
 
 export const ENGINE_CHOICES = ["auto", "docker", "podman"] as const;
 export type EngineChoice = (typeof ENGINE_CHOICES)[number];

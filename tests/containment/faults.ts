@@ -2,7 +2,7 @@
 // is laid over the hardened launch settings. Shared by the matrix test and the recorder.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import type { CreateOptions } from "../../src/engine/docker.js";
+import type { CreateOptions } from "../../src/engine/providers/docker/engine.js";
 import { subjectSchema } from "../../src/inventory/schema.js";
 import { planLaunch } from "../../src/suites/lifecycle/create.js";
 

@@ -2,8 +2,8 @@
 // leaves nothing of its own behind.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkCommand } from "../../src/commands/check.js";
-import type { CreateOptions } from "../../src/engine/docker.js";
 import { newRunId, OWNER_LABEL, ownerLabels } from "../../src/engine/ownership.js";
+import type { CreateOptions } from "../../src/engine/providers/docker/engine.js";
 import { exitCodeOf, UsageError } from "../../src/errors.js";
 import { type Report, reportSchema } from "../../src/report/model.js";
 import { CONTAINMENT_CASES } from "../../src/suites/ids.js";

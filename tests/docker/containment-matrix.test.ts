@@ -6,8 +6,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cleanupOwned } from "../../src/engine/cleanup.js";
 import { readBuildContext } from "../../src/engine/context.js";
-import type { ContainerInspect } from "../../src/engine/docker.js";
 import { newRunId, OWNER_LABEL, ownedTag, ownerLabels, ROLE_LABEL } from "../../src/engine/ownership.js";
+import type { ContainerInspect } from "../../src/engine/providers/docker/engine.js";
 import type { CaseResult } from "../../src/report/model.js";
 import {
   gradeContainment,

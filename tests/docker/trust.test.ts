@@ -1,8 +1,8 @@
 // What judges a pull request on a real engine (issue #20): a probe image named in the PR's
 // inventory never runs, and the host reference probe runs unprivileged yet measures.
 import { describe, expect, it } from "vitest";
-import { DockerEngine } from "../../src/engine/docker.js";
 import { newRunId } from "../../src/engine/ownership.js";
+import { DockerEngine } from "../../src/engine/providers/docker/engine.js";
 import { silentLogger } from "../../src/log.js";
 import { runPipeline } from "../../src/pipeline.js";
 import { renderMarkdown } from "../../src/report/markdown.js";

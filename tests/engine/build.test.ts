@@ -1,11 +1,11 @@
 // The builder choice, BuildKit's status stream decoded into a readable log, a step name pointed
 // back at its Dockerfile line, and which images a legacy build created.
 import { describe, expect, it } from "vitest";
-import { chooseBuilder, legacyCreatedImages } from "../../src/engine/build.js";
-import { maskSecrets, StatusLog } from "../../src/engine/buildkit.js";
 import { planCleanup } from "../../src/engine/cleanup.js";
 import { instructionOfStep, parseDockerfile } from "../../src/engine/dockerfile.js";
-import { encodeFields } from "../../src/engine/protowire.js";
+import { chooseBuilder, legacyCreatedImages } from "../../src/engine/providers/docker/build.js";
+import { maskSecrets, StatusLog } from "../../src/engine/providers/docker/buildkit.js";
+import { encodeFields } from "../../src/engine/providers/docker/protowire.js";
 
 const ts = (seconds: number, nanos = 0) =>
   encodeFields([[1, seconds], ...(nanos ? [[2, nanos] as [number, number]] : [])]);

@@ -2,8 +2,8 @@
 // Docker-compatible API) returned them for the same create options, recorded on this VM.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import type { ContainerInspect } from "../../src/engine/docker.js";
-import { podmanCreateOptions } from "../../src/engine/podman.js";
+import type { ContainerInspect } from "../../src/engine/providers/docker/engine.js";
+import { podmanCreateOptions } from "../../src/engine/providers/podman/compat.js";
 import { readBack } from "../../src/engine/readback.js";
 import { planLaunch } from "../../src/suites/lifecycle/create.js";
 import { hardenedSubject } from "../containment/faults.js";

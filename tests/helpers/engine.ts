@@ -1,6 +1,6 @@
 // Real-engine tests: with CI=true a missing engine is a failure, never a skip.
 import Docker from "dockerode";
-import { DockerEngine } from "../../src/engine/docker.js";
+import { DockerEngine } from "../../src/engine/providers/docker/engine.js";
 
 export const BASE_IMAGE = process.env.DA_BASE_IMAGE ?? "docker-acceptance/busybox:local";
 /** The trusted probe image in tests: nothing can be pulled here, so the local busybox stands in. */

@@ -2,9 +2,9 @@
 // Evidence first (inspect once + trusted probe containers), judgement second (pure graders).
 
 import { readlink } from "node:fs/promises";
-import type { ContainerInspect } from "../../engine/docker.js";
 import { OWNER_LABEL } from "../../engine/ownership.js";
 import type { Engine } from "../../engine/provider.js";
+import type { ContainerInspect } from "../../engine/providers/docker/engine.js";
 import { errorEvidence } from "../../errors.js";
 import type { CaseResult } from "../../report/model.js";
 import { type ContainmentEvidence, decodeCaps, gradeContainment, type OtherContainer } from "./grade.js";

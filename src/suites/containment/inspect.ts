@@ -1,6 +1,6 @@
 // Evidence from `docker inspect`: the launch settings as the engine recorded them, reduced to the
 // fields the graders read. Recorded inspect documents (fixtures) go through the same function.
-import type { ContainerInspect } from "../../engine/docker.js";
+import type { ContainerInspect } from "../../engine/providers/docker/engine.js";
 
 export interface InspectEvidence {
   id: string;

@@ -2,9 +2,9 @@
 // and the parser for its line report. Evidence only; no judgement here.
 
 import { createHash, randomBytes } from "node:crypto";
-import type { CreateOptions } from "../../engine/docker.js";
 import { ownerLabels } from "../../engine/ownership.js";
 import type { Engine } from "../../engine/provider.js";
+import type { CreateOptions } from "../../engine/providers/docker/engine.js";
 
 /** Namespaces the containment suite compares with the host's. */
 export const NAMESPACES = ["pid", "net", "ipc", "uts", "mnt", "cgroup"] as const;

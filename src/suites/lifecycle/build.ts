@@ -3,12 +3,12 @@
 // (and .dockerignore applied, escaping symlinks refused) before the engine hears of it.
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import type { BuilderChoice } from "../../engine/build.js";
-import type { BuildkitStep } from "../../engine/buildkit.js";
 import { readBuildContext } from "../../engine/context.js";
-import { BuildFailedError, type ImageInspect } from "../../engine/docker.js";
 import { instructionOfStep, type ParsedDockerfile, parseDockerfile } from "../../engine/dockerfile.js";
 import { OWNER_LABEL, ownedTag, ROLE_LABEL } from "../../engine/ownership.js";
+import type { BuilderChoice } from "../../engine/providers/docker/build.js";
+import type { BuildkitStep } from "../../engine/providers/docker/buildkit.js";
+import { BuildFailedError, type ImageInspect } from "../../engine/providers/docker/engine.js";
 import { redact, registerSecret } from "../../errors.js";
 import type { SubjectReport } from "../../report/model.js";
 import { terminalSafe } from "../../report/text.js";

@@ -1,7 +1,8 @@
 // The hardened launch settings, derived from the subject declaration alone (pure), so the same
 // settings are what lifecycle.limits reads back and what containment later measures.
-import type { CreateOptions } from "../../engine/docker.js";
+
 import { ownerLabels, SUBJECT_LABEL } from "../../engine/ownership.js";
+import type { CreateOptions } from "../../engine/providers/docker/engine.js";
 import { parseMemory, type Subject } from "../../inventory/schema.js";
 import { numericIds } from "./user.js";
 

@@ -4,8 +4,8 @@
 
 import os from "node:os";
 import path from "node:path";
-import type { ContainerInspect } from "../../engine/docker.js";
 import type { Engine } from "../../engine/provider.js";
+import type { ContainerInspect } from "../../engine/providers/docker/engine.js";
 import { errorEvidence, redact } from "../../errors.js";
 import { EXCERPT_BYTES } from "./case.js";
 

@@ -1,5 +1,5 @@
 // lifecycle.limits: what inspect reads back after start equals what was requested.
-import type { ContainerInspect } from "../../engine/docker.js";
+import type { ContainerInspect } from "../../engine/providers/docker/engine.js";
 import type { Draft } from "./case.js";
 import type { LaunchPlan } from "./create.js";
 

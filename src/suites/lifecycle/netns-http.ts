@@ -3,8 +3,8 @@
 // through nc, which every busybox has (wget is absent or broken in some static builds).
 // Parameters travel in the environment, never interpolated into the script.
 
-import type { CreateOptions } from "../../engine/docker.js";
 import type { Engine } from "../../engine/provider.js";
+import type { CreateOptions } from "../../engine/providers/docker/engine.js";
 import type { HttpProbe } from "../../inventory/schema.js";
 import { runProbe, trustedProbe } from "../containment/probe.js";
 import type { HttpAnswer } from "./http.js";

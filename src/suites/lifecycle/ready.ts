@@ -3,7 +3,7 @@
 // decided from the engine's state read after the failure: a subject that is not running is
 // reported as what happened to it (exit code, signal, OOM kill, after how long, its last log
 // lines and the known cause they name), never as whichever check happened to notice first.
-import type { ContainerInspect } from "../../engine/docker.js";
+import type { ContainerInspect } from "../../engine/providers/docker/engine.js";
 import { EngineError } from "../../errors.js";
 import { type Readiness, readinessOf } from "../../inventory/schema.js";
 import type { CaseContext, Draft } from "./case.js";

@@ -2,7 +2,7 @@
 // root, tmpfs mounts, capabilities, security options, limits and ports. Environment variables
 // appear by name only (`-e NAME` takes the value from the caller's environment), so no value from
 // the inventory is ever printed. Every word is shell-quoted.
-import type { CreateOptions } from "../../engine/docker.js";
+import type { CreateOptions } from "../../engine/providers/docker/engine.js";
 import type { Subject } from "../../inventory/schema.js";
 
 /** POSIX shell quoting: bare when only safe characters, else single quotes. */

@@ -2,7 +2,7 @@
 // stop, cleanup. Each case is a module of its own; this file only orders them, times them and
 // records them. A case that cannot run because an earlier one failed is a SKIP that says which.
 import { cleanupOwned } from "../../engine/cleanup.js";
-import type { ContainerInspect, CreateOptions } from "../../engine/docker.js";
+import type { ContainerInspect, CreateOptions } from "../../engine/providers/docker/engine.js";
 import { readBack } from "../../engine/readback.js";
 import { errorEvidence } from "../../errors.js";
 import type { CaseResult, CleanupEvidence, Phase, SubjectReport } from "../../report/model.js";

@@ -2,8 +2,8 @@
 // the legacy builder's stream, and what each build created. The BuildKit session lives in
 // buildkit.ts, imported only when a BuildKit build runs.
 import type Docker from "dockerode";
+import type { BuildContext } from "../../context.js";
 import type { BuildkitStep } from "./buildkit.js";
-import type { BuildContext } from "./context.js";
 
 export type Builder = "buildkit" | "legacy";
 

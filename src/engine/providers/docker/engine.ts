@@ -1,7 +1,11 @@
 // The one engine adapter: a narrow, typed surface over dockerode where every call has its own
 // timeout and every object the tool creates carries the owner labels. Suites never see dockerode.
 import Docker from "dockerode";
-import { EngineError } from "../errors.js";
+import { EngineError } from "../../../errors.js";
+import { DEFAULT_CALL_TIMEOUT_MS, withTimeout } from "../../deadline.js";
+import { normalizeRef } from "../../ownership.js";
+import type { HardenedSetting } from "../../readback.js";
+import { PODMAN_REMEDIATION, podmanCreateOptions, podmanInspect } from "../podman/compat.js";
 import {
   type BuilderChoice,
   BuildFailedError,
@@ -10,10 +14,6 @@ import {
   chooseBuilder,
   runBuild,
 } from "./build.js";
-import { DEFAULT_CALL_TIMEOUT_MS, withTimeout } from "./deadline.js";
-import { normalizeRef } from "./ownership.js";
-import { PODMAN_REMEDIATION, podmanCreateOptions, podmanInspect } from "./podman.js";
-import type { HardenedSetting } from "./readback.js";
 
 export type ContainerInspect = Docker.ContainerInspectInfo;
 export type ImageInspect = Docker.ImageInspectInfo;
