@@ -52,6 +52,8 @@ export interface EngineFacts {
   kind: "docker" | "podman";
   /** For messages: "Docker 20.10.24", "Podman 4.3.1". */
   name: string;
+  /** The command line tool a person reproduces a launch with, for `{cli}` in remediation: "docker", "podman". */
+  cli: string;
   /** How to get a hardened setting applied on this engine, when it silently was not. */
   remediation: Partial<Record<HardenedSetting, string>>;
 }
@@ -128,8 +130,8 @@ export class DockerEngine {
     this.factsPromise ??= this.version().then((v) => {
       const podman = (v.Components ?? []).some((c) => /podman/i.test(c.Name));
       return podman
-        ? { kind: "podman", name: `Podman ${v.Version}`, remediation: PODMAN_REMEDIATION }
-        : { kind: "docker", name: `Docker ${v.Version}`, remediation: DOCKER_REMEDIATION };
+        ? { kind: "podman", name: `Podman ${v.Version}`, cli: "podman", remediation: PODMAN_REMEDIATION }
+        : { kind: "docker", name: `Docker ${v.Version}`, cli: "docker", remediation: DOCKER_REMEDIATION };
     });
     this.factsPromise.catch(() => {
       this.factsPromise = undefined;
