@@ -1,0 +1,405 @@
+// The structure check (#18 item 5, run by `npm run lint` and so by .ci/run): src/ imports only
+// downward through the layers below, folders in one layer import each other without a cycle,
+// and no function in src/ has a body over 80 lines. It parses each file with the TypeScript
+// compiler's parser alone (no type checking), so it takes about a second.
+//
+// Offenders that existed when the check was introduced are listed in scripts/structure-baseline.json.
+// That list may only get shorter: an offender not in it fails, a function in it that grew fails,
+// and an entry that is no longer an offender fails too (remove it, or run with --prune).
+//
+//   node scripts/check-structure.mjs           check src/ against the baseline (exit 1 on a finding)
+//   node scripts/check-structure.mjs --all     list every offender, baseline or not
+//   node scripts/check-structure.mjs --prune   drop the baseline entries that are fixed (never adds)
+//   --root DIR  check DIR/src against DIR/scripts/structure-baseline.json (the tests use this)
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import ts from "typescript";
+
+export const MAX_FUNCTION_LINES = 80;
+
+/**
+ * The layers of src/, top (the doors) to bottom (the primitives). A file may import files of its
+ * own folder, of a lower layer, and of another folder of its own layer as long as no cycle forms
+ * between folders ("independent" layers forbid even that). An entry ending in "/" is a folder
+ * (its sub-folders included unless listed themselves); any other entry is one file. Every .ts
+ * file in src/ must fall under an entry: a new folder is placed here, with its reason, on purpose.
+ * docs/architecture.md explains the same order; keep the two in step.
+ */
+export const LAYERS = [
+  {
+    name: "doors",
+    why: "the action's steps and the CLI: read inputs or flags, call one use case, set outputs and exit code",
+    units: ["src/main.ts", "src/post.ts", "src/cli.ts", "src/action/"],
+  },
+  {
+    name: "use cases",
+    why: "what the doors share (run, check, merge, verify, publish, sweep, align, the /acceptance bot)",
+    units: ["src/commands/", "src/bot/"],
+  },
+  {
+    name: "flows",
+    why: "the pipeline itself and the plan of which subjects and suites run where",
+    units: ["src/pipeline.ts", "src/plan.ts"],
+  },
+  {
+    name: "publishers",
+    why: "transport of a finished report to GitHub; they render nothing the report layer cannot",
+    units: ["src/github/"],
+  },
+  {
+    name: "suite registry",
+    why: "what gathers the suites (files directly in src/suites/ but the case catalogue)",
+    units: ["src/suites/"],
+  },
+  {
+    name: "suites",
+    why: "each suite measures on its own: one suite never imports another (shared code goes down a layer)",
+    independent: true,
+    units: ["src/suites/lifecycle/", "src/suites/containment/"],
+  },
+  {
+    name: "review",
+    why: "the alignment review of the PR's diff, a step of its own after the suites",
+    units: ["src/alignment/"],
+  },
+  {
+    name: "inventory",
+    why: "the pinned inventory: schema, loading, hashes, judging it at the PR's base",
+    units: ["src/inventory/"],
+  },
+  {
+    name: "engine",
+    why: "the container engine behind the provider seam; it knows nothing of suites, inventories or reviews",
+    units: ["src/engine/"],
+  },
+  {
+    name: "report",
+    why: "the one Report model and its pure renderings; everything above produces or publishes it",
+    units: ["src/report/"],
+  },
+  {
+    name: "catalogue",
+    why: "the case ids as plain data: the inventory's schema, the suites and the report's tables all name cases",
+    units: ["src/suites/ids.ts"],
+  },
+  {
+    name: "primitives",
+    why: "typed errors, logging, the tool's name and version: imported by all, importing nothing of ours",
+    units: ["src/errors.ts", "src/log.ts", "src/version.ts"],
+  },
+];
+
+const HERE = fileURLToPath(new URL(".", import.meta.url));
+
+/** Every .ts file under dir, as paths relative to root with forward slashes, sorted. */
+function sourceFiles(root, dir) {
+  const out = [];
+  const walk = (rel) => {
+    for (const name of readdirSync(path.join(root, rel)).sort()) {
+      const child = `${rel}/${name}`;
+      if (statSync(path.join(root, child)).isDirectory()) walk(child);
+      else if (/\.(ts|mts|tsx)$/.test(name)) out.push(child);
+    }
+  };
+  if (existsSync(path.join(root, dir))) walk(dir);
+  return out;
+}
+
+/** The layer entry a file belongs to: the longest entry that is the file or a folder holding it. */
+function placeOf(file, layers) {
+  let best;
+  layers.forEach((layer, rank) => {
+    for (const unit of layer.units) {
+      const holds = unit.endsWith("/") ? file.startsWith(unit) : file === unit;
+      if (holds && (!best || unit.length > best.unit.length)) best = { unit, rank, layer };
+    }
+  });
+  return best;
+}
+
+const lineOf = (sf, pos) => sf.getLineAndCharacterOfPosition(pos).line + 1;
+
+/** The relative module specifiers of a file (static, re-export, dynamic and type imports) with lines. */
+function importsOf(sf) {
+  const found = [];
+  const add = (lit) => {
+    if (lit && ts.isStringLiteralLike(lit) && lit.text.startsWith(".")) {
+      found.push({ spec: lit.text, line: lineOf(sf, lit.getStart(sf)) });
+    }
+  };
+  const visit = (node) => {
+    if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) add(node.moduleSpecifier);
+    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) {
+      add(node.moduleReference.expression);
+    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+      add(node.arguments[0]);
+    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) add(node.argument.literal);
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return found;
+}
+
+/** The source file an import names (".js" written for ".ts", as NodeNext wants), or undefined. */
+function resolve(root, from, spec) {
+  const base = path.posix.normalize(path.posix.join(path.posix.dirname(from), spec));
+  const stem = base.replace(/\.(m|c)?js$/, "");
+  const candidates = [base, `${stem}.ts`, `${stem}.mts`, `${stem}.tsx`, `${stem}/index.ts`];
+  return candidates.find(
+    (c) => c.startsWith("src/") && existsSync(path.join(root, c)) && statSync(path.join(root, c)).isFile(),
+  );
+}
+
+/** A readable name for a function node: its own name, or what it is assigned to, qualified by its class. */
+function nameOf(node, sf) {
+  const text = (n) =>
+    n && (ts.isIdentifier(n) || ts.isStringLiteral(n) || ts.isPrivateIdentifier(n)) ? n.text : n?.getText(sf);
+  const owner = (n) => {
+    const holder = n.parent;
+    if (holder && (ts.isClassDeclaration(holder) || ts.isClassExpression(holder)))
+      return `${holder.name?.text ?? "class"}.`;
+    if (holder && ts.isObjectLiteralExpression(holder)) {
+      const named = holder.parent;
+      if (named && (ts.isVariableDeclaration(named) || ts.isPropertyAssignment(named)))
+        return `${text(named.name)}.`;
+    }
+    return "";
+  };
+  if (ts.isFunctionDeclaration(node)) return node.name?.text ?? "default";
+  if (ts.isConstructorDeclaration(node)) return `${owner(node)}constructor`;
+  if (ts.isMethodDeclaration(node) || ts.isGetAccessor(node) || ts.isSetAccessor(node)) {
+    return `${owner(node)}${text(node.name)}`;
+  }
+  if (ts.isFunctionExpression(node) && node.name) return node.name.text;
+  const parent = node.parent;
+  if (ts.isVariableDeclaration(parent)) return text(parent.name);
+  if (ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent))
+    return `${owner(parent)}${text(parent.name)}`;
+  if (ts.isBinaryExpression(parent) && parent.right === node) return parent.left.getText(sf);
+  if (ts.isCallExpression(parent)) return `(callback of ${parent.expression.getText(sf).slice(0, 40)})`;
+  return "(anonymous)";
+}
+
+/** Functions whose body spans more than maxLines lines, named by the chain of functions holding them. */
+function longFunctions(sf, file, maxLines) {
+  const found = [];
+  const seen = new Map();
+  const visit = (node, outer) => {
+    let chain = outer;
+    if (ts.isFunctionLike(node) && node.body) {
+      chain = outer ? `${outer} > ${nameOf(node, sf)}` : nameOf(node, sf);
+      const start = lineOf(sf, node.body.getStart(sf));
+      const lines = lineOf(sf, node.body.getEnd()) - start + 1;
+      if (lines > maxLines) {
+        const count = (seen.get(chain) ?? 0) + 1;
+        seen.set(chain, count);
+        const name = count > 1 ? `${chain} #${count}` : chain;
+        found.push({
+          kind: "function",
+          key: `${file} ${name}`,
+          file,
+          name,
+          line: lineOf(sf, node.getStart(sf)),
+          lines,
+        });
+      }
+    }
+    ts.forEachChild(node, (child) => visit(child, chain));
+  };
+  visit(sf, "");
+  return found;
+}
+
+/** Folder cycles among the edges that are allowed by rank (same layer), by Tarjan's algorithm. */
+function cyclesOf(edges) {
+  const graph = new Map();
+  for (const e of edges) {
+    if (!graph.has(e.from)) graph.set(e.from, new Set());
+    graph.get(e.from).add(e.to);
+  }
+  let index = 0;
+  const stack = [];
+  const info = new Map();
+  const sccs = [];
+  const strong = (v) => {
+    info.set(v, { index, low: index, on: true });
+    index += 1;
+    stack.push(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!info.has(w)) {
+        strong(w);
+        info.get(v).low = Math.min(info.get(v).low, info.get(w).low);
+      } else if (info.get(w).on) info.get(v).low = Math.min(info.get(v).low, info.get(w).index);
+    }
+    if (info.get(v).low === info.get(v).index) {
+      const scc = [];
+      let w;
+      do {
+        w = stack.pop();
+        info.get(w).on = false;
+        scc.push(w);
+      } while (w !== v);
+      if (scc.length > 1) sccs.push(scc.sort());
+    }
+  };
+  for (const v of [...graph.keys()].sort()) if (!info.has(v)) strong(v);
+  return sccs;
+}
+
+/**
+ * Every structural offender under root/src: files no layer holds, upward imports, imports between
+ * independent folders, folder cycles within a layer, and functions over maxLines.
+ */
+export function findOffenders(root, { layers = LAYERS, maxLines = MAX_FUNCTION_LINES } = {}) {
+  const offenders = [];
+  const sameLayerEdges = [];
+  for (const file of sourceFiles(root, "src")) {
+    const sf = ts.createSourceFile(
+      file,
+      readFileSync(path.join(root, file), "utf8"),
+      ts.ScriptTarget.Latest,
+      true,
+    );
+    offenders.push(...longFunctions(sf, file, maxLines));
+    const from = placeOf(file, layers);
+    if (!from) {
+      offenders.push({ kind: "unplaced", key: `unplaced ${file}`, file, line: 1 });
+      continue;
+    }
+    const reported = new Set();
+    for (const { spec, line } of importsOf(sf)) {
+      const target = resolve(root, file, spec);
+      const to = target && placeOf(target, layers);
+      if (!to || to.unit === from.unit || reported.has(target)) continue;
+      const edge = { file, line, spec, target, from, to };
+      if (to.rank < from.rank) offenders.push({ kind: "upward", key: `${file} -> ${target}`, ...edge });
+      else if (to.rank === from.rank && from.layer.independent) {
+        offenders.push({ kind: "sibling", key: `${file} -> ${target}`, ...edge });
+      } else if (to.rank === from.rank) {
+        sameLayerEdges.push({ ...edge, from: from.unit, to: to.unit });
+        continue;
+      } else continue;
+      reported.add(target);
+    }
+  }
+  for (const units of cyclesOf(sameLayerEdges)) {
+    const inside = sameLayerEdges.filter((e) => units.includes(e.from) && units.includes(e.to));
+    offenders.push({
+      kind: "cycle",
+      key: `cycle ${units.join(" ")}`,
+      units,
+      edges: inside,
+      file: inside[0].file,
+      line: inside[0].line,
+    });
+  }
+  return offenders;
+}
+
+const DO = {
+  unplaced:
+    "add its folder to LAYERS in scripts/check-structure.mjs, in the layer it belongs to, and say why",
+  upward: "move what both need down to the lower layer (or lower), or pass it in as a parameter",
+  sibling:
+    "suites are independent: move the shared code below the suites (e.g. into src/engine/), where both can import it",
+  cycle:
+    "break the cycle: move the part both folders need down a layer, so only one of them imports the other",
+  function:
+    "split it into named steps, each a function of its own (the limit counts the body's lines as written)",
+};
+
+/** One offender as lines a person can act on: where, what, the limit, and what to do. */
+export function describe(o, maxLines = MAX_FUNCTION_LINES) {
+  switch (o.kind) {
+    case "function":
+      return `${o.file}:${o.line}: function ${o.name} has a ${o.lines}-line body (limit ${maxLines}): ${DO.function}`;
+    case "unplaced":
+      return `${o.file}: no layer holds this file: ${DO.unplaced}`;
+    case "upward":
+      return `${o.file}:${o.line}: imports "${o.spec}" (${o.target}): layer "${o.from.layer.name}" (${o.from.unit}) may not import layer "${o.to.layer.name}" (${o.to.unit}), which sits above it: ${DO.upward}`;
+    case "sibling":
+      return `${o.file}:${o.line}: imports "${o.spec}" (${o.target}): ${o.from.unit} and ${o.to.unit} are both in the independent layer "${o.from.layer.name}": ${DO.sibling}`;
+    case "cycle":
+      return [
+        `folder cycle between ${o.units.join(", ")}: ${DO.cycle}. The imports that close it:`,
+        ...o.edges.map((e) => `  ${e.file}:${e.line}: imports "${e.spec}" (${e.target})`),
+      ].join("\n");
+    default:
+      return o.key;
+  }
+}
+
+/** The baseline as read from disk: function keys with their line counts, and import/cycle keys. */
+export function readBaseline(file) {
+  if (!existsSync(file)) return { functions: {}, imports: [] };
+  const raw = JSON.parse(readFileSync(file, "utf8"));
+  return { ...raw, functions: raw.functions ?? {}, imports: raw.imports ?? [] };
+}
+
+/**
+ * Offenders against the baseline: `fresh` (not in it, or a listed function that grew) fail the
+ * check; `stale` entries (listed but fixed) fail too, so the list only ever gets shorter.
+ */
+export function compare(offenders, baseline) {
+  const fresh = [];
+  const current = new Set();
+  for (const o of offenders) {
+    current.add(o.key);
+    if (o.kind === "function") {
+      const allowed = baseline.functions[o.key];
+      if (allowed === undefined) fresh.push(o);
+      else if (o.lines > allowed) fresh.push({ ...o, grew: allowed });
+    } else if (!baseline.imports.includes(o.key)) fresh.push(o);
+  }
+  const stale = [...Object.keys(baseline.functions), ...baseline.imports].filter((k) => !current.has(k));
+  return { fresh, stale };
+}
+
+function main(argv) {
+  const arg = (name) => {
+    const i = argv.indexOf(name);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const root = path.resolve(arg("--root") ?? path.join(HERE, ".."));
+  const baselineFile = path.join(root, "scripts", "structure-baseline.json");
+  const started = Date.now();
+  const offenders = findOffenders(root);
+  if (argv.includes("--all")) {
+    for (const o of offenders) console.log(describe(o));
+    console.log(`${offenders.length} offenders`);
+    return 0;
+  }
+  const baseline = readBaseline(baselineFile);
+  const { fresh, stale } = compare(offenders, baseline);
+  if (argv.includes("--prune") && stale.length > 0) {
+    for (const k of stale) delete baseline.functions[k];
+    baseline.imports = baseline.imports.filter((k) => !stale.includes(k));
+    writeFileSync(baselineFile, `${JSON.stringify(baseline, null, 2)}\n`);
+    console.log(`structure: removed ${stale.length} fixed entries from ${path.relative(root, baselineFile)}`);
+    return main(argv.filter((a) => a !== "--prune"));
+  }
+  for (const o of fresh) {
+    const line = describe(o);
+    console.error(
+      o.grew ? `${line} (the baseline allows this known offender ${o.grew} lines; it may not grow)` : line,
+    );
+  }
+  for (const k of stale) {
+    console.error(
+      `scripts/structure-baseline.json: "${k}" is no longer an offender: remove it from the baseline (or run node scripts/check-structure.mjs --prune)`,
+    );
+  }
+  const known = offenders.length - fresh.filter((o) => !o.grew).length;
+  const summary = `structure: ${offenders.length} offenders, ${known} of them known in the baseline, ${fresh.length} new or grown, ${stale.length} fixed but still listed (${Date.now() - started} ms)`;
+  if (fresh.length > 0 || stale.length > 0) {
+    console.error(summary);
+    return 1;
+  }
+  console.log(summary);
+  return 0;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  process.exitCode = main(process.argv.slice(2));
+}

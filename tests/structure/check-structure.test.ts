@@ -1,0 +1,236 @@
+// The structure check (scripts/check-structure.mjs) holds src/ to its layers and its 80-line
+// function limit. These tests build small synthetic trees with the real layer table and prove it
+// catches what it must (an upward import, a folder cycle, one suite importing another, a new
+// folder no layer holds, a long function of each kind), that the baseline only shrinks, and that
+// the repository itself passes.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+// @ts-expect-error: a plain .mjs script, typed by use
+import * as structure from "../../scripts/check-structure.mjs";
+import { REPO_ROOT } from "../helpers/inventory.js";
+
+interface Offender {
+  kind: string;
+  key: string;
+  file: string;
+  line: number;
+  lines?: number;
+}
+
+const SCRIPT = path.join(REPO_ROOT, "scripts", "check-structure.mjs");
+const roots: string[] = [];
+afterEach(() => {
+  for (const r of roots.splice(0)) rmSync(r, { recursive: true, force: true });
+});
+
+/** A repository root holding the given files (paths relative to the root). */
+function tree(files: Record<string, string>): string {
+  const root = mkdtempSync(path.join(tmpdir(), "da-structure-"));
+  roots.push(root);
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+    writeFileSync(path.join(root, rel), text);
+  }
+  return root;
+}
+
+const { compare, findOffenders, readBaseline } = structure;
+const describeOffender = structure.describe;
+const offenders = (root: string): Offender[] => findOffenders(root);
+const messages = (root: string): string[] => offenders(root).map((o) => describeOffender(o));
+
+/** The CLI on a root: exit status and everything it printed. */
+function runCheck(root: string): { status: number; output: string } {
+  try {
+    const out = execFileSync(process.execPath, [SCRIPT, "--root", root], { encoding: "utf8", stdio: "pipe" });
+    return { status: 0, output: out };
+  } catch (err) {
+    const e = err as { status: number; stdout: string; stderr: string };
+    return { status: e.status, output: e.stdout + e.stderr };
+  }
+}
+
+/** A function whose body (braces included) spans exactly `lines` lines. */
+function body(lines: number): string {
+  return `{\n${"  n += 1;\n".repeat(lines - 2)}}`;
+}
+
+const CLEAN = {
+  "src/errors.ts": "export class UsageError extends Error {}\n",
+  "src/report/model.ts": 'import { UsageError } from "../errors.js";\nexport const x = UsageError;\n',
+  "src/engine/cleanup.ts": 'import type { x } from "../report/model.js";\nexport type Y = typeof x;\n',
+  "src/pipeline.ts": 'import type { Y } from "./engine/cleanup.js";\nexport type Z = Y;\n',
+};
+
+describe("layers", () => {
+  it("passes a tree whose imports all go down", () => {
+    expect(offenders(tree(CLEAN))).toEqual([]);
+    expect(runCheck(tree(CLEAN)).status).toBe(0);
+  });
+
+  it("fails an upward import, naming the file, the line, the import and both layers", () => {
+    const root = tree({
+      ...CLEAN,
+      "src/engine/cleanup.ts":
+        'import type { x } from "../report/model.js";\nimport { Z } from "../pipeline.js";\n',
+    });
+    const found = offenders(root);
+    expect(found.map((o) => [o.kind, o.key, o.line])).toEqual([
+      ["upward", "src/engine/cleanup.ts -> src/pipeline.ts", 2],
+    ]);
+    const { status, output } = runCheck(root);
+    expect(status).toBe(1);
+    expect(output).toContain(
+      'src/engine/cleanup.ts:2: imports "../pipeline.js" (src/pipeline.ts): layer "engine" (src/engine/) may not import layer "flows" (src/pipeline.ts)',
+    );
+    expect(output).toContain("move what both need down");
+  });
+
+  it("counts type-only, re-export and dynamic imports too", () => {
+    const root = tree({
+      ...CLEAN,
+      "src/report/a.ts": 'export type { Z } from "../pipeline.js";\n',
+      "src/report/b.ts": 'export const load = () => import("../engine/cleanup.js");\n',
+      "src/report/c.ts": 'export type T = import("../inventory/load.js").X;\n',
+      "src/inventory/load.ts": "export type X = number;\n",
+    });
+    expect(offenders(root).map((o) => o.key)).toEqual([
+      "src/report/a.ts -> src/pipeline.ts",
+      "src/report/b.ts -> src/engine/cleanup.ts",
+      "src/report/c.ts -> src/inventory/load.ts",
+    ]);
+  });
+
+  it("fails a folder cycle inside one layer and names the imports that close it", () => {
+    const root = tree({
+      ...CLEAN,
+      "src/commands/run.ts": 'import { reply } from "../bot/reply.js";\nexport const run = reply;\n',
+      "src/bot/reply.ts": 'export const reply = 1;\nimport { run } from "../commands/run.js";\n',
+    });
+    const found = offenders(root);
+    expect(found.map((o) => o.key)).toEqual(["cycle src/bot/ src/commands/"]);
+    const text = messages(root)[0];
+    expect(text).toContain("folder cycle between src/bot/, src/commands/");
+    expect(text).toContain('src/commands/run.ts:1: imports "../bot/reply.js"');
+    expect(text).toContain('src/bot/reply.ts:2: imports "../commands/run.js"');
+    expect(runCheck(root).status).toBe(1);
+  });
+
+  it("allows folders of one layer to import each other one way", () => {
+    const root = tree({
+      ...CLEAN,
+      "src/commands/run.ts": 'import { reply } from "../bot/reply.js";\nexport const run = reply;\n',
+      "src/bot/reply.ts": "export const reply = 1;\n",
+    });
+    expect(offenders(root)).toEqual([]);
+  });
+
+  it("fails one suite importing another (the suites layer is independent)", () => {
+    const root = tree({
+      "src/suites/containment/probe.ts": "export const probe = 1;\n",
+      "src/suites/lifecycle/http.ts":
+        'import { probe } from "../containment/probe.js";\nexport const p = probe;\n',
+    });
+    expect(offenders(root).map((o) => [o.kind, o.key])).toEqual([
+      ["sibling", "src/suites/lifecycle/http.ts -> src/suites/containment/probe.ts"],
+    ]);
+    expect(messages(root)[0]).toContain("suites are independent");
+  });
+
+  it("fails a folder no layer holds, so a new folder is placed on purpose", () => {
+    const root = tree({ ...CLEAN, "src/misc/util.ts": "export const u = 1;\n" });
+    expect(offenders(root).map((o) => o.key)).toEqual(["unplaced src/misc/util.ts"]);
+    expect(messages(root)[0]).toContain("add its folder to LAYERS in scripts/check-structure.mjs");
+  });
+});
+
+describe("function length", () => {
+  it("allows a body of 80 lines and fails one of 81, with file, name, line and limit", () => {
+    const root = tree({
+      "src/errors.ts": `export function short() ${body(80)}\n\nexport function long() ${body(81)}\n`,
+    });
+    const found = offenders(root);
+    expect(found.map((o) => [o.key, o.line, o.lines])).toEqual([["src/errors.ts long", 82, 81]]);
+    expect(messages(root)[0]).toBe(
+      "src/errors.ts:82: function long has a 81-line body (limit 80): split it into named steps, each a function of its own (the limit counts the body's lines as written)",
+    );
+  });
+
+  it("counts methods, arrow functions and function expressions assigned to names", () => {
+    const root = tree({
+      "src/log.ts": [
+        `export class Logger {\n  write() ${body(90)}\n}`,
+        `export const render = () => ${body(90)};`,
+        `export const table = { row: function () ${body(90)} };`,
+        `export function outer() {\n  const inner = async () => ${body(85)};\n  return inner;\n}`,
+      ].join("\n"),
+    });
+    expect(offenders(root).map((o) => o.key)).toEqual([
+      "src/log.ts Logger.write",
+      "src/log.ts render",
+      "src/log.ts table.row",
+      "src/log.ts outer",
+      "src/log.ts outer > inner",
+    ]);
+  });
+});
+
+describe("baseline", () => {
+  const LONG = { "src/errors.ts": `export function long() ${body(100)}\n` };
+  const baseline = (functions: Record<string, number>, imports: string[] = []) =>
+    JSON.stringify({ functions, imports });
+
+  it("lets a listed offender pass, but not one it does not list", () => {
+    const listed = tree({
+      ...LONG,
+      "scripts/structure-baseline.json": baseline({ "src/errors.ts long": 100 }),
+    });
+    expect(runCheck(listed).status).toBe(0);
+    const unlisted = tree({ ...LONG, "scripts/structure-baseline.json": baseline({}) });
+    const { status, output } = runCheck(unlisted);
+    expect(status).toBe(1);
+    expect(output).toContain("src/errors.ts:1: function long has a 100-line body (limit 80)");
+  });
+
+  it("fails a listed function that grew past its listed length", () => {
+    const root = tree({ ...LONG, "scripts/structure-baseline.json": baseline({ "src/errors.ts long": 90 }) });
+    const { status, output } = runCheck(root);
+    expect(status).toBe(1);
+    expect(output).toContain("the baseline allows this known offender 90 lines; it may not grow");
+  });
+
+  it("fails an entry that is no longer an offender, so the list only gets shorter", () => {
+    const root = tree({
+      "src/errors.ts": `export function long() ${body(10)}\n`,
+      "scripts/structure-baseline.json": baseline({ "src/errors.ts long": 100 }, [
+        "src/report/a.ts -> src/pipeline.ts",
+      ]),
+    });
+    const { status, output } = runCheck(root);
+    expect(status).toBe(1);
+    expect(output).toContain('"src/errors.ts long" is no longer an offender: remove it from the baseline');
+    expect(output).toContain('"src/report/a.ts -> src/pipeline.ts" is no longer an offender');
+  });
+
+  it("compares keys, not lines, so an offender that moved within its file stays known", () => {
+    const found = [
+      { kind: "upward", key: "src/report/a.ts -> src/pipeline.ts", file: "src/report/a.ts", line: 7 },
+    ];
+    expect(compare(found, { functions: {}, imports: ["src/report/a.ts -> src/pipeline.ts"] })).toEqual({
+      fresh: [],
+      stale: [],
+    });
+  });
+});
+
+describe("the repository", () => {
+  it("passes its own structure check against its baseline", () => {
+    const known = readBaseline(path.join(REPO_ROOT, "scripts", "structure-baseline.json"));
+    const { fresh, stale } = compare(findOffenders(REPO_ROOT), known);
+    expect(fresh.map((o: Offender) => describeOffender(o))).toEqual([]);
+    expect(stale).toEqual([]);
+  });
+});
