@@ -4,6 +4,7 @@
 // and its start-up time. Our BuildKit session (src/engine/providers/docker/buildkit.ts) uses @grpc/grpc-js from a
 // chunk of its own, loaded only when a build runs. Minified: size and cold start are budgets.
 import { rmSync } from "node:fs";
+import { builtinModules } from "node:module";
 import path from "node:path";
 import { build } from "esbuild";
 
@@ -27,7 +28,18 @@ const STUBBED = [
   "protobufjs",
   "@actions/http-client",
   "@actions/http-client/lib/auth",
+  // @actions/core's `platform` (OS details through child processes): never used, and its
+  // import brings child_process, readline and timers at start-up.
+  "@actions/exec",
 ];
+
+/**
+ * Node built-ins that dependencies require at load time but use only on a path we rarely take:
+ * docker-modem's https transport (tls, a TLS DOCKER_HOST), dockerode's gzip of build contexts.
+ * Loading tls and https costs more than the rest of dockerode; each becomes a proxy that
+ * requires the real module on first use. Our own code imports what it uses directly.
+ */
+const LAZY_BUILTINS = ["https", "tls", "zlib"];
 
 /**
  * Unused code (see above) resolved to the one stub, by one route: dockerode's `require('./session')`
@@ -42,9 +54,56 @@ const stubUnused = {
       args.importer.includes(`${path.sep}dockerode${path.sep}`) ? { path: STUB } : undefined,
     );
     b.onResolve(
-      { filter: /^(ssh2|cpu-features|@grpc\/proto-loader|protobufjs|@actions\/http-client)(\/.*)?$/ },
+      { filter: /^(ssh2|cpu-features|@grpc\/proto-loader|protobufjs|@actions\/(http-client|exec))(\/.*)?$/ },
       (args) => (STUBBED.includes(args.path) ? { path: STUB } : undefined),
     );
+  },
+};
+
+/** LAZY_BUILTINS, when a dependency requires them: a proxy that loads the module when first used. */
+const lazyBuiltins = {
+  name: "lazy-builtins",
+  setup(b) {
+    b.onResolve({ filter: new RegExp(`^(node:)?(${LAZY_BUILTINS.join("|")})$`) }, (args) =>
+      args.importer.includes(`${path.sep}node_modules${path.sep}`) && args.kind === "require-call"
+        ? { path: args.path.replace(/^node:/, ""), namespace: "lazy-builtin" }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: "lazy-builtin" }, (args) => ({
+      contents: `let real;
+const load = () => (real ??= require("node:${args.path}"));
+module.exports = new Proxy({}, {
+  get: (_, key) => load()[key],
+  has: (_, key) => key in load(),
+  ownKeys: () => Reflect.ownKeys(load()),
+  getOwnPropertyDescriptor: (_, key) => {
+    const d = Reflect.getOwnPropertyDescriptor(load(), key);
+    return d && { ...d, configurable: true };
+  },
+});`,
+      loader: "js",
+    }));
+  },
+};
+
+/**
+ * Node built-ins imported by our ES modules are required instead. An ES import of a built-in
+ * evaluates every export, lazy getters included: `import ... from "node:http"` alone loads tls
+ * and zlib, `node:crypto` the whole of webcrypto. A require leaves them lazy (tens of ms at start-up).
+ */
+const BUILTINS = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
+const builtinsByRequire = {
+  name: "builtins-by-require",
+  setup(b) {
+    b.onResolve({ filter: /^[a-z_:/]+$/ }, (args) =>
+      BUILTINS.has(args.path) && args.kind !== "require-call"
+        ? { path: args.path.replace(/^node:/, ""), namespace: "builtin-require" }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: "builtin-require" }, (args) => ({
+      contents: `module.exports = require("node:${args.path}");`,
+      loader: "js",
+    }));
   },
 };
 
@@ -71,6 +130,6 @@ await build({
   keepNames: true,
   legalComments: "none",
   banner: { js: banner },
-  plugins: [englishOnlyZod, stubUnused],
+  plugins: [englishOnlyZod, stubUnused, lazyBuiltins, builtinsByRequire],
   logLevel: "warning",
 });

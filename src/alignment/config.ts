@@ -3,7 +3,7 @@
 // inventory: every problem names the file, the field, what was expected and the fix.
 import { readFile } from "node:fs/promises";
 import { parseDocument } from "yaml";
-import { z } from "zod";
+import * as z from "zod";
 import { ConfigError, type ConfigProblem } from "../errors.js";
 import { jsonPath } from "../inventory/load.js";
 import { FINDING_LEVELS } from "../report/model.js";

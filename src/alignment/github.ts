@@ -1,7 +1,7 @@
 // The action's diff source: the pull request's files from the GitHub API. GitHub lists at most
 // 3,000 files per pull request and omits `patch` for binary or very large files; both are reported
 // (a note naming what was not reviewed), never silently dropped.
-import { z } from "zod";
+import * as z from "zod";
 import { type DiffFile, type FileStatus, parsePatch } from "./diff.js";
 
 /** The slice of an Octokit instance this needs, so the shared client (any plugins) fits. */

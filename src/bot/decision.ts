@@ -2,7 +2,7 @@
 // a JSON output, the suites job takes the SHA and subjects from it, the publish job reads it
 // back to finish the command. Parsing it again re-checks every field, so a hand-edited or
 // truncated output fails loudly instead of publishing against the wrong commit.
-import { z } from "zod";
+import * as z from "zod";
 import { UsageError } from "../errors.js";
 import type { EventContext } from "../github/context.js";
 

@@ -1,7 +1,7 @@
 // The parts of an `issue_comment` webhook payload the bot reads. Only identifiers come from the
 // payload; anything that grants power (the commenter's permission, the PR's head) is read from
 // the API, because a payload field such as author_association is a hint, not an authorisation.
-import { z } from "zod";
+import * as z from "zod";
 
 const user = z.object({ login: z.string(), type: z.string().optional() });
 

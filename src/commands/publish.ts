@@ -26,7 +26,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { cp, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { ConfigError, registerSecret, UsageError } from "../errors.js";
 import { call, createGitHubClient, type GitHubClient } from "../github/client.js";
 import type { CommentMode } from "../github/comment.js";

@@ -1,6 +1,6 @@
 // `docker-acceptance schema [--report]`: the JSON Schema of the inventory (or of report.json),
 // generated from the zod schemas, so the committed acceptance/*.schema.json files cannot drift.
-import { z } from "zod";
+import * as z from "zod";
 import { UsageError } from "../errors.js";
 import { inventorySchema } from "../inventory/schema.js";
 import { reportSchema } from "../report/model.js";

@@ -4,7 +4,7 @@
 // Rules that need a precise message carry their fix in the issue's `params.fix` (load.ts turns it
 // into the ConfigError); `.meta()` repeats them for the JSON Schema so editors flag them too.
 import path from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { ALL_CASES, CASES_BY_SUITE, CONTAINMENT_CASES, LIFECYCLE_CASES, SUITES } from "../suites/ids.js";
 import { closest } from "./suggest.js";
 

@@ -1,6 +1,6 @@
 // The one Report object. Every rendering (text, markdown, JUnit, comment, check run, summary)
 // derives from it; renderers never re-run checks.
-import { z } from "zod";
+import * as z from "zod";
 import { TOOL_NAME, TOOL_VERSION } from "../version.js";
 
 export const REPORT_SCHEMA_VERSION = 1;

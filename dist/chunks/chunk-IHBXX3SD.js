@@ -1,7 +1,0 @@
-import { createRequire as __daCreateRequire } from 'node:module';
-const require = __daCreateRequire(import.meta.url);
-import{d as a}from"./chunk-FZCALZ2M.js";import{a as o}from"./chunk-BED4RGAZ.js";import{a as i}from"./chunk-EN66KAXS.js";import{parseArgs as p}from"node:util";var c="usage: docker-acceptance verify BUNDLE_DIR [--inventory PATH] [--workspace DIR]";async function y(t){let{values:r,positionals:n}=l(t,c,{inventory:{type:"string"},workspace:{type:"string"}});if(n.length!==1)throw new o(`expected one BUNDLE_DIR
-${c}`);let e=await a(n[0],{inventoryPath:r.inventory,workspace:r.workspace});return process.stdout.write(u(e)),e.ok?0:1}i(y,"verifyCommand");var f={pass:"ok  ",fail:"FAIL",warn:"warn",skip:"skip"};function u(t){let r=[`verify ${s(t.dir)}`];for(let e of t.checks)r.push(`  ${f[e.status]} ${e.check.padEnd(12)} ${e.file?`${s(e.file)}: `:""}${s(e.detail)}`);let n=t.checks.filter(e=>e.status==="fail");return r.push(n.length===0?`bundle verified: ${t.checks.filter(e=>e.status==="pass").length} checks passed`:`bundle does NOT verify: ${n.map(e=>e.file?`${s(e.file)}: ${s(e.detail)}`:s(e.detail)).join("; ")}`),`${r.join(`
-`)}
-`}i(u,"renderVerification");function s(t){return t.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g,r=>`\\u${r.charCodeAt(0).toString(16).padStart(4,"0")}`)}i(s,"printable");function l(t,r,n){try{return p({args:t,options:n,strict:!0,allowPositionals:!0})}catch(e){throw new o(`${e.message}
-${r}`)}}i(l,"parseCommandArgs");export{c as a,y as b,u as c,s as d,l as e};

@@ -1,5 +1,0 @@
-import { createRequire as __daCreateRequire } from 'node:module';
-const require = __daCreateRequire(import.meta.url);
-import{e as m}from"./chunk-IHBXX3SD.js";import"./chunk-FZCALZ2M.js";import{h as s}from"./chunk-4MBF37YK.js";import{a as n}from"./chunk-BED4RGAZ.js";import{a as c,f as a}from"./chunk-6CLASQB5.js";import"./chunk-TQTMOH6S.js";import{a as o}from"./chunk-EN66KAXS.js";var p="usage: docker-acceptance schema [--report]";function f(e){let t=c.toJSONSchema(e==="inventory"?s:a,{target:"draft-7",io:"input",unrepresentable:"any"}),r=e==="inventory"?"docker-acceptance inventory":"docker-acceptance report",{$schema:i,...u}=t;return`${JSON.stringify({$schema:i,title:r,...u},null,2)}
-`}o(f,"schemaText");async function v(e){let{values:t,positionals:r}=m(e,p,{report:{type:"boolean"}});if(r.length>0)throw new n(`unexpected argument ${r[0]}
-${p}`);return process.stdout.write(f(t.report?"report":"inventory")),0}o(v,"schemaCommand");export{p as SCHEMA_USAGE,v as schemaCommand,f as schemaText};
