@@ -43,6 +43,104 @@ const TITLES: Record<keyof PullRules, string> = {
   size: "size limits",
 };
 
+/** What one rule made of the pull request: its input was unknown, it held, or it was broken. */
+type Judgement = { missing: string } | { ok: true } | { ok: false; title: string; concern: string };
+type Judge<K extends keyof PullRules> = (
+  rule: NonNullable<PullRules[K]>,
+  meta: PullRequestMeta | undefined,
+  size: Size,
+) => Judgement;
+
+const judgeBase: Judge<"base"> = (r, meta) => {
+  if (meta?.base === undefined) return { missing: "base branch" };
+  if (picomatch(r.allow)(meta.base)) return { ok: true };
+  return {
+    ok: false,
+    title: `Targets base branch ${meta.base}`,
+    concern: `Pull requests here merge into ${r.allow.join(", ")}; retarget it or explain why.`,
+  };
+};
+
+const judgeStacked: Judge<"stacked"> = (_r, meta) => {
+  if (meta?.base === undefined || meta.defaultBranch === undefined)
+    return { missing: "base or default branch" };
+  if (meta.base === meta.defaultBranch) return { ok: true };
+  return {
+    ok: false,
+    title: `Stacked on ${meta.base}`,
+    concern: `The base is ${meta.base}, not ${meta.defaultBranch}: this diff is relative to another change, which merges first.`,
+  };
+};
+
+const judgeTitle: Judge<"title"> = (r, meta) => {
+  if (meta?.title === undefined) return { missing: "title" };
+  if (compilePattern(r.pattern).test(meta.title)) return { ok: true };
+  return {
+    ok: false,
+    title: "Title does not follow the convention",
+    concern: `The title must match ${r.pattern}.`,
+  };
+};
+
+const judgeBody: Judge<"body"> = (r, meta) => {
+  if (meta?.body === undefined) return { missing: "body" };
+  const body = meta.body;
+  const absent = r.require.filter((p) => !compilePattern(p).test(body));
+  const short = body.trim().length < r.minLength;
+  if (absent.length === 0 && !short) return { ok: true };
+  const why = [
+    ...(short ? [`is shorter than ${r.minLength} characters`] : []),
+    ...(absent.length ? [`lacks ${absent.join(", ")}`] : []),
+  ].join(" and ");
+  return { ok: false, title: "Description does not follow the template", concern: `The description ${why}.` };
+};
+
+const judgeLabels: Judge<"labels"> = (r, meta) => {
+  if (meta?.labels === undefined) return { missing: "labels" };
+  const labels = meta.labels;
+  if (r.anyOf.length > 0 && !r.anyOf.some((l) => labels.includes(l))) {
+    return {
+      ok: false,
+      title: "Missing a required label",
+      concern: `Add one of the labels ${r.anyOf.join(", ")}.`,
+    };
+  }
+  const forbidden = r.forbid.filter((l) => labels.includes(l));
+  if (forbidden.length === 0) return { ok: true };
+  return {
+    ok: false,
+    title: `Carries label ${forbidden.join(", ")}`,
+    concern: `A pull request labelled ${forbidden.join(", ")} is not ready to merge.`,
+  };
+};
+
+const judgeSize: Judge<"size"> = (r, _meta, size) => {
+  const over = [
+    ...(r.maxFiles !== undefined && size.files > r.maxFiles
+      ? [`${size.files} files (limit ${r.maxFiles})`]
+      : []),
+    ...(r.maxAddedLines !== undefined && size.addedLines > r.maxAddedLines
+      ? [`${size.addedLines} added lines (limit ${r.maxAddedLines})`]
+      : []),
+  ];
+  if (over.length === 0) return { ok: true };
+  return {
+    ok: false,
+    title: `Large change: ${over.join(", ")}`,
+    concern: "Split it so each part can be reviewed.",
+  };
+};
+
+/** The rules in the order their findings are listed. */
+const JUDGES: { [K in keyof PullRules]-?: Judge<K> } = {
+  base: judgeBase,
+  stacked: judgeStacked,
+  title: judgeTitle,
+  body: judgeBody,
+  labels: judgeLabels,
+  size: judgeSize,
+};
+
 export function checkPullRequest(
   rules: PullRules,
   meta: PullRequestMeta | undefined,
@@ -50,131 +148,26 @@ export function checkPullRequest(
 ): PullResult {
   const out: PullResult = { findings: [], clean: [], notes: [] };
   const missing: string[] = [];
-  const flag = (id: keyof PullRules, level: FindingHead["level"], title: string, concern: string) =>
-    out.findings.push({
-      key: `pull:${id}`,
-      head: { level, kind: `pull-${id}`, title, concern, reviewers: [], rule: `pull.${id}` },
-    });
-  const judged = (id: keyof PullRules, ok: boolean) => {
-    if (ok) out.clean.push({ id: `pull.${id}`, title: TITLES[id] });
-  };
-
-  if (rules.base) {
-    const r = rules.base;
-    if (meta?.base === undefined) missing.push("base branch");
+  for (const id of Object.keys(JUDGES) as (keyof PullRules)[]) {
+    const rule = rules[id];
+    if (!rule) continue;
+    const judgement = (JUDGES[id] as Judge<typeof id>)(rule as never, meta, size);
+    if ("missing" in judgement) missing.push(judgement.missing);
+    else if (judgement.ok) out.clean.push({ id: `pull.${id}`, title: TITLES[id] });
     else {
-      const ok = picomatch(r.allow)(meta.base);
-      if (!ok) {
-        flag(
-          "base",
-          r.level,
-          `Targets base branch ${meta.base}`,
-          r.message ?? `Pull requests here merge into ${r.allow.join(", ")}; retarget it or explain why.`,
-        );
-      }
-      judged("base", ok);
+      const { title, concern } = judgement;
+      out.findings.push({
+        key: `pull:${id}`,
+        head: {
+          level: rule.level,
+          kind: `pull-${id}`,
+          title,
+          concern: rule.message ?? concern,
+          reviewers: [],
+          rule: `pull.${id}`,
+        },
+      });
     }
-  }
-  if (rules.stacked) {
-    const r = rules.stacked;
-    if (meta?.base === undefined || meta.defaultBranch === undefined) missing.push("base or default branch");
-    else {
-      const ok = meta.base === meta.defaultBranch;
-      if (!ok) {
-        flag(
-          "stacked",
-          r.level,
-          `Stacked on ${meta.base}`,
-          r.message ??
-            `The base is ${meta.base}, not ${meta.defaultBranch}: this diff is relative to another change, which merges first.`,
-        );
-      }
-      judged("stacked", ok);
-    }
-  }
-  if (rules.title) {
-    const r = rules.title;
-    if (meta?.title === undefined) missing.push("title");
-    else {
-      const ok = compilePattern(r.pattern).test(meta.title);
-      if (!ok) {
-        flag(
-          "title",
-          r.level,
-          "Title does not follow the convention",
-          r.message ?? `The title must match ${r.pattern}.`,
-        );
-      }
-      judged("title", ok);
-    }
-  }
-  if (rules.body) {
-    const r = rules.body;
-    if (meta?.body === undefined) missing.push("body");
-    else {
-      const body = meta.body;
-      const absent = r.require.filter((p) => !compilePattern(p).test(body));
-      const short = body.trim().length < r.minLength;
-      const ok = absent.length === 0 && !short;
-      if (!ok) {
-        const why = [
-          ...(short ? [`is shorter than ${r.minLength} characters`] : []),
-          ...(absent.length ? [`lacks ${absent.join(", ")}`] : []),
-        ].join(" and ");
-        flag(
-          "body",
-          r.level,
-          "Description does not follow the template",
-          r.message ?? `The description ${why}.`,
-        );
-      }
-      judged("body", ok);
-    }
-  }
-  if (rules.labels) {
-    const r = rules.labels;
-    if (meta?.labels === undefined) missing.push("labels");
-    else {
-      const labels = meta.labels;
-      const none = r.anyOf.length > 0 && !r.anyOf.some((l) => labels.includes(l));
-      const forbidden = r.forbid.filter((l) => labels.includes(l));
-      if (none) {
-        flag(
-          "labels",
-          r.level,
-          "Missing a required label",
-          r.message ?? `Add one of the labels ${r.anyOf.join(", ")}.`,
-        );
-      } else if (forbidden.length > 0) {
-        flag(
-          "labels",
-          r.level,
-          `Carries label ${forbidden.join(", ")}`,
-          r.message ?? `A pull request labelled ${forbidden.join(", ")} is not ready to merge.`,
-        );
-      }
-      judged("labels", !none && forbidden.length === 0);
-    }
-  }
-  if (rules.size) {
-    const r = rules.size;
-    const over = [
-      ...(r.maxFiles !== undefined && size.files > r.maxFiles
-        ? [`${size.files} files (limit ${r.maxFiles})`]
-        : []),
-      ...(r.maxAddedLines !== undefined && size.addedLines > r.maxAddedLines
-        ? [`${size.addedLines} added lines (limit ${r.maxAddedLines})`]
-        : []),
-    ];
-    if (over.length > 0) {
-      flag(
-        "size",
-        r.level,
-        `Large change: ${over.join(", ")}`,
-        r.message ?? "Split it so each part can be reviewed.",
-      );
-    }
-    judged("size", over.length === 0);
   }
   if (missing.length > 0) {
     out.notes.push(

@@ -178,32 +178,95 @@ function field(fields: Fields, ...keys: string[]) {
   return undefined;
 }
 
+interface FrontMatter {
+  /** Keys lower-cased, "_" and "-" as spaces. */
+  front: Record<string, unknown>;
+  /** The line of each front-matter key, 1-based. */
+  frontLines: Map<string, number>;
+  /** The first line after the front matter, 0-based. */
+  bodyStart: number;
+}
+
+/** The YAML front matter between "---" lines, if any; unreadable YAML leaves only its key lines. */
+function frontMatter(lines: readonly string[]): FrontMatter {
+  const none: FrontMatter = { front: {}, frontLines: new Map(), bodyStart: 0 };
+  if (lines[0]?.trim() !== "---") return none;
+  const end = lines.findIndex((l, i) => i > 0 && (l.trim() === "---" || l.trim() === "..."));
+  if (end <= 0) return none;
+  let front: Record<string, unknown> = {};
+  try {
+    const data = parseYaml(lines.slice(1, end).join("\n"));
+    if (data && typeof data === "object" && !Array.isArray(data)) {
+      front = Object.fromEntries(
+        Object.entries(data).map(([k, v]) => [k.toLowerCase().replace(/[_-]/g, " "), v]),
+      );
+    }
+  } catch {
+    // unreadable front matter: fall back to the header lines
+  }
+  const frontLines = new Map<string, number>();
+  for (let i = 1; i < end; i++) {
+    const key = /^([A-Za-z_ -]+):/.exec(lines[i]!)?.[1];
+    if (key) frontLines.set(key.toLowerCase().replace(/[_-]/g, " "), i + 1);
+  }
+  return { front, frontLines, bodyStart: end + 1 };
+}
+
+/** The RFC's number: front matter, then a header field, then the heading, then the file name (or its folder). */
+function numberOf(
+  file: string,
+  { front, frontLines }: FrontMatter,
+  fields: Fields,
+  heading: RegExpExecArray | null,
+  titleIdx: number,
+): { number: string | null; numberLine?: number } {
+  const frontNumberKey = ["rfc", "number", "rfc number", "id"].find((k) =>
+    /^\s*#?\d+\s*$/.test(String(front[k] ?? "")),
+  );
+  if (frontNumberKey) {
+    return {
+      number: canonicalNumber(String(front[frontNumberKey]).replace("#", "")),
+      numberLine: frontLines.get(frontNumberKey),
+    };
+  }
+  const headerNumber = field(fields, "rfc", "rfc number", "number");
+  const headerDigits = headerNumber
+    ? /^(?:RFC[\s_-]*)?#?\s*(\d+)\b/i.exec(headerNumber.value)?.[1]
+    : undefined;
+  if (headerDigits && headerNumber)
+    return { number: canonicalNumber(headerDigits), numberLine: headerNumber.line };
+  if (heading?.[1]) return { number: canonicalNumber(heading[1]), numberLine: titleIdx + 1 };
+  const base = posix.basename(file).replace(/\.(md|markdown)$/i, "");
+  const fromName =
+    FILE_NUMBER.exec(base) ??
+    (/^(readme|index)$/i.test(base) ? FILE_NUMBER.exec(posix.basename(posix.dirname(file))) : null);
+  return { number: fromName ? canonicalNumber(fromName[1]!) : null };
+}
+
+/** The paths the RFC says it affects: front matter first, else the header field with its continuation lines. */
+function affectsOf(
+  front: Record<string, unknown>,
+  fields: Fields,
+): Pick<ParsedRfc, "affects" | "affectsFrom"> {
+  const frontAffects = front.affects ?? front["affected paths"];
+  const headerAffects = field(fields, "affects", "affected paths");
+  let affects: string[] = [];
+  let affectsFrom: ParsedRfc["affectsFrom"] = "none";
+  if (frontAffects !== undefined && frontAffects !== null) {
+    affects = parseGlobList(frontAffects);
+    affectsFrom = "front-matter";
+  } else if (headerAffects) {
+    affects = parseGlobList([headerAffects.raw, ...headerAffects.continuation].join(","));
+    affectsFrom = "header";
+  }
+  return { affects, affectsFrom: affects.length > 0 ? affectsFrom : "none" };
+}
+
 /** Parses one RFC's markdown. Never throws. */
 export function parseRfc(file: string, text: string): ParsedRfc {
   const lines = text.replace(/^\uFEFF/, "").split(/\r?\n/);
-  let bodyStart = 0;
-  let front: Record<string, unknown> = {};
-  const frontLines = new Map<string, number>();
-  if (lines[0]?.trim() === "---") {
-    const end = lines.findIndex((l, i) => i > 0 && (l.trim() === "---" || l.trim() === "..."));
-    if (end > 0) {
-      try {
-        const data = parseYaml(lines.slice(1, end).join("\n"));
-        if (data && typeof data === "object" && !Array.isArray(data)) {
-          front = Object.fromEntries(
-            Object.entries(data).map(([k, v]) => [k.toLowerCase().replace(/[_-]/g, " "), v]),
-          );
-        }
-      } catch {
-        // unreadable front matter: fall back to the header lines
-      }
-      for (let i = 1; i < end; i++) {
-        const key = /^([A-Za-z_ -]+):/.exec(lines[i]!)?.[1];
-        if (key) frontLines.set(key.toLowerCase().replace(/[_-]/g, " "), i + 1);
-      }
-      bodyStart = end + 1;
-    }
-  }
+  const fm = frontMatter(lines);
+  const { front, bodyStart } = fm;
 
   // The header: everything up to the first second-level heading, at most 60 lines.
   const titleIdx = lines.findIndex((l, i) => i >= bodyStart && /^#\s/.test(l));
@@ -212,56 +275,17 @@ export function parseRfc(file: string, text: string): ParsedRfc {
   headerEnd = Math.min(headerEnd, bodyStart + 60);
   const fields = headerFields(lines, bodyStart, headerEnd);
   const heading = titleIdx >= 0 ? HEADING_RFC.exec(lines[titleIdx]!) : null;
+  const { number, numberLine } = numberOf(file, fm, fields, heading, titleIdx);
 
-  // Number: front matter, then a header field, then the heading, then the file name (or its folder).
-  let number: string | null = null;
-  let numberLine: number | undefined;
-  const frontNumberKey = ["rfc", "number", "rfc number", "id"].find((k) =>
-    /^\s*#?\d+\s*$/.test(String(front[k] ?? "")),
-  );
-  const headerNumber = field(fields, "rfc", "rfc number", "number");
-  const headerDigits = headerNumber
-    ? /^(?:RFC[\s_-]*)?#?\s*(\d+)\b/i.exec(headerNumber.value)?.[1]
-    : undefined;
-  if (frontNumberKey) {
-    number = canonicalNumber(String(front[frontNumberKey]).replace("#", ""));
-    numberLine = frontLines.get(frontNumberKey);
-  } else if (headerDigits && headerNumber) {
-    number = canonicalNumber(headerDigits);
-    numberLine = headerNumber.line;
-  } else if (heading?.[1]) {
-    number = canonicalNumber(heading[1]);
-    numberLine = titleIdx + 1;
-  } else {
-    const base = posix.basename(file).replace(/\.(md|markdown)$/i, "");
-    const fromName =
-      FILE_NUMBER.exec(base) ??
-      (/^(readme|index)$/i.test(base) ? FILE_NUMBER.exec(posix.basename(posix.dirname(file))) : null);
-    if (fromName) number = canonicalNumber(fromName[1]!);
-  }
-
-  const titleField = field(fields, "title");
   const title =
     (typeof front.title === "string" && front.title.trim()) ||
-    titleField?.value ||
+    field(fields, "title")?.value ||
     heading?.[2]?.trim() ||
     (heading?.[1] ? `RFC ${heading[1]}` : "") ||
     nameOf(file);
 
   const statusValue = front.status ?? front.state ?? field(fields, "status", "state")?.value;
   const authorsValue = front.authors ?? front.author ?? field(fields, "authors", "author")?.value;
-
-  let affects: string[] = [];
-  let affectsFrom: ParsedRfc["affectsFrom"] = "none";
-  const frontAffects = front.affects ?? front["affected paths"];
-  const headerAffects = field(fields, "affects", "affected paths");
-  if (frontAffects !== undefined && frontAffects !== null) {
-    affects = parseGlobList(frontAffects);
-    affectsFrom = "front-matter";
-  } else if (headerAffects) {
-    affects = parseGlobList([headerAffects.raw, ...headerAffects.continuation].join(","));
-    affectsFrom = "header";
-  }
 
   return {
     file,
@@ -270,8 +294,7 @@ export function parseRfc(file: string, text: string): ParsedRfc {
     title: withoutRfcPrefix(clean(title)),
     status: statusOf(statusValue),
     authors: parseAuthors(authorsValue),
-    affects,
-    affectsFrom: affects.length > 0 ? affectsFrom : "none",
+    ...affectsOf(front, fields),
   };
 }
 

@@ -43,121 +43,149 @@ export function jsonPath(path: readonly PropertyKey[]): string {
 }
 
 export function locateJson(text: string): LocatedJson {
-  const spans = new Map<string, Span>();
-  const duplicates: LocatedJson["duplicates"] = [];
-  // Line starts, for offset -> line in O(log n).
-  const lineStarts = [0];
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) lineStarts.push(i + 1);
-  const lineOf = (offset: number): number => {
+  const reader = new Reader(text);
+  const value = reader.readValue([]);
+  reader.ws();
+  if (reader.i < text.length)
+    reader.fail(`unexpected ${reader.describe(reader.i)} after the document`, reader.i);
+  return { value, spans: reader.spans, duplicates: reader.duplicates };
+}
+
+/** A recursive-descent reader over one text, recording each value's span as it goes. */
+class Reader {
+  readonly spans = new Map<string, Span>();
+  readonly duplicates: LocatedJson["duplicates"] = [];
+  /** Line starts, for offset -> line in O(log n). */
+  private readonly lineStarts = [0];
+  i: number;
+
+  constructor(private readonly text: string) {
+    for (let k = 0; k < text.length; k++) if (text.charCodeAt(k) === 10) this.lineStarts.push(k + 1);
+    this.i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  }
+
+  lineOf(offset: number): number {
     let lo = 0;
-    let hi = lineStarts.length - 1;
+    let hi = this.lineStarts.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if (lineStarts[mid]! <= offset) lo = mid;
+      if (this.lineStarts[mid]! <= offset) lo = mid;
       else hi = mid - 1;
     }
     return lo + 1;
-  };
-  const fail = (message: string, at: number): never => {
-    const line = lineOf(at);
-    throw new JsonSyntaxError(message, line, at - lineStarts[line - 1]! + 1);
-  };
+  }
 
-  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  const ws = () => {
-    while (i < text.length && " \t\n\r".includes(text[i]!)) i++;
-  };
-  const describe = (at: number) => (at >= text.length ? "end of file" : JSON.stringify(text[at]));
+  fail(message: string, at: number): never {
+    const line = this.lineOf(at);
+    throw new JsonSyntaxError(message, line, at - this.lineStarts[line - 1]! + 1);
+  }
 
-  const readString = (): string => {
-    const start = i;
-    i++; // opening quote
-    while (i < text.length && text[i] !== '"') {
-      if (text[i] === "\\") i++;
-      else if (text.charCodeAt(i) < 0x20) fail("control character in a string", i);
-      i++;
-    }
-    if (i >= text.length) fail("unterminated string", start);
-    i++;
-    try {
-      return JSON.parse(text.slice(start, i)) as string;
-    } catch {
-      return fail("invalid escape in a string", start);
-    }
-  };
+  ws(): void {
+    while (this.i < this.text.length && " \t\n\r".includes(this.text[this.i]!)) this.i++;
+  }
 
-  const readValue = (path: JsonPath, keyLine?: number): unknown => {
-    ws();
-    const start = i;
-    let value: unknown;
-    const c = text[i];
-    if (c === "{") {
-      i++;
-      const obj: Record<string, unknown> = {};
-      const seen = new Map<string, number>();
-      ws();
-      if (text[i] === "}") i++;
-      else {
-        for (;;) {
-          ws();
-          if (text[i] !== '"') fail(`expected a double-quoted key, found ${describe(i)}`, i);
-          const line = lineOf(i);
-          const key = readString();
-          ws();
-          if (text[i] !== ":") fail(`expected ":" after a key, found ${describe(i)}`, i);
-          i++;
-          const first = seen.get(key);
-          if (first !== undefined) duplicates.push({ path: [...path, key], line, firstLine: first });
-          else seen.set(key, line);
-          // Own property even for "__proto__": JSON.parse semantics, no prototype pollution.
-          Object.defineProperty(obj, key, {
-            value: readValue([...path, key], line),
-            enumerable: true,
-            writable: true,
-            configurable: true,
-          });
-          ws();
-          if (text[i] === ",") i++;
-          else if (text[i] === "}") {
-            i++;
-            break;
-          } else fail(`expected "," or "}" after a value, found ${describe(i)}`, i);
-        }
-      }
-      value = obj;
-    } else if (c === "[") {
-      i++;
-      const arr: unknown[] = [];
-      ws();
-      if (text[i] === "]") i++;
-      else {
-        for (;;) {
-          arr.push(readValue([...path, arr.length]));
-          ws();
-          if (text[i] === ",") i++;
-          else if (text[i] === "]") {
-            i++;
-            break;
-          } else fail(`expected "," or "]" after a value, found ${describe(i)}`, i);
-        }
-      }
-      value = arr;
-    } else if (c === '"') {
-      value = readString();
-    } else {
-      const m = /^(?:-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)/.exec(
-        text.slice(i, i + 400),
-      );
-      if (!m) fail(`expected a value, found ${describe(i)}`, i);
-      i += m![0].length;
-      value = JSON.parse(m![0]);
-    }
-    spans.set(jsonPath(path), { start, end: i, line: keyLine ?? lineOf(start) });
+  describe(at: number): string {
+    return at >= this.text.length ? "end of file" : JSON.stringify(this.text[at]);
+  }
+
+  readValue(path: JsonPath, keyLine?: number): unknown {
+    this.ws();
+    const start = this.i;
+    const c = this.text[this.i];
+    const value =
+      c === "{"
+        ? this.readObject(path)
+        : c === "["
+          ? this.readArray(path)
+          : c === '"'
+            ? this.readString()
+            : this.readScalar();
+    this.spans.set(jsonPath(path), { start, end: this.i, line: keyLine ?? this.lineOf(start) });
     return value;
-  };
+  }
 
-  const value = readValue([]);
-  ws();
-  if (i < text.length) fail(`unexpected ${describe(i)} after the document`, i);
-  return { value, spans, duplicates };
+  private readString(): string {
+    const { text } = this;
+    const start = this.i;
+    this.i++; // opening quote
+    while (this.i < text.length && text[this.i] !== '"') {
+      if (text[this.i] === "\\") this.i++;
+      else if (text.charCodeAt(this.i) < 0x20) this.fail("control character in a string", this.i);
+      this.i++;
+    }
+    if (this.i >= text.length) this.fail("unterminated string", start);
+    this.i++;
+    try {
+      return JSON.parse(text.slice(start, this.i)) as string;
+    } catch {
+      return this.fail("invalid escape in a string", start);
+    }
+  }
+
+  private readObject(path: JsonPath): Record<string, unknown> {
+    const { text } = this;
+    this.i++;
+    const obj: Record<string, unknown> = {};
+    const seen = new Map<string, number>();
+    this.ws();
+    if (text[this.i] === "}") {
+      this.i++;
+      return obj;
+    }
+    for (;;) {
+      this.ws();
+      if (text[this.i] !== '"')
+        this.fail(`expected a double-quoted key, found ${this.describe(this.i)}`, this.i);
+      const line = this.lineOf(this.i);
+      const key = this.readString();
+      this.ws();
+      if (text[this.i] !== ":") this.fail(`expected ":" after a key, found ${this.describe(this.i)}`, this.i);
+      this.i++;
+      const first = seen.get(key);
+      if (first !== undefined) this.duplicates.push({ path: [...path, key], line, firstLine: first });
+      else seen.set(key, line);
+      // Own property even for "__proto__": JSON.parse semantics, no prototype pollution.
+      Object.defineProperty(obj, key, {
+        value: this.readValue([...path, key], line),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+      if (this.endOf("}")) return obj;
+    }
+  }
+
+  private readArray(path: JsonPath): unknown[] {
+    this.i++;
+    const arr: unknown[] = [];
+    this.ws();
+    if (this.text[this.i] === "]") {
+      this.i++;
+      return arr;
+    }
+    for (;;) {
+      arr.push(this.readValue([...path, arr.length]));
+      if (this.endOf("]")) return arr;
+    }
+  }
+
+  /** After a member: true past the closing bracket, false past a comma, else a syntax error. */
+  private endOf(close: "}" | "]"): boolean {
+    this.ws();
+    const c = this.text[this.i];
+    if (c === "," || c === close) {
+      this.i++;
+      return c === close;
+    }
+    return this.fail(`expected "," or "${close}" after a value, found ${this.describe(this.i)}`, this.i);
+  }
+
+  private readScalar(): unknown {
+    const m = /^(?:-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)/.exec(
+      this.text.slice(this.i, this.i + 400),
+    );
+    if (!m) this.fail(`expected a value, found ${this.describe(this.i)}`, this.i);
+    this.i += m![0].length;
+    return JSON.parse(m![0]);
+  }
 }

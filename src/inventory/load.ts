@@ -144,8 +144,10 @@ const TYPE_NAMES: Record<string, string> = {
   record: "an object",
 };
 
-function toProblems(issue: z.core.$ZodIssue, root: unknown, spans: Map<string, Span>): ConfigProblem[] {
-  const at = issue.path as PropertyKey[];
+type MakeProblem = (message: string, fix?: string, p?: readonly PropertyKey[]) => ConfigProblem;
+
+/** A problem at a path (the issue's own by default), on the line of its nearest located ancestor. */
+function problemMaker(at: readonly PropertyKey[], spans: Map<string, Span>): MakeProblem {
   const lineOf = (p: readonly PropertyKey[]): number | undefined => {
     for (let n = p.length; n >= 0; n--) {
       const span = spans.get(jsonPath(p.slice(0, n)));
@@ -153,41 +155,22 @@ function toProblems(issue: z.core.$ZodIssue, root: unknown, spans: Map<string, S
     }
     return undefined;
   };
-  const problem = (message: string, fix?: string, p: readonly PropertyKey[] = at): ConfigProblem => ({
-    path: jsonPath(p),
-    line: lineOf(p),
-    message,
-    ...(fix ? { fix } : {}),
-  });
+  return (message, fix, p = at) => ({ path: jsonPath(p), line: lineOf(p), message, ...(fix ? { fix } : {}) });
+}
+
+function toProblems(issue: z.core.$ZodIssue, root: unknown, spans: Map<string, Span>): ConfigProblem[] {
+  const at = issue.path as PropertyKey[];
+  const problem = problemMaker(at, spans);
   const value = valueAt(root, at);
   const got = `got ${shown(value)}`;
 
   switch (issue.code) {
     case "custom":
       return [problem(issue.message, (issue.params as { fix?: string } | undefined)?.fix)];
-    case "unrecognized_keys": {
-      const known = knownKeys(at);
-      return issue.keys.map((key) => {
-        const near = closest(key, known);
-        return problem(
-          `unknown key "${key}"; expected one of ${known.join(", ")}`,
-          near ? `rename it to "${near}"` : "remove it; no other keys are accepted here",
-          [...at, key],
-        );
-      });
-    }
-    case "invalid_type": {
-      const expected = TYPE_NAMES[issue.expected] ?? issue.expected;
-      if (value === undefined) {
-        const key = String(at.at(-1) ?? "");
-        return [problem(`missing required key "${key}"; expected ${expected}`, `add "${key}"`)];
-      }
-      const fix =
-        issue.expected === "number" && typeof value === "string" && /^-?\d+(\.\d+)?$/.test(value)
-          ? `write ${value} without quotes`
-          : `use ${expected}`;
-      return [problem(`expected ${expected}, got ${kindOf(value)} (${shown(value)})`, fix)];
-    }
+    case "unrecognized_keys":
+      return issue.keys.map((key) => unknownKeyProblem(at, key, problem));
+    case "invalid_type":
+      return [invalidTypeProblem(issue, at, value, problem)];
     case "invalid_value": {
       const options = issue.values.map((v) => shown(v));
       if (options.length === 1) return [problem(`expected ${options[0]}, ${got}`, `set it to ${options[0]}`)];
@@ -207,29 +190,57 @@ function toProblems(issue: z.core.$ZodIssue, root: unknown, spans: Map<string, S
       return [problem(`expected ${expected}, ${got}`, "correct the value")];
     }
     case "too_small":
-    case "too_big": {
-      const bound = issue.code === "too_small" ? issue.minimum : issue.maximum;
-      const cmp =
-        issue.code === "too_small"
-          ? issue.inclusive
-            ? "at least"
-            : "more than"
-          : issue.inclusive
-            ? "at most"
-            : "less than";
-      const expected =
-        issue.origin === "array"
-          ? `${cmp} ${String(bound)} item(s)`
-          : issue.origin === "string"
-            ? `${cmp} ${String(bound)} character(s)`
-            : `a number ${cmp} ${String(bound)}`;
-      return [problem(`expected ${expected}, ${got}`, "correct the value")];
-    }
+    case "too_big":
+      return [problem(`expected ${boundOf(issue)}, ${got}`, "correct the value")];
     case "invalid_union":
       return [problem(`${issue.message}, ${got}`, "see the field's description in inventory.schema.json")];
     default:
       return [problem(issue.message)];
   }
+}
+
+function unknownKeyProblem(at: readonly PropertyKey[], key: string, problem: MakeProblem): ConfigProblem {
+  const known = knownKeys(at);
+  const near = closest(key, known);
+  return problem(
+    `unknown key "${key}"; expected one of ${known.join(", ")}`,
+    near ? `rename it to "${near}"` : "remove it; no other keys are accepted here",
+    [...at, key],
+  );
+}
+
+function invalidTypeProblem(
+  issue: z.core.$ZodIssueInvalidType,
+  at: readonly PropertyKey[],
+  value: unknown,
+  problem: MakeProblem,
+): ConfigProblem {
+  const expected = TYPE_NAMES[issue.expected] ?? issue.expected;
+  if (value === undefined) {
+    const key = String(at.at(-1) ?? "");
+    return problem(`missing required key "${key}"; expected ${expected}`, `add "${key}"`);
+  }
+  const fix =
+    issue.expected === "number" && typeof value === "string" && /^-?\d+(\.\d+)?$/.test(value)
+      ? `write ${value} without quotes`
+      : `use ${expected}`;
+  return problem(`expected ${expected}, got ${kindOf(value)} (${shown(value)})`, fix);
+}
+
+/** "at least 1 item(s)", "a number less than 5": what a size or range issue expected. */
+function boundOf(issue: z.core.$ZodIssueTooSmall | z.core.$ZodIssueTooBig): string {
+  const small = issue.code === "too_small";
+  const bound = String(small ? issue.minimum : issue.maximum);
+  const cmp = small
+    ? issue.inclusive
+      ? "at least"
+      : "more than"
+    : issue.inclusive
+      ? "at most"
+      : "less than";
+  if (issue.origin === "array") return `${cmp} ${bound} item(s)`;
+  if (issue.origin === "string") return `${cmp} ${bound} character(s)`;
+  return `a number ${cmp} ${bound}`;
 }
 
 /** The keys the schema accepts at a JSON path (zod reports only the unknown ones). */
