@@ -85,8 +85,8 @@ export const LAYERS = [
   },
   {
     name: "primitives",
-    why: "typed errors, logging, the tool's name and version: imported by all, importing nothing of ours",
-    units: ["src/errors.ts", "src/log.ts", "src/version.ts"],
+    why: "typed errors, logging, the tool's name and version, git plumbing: imported by all, importing only each other",
+    units: ["src/errors.ts", "src/log.ts", "src/version.ts", "src/git.ts"],
   },
 ];
 

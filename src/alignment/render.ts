@@ -4,9 +4,9 @@
 // (entities, escaped punctuation, defused @mentions: listing a reviewer never pings them).
 import { escapeInline, inlineCode } from "../report/escape.js";
 import type { ExternalResults } from "../report/external.js";
+import { formatPlaces, rfcLabel } from "../report/labels.js";
 import { type AlignmentReport, type Finding, type FindingLevel, levelOf } from "../report/model.js";
 import { terminalSafe } from "../report/text.js";
-import { formatPlaces, rfcLabel } from "./labels.js";
 
 const BY_LEVEL = (r: AlignmentReport, level: FindingLevel) => r.findings.filter((f) => levelOf(f) === level);
 

@@ -5,8 +5,8 @@
 // Nothing here fails on a malformed RFC: what cannot be read becomes a note, never a crash.
 import { posix } from "node:path";
 import { parse as parseYaml } from "yaml";
+import { withoutRfcPrefix } from "../report/labels.js";
 import type { AlignmentConfig } from "./config.js";
-import { withoutRfcPrefix } from "./labels.js";
 import type { TreeReader } from "./tree.js";
 
 export interface Rfc {

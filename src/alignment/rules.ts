@@ -3,12 +3,12 @@
 // discussion (Tier 2) or advisory (a note that never fails). Every line a finding names is a line
 // the PR added; suppressions count only when they already exist at the base.
 import picomatch from "picomatch";
+import { rfcLabel } from "../report/labels.js";
 import type { Finding, FindingLevel } from "../report/model.js";
 import type { CodeOwners } from "./codeowners.js";
 import { type AlignmentConfig, type PathRule, principleLevel, type Target } from "./config.js";
 import type { DiffFile } from "./diff.js";
 import { FindingCollector, type FindingHead } from "./findings.js";
-import { rfcLabel } from "./labels.js";
 import { languageOf } from "./languages.js";
 import {
   CONTEXT_BUDGET_CHARS,

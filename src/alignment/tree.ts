@@ -3,13 +3,9 @@
 // is the checked-out workspace.
 import { readdir, readFile } from "node:fs/promises";
 import { join, posix } from "node:path";
+import type { TreeReader } from "../git.js";
 
-export interface TreeReader {
-  /** Files under `dir` (recursively), as repository-relative POSIX paths. */
-  list(dir: string): Promise<string[]>;
-  /** File contents by repository-relative path; absent files are omitted. */
-  readMany(paths: string[]): Promise<Map<string, string>>;
-}
+export type { TreeReader } from "../git.js";
 
 export function fsTree(root: string): TreeReader {
   return {

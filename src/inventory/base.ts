@@ -9,7 +9,7 @@
 import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
-import { gitTopLevel, gitTree } from "../alignment/git.js";
+import { gitTopLevel, gitTree } from "../git.js";
 import type { Finding, TrustReport } from "../report/model.js";
 import { type LoadedInventory, parseInventory } from "./load.js";
 import type { Inventory, Subject } from "./schema.js";

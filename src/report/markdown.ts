@@ -5,7 +5,6 @@
 // detail, trim logs, drop the per-case table, cap long lists) and say so in the output.
 // All text from the report is untrusted and passes through ./escape.ts.
 
-import { formatPlaces, rfcLabel } from "../alignment/labels.js";
 import {
   escapeInline,
   escapeInlineWithCode,
@@ -14,6 +13,7 @@ import {
   mermaidLabel,
   preBlock,
 } from "./escape.js";
+import { formatPlaces, rfcLabel } from "./labels.js";
 import { byAttention, type CaseResult, countCases, levelOf, type Report } from "./model.js";
 import { formatDuration } from "./text.js";
 

@@ -1,5 +1,5 @@
 // How findings name an RFC and their places (no heavy imports: the report renderer uses these).
-import type { Finding } from "../report/model.js";
+import type { Finding } from "./model.js";
 
 /** "RFC: Environment Auto-Validation" -> "Environment Auto-Validation": the label adds "RFC 8" itself. */
 export function withoutRfcPrefix(title: string): string {
