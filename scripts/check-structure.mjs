@@ -22,8 +22,10 @@ export const MAX_FUNCTION_LINES = 80;
  * The layers of src/, top (the doors) to bottom (the primitives). A file may import files of its
  * own folder, of a lower layer, and of another folder of its own layer as long as no cycle forms
  * between folders ("independent" layers forbid even that). An entry ending in "/" is a folder
- * (its sub-folders included unless listed themselves); any other entry is one file. Every .ts
- * file in src/ must fall under an entry: a new folder is placed here, with its reason, on purpose.
+ * (its sub-folders included unless listed themselves); any other entry is one file ("*" stands for
+ * one path segment); `{ name, paths }` makes several files one unit. A file entry wins over a
+ * folder entry, a longer folder over a shorter. Every .ts file in src/ must fall under an entry: a
+ * new folder is placed here, with its reason, on purpose.
  * docs/architecture.md explains the same order; keep the two in step.
  */
 export const LAYERS = [
@@ -46,11 +48,6 @@ export const LAYERS = [
     name: "publishers",
     why: "transport of a finished report to GitHub; they render nothing the report layer cannot",
     units: ["src/github/"],
-  },
-  {
-    name: "suite registry",
-    why: "what gathers the suites (files directly in src/suites/ but the case catalogue)",
-    units: ["src/suites/"],
   },
   {
     name: "suites",
@@ -80,8 +77,18 @@ export const LAYERS = [
   },
   {
     name: "catalogue",
-    why: "the case ids as plain data: the inventory's schema, the suites and the report's tables all name cases",
-    units: ["src/suites/ids.ts"],
+    why: "the suites' and cases' definitions as plain data (ids, titles, what each measures, fixes): the report's schema and tables, the inventory's enums and the suites all name cases; graders and probes stay in the suites",
+    units: [
+      {
+        name: "suite catalogue",
+        paths: [
+          "src/suites/ids.ts",
+          "src/suites/registry.ts",
+          "src/suites/fix-text.ts",
+          "src/suites/*/cases.ts",
+        ],
+      },
+    ],
   },
   {
     name: "primitives",
@@ -106,13 +113,25 @@ function sourceFiles(root, dir) {
   return out;
 }
 
-/** The layer entry a file belongs to: the longest entry that is the file or a folder holding it. */
+const segment = (pattern) =>
+  new RegExp(
+    `^${pattern.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*")}${pattern.endsWith("/") ? "" : "$"}`,
+  );
+
+/**
+ * The unit a file belongs to, with its layer: a file entry (exact or with "*") over a folder
+ * entry, a longer folder over a shorter.
+ */
 function placeOf(file, layers) {
   let best;
   layers.forEach((layer, rank) => {
-    for (const unit of layer.units) {
-      const holds = unit.endsWith("/") ? file.startsWith(unit) : file === unit;
-      if (holds && (!best || unit.length > best.unit.length)) best = { unit, rank, layer };
+    for (const entry of layer.units) {
+      const unit = typeof entry === "string" ? entry : entry.name;
+      for (const pattern of typeof entry === "string" ? [entry] : entry.paths) {
+        if (!segment(pattern).test(file)) continue;
+        const score = (pattern.endsWith("/") ? 0 : 10_000) + pattern.length;
+        if (!best || score > best.score) best = { unit, rank, layer, score };
+      }
     }
   });
   return best;
