@@ -1,0 +1,79 @@
+// The end of a report mode: the report through the schema once, the bundle and the job summary
+// written before anything is published, the results printed, then publishing (which completes the
+// check run and never throws), the outputs, and the step failed per `fail-on` or a signal.
+import path from "node:path";
+import * as core from "@actions/core";
+import { signalExitCode } from "../commands/common.js";
+import type { EventContext } from "../github/context.js";
+import { writeJobSummary } from "../github/summary.js";
+import { writeBundle } from "../report/bundle.js";
+import { renderMarkdown } from "../report/markdown.js";
+import { type Report, reportSchema } from "../report/model.js";
+import { actionsLogger, logResults } from "./log.js";
+import { failsStep, reportPublished, setOutputs } from "./outputs.js";
+import type { Produced, StartedCheckRun } from "./report-step.js";
+import type { Step } from "./step.js";
+
+export async function finishReport(
+  step: Step,
+  produced: Produced,
+  github?: StartedCheckRun & { context: EventContext },
+): Promise<void> {
+  const { inputs } = step;
+  const { reportDir } = produced;
+  // Through the schema once: the bundle holds exactly what `verify` and `publish` will read back.
+  const report = reportSchema.parse(produced.report);
+  // Files first, then the job summary, then the log: all before talking to GitHub.
+  await writeBundle(reportDir, report, {
+    markdown: renderMarkdown(report, { target: "file", checkName: inputs.checkName }),
+  });
+  if (inputs.jobSummary) {
+    await writeJobSummary(renderMarkdown(report, { target: "job-summary", checkName: inputs.checkName }));
+  }
+  setOutputs(report, reportDir);
+  await logResults(report, reportDir);
+  if (github) await publish(step, report, reportDir, github);
+  else core.notice("Not in a GitHub Actions event context (GITHUB_REPOSITORY unset): nothing published.");
+
+  const sig = step.received();
+  if (sig) {
+    core.setFailed(`docker-acceptance: cancelled by ${sig}; what the run owned was removed`);
+    // The CLI's documented codes (130 SIGINT, 143 SIGTERM), not setFailed's 1.
+    process.exitCode = signalExitCode(sig);
+  } else if (failsStep(report.verdict, inputs.failOn))
+    core.setFailed(`docker-acceptance verdict: ${report.verdict}`);
+}
+
+async function publish(
+  step: Step,
+  report: Report,
+  reportDir: string,
+  github: StartedCheckRun & { context: EventContext },
+): Promise<void> {
+  const { inputs, signal } = step;
+  const { started } = github;
+  // publishReport completes the check run with the report (and never throws).
+  github.handedOver = true;
+  const published = await (await import("../github/publish.js")).publishReport(report, {
+    context: github.context,
+    token: inputs.githubToken,
+    client: started.client,
+    checkRunId: started.checkRunId,
+    checkName: inputs.checkName,
+    // After a cancellation only the check run is completed: the runner's grace period is short.
+    comment: signal.aborted ? "never" : inputs.comment,
+    issueOnFailure: inputs.issueOnFailure && !signal.aborted,
+    commentAuthor: inputs.commentAuthor,
+    commentUpdate: inputs.commentUpdate,
+    commentOnPass: inputs.commentOnPass,
+    maxAnnotations: inputs.maxAnnotations,
+    externalId: github.externalId,
+    startError: started.error,
+    // event.json goes beside the bundle, not in it: SHA256SUMS covers exactly the bundle's files.
+    bundleDir: path.dirname(reportDir),
+    log: actionsLogger,
+  });
+  // Completed here: the post step need not look for it (saves it a request).
+  if (published.checkRun === "completed") core.saveState("check-run", "");
+  reportPublished(published);
+}

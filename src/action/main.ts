@@ -1,0 +1,45 @@
+// The action's main step: save the owner for the post step first, read the inputs, then hand the
+// step to its mode (src/action/modes/). Whatever escapes a mode fails the step with its exit code.
+import { setMaxListeners } from "node:events";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import * as core from "@actions/core";
+import { abortOnSignals } from "../commands/common.js";
+import { newRunId } from "../engine/ownership.js";
+import { registerSecret } from "../errors.js";
+import { failStep } from "./fail.js";
+import { readInputs } from "./inputs.js";
+import { MODES } from "./modes/index.js";
+
+export async function runAction(): Promise<void> {
+  const owner = newRunId();
+  // Saved before anything else: the post step sweeps this owner even if main is killed.
+  core.saveState("owner", owner);
+  const signals = abortOnSignals();
+  // Every concurrent engine call listens on the one run signal; many subjects mean many listeners.
+  setMaxListeners(0, signals.signal);
+  try {
+    const inputs = readInputs();
+    registerSecret(inputs.githubToken);
+    const workspace = process.env.GITHUB_WORKSPACE ?? process.cwd();
+    // A step handed an accepted command works for exactly that command (a malformed one fails here).
+    const decision = inputs.command
+      ? (await import("../bot/index.js")).parseRunDecision(inputs.command, "input command")
+      : undefined;
+    const mode = await MODES[inputs.mode]();
+    await mode.execute({
+      inputs,
+      owner,
+      signal: signals.signal,
+      received: signals.received,
+      workspace,
+      // RUNNER_TEMP is emptied after each job; outside Actions the OS temp dir, never the workspace.
+      ownDir: path.join(process.env.RUNNER_TEMP ?? tmpdir(), "docker-acceptance", owner),
+      decision,
+    });
+  } catch (err) {
+    await failStep(err, signals);
+  } finally {
+    signals.dispose();
+  }
+}

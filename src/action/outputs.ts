@@ -1,0 +1,58 @@
+// What the action's step reports back to the workflow: its outputs, the publishing summary in the
+// log, and whether the verdict fails the step (`fail-on`).
+import path from "node:path";
+import * as core from "@actions/core";
+import type { PublishResult } from "../github/publish.js";
+import { countCases, type Report } from "../report/model.js";
+import type { ActionInputs } from "./inputs.js";
+import { logSafe } from "./log.js";
+
+export function failsStep(verdict: Report["verdict"], failOn: ActionInputs["failOn"]): boolean {
+  if (failOn === "never") return false;
+  if (failOn === "warn") return verdict !== "pass";
+  return verdict === "fail" || verdict === "error";
+}
+
+export function setOutputs(report: Report, reportDir: string, unverified = false): void {
+  const counts = countCases(report.cases);
+  // A bundle made by a fork's own workflow proves nothing about who ran it: a later step that gates
+  // on `verdict == 'pass'` must not be fooled by it, as the check run concludes `neutral` at most.
+  core.setOutput("verdict", unverified && report.verdict === "pass" ? "warn" : report.verdict);
+  core.setOutput("verified", String(!unverified));
+  core.setOutput("report-path", path.join(reportDir, "report.json"));
+  core.setOutput("report-dir", reportDir);
+  core.setOutput("passed", counts.passed);
+  core.setOutput("failed", counts.failed + counts.errored);
+  core.setOutput("skipped", counts.skipped);
+  core.setOutput("image-ids", JSON.stringify(imageIds(report)));
+  // Declared outputs are always set, empty until publishing fills them.
+  core.setOutput("comment-id", "");
+  core.setOutput("check-run-id", "");
+  core.setOutput("check-run-url", "");
+}
+
+/** Subject name to the ID (sha256:...) of the image it was tested as, built or given. */
+export function imageIds(report: Report): Record<string, string> {
+  return Object.fromEntries(
+    report.subjects.filter((s) => s.imageId).map((s) => [s.name, s.imageId as string]),
+  );
+}
+
+export function reportPublished(p: PublishResult): void {
+  if (p.commentId !== undefined) core.setOutput("comment-id", p.commentId);
+  if (p.checkRunId !== undefined) core.setOutput("check-run-id", p.checkRunId);
+  if (p.checkRunUrl !== undefined) core.setOutput("check-run-url", p.checkRunUrl);
+  // Each failure once, as a warning; the other notices as notices.
+  const errors = new Set(p.errors.map((e) => e.message));
+  for (const e of errors) core.warning(logSafe(e));
+  for (const n of p.notices) if (!errors.has(n)) core.notice(logSafe(n));
+  const parts = [
+    `check run ${p.checkRun}${p.checkRunId ? ` (#${p.checkRunId})` : ""}`,
+    `comment ${p.comment}${p.commentId ? ` (#${p.commentId})` : ""}`,
+    p.issue !== "not-applicable"
+      ? `tracking issue ${p.issue}${p.issueNumber ? ` (#${p.issueNumber})` : ""}`
+      : "",
+    `${p.requests} GitHub API request(s)`,
+  ].filter(Boolean);
+  core.info(`published: ${parts.join(", ")}`);
+}
