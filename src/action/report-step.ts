@@ -44,6 +44,9 @@ export async function reportStep(step: Step, mode: ReportMode): Promise<void> {
     ? (await import("../bot/index.js")).commandEventContext(decision, eventContext()?.runUrl)
     : eventContext();
   const checkRun = context ? await startCheckRun(step, context) : undefined;
+  // After a signal the runner's grace period is short: what finishes the report loads while the
+  // run cleans up, not after it.
+  step.signal.addEventListener("abort", () => void import("./finish.js"), { once: true });
   try {
     const produced = await mode.produce(step, { context, client: checkRun?.started.client });
     const { finishReport } = await import("./finish.js");
