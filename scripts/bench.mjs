@@ -120,7 +120,7 @@ async function cliJson(args) {
 async function loadLib(tmp) {
   const outfile = path.join(tmp, "bench-lib.mjs");
   const entry = `
-export { mergeBundles } from "./src/report/merge.ts";
+export { mergeBundles } from "./src/merge.ts";
 export { writeBundle } from "./src/report/bundle.ts";
 export { renderMarkdown } from "./src/report/markdown.ts";
 export { computeVerdict, reportSchema } from "./src/report/model.ts";

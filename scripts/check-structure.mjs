@@ -41,8 +41,8 @@ export const LAYERS = [
   },
   {
     name: "flows",
-    why: "the pipeline itself and the plan of which subjects and suites run where",
-    units: ["src/pipeline.ts", "src/plan.ts"],
+    why: "the pipeline itself, the plan of which subjects and suites run where, and the merge of shard bundles",
+    units: ["src/pipeline.ts", "src/plan.ts", "src/merge.ts"],
   },
   {
     name: "publishers",

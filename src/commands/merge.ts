@@ -2,8 +2,8 @@
 // bundle, merges them into one report and writes one bundle that `publish` (or `verify`) takes.
 import path from "node:path";
 import { UsageError } from "../errors.js";
+import { mergeBundles } from "../merge.js";
 import { writeBundle } from "../report/bundle.js";
-import { mergeBundles } from "../report/merge.js";
 import { exitCodeFor, parseFormat, renderReport } from "./common.js";
 import { parseCommandArgs } from "./verify.js";
 

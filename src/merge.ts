@@ -2,18 +2,19 @@
 // workflow artifact, so nothing in it is trusted before its hashes and schema check out); then the
 // set is checked as a whole: one inventory, one shard total, every shard exactly once, every
 // subject in one shard only. The merged report recomputes what depends on the whole (completeness,
-// cleanup, verdict) instead of trusting any shard's summary of itself.
+// cleanup, verdict) instead of trusting any shard's summary of itself. A flow beside the pipeline
+// (it reads the inventory and the plan), so it sits here and not in report/.
 import { createHash } from "node:crypto";
 import path from "node:path";
-import { mergeCleanup } from "../engine/cleanup.js";
-import { ConfigError, type ConfigProblem, UsageError } from "../errors.js";
-import { type JudgeAt, judgeAtBase } from "../inventory/base.js";
-import { loadInventory } from "../inventory/load.js";
-import { checkCompleteness } from "../inventory/verify.js";
-import { shardSubjects } from "../plan.js";
-import { SUITES } from "../suites/ids.js";
-import { verifyBundle } from "./bundle.js";
-import { assembleReport, type CleanupEvidence, type Report } from "./model.js";
+import { mergeCleanup } from "./engine/cleanup.js";
+import { ConfigError, type ConfigProblem, UsageError } from "./errors.js";
+import { type JudgeAt, judgeAtBase } from "./inventory/base.js";
+import { loadInventory } from "./inventory/load.js";
+import { checkCompleteness } from "./inventory/verify.js";
+import { shardSubjects } from "./plan.js";
+import { verifyBundle } from "./report/bundle.js";
+import { assembleReport, type CleanupEvidence, type Report } from "./report/model.js";
+import { SUITES } from "./suites/ids.js";
 
 export interface MergeOptions {
   /**
@@ -47,35 +48,44 @@ function problem(file: string, message: string, fix: string): ConfigError {
  */
 export async function mergeBundles(dirs: readonly string[], opts: MergeOptions = {}): Promise<Report> {
   if (dirs.length === 0) throw new UsageError("merge needs at least one BUNDLE_DIR");
-
-  // 1. Each bundle on its own. Completeness is left out on purpose: a shard that ran incompletely
-  // is a legitimate (failing) result to merge, and completeness is recomputed over the union below.
   const shards: Shard[] = [];
-  for (const dir of dirs) {
-    const v = await verifyBundle(dir);
-    const broken = v.checks.filter((c) => c.status === "fail" && c.check !== "completeness");
-    if (broken.length > 0 || !v.report) {
-      throw new ConfigError(
-        broken.map((c) => ({
-          path: c.file ?? "",
-          message: `does not verify (${c.check}): ${c.detail}`,
-          fix: "re-download the shard's artifact, or re-run that shard; a bundle must not be edited",
-        })),
-        dir,
-      );
-    }
-    const shard = v.report.shard ?? { index: 1, total: 1 };
-    if (shard.index > shard.total) {
-      throw problem(
-        dir,
-        `claims to be shard ${shard.index}/${shard.total}`,
-        "re-run that shard with --shard I/N, 1 <= I <= N",
-      );
-    }
-    shards.push({ dir, ...shard, report: v.report });
-  }
+  for (const dir of dirs) shards.push(await verifiedShard(dir));
+  checkOnePlan(shards);
+  const ordered = everyShardOnce(shards, dirs.length);
+  checkSubjectsOnce(ordered);
+  return combine(ordered, opts);
+}
 
-  // 2. The set: one plan, every shard once.
+/**
+ * One bundle on its own. Completeness is left out on purpose: a shard that ran incompletely is a
+ * legitimate (failing) result to merge, and completeness is recomputed over the union.
+ */
+async function verifiedShard(dir: string): Promise<Shard> {
+  const v = await verifyBundle(dir);
+  const broken = v.checks.filter((c) => c.status === "fail" && c.check !== "completeness");
+  if (broken.length > 0 || !v.report) {
+    throw new ConfigError(
+      broken.map((c) => ({
+        path: c.file ?? "",
+        message: `does not verify (${c.check}): ${c.detail}`,
+        fix: "re-download the shard's artifact, or re-run that shard; a bundle must not be edited",
+      })),
+      dir,
+    );
+  }
+  const shard = v.report.shard ?? { index: 1, total: 1 };
+  if (shard.index > shard.total) {
+    throw problem(
+      dir,
+      `claims to be shard ${shard.index}/${shard.total}`,
+      "re-run that shard with --shard I/N, 1 <= I <= N",
+    );
+  }
+  return { dir, ...shard, report: v.report };
+}
+
+/** The set is one plan: one split, one inventory, one commit. */
+function checkOnePlan(shards: readonly Shard[]): void {
   const first = shards[0]!;
   for (const s of shards) {
     if (s.total !== first.total) {
@@ -102,6 +112,11 @@ export async function mergeBundles(dirs: readonly string[], opts: MergeOptions =
       );
     }
   }
+}
+
+/** Every shard of the split exactly once; the shards in index order. */
+function everyShardOnce(shards: readonly Shard[], given: number): Shard[] {
+  const total = shards[0]!.total;
   const byIndex = new Map<number, Shard>();
   for (const s of shards) {
     const twin = byIndex.get(s.index);
@@ -114,18 +129,22 @@ export async function mergeBundles(dirs: readonly string[], opts: MergeOptions =
     }
     byIndex.set(s.index, s);
   }
-  const missing = Array.from({ length: first.total }, (_, i) => i + 1).filter((i) => !byIndex.has(i));
+  const missing = Array.from({ length: total }, (_, i) => i + 1).filter((i) => !byIndex.has(i));
   if (missing.length > 0) {
     throw new ConfigError(
       missing.map((i) => ({
         path: "",
-        message: `shard ${i}/${first.total} is missing: no bundle given for it`,
+        message: `shard ${i}/${total} is missing: no bundle given for it`,
         fix: `download shard ${i}'s bundle artifact and pass its directory (or re-run that shard if it failed to upload)`,
       })),
-      `merge of ${dirs.length} bundle(s)`,
+      `merge of ${given} bundle(s)`,
     );
   }
-  const ordered = [...byIndex.values()].sort((a, b) => a.index - b.index);
+  return [...byIndex.values()].sort((a, b) => a.index - b.index);
+}
+
+/** Each subject in one shard only. */
+function checkSubjectsOnce(ordered: readonly Shard[]): void {
   const owners = new Map<string, Shard>();
   for (const s of ordered) {
     for (const subj of s.report.subjects) {
@@ -140,8 +159,6 @@ export async function mergeBundles(dirs: readonly string[], opts: MergeOptions =
       owners.set(subj.name, s);
     }
   }
-
-  return combine(ordered, opts);
 }
 
 async function combine(shards: Shard[], opts: MergeOptions): Promise<Report> {
