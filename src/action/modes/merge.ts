@@ -2,8 +2,8 @@
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { UsageError } from "../../errors.js";
-import { SUMS_FILE } from "../../report/bundle.js";
 import { mergeBundles } from "../../merge.js";
+import { SUMS_FILE } from "../../report/bundle.js";
 import { type ReportMode, reportStep } from "../report-step.js";
 import { judgeAtFor, requireDir, type Step } from "../step.js";
 
