@@ -1,5 +1,6 @@
 // Keeps generated documentation in sync with its sources: the README's inputs and outputs tables
-// are generated from action.yml between marker comments. `npm run docs` rewrites them;
+// are generated from action.yml, and its case tables from the registry of suites
+// (src/suites/ids.ts), between marker comments. `npm run docs` rewrites them;
 // `npm run docs:check` (CI) fails with exit 1 when the committed README differs.
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -39,8 +40,8 @@ export function renderTables(actionYaml) {
 }
 
 /** Replaces the text between `<!-- NAME:start -->` and `<!-- NAME:end -->`; throws naming a missing marker. */
-export function replaceBetween(text, name, body) {
-  const start = `<!-- ${name}:start (generated from action.yml by scripts/docs.mjs) -->`;
+export function replaceBetween(text, name, body, source = "action.yml") {
+  const start = `<!-- ${name}:start (generated from ${source} by scripts/docs.mjs) -->`;
   const end = `<!-- ${name}:end -->`;
   const i = text.indexOf(start);
   const j = text.indexOf(end);
@@ -55,25 +56,73 @@ export function generateReadme(readme, actionYaml) {
   return replaceBetween(replaceBetween(readme, "inputs", tables.inputs), "outputs", tables.outputs);
 }
 
+/** One table per registered suite: each case's ID, title, what it measures and, where given, the standards. */
+export function renderCaseTables(registry) {
+  return Object.fromEntries(
+    registry.map((suite) => {
+      const standards = suite.cases.some((c) => c.standards);
+      const head = standards
+        ? [
+            "| Case | What it measures | Pod Security Standards | CIS Docker 1.6 |",
+            "| --- | --- | --- | --- |",
+          ]
+        : ["| Case | What it measures |", "| --- | --- |"];
+      const rows = suite.cases.map((c) => {
+        const cells = [`\`${c.id}\``, `**${cell(c.title)}**: ${cell(c.measures)}`];
+        if (standards) cells.push(cell(c.standards?.pss ?? "-"), cell(c.standards?.cis ?? "-"));
+        return `| ${cells.join(" | ")} |`;
+      });
+      return [`cases-${suite.name}`, [...head, ...rows].join("\n")];
+    }),
+  );
+}
+
+/** The README with every suite's case table regenerated from the registry. */
+export function generateCaseDocs(readme, registry) {
+  let out = readme;
+  for (const [name, table] of Object.entries(renderCaseTables(registry)))
+    out = replaceBetween(out, name, table, "src/suites/ids.ts");
+  return out;
+}
+
+/** The registry of suites, compiled from its TypeScript source in memory. */
+export async function loadRegistry() {
+  const { build } = await import("esbuild");
+  const out = await build({
+    entryPoints: [`${root}src/suites/ids.ts`],
+    bundle: true,
+    write: false,
+    format: "esm",
+    platform: "node",
+    logLevel: "silent",
+  });
+  const url = `data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString("base64")}`;
+  return (await import(url)).SUITE_REGISTRY;
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const check = process.argv.includes("--check");
   const current = readFileSync(README, "utf8");
   let next;
   try {
-    next = generateReadme(current, readFileSync(ACTION, "utf8"));
+    next = generateCaseDocs(generateReadme(current, readFileSync(ACTION, "utf8")), await loadRegistry());
   } catch (err) {
     console.error(err.message);
     process.exit(1);
   }
   if (next === current) {
-    console.log("generated files are in sync (README inputs/outputs tables = action.yml)");
+    console.log(
+      "generated files are in sync (README inputs/outputs tables = action.yml, case tables = registry)",
+    );
   } else if (check) {
     console.error(
-      "out of date: README.md inputs/outputs tables differ from action.yml; run 'npm run docs' and commit",
+      "out of date: README.md inputs/outputs tables differ from action.yml or its case tables from src/suites/ids.ts; run 'npm run docs' and commit",
     );
     process.exit(1);
   } else {
     writeFileSync(README, next);
-    console.log("README.md: inputs/outputs tables regenerated from action.yml");
+    console.log(
+      "README.md: inputs/outputs tables regenerated from action.yml, case tables from the registry",
+    );
   }
 }

@@ -22,7 +22,7 @@ import {
   type SubjectReport,
 } from "./report/model.js";
 import { DEFAULT_PROBE_IMAGE, measureHostNamespaces, runContainment } from "./suites/containment/index.js";
-import type { CaseId, SuiteName } from "./suites/ids.js";
+import { type CaseId, SUITES, type SuiteName } from "./suites/ids.js";
 import { checkLaunchSpec, LaunchSpecError } from "./suites/lifecycle/create.js";
 import { runSubject } from "./suites/lifecycle/run.js";
 import { TOOL_VERSION } from "./version.js";
@@ -97,7 +97,7 @@ export async function runPipeline(opts: RunOptions): Promise<Report> {
             return null;
           })
       : Promise.resolve(null);
-  const suites = new Set<SuiteName>(opts.suites?.length ? opts.suites : ["lifecycle", "containment"]);
+  const suites = new Set<SuiteName>(opts.suites?.length ? opts.suites : SUITES);
   const engine = opts.engine ?? createEngine();
   const { log, signal } = opts;
 

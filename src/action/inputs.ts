@@ -1,6 +1,7 @@
 // Action inputs, read once and validated: the same meaning as the CLI flags.
 import * as core from "@actions/core";
 import { UsageError } from "../errors.js";
+import { DEFAULT_INVENTORY_PATH } from "../inventory/path.js";
 import { parseShard, type Shard } from "../plan.js";
 import { SUITES, type SuiteName } from "../suites/ids.js";
 
@@ -83,7 +84,7 @@ function wholeNumber(name: string, fallback: number, min: number, max: number): 
 export function readInputs(): ActionInputs {
   const suites = list("suite").map((s) => {
     if (!(SUITES as readonly string[]).includes(s))
-      throw new UsageError(`input suite: ${JSON.stringify(s)} is not lifecycle or containment`);
+      throw new UsageError(`input suite: ${JSON.stringify(s)} is not ${SUITES.join(" or ")}`);
     return s as SuiteName;
   });
   const p = core.getInput("parallelism");
@@ -94,7 +95,7 @@ export function readInputs(): ActionInputs {
   const shard = core.getInput("shard");
   return {
     mode: oneOf("mode", ["run", "check", "publish", "merge", "command"] as const, "run"),
-    inventory: core.getInput("inventory") || "acceptance/inventory.json",
+    inventory: core.getInput("inventory") || DEFAULT_INVENTORY_PATH,
     subjects: list("subject"),
     suites,
     shard: shard ? parseShard(shard) : undefined,

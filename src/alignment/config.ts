@@ -6,12 +6,13 @@ import { parseDocument } from "yaml";
 import * as z from "zod";
 import { ConfigError, type ConfigProblem } from "../errors.js";
 import { jsonPath } from "../inventory/load.js";
+import { DEFAULT_INVENTORY_PATH } from "../inventory/path.js";
 import { FINDING_LEVELS } from "../report/model.js";
 
 export const DEFAULT_CONFIG_PATH = "acceptance/alignment.yml";
 export const DEFAULT_OPEN_STATUSES = ["Draft", "In Review"];
 export const DEFAULT_PROTECTED = [
-  "acceptance/inventory.json",
+  DEFAULT_INVENTORY_PATH,
   DEFAULT_CONFIG_PATH,
   "acceptance/fixtures/**",
   ".github/workflows/**",

@@ -1,11 +1,11 @@
 // `check` on a stack: each container's allowances may come from labels on the container itself
 // (overriding the command-line defaults), and every fix is said the way that container was
-// started: compose keys for a compose service, `docker run` flags otherwise. Check mode has no
-// inventory, so nothing here names one.
+// started: compose keys for a compose service, the engine CLI's flags otherwise (the texts are the
+// case catalogue's, suites/ids.ts). Check mode has no inventory, so nothing here names one.
 import { UsageError } from "../errors.js";
 import type { CaseResult } from "../report/model.js";
 import { type HostPathAllowance, parseHostPathAllowance } from "../suites/containment/index.js";
-import type { ContainmentCaseId } from "../suites/ids.js";
+import { remediationOf } from "../suites/ids.js";
 
 export const ALLOWANCE_LABELS = {
   writableRoots: "org.docker-acceptance.writable-roots",
@@ -95,68 +95,6 @@ export function fixFormOf(labels: Record<string, string>): FixForm {
   return project && service ? { kind: "compose", project, service } : { kind: "run" };
 }
 
-const L = ALLOWANCE_LABELS;
-
-/** Per case: the `docker run` form and the compose form (keys of the service). */
-const FIXES: Record<ContainmentCaseId, { run: string; compose: string }> = {
-  "containment.user": {
-    run: "Add `USER 65532:65532` (any non-zero uid and gid) to the image's Dockerfile, or start it with `--user 65532:65532`; never root, 0, 0:0 or empty.",
-    compose:
-      'Add `USER 65532:65532` (any non-zero uid and gid) to the image\'s Dockerfile, or set `user: "65532:65532"` on the service; never root, 0, 0:0 or empty.',
-  },
-  "containment.capabilities": {
-    run: `Start it with \`--cap-drop ALL\` and \`--cap-add\` only what it needs; remove \`--privileged\`. A capability it needs is allowed with the label \`${L.allowedCapabilities}=NET_BIND_SERVICE\` or \`--allow-cap\`.`,
-    compose: `Set \`cap_drop: [ALL]\` and list only what it needs under \`cap_add:\`; remove \`privileged: true\`. A capability it needs is allowed with the label \`${L.allowedCapabilities}: NET_BIND_SERVICE\` under \`labels:\`.`,
-  },
-  "containment.no_new_privileges": {
-    run: "Start it with `--security-opt no-new-privileges=true`; remove any `no-new-privileges=false`.",
-    compose: 'Set `security_opt: ["no-new-privileges:true"]`; remove any `no-new-privileges:false`.',
-  },
-  "containment.seccomp": {
-    run: "Remove `--security-opt seccomp=unconfined` and `--privileged` so the engine's default seccomp profile applies (or pass a stricter profile).",
-    compose:
-      "Remove `seccomp:unconfined` from `security_opt` and `privileged: true` so the engine's default seccomp profile applies (or name a stricter profile).",
-  },
-  "containment.privileged": {
-    run: "Remove `--privileged`; grant single capabilities or devices instead.",
-    compose: "Remove `privileged: true`; grant single capabilities (`cap_add`) or `devices` instead.",
-  },
-  "containment.namespaces": {
-    run: "Remove `--pid host`, `--network host`, `--ipc host`, `--uts host` and `--cgroupns host` (and `container:` forms); start it with `--cgroupns private --ipc private`.",
-    compose:
-      "Remove `pid: host`, `network_mode: host`, `ipc: host`, `uts: host` and `cgroup: host` (and `service:`/`container:` forms); set `ipc: private` and `cgroup: private`.",
-  },
-  "containment.rootfs_readonly": {
-    run: "Start it with `--read-only` and a `--tmpfs` for each directory it writes (`--tmpfs /tmp`).",
-    compose: 'Set `read_only: true` and list each directory it writes under `tmpfs:` (`tmpfs: ["/tmp"]`).',
-  },
-  "containment.mounts": {
-    run: `Remove the mounts listed as findings (\`-v\`/\`--mount\` binds and volumes, or add \`:ro\`; extra \`--tmpfs\`; engine sockets). Allow a host directory it needs with the label \`${L.hostPaths}=/srv/data:ro\` (never /, /etc, /proc, /sys, /home, /var/lib/docker or a socket), and a path it must write, such as a Dockerfile \`VOLUME\`, with \`${L.writableRoots}=/tmp,/data\`.`,
-    compose: `Remove the \`volumes:\` and \`tmpfs:\` entries listed as findings (or add \`:ro\`), and any engine socket. Allow a host directory it needs with the label \`${L.hostPaths}: /srv/data:ro\` (never /, /etc, /proc, /sys, /home, /var/lib/docker or a socket), and a path it must write, such as a Dockerfile \`VOLUME\`, with \`${L.writableRoots}: /tmp,/data\`.`,
-  },
-  "containment.writable_roots": {
-    run: `Make every writable place outside the allowed roots refuse its user (remove the mount, add \`:ro\`, or fix ownership) and mount each allowed root \`--tmpfs /tmp:rw,noexec,nosuid,nodev\`; allowed roots: label \`${L.writableRoots}\` or \`--writable-root\`.`,
-    compose: `Make every writable place outside the allowed roots refuse its user (remove the \`volumes:\` entry, add \`:ro\`, or fix ownership) and list each allowed root under \`tmpfs:\` (\`/tmp:rw,noexec,nosuid,nodev\`); allowed roots: label \`${L.writableRoots}\`.`,
-  },
-  "containment.devices": {
-    run: "Remove `--device`, `--gpus` and `--device-cgroup-rule`.",
-    compose: "Remove `devices:`, `device_cgroup_rules:` and device reservations under `deploy.resources`.",
-  },
-  "containment.resources": {
-    run: "Start it with `--memory 256m --pids-limit 128 --cpus 1` (sized for the service).",
-    compose: "Set `mem_limit: 256m`, `pids_limit: 128` and `cpus: 1` (sized for the service).",
-  },
-  "containment.network": {
-    run: `Publish ports on loopback only (\`-p 127.0.0.1:8080:8080\`), never on 0.0.0.0, and never \`--network host\`; a service declared without network runs with \`--network none\` (label \`${L.network}\`).`,
-    compose: `Publish ports on loopback only (\`ports: ["127.0.0.1:8080:8080"]\`), never on 0.0.0.0, and never \`network_mode: host\`; a service declared without network sets \`network_mode: none\` (label \`${L.network}\`).`,
-  },
-  "containment.masked_paths": {
-    run: "Remove `--security-opt systempaths=unconfined` and `--privileged` so the engine masks /proc and /sys paths.",
-    compose:
-      "Remove `systempaths=unconfined` from `security_opt` and `privileged: true` so the engine masks /proc and /sys paths.",
-  },
-};
-
 /** `0.0.0.0:8080->8080/tcp` -> `127.0.0.1:8080:8080`, for a fix that names the real ports. */
 function loopbackPorts(c: CaseResult): string[] {
   const published = (c.evidence as { published?: unknown }).published;
@@ -170,15 +108,15 @@ function loopbackPorts(c: CaseResult): string[] {
 /** The check-mode fix of one case result, in the form the container was started with. */
 export function checkModeFix(c: CaseResult, form: FixForm): string | undefined {
   if (!c.remediation || c.suite !== "containment") return c.remediation;
-  const fix = FIXES[c.id as ContainmentCaseId];
-  if (!fix) return c.remediation;
+  const fix = remediationOf(c.id, form.kind === "compose" ? "compose" : "cli");
+  if (fix === undefined) return c.remediation;
   const ports = c.id === "containment.network" ? [...new Set(loopbackPorts(c))] : [];
   if (form.kind === "compose") {
     const concrete = ports.length ? ` Here: \`ports: [${ports.map((p) => `"${p}"`).join(", ")}]\`.` : "";
-    return `In service \`${form.service}\` of compose project \`${form.project}\`: ${fix.compose}${concrete}`;
+    return `In service \`${form.service}\` of compose project \`${form.project}\`: ${fix}${concrete}`;
   }
   const concrete = ports.length ? ` Here: ${ports.map((p) => `\`-p ${p}\``).join(" ")}.` : "";
-  return `${fix.run}${concrete}`;
+  return `${fix}${concrete}`;
 }
 
 /**

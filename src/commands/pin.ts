@@ -2,13 +2,14 @@
 // digests from the workspace, for a maintainer who changed a pinned file on purpose.
 import { UsageError } from "../errors.js";
 import { pinArtifacts } from "../inventory/hashes.js";
+import { DEFAULT_INVENTORY_PATH } from "../inventory/path.js";
 import { parseCommandArgs, printable } from "./verify.js";
 
 export const PIN_USAGE = "usage: docker-acceptance pin [--inventory PATH] [--workspace DIR]";
 
 export async function pinCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs(argv, PIN_USAGE, {
-    inventory: { type: "string", default: "acceptance/inventory.json" },
+    inventory: { type: "string", default: DEFAULT_INVENTORY_PATH },
     workspace: { type: "string", default: "." },
   });
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}\n${PIN_USAGE}`);

@@ -3,6 +3,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { createEngine, parseEngineChoice } from "../engine/select.js";
 import { UsageError } from "../errors.js";
+import { DEFAULT_INVENTORY_PATH } from "../inventory/path.js";
 import { stderrLogger } from "../log.js";
 import { runPipeline } from "../pipeline.js";
 import { parseShard } from "../plan.js";
@@ -14,7 +15,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
     options: {
-      inventory: { type: "string", default: "acceptance/inventory.json" },
+      inventory: { type: "string", default: DEFAULT_INVENTORY_PATH },
       subject: { type: "string", multiple: true, default: [] },
       suite: { type: "string", multiple: true, default: [] },
       shard: { type: "string" },
@@ -37,7 +38,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   const format = parseFormat(values.format);
   const suites = values.suite.map((s) => {
     if (!(SUITES as readonly string[]).includes(s))
-      throw new UsageError(`--suite ${JSON.stringify(s)}: expected lifecycle or containment`);
+      throw new UsageError(`--suite ${JSON.stringify(s)}: expected ${SUITES.join(" or ")}`);
     return s as SuiteName;
   });
   const parallelism = values.parallelism === undefined ? undefined : Number(values.parallelism);

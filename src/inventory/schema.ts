@@ -5,7 +5,14 @@
 // into the ConfigError); `.meta()` repeats them for the JSON Schema so editors flag them too.
 import path from "node:path";
 import * as z from "zod";
-import { ALL_CASES, CASES_BY_SUITE, CONTAINMENT_CASES, LIFECYCLE_CASES, SUITES } from "../suites/ids.js";
+import {
+  ALL_CASES,
+  CASES_BY_SUITE,
+  CONTAINMENT_CASES,
+  LIFECYCLE_CASES,
+  SUITES,
+  type SuiteName,
+} from "../suites/ids.js";
 import { closest } from "./suggest.js";
 
 export const INVENTORY_SCHEMA_VERSION = 1;
@@ -395,7 +402,7 @@ const severity = z
       ctx.addIssue({
         code: "custom",
         path: [id],
-        message: `unknown case ID "${id}"; expected a lifecycle.* or containment.* case ID`,
+        message: `unknown case ID "${id}"; expected a ${SUITES.map((s) => `${s}.*`).join(" or ")} case ID`,
         params: { fix: near ? `did you mean "${near}"?` : `use one of ${ALL_CASES.join(", ")}` },
       });
     }
@@ -417,10 +424,11 @@ export const inventorySchema = z
     schemaVersion: z.literal(INVENTORY_SCHEMA_VERSION).describe("inventory format version"),
     subjects: z.array(subjectSchema).min(1).describe("the containers under test"),
     suites: z
-      .object({
-        lifecycle: suiteRequirement("lifecycle").optional(),
-        containment: suiteRequirement("containment").optional(),
-      })
+      .object(
+        Object.fromEntries(SUITES.map((s) => [s, suiteRequirement(s).optional()])) as {
+          [S in SuiteName]: z.ZodOptional<ReturnType<typeof suiteRequirement>>;
+        },
+      )
       .strict()
       .default({})
       .describe("for each suite, the exact case IDs that must run; an absent suite pins no cases"),

@@ -2,6 +2,7 @@
 // suite, one <testcase> per case, plus a "run" suite for what is not a case but decides the verdict
 // (inventory completeness, artifact pins, cleanup), so a tool reading only this file is not greener
 // than the run. Derived from the Report alone.
+import { SUITES } from "../suites/ids.js";
 import type { CaseResult, Report } from "./model.js";
 
 /** Text safe in XML 1.0 content and attributes: markup escaped, characters XML forbids made visible. */
@@ -154,8 +155,7 @@ function renderSuite(name: string, cases: Testcase[], timestamp: string): string
 export function renderJunit(report: Report): string {
   // Subjects in report order, then any subject that only appears in cases; suites in case order.
   const groups = new Map<string, Testcase[]>();
-  for (const s of report.subjects)
-    for (const suite of ["lifecycle", "containment"]) groups.set(`${s.name} / ${suite}`, []);
+  for (const s of report.subjects) for (const suite of SUITES) groups.set(`${s.name} / ${suite}`, []);
   for (const c of report.cases) {
     const key = `${c.subject} / ${c.suite}`;
     groups.set(key, [...(groups.get(key) ?? []), caseToTestcase(c)]);

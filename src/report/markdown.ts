@@ -5,6 +5,7 @@
 // detail, trim logs, drop the per-case table, cap long lists) and say so in the output.
 // All text from the report is untrusted and passes through ./escape.ts.
 
+import { SUITES } from "../suites/ids.js";
 import {
   escapeInline,
   escapeInlineWithCode,
@@ -211,11 +212,16 @@ function subjectOrder(report: Report): string[] {
   return names;
 }
 
+/** Registered suites in registry order, then any other a case names: no case's suite goes unlisted. */
+function suiteOrder(report: Report): string[] {
+  return [...new Set<string>([...SUITES, ...report.cases.map((c) => c.suite)])];
+}
+
 function automatedChecks(report: Report, d: Detail): string {
   const rows: string[] = [];
   let groups = 0;
   const subjects = subjectOrder(report);
-  for (const suite of ["lifecycle", "containment"] as const) {
+  for (const suite of suiteOrder(report)) {
     for (const subject of subjects) {
       const cases = report.cases.filter((c) => c.suite === suite && c.subject === subject);
       if (cases.length === 0) continue;

@@ -1,6 +1,7 @@
 // The one Report object. Every rendering (text, markdown, JUnit, comment, check run, summary)
 // derives from it; renderers never re-run checks.
 import * as z from "zod";
+import { SUITES } from "../suites/ids.js";
 import { TOOL_NAME, TOOL_VERSION } from "../version.js";
 
 export const REPORT_SCHEMA_VERSION = 1;
@@ -15,7 +16,7 @@ export const sourceLocation = z.object({
 
 export const caseResultSchema = z.object({
   id: z.string(),
-  suite: z.enum(["lifecycle", "containment"]),
+  suite: z.enum(SUITES),
   subject: z.string(),
   status: caseStatus,
   severity: z.enum(["fail", "warn"]).default("fail"),

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { listOwned } from "../../src/engine/cleanup.js";
 import { silentLogger } from "../../src/log.js";
 import { runPipeline } from "../../src/pipeline.js";
+import { CONTAINMENT_CASES } from "../../src/suites/ids.js";
 import { runCli } from "../helpers/cli.js";
 import { BASE_IMAGE, hasEngine, newEngine, PROBE_IMAGE } from "../helpers/engine.js";
 import { writeInventory } from "../helpers/inventory.js";
@@ -40,7 +41,7 @@ describe.skipIf(!hasEngine)("fail-safe", () => {
     const ws = brokenBuildWorkspace();
     const inv = writeInventory([{ name: "broken", build: { context: "ctx", args: { BASE_IMAGE } } }]);
     const report = await run(inv, ws, ["containment"]);
-    expect(report.cases).toHaveLength(13);
+    expect(report.cases).toHaveLength(CONTAINMENT_CASES.length);
     expect(new Set(report.cases.map((c) => c.status))).toEqual(new Set(["error"]));
     // With the lifecycle suite unselected its failure shows nowhere else: the reason carries it.
     expect(report.cases[0]?.message).toMatch(/^not measured: lifecycle\.build did not pass: .*exit code: 3/);

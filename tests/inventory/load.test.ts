@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/errors.js";
 import { loadInventory, parseInventory } from "../../src/inventory/load.js";
-import { LIFECYCLE_CASES } from "../../src/suites/ids.js";
+import { CONTAINMENT_CASES, LIFECYCLE_CASES } from "../../src/suites/ids.js";
 
 const repo = path.resolve(import.meta.dirname, "../..");
 const FILE = "acceptance/inventory.json";
@@ -49,8 +49,8 @@ describe("loadInventory", () => {
   it("loads this repository's own inventory and records the sha256 of its bytes", async () => {
     const loaded = await loadInventory(path.join(repo, FILE), { workspace: repo });
     expect(loaded.inventory.subjects.map((s) => s.name)).toEqual(["hardened"]);
-    expect(loaded.inventory.suites.lifecycle?.required).toHaveLength(7);
-    expect(loaded.inventory.suites.containment?.required).toHaveLength(13);
+    expect(loaded.inventory.suites.lifecycle?.required).toHaveLength(LIFECYCLE_CASES.length);
+    expect(loaded.inventory.suites.containment?.required).toHaveLength(CONTAINMENT_CASES.length);
     expect(loaded.inventory.artifacts.map((a) => a.path)).toEqual([
       "acceptance/fixtures/hardened/Dockerfile",
       "acceptance/fixtures/hardened/www/health",

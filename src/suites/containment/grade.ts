@@ -1,8 +1,8 @@
 // Judgement: pure graders over collected evidence. They never touch the subject. A case the probe
 // could not observe is SKIP with the reason, never PASS; a failure provable from inspect alone is
-// FAIL whether or not the probe saw anything.
+// FAIL whether or not the probe saw anything. What each case is and its fixes: ../ids.ts.
 import type { CaseResult } from "../../report/model.js";
-import { CONTAINMENT_CASES, type ContainmentCaseId } from "../ids.js";
+import { CONTAINMENT_CASES, type ContainmentCaseId, remediationOf } from "../ids.js";
 import {
   DEFAULT_MASKED_PATHS,
   DEFAULT_READONLY_PATHS,
@@ -52,6 +52,8 @@ export interface GradeTarget {
   network: "bridge" | "none" | "any";
   /** Host paths the subject may bind (sensitive ones never count). */
   allowedHostPaths?: readonly HostPathAllowance[];
+  /** The engine's CLI, from its facts, for the `{cli}` in fixes (../ids.ts fillCli). */
+  cli?: string;
 }
 
 type Outcome = Pick<CaseResult, "status" | "message" | "evidence"> & { remediation?: string };
@@ -111,35 +113,6 @@ export function decodeCaps(hex: string): string[] {
 }
 
 const normCap = (c: string) => c.trim().toUpperCase().replace(/^CAP_/, "");
-
-const REMEDIATION: Record<ContainmentCaseId, string> = {
-  "containment.user":
-    "Add `USER 65532:65532` (any non-zero uid and gid) to the Dockerfile after the last RUN, or launch with `--user 65532:65532` (inventory: subjects[].user); never root, 0, 0:0 or empty.",
-  "containment.capabilities":
-    "Launch with `--cap-drop ALL` and add back only what the inventory allows (subjects[].capabilities, e.g. NET_BIND_SERVICE); remove `--cap-add` entries and `--privileged`.",
-  "containment.no_new_privileges":
-    "Launch with `--security-opt no-new-privileges=true` (compose: `security_opt: [no-new-privileges:true]`); remove any `no-new-privileges=false`.",
-  "containment.seccomp":
-    "Remove `--security-opt seccomp=unconfined` (and `--privileged`) so the engine's default seccomp profile applies, or pass a profile that denies at least what the default denies (`--security-opt seccomp=<file>`; never `defaultAction: SCMP_ACT_ALLOW` or allow rules for the syscalls named).",
-  "containment.privileged":
-    "Remove `--privileged` (compose: `privileged: true`); grant single capabilities or devices instead.",
-  "containment.namespaces":
-    "Remove `--pid host|container:X`, `--network host|container:X`, `--ipc host|container:X|shareable`, `--uts host` and `--cgroupns host` (also on the containers that join this one); launch with `--cgroupns private --ipc private` (compose: `pid`, `network_mode`, `ipc`, `uts`, `cgroup`); set only the Pod Security baseline's safe sysctls (`--sysctl`).",
-  "containment.rootfs_readonly":
-    "Launch with `--read-only` (compose: `read_only: true`) and give the process tmpfs mounts for the directories it writes (`--tmpfs /tmp`).",
-  "containment.mounts":
-    "Remove the mounts listed as findings: host binds (`-v /host/path:...`, `--mount type=bind`) unless the path is allowed (inventory subjects[].allowedHostPaths, check `--allow-host-path PATH[:ro|rw]`), read-write volumes (or add `:ro`) and extra `--tmpfs` outside the allotted roots. For a Dockerfile `VOLUME` path, either allot it in subjects[].writableRoots (the launch then mounts a tmpfs there, owned by the subject's user) or remove the VOLUME line. Sensitive host paths (/, /proc, /sys, /etc, /run, /var/run, /var/lib/docker, /boot, /dev, /root, /home, engine sockets) cannot be allowed at all.",
-  "containment.writable_roots":
-    "Make every writable place outside the allotted roots refuse the subject's user (remove the mount, add `:ro`, or fix ownership), and mount every writable place noexec, nosuid and nodev (`--tmpfs /tmp:rw,noexec,nosuid,nodev`).",
-  "containment.devices":
-    "Remove `--device`, `--gpus`/device requests and `--device-cgroup-rule` from the launch settings.",
-  "containment.resources":
-    "Launch with `--memory`, `--pids-limit` and `--cpus` (inventory: subjects[].limits; compose: `mem_limit`, `pids_limit`, `cpus`).",
-  "containment.network":
-    "Publish ports on loopback only (`-p 127.0.0.1:8080:8080`), never on 0.0.0.0; use `--network none` when the subject declares no network, and never `--network host`.",
-  "containment.masked_paths":
-    "Remove `--security-opt systempaths=unconfined` and `--privileged` so the engine masks /proc and /sys paths (kcore, keys, timer_list, firmware, ...) and keeps /proc/sys read-only.",
-};
 
 const pass = (message: string, evidence: Record<string, unknown> = {}): Outcome => ({
   status: "pass",
@@ -766,6 +739,7 @@ function gradeMaskedPaths(ev: ContainmentEvidence, t: GradeTarget): Outcome {
   return pass("the engine's masked and read-only /proc and /sys paths are in force", evidence);
 }
 
+/** Each case's grader: a Record over the catalogue's IDs, so a case without a grader does not compile. */
 const GRADERS: Record<ContainmentCaseId, (ev: ContainmentEvidence, t: GradeTarget) => Outcome> = {
   "containment.user": gradeUser,
   "containment.capabilities": gradeCapabilities,
@@ -782,7 +756,7 @@ const GRADERS: Record<ContainmentCaseId, (ev: ContainmentEvidence, t: GradeTarge
   "containment.masked_paths": gradeMaskedPaths,
 };
 
-/** One CaseResult per containment case, in the stable order of CONTAINMENT_CASES. */
+/** One CaseResult per containment case, in the catalogue's order. */
 export function gradeContainment(ev: ContainmentEvidence, t: GradeTarget, collectMs = 0): CaseResult[] {
   return CONTAINMENT_CASES.map((id) => {
     const started = performance.now();
@@ -807,7 +781,7 @@ export function gradeContainment(ev: ContainmentEvidence, t: GradeTarget, collec
         Math.round((collectMs / CONTAINMENT_CASES.length + performance.now() - started) * 100) / 100,
       message: out.message,
       evidence: out.evidence,
-      ...(out.status === "pass" ? {} : { remediation: REMEDIATION[id] }),
+      ...(out.status === "pass" ? {} : { remediation: remediationOf(id, "inventory", t) }),
     };
   });
 }

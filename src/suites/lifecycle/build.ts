@@ -183,7 +183,7 @@ function buildFailed(
           400,
         ),
         evidence: { tag: at.tag, syntax: syntax.image, buildLogTail: redact(err.log.slice(-EXCERPT_BYTES)) },
-        remediation: `remove the "# syntax=" line from ${at.dockerfileLabel} (the engine's built-in Dockerfile frontend is used), or make ${syntax.image} available to the engine (docker pull or docker load it before this step)`,
+        remediation: `remove the "# syntax=" line from ${at.dockerfileLabel} (the engine's built-in Dockerfile frontend is used), or make ${syntax.image} available to the engine (\`{cli} pull\` or \`{cli} load\` it before this step)`,
       },
     };
   }

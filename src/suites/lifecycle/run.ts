@@ -7,7 +7,7 @@ import { readBack } from "../../engine/readback.js";
 import { errorEvidence } from "../../errors.js";
 import type { CaseResult, CleanupEvidence, Phase, SubjectReport } from "../../report/model.js";
 import { terminalSafe } from "../../report/text.js";
-import { type CaseId, CONTAINMENT_CASES, type SuiteName } from "../ids.js";
+import { type CaseId, CONTAINMENT_CASES, fillCli, type SuiteName } from "../ids.js";
 import { buildSubject } from "./build.js";
 import type { CaseContext, Draft } from "./case.js";
 import { type LaunchPlan, needsUserLookup, planLaunch } from "./create.js";
@@ -66,7 +66,7 @@ export async function runSubject(ctx: SubjectRunContext): Promise<SubjectOutcome
       subject: subject.name,
       severity: ctx.severity(id),
       durationMs: Date.now() - started,
-      ...draft,
+      ...(await withCli(draft, engine)),
     };
     if (lifecycle) {
       cases.push(result);
@@ -278,6 +278,12 @@ function notMeasured(subject: string, status: "skip" | "error", err: unknown): C
     message: `not measured: ${evidence.error.message}`,
     evidence,
   }));
+}
+
+/** A draft whose fix shows an engine CLI command (`{cli}`), said for the engine that ran. */
+async function withCli(draft: Draft, engine: SubjectRunContext["engine"]): Promise<Draft> {
+  if (!draft.remediation?.includes("{cli}")) return draft;
+  return { ...draft, remediation: fillCli(draft.remediation, await engine.facts().catch(() => undefined)) };
 }
 
 function withoutFixWhenSkipped(r: CaseResult): CaseResult {
