@@ -1,3 +1,0 @@
-import { createRequire as __daCreateRequire } from 'node:module';
-const require = __daCreateRequire(import.meta.url);
-var e=["lifecycle.build","lifecycle.create","lifecycle.ready","lifecycle.probes","lifecycle.limits","lifecycle.stop","lifecycle.cleanup"],t=["containment.user","containment.capabilities","containment.no_new_privileges","containment.seccomp","containment.privileged","containment.namespaces","containment.rootfs_readonly","containment.mounts","containment.writable_roots","containment.devices","containment.resources","containment.network","containment.masked_paths"],c=["lifecycle","containment"],o=[...e,...t],i={lifecycle:e,containment:t};export{t as a,c as b,o as c,i as d};

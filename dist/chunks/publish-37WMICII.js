@@ -1,3 +1,0 @@
-import { createRequire as __daCreateRequire } from 'node:module';
-const require = __daCreateRequire(import.meta.url);
-import{a,b,c,d,e,f}from"./chunk-DX2ARQOQ.js";import"./chunk-545BVHJB.js";import"./chunk-USPXKNHM.js";import"./chunk-W4EPPLSV.js";import"./chunk-HVGCLWTH.js";import"./chunk-2IHFC5H3.js";import"./chunk-I2ZNNNFR.js";import"./chunk-Y4UB656H.js";import"./chunk-OLMWY2TB.js";import"./chunk-7PDPJTIO.js";import"./chunk-DFBKWHQH.js";import"./chunk-TQTMOH6S.js";import"./chunk-BFLJ2BVZ.js";import"./chunk-EN66KAXS.js";export{a as DEFAULT_CHECK_NAME,c as abandonCheckRun,f as checkTitle,e as contentDigest,d as publishReport,b as startCheckRun};
