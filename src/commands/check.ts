@@ -219,6 +219,11 @@ export async function checkContainers(opts: CheckOptions): Promise<Report> {
   };
   const allowances = new Map(subjects.map((s) => [s.id, allowancesFor(s.name, s.labels, defaults)]));
   await engine.ensureImage(opts.probeImage, undefined, opts.signal);
+  // One listing of the engine's containers for every subject's shared-namespace question, taken
+  // before any probe starts: Podman's listing waits on each container's lock, and 35 probes being
+  // created beside the subjects held it past the call's timeout.
+  const others = listOtherContainers(engine, owner, opts.signal);
+  await others.catch(() => undefined); // judged per subject (ERROR with the reason), never unhandled
   const host = measureHostNamespaces(engine, owner, opts.probeImage, opts.signal);
   host.catch(() => undefined); // judged per subject (SKIP with the reason), never unhandled
   // One census of every subject's processes instead of one "ids" probe each: half the probes.
@@ -230,9 +235,6 @@ export async function checkContainers(opts: CheckOptions): Promise<Report> {
     opts.signal,
   );
   census.catch(() => undefined); // a failed census falls back to the per-subject probe
-  // One listing of the engine's containers for every subject's shared-namespace question.
-  const others = listOtherContainers(engine, owner, opts.signal);
-  others.catch(() => undefined); // judged per subject, never unhandled
   const errors: Report["errors"] = [];
   const targets = subjects.map((s) => ({
     containerId: s.id,

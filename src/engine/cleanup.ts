@@ -255,6 +255,9 @@ async function execute(engine: Engine, a: PlannedAction): Promise<CleanupObject>
     else await engine.removeImage(a.tag ?? a.id);
     return { ...base, action: a.untagOnly ? "untagged" : "removed" };
   } catch (err) {
+    // 404: gone between the listing and the removal (a probe removes itself when it ends). That is
+    // the outcome cleanup wants, and the verifying listing below proves it.
+    if (err instanceof EngineError && err.statusCode === 404) return { ...base, action: "removed" };
     // 409: another image (someone's later build reusing this step as its cache) now has it as a
     // parent. Removing it would need force; it stays, and the listing does not expect it gone.
     if (a.intermediate && err instanceof EngineError && err.statusCode === 409) {

@@ -172,9 +172,10 @@ describe.skipIf(!hasEngine)("fault matrix on the real engine", () => {
     const failed = settled.find((r) => r.status === "rejected");
     if (failed) throw failed.reason;
     const ids = settled.map((r) => (r as PromiseFulfilledResult<string>).value);
-    // Listed once, after every subject and companion started, as `check` does for a stack (one
-    // listing per subject makes Podman's list time out under 50 probes).
+    // Listed once, after every subject and companion started and before any probe, as `check`
+    // does for a stack (Podman's listing waits on container locks that 50 probes hold).
     const others = listOtherContainers(engine, owner);
+    await others.catch(() => undefined);
     await Promise.all(
       live.map(async (f, i) => {
         results.set(

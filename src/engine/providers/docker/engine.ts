@@ -58,11 +58,36 @@ export interface EngineFacts {
   remediation: Partial<Record<HardenedSetting, string>>;
 }
 
+/** Creates in flight at once on Podman (see createContainer). */
+const PODMAN_CONCURRENT_CREATES = 4;
+
+/** A counting semaphore: take() resolves to a release function once one of `size` slots is free. */
+class Slots {
+  private free: number;
+  private readonly waiting: (() => void)[] = [];
+  constructor(size: number) {
+    this.free = size;
+  }
+  async take(): Promise<() => void> {
+    if (this.free > 0) this.free--;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.free++;
+    };
+  }
+}
+
 export class DockerEngine {
   readonly docker: Docker;
   private readonly inflight = new Set<Promise<unknown>>();
   private factsPromise: Promise<EngineFacts> | undefined;
   private versionPromise: Promise<Docker.DockerVersion> | undefined;
+  private readonly createSlots = new Slots(PODMAN_CONCURRENT_CREATES);
 
   constructor(
     docker?: Docker,
@@ -210,14 +235,23 @@ export class DockerEngine {
   }
 
   async createContainer(opts: CreateOptions, signal?: AbortSignal): Promise<string> {
-    const spoken = (await this.facts()).kind === "podman" ? podmanCreateOptions(opts) : opts;
-    const c = await this.call(
-      "create container",
-      (abortSignal) => this.docker.createContainer({ ...spoken, abortSignal } as CreateOptions),
-      undefined,
-      signal,
-    );
-    return c.id;
+    const podman = (await this.facts()).kind === "podman";
+    const spoken = podman ? podmanCreateOptions(opts) : opts;
+    // Podman creates one container at a time behind a lock: 50 creates sent together (a stack's
+    // probes) each wait for all the others and pass their own timeout. A few at a time each
+    // answer within it, and the whole takes no longer.
+    const release = podman ? await this.createSlots.take() : undefined;
+    try {
+      const c = await this.call(
+        "create container",
+        (abortSignal) => this.docker.createContainer({ ...spoken, abortSignal } as CreateOptions),
+        undefined,
+        signal,
+      );
+      return c.id;
+    } finally {
+      release?.();
+    }
   }
 
   start(id: string, signal?: AbortSignal): Promise<void> {
@@ -332,9 +366,19 @@ export class DockerEngine {
 
   /** `all` includes intermediate images (the legacy builder keeps one per Dockerfile step). */
   async listImages(filters: Record<string, string[]>, all = false): Promise<OwnedImage[]> {
-    const list = await this.call("list images", (abortSignal) =>
-      this.docker.listImages({ all, filters, abortSignal }),
-    );
+    // Podman walks its images while listing; one removed meanwhile (by anyone) fails the whole
+    // listing with "image not known". The listing itself is sound: ask again, a few times.
+    let list: Docker.ImageInfo[];
+    for (let attempt = 1; ; attempt++) {
+      try {
+        list = await this.call("list images", (abortSignal) =>
+          this.docker.listImages({ all, filters, abortSignal }),
+        );
+        break;
+      } catch (err) {
+        if (attempt === 3 || !/image not known/.test((err as Error).message)) throw err;
+      }
+    }
     return list.map((i) => ({
       id: i.Id,
       parentId: i.ParentId ?? "",

@@ -1,0 +1,44 @@
+// A probe removes itself when it ends: cleanup may list it and find it gone when it comes to remove
+// it. Gone is what cleanup wants; the run's evidence must not call that a failed cleanup.
+import { describe, expect, it } from "vitest";
+import { cleanupOwned } from "../../src/engine/cleanup.js";
+import { OWNER_LABEL, ROLE_LABEL } from "../../src/engine/ownership.js";
+import type { Engine } from "../../src/engine/provider.js";
+import { EngineError } from "../../src/errors.js";
+
+const owner = "da-0123456789abcdef0123456789abcdef";
+
+function engineWith(removal: () => Promise<void>) {
+  let listed = 0;
+  const probe = {
+    id: "p1",
+    names: ["/probe"],
+    state: "exited",
+    labels: { [OWNER_LABEL]: owner, [ROLE_LABEL]: "probe" },
+    image: "busybox",
+    created: 1,
+  };
+  return {
+    listContainers: async () => (listed++ === 0 ? [probe] : []),
+    listImages: async () => [],
+    removeContainer: removal,
+  } as unknown as Engine;
+}
+
+describe("cleanup of an object already gone", () => {
+  it("a 404 on removal counts as removed, and the listing proves it: cleanup completed", async () => {
+    const engine = engineWith(() =>
+      Promise.reject(new EngineError('remove p1: no container with name or ID "p1" found', "engine", 404)),
+    );
+    const evidence = await cleanupOwned(engine, { owner }, { trigger: "test" });
+    expect(evidence.objects).toMatchObject([{ id: "p1", action: "removed" }]);
+    expect(evidence.completed).toBe(true);
+  });
+
+  it("any other refusal stays a failed removal, and cleanup is not completed", async () => {
+    const engine = engineWith(() => Promise.reject(new EngineError("remove p1: device busy", "engine", 500)));
+    const evidence = await cleanupOwned(engine, { owner }, { trigger: "test" });
+    expect(evidence.objects).toMatchObject([{ id: "p1", action: "failed" }]);
+    expect(evidence.completed).toBe(false);
+  });
+});

@@ -1,0 +1,50 @@
+// Podman creates containers one at a time behind a lock; a stack's 50 probes sent together each
+// waited for all the others and passed their own call timeout. Creates go a few at a time there.
+import type Docker from "dockerode";
+import { describe, expect, it } from "vitest";
+import { DockerEngine } from "../../src/engine/providers/docker/engine.js";
+
+function engineOf(component: string) {
+  let inFlight = 0;
+  let most = 0;
+  let n = 0;
+  const docker = {
+    version: async () => ({ Version: "4.3.1", Components: [{ Name: component, Version: "4.3.1" }] }),
+    createContainer: async () => {
+      most = Math.max(most, ++inFlight);
+      await new Promise((r) => setTimeout(r, 5));
+      inFlight--;
+      return { id: `c${n++}` };
+    },
+  } as unknown as Docker;
+  return { engine: new DockerEngine(docker), most: () => most };
+}
+
+describe("containers created at once", () => {
+  it("Podman: at most 4 creates in flight, and every one of 50 is created", async () => {
+    const { engine, most } = engineOf("Podman Engine");
+    const ids = await Promise.all(Array.from({ length: 50 }, () => engine.createContainer({ Image: "x" })));
+    expect(new Set(ids).size).toBe(50);
+    expect(most()).toBe(4);
+  });
+
+  it("a create that fails frees its slot for the next", async () => {
+    const { engine } = engineOf("Podman Engine");
+    let calls = 0;
+    (engine.docker as unknown as { createContainer: () => Promise<unknown> }).createContainer = async () => {
+      if (calls++ < 4) throw new Error("no space left on device");
+      return { id: "ok" };
+    };
+    const results = await Promise.allSettled(
+      Array.from({ length: 6 }, () => engine.createContainer({ Image: "x" })),
+    );
+    expect(results.filter((r) => r.status === "rejected")).toHaveLength(4);
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(2);
+  });
+
+  it("Docker: not limited", async () => {
+    const { engine, most } = engineOf("Engine");
+    await Promise.all(Array.from({ length: 20 }, () => engine.createContainer({ Image: "x" })));
+    expect(most()).toBe(20);
+  });
+});
