@@ -10,6 +10,7 @@
 //   node scripts/check-structure.mjs           check src/ against the baseline (exit 1 on a finding)
 //   node scripts/check-structure.mjs --all     list every offender, baseline or not
 //   node scripts/check-structure.mjs --prune   drop the baseline entries that are fixed (never adds)
+//   node scripts/check-structure.mjs --write-docs  rewrite the layer table in docs/architecture.md
 //   --root DIR  check DIR/src against DIR/scripts/structure-baseline.json (the tests use this)
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -51,7 +52,7 @@ export const LAYERS = [
   },
   {
     name: "suites",
-    why: "each suite measures on its own: one suite never imports another (shared code goes down a layer)",
+    why: "each suite measures on its own; what two suites share goes down a layer",
     independent: true,
     units: ["src/suites/lifecycle/", "src/suites/containment/"],
   },
@@ -349,6 +350,31 @@ export function describe(o, maxLines = MAX_FUNCTION_LINES) {
   }
 }
 
+const DOCS = "docs/architecture.md";
+const DOCS_END = "<!-- layers:end -->";
+
+/** The layer table for docs/architecture.md, top to bottom, rendered from the one LAYERS. */
+export function renderLayers(layers = LAYERS) {
+  const code = (p) => `\`${p}\``;
+  const rows = layers.map((layer, rank) => {
+    const units = layer.units
+      .map((u) => (typeof u === "string" ? code(u) : `${u.name}: ${u.paths.map(code).join(", ")}`))
+      .join(", ");
+    const note = layer.independent ? " Its folders may not import each other." : "";
+    return `| ${rank + 1} | ${layer.name} | ${units} | ${layer.why}.${note} |`;
+  });
+  return ["| # | Layer | Holds | Why here |", "| --- | --- | --- | --- |", ...rows].join("\n");
+}
+
+/** docs/architecture.md with its layer table replaced by the current one (undefined: no markers). */
+function docsWithLayers(text, layers = LAYERS) {
+  const start = text.indexOf("<!-- layers:start");
+  const open = text.indexOf("-->", start);
+  const end = text.indexOf(DOCS_END, open);
+  if (start < 0 || open < 0 || end < 0) return undefined;
+  return `${text.slice(0, open + 3)}\n${renderLayers(layers)}\n${text.slice(end)}`;
+}
+
 /** The baseline as read from disk: function keys with their line counts, and import/cycle keys. */
 export function readBaseline(file) {
   if (!existsSync(file)) return { functions: {}, imports: [] };
@@ -375,12 +401,30 @@ export function compare(offenders, baseline) {
   return { fresh, stale };
 }
 
+/** Whether docs/architecture.md's layer table is current; with write, makes it so. */
+function docsCurrent(root, write) {
+  const file = path.join(root, DOCS);
+  if (!existsSync(file)) return true;
+  const docs = readFileSync(file, "utf8");
+  const wanted = docsWithLayers(docs);
+  if (wanted === undefined || wanted === docs) return true;
+  if (!write) return false;
+  writeFileSync(file, wanted);
+  console.log(`structure: rewrote the layer table in ${DOCS}`);
+  return true;
+}
+
+/** Drops the fixed entries from the baseline file (it never adds one). */
+function prune(file, baseline, stale) {
+  for (const k of stale) delete baseline.functions[k];
+  baseline.imports = baseline.imports.filter((k) => !stale.includes(k));
+  writeFileSync(file, `${JSON.stringify(baseline, null, 2)}\n`);
+  console.log(`structure: removed ${stale.length} fixed entries from scripts/structure-baseline.json`);
+}
+
 function main(argv) {
-  const arg = (name) => {
-    const i = argv.indexOf(name);
-    return i >= 0 ? argv[i + 1] : undefined;
-  };
-  const root = path.resolve(arg("--root") ?? path.join(HERE, ".."));
+  const at = argv.indexOf("--root");
+  const root = path.resolve(at >= 0 ? argv[at + 1] : path.join(HERE, ".."));
   const baselineFile = path.join(root, "scripts", "structure-baseline.json");
   const started = Date.now();
   const offenders = findOffenders(root);
@@ -392,12 +436,10 @@ function main(argv) {
   const baseline = readBaseline(baselineFile);
   const { fresh, stale } = compare(offenders, baseline);
   if (argv.includes("--prune") && stale.length > 0) {
-    for (const k of stale) delete baseline.functions[k];
-    baseline.imports = baseline.imports.filter((k) => !stale.includes(k));
-    writeFileSync(baselineFile, `${JSON.stringify(baseline, null, 2)}\n`);
-    console.log(`structure: removed ${stale.length} fixed entries from ${path.relative(root, baselineFile)}`);
-    return main(argv.filter((a) => a !== "--prune"));
+    prune(baselineFile, baseline, stale);
+    stale.length = 0;
   }
+  const docsOk = docsCurrent(root, argv.includes("--write-docs"));
   for (const o of fresh) {
     const line = describe(o);
     console.error(
@@ -409,14 +451,16 @@ function main(argv) {
       `scripts/structure-baseline.json: "${k}" is no longer an offender: remove it from the baseline (or run node scripts/check-structure.mjs --prune)`,
     );
   }
+  if (!docsOk) {
+    console.error(
+      `${DOCS}: its layer table (between the layers:start and layers:end markers) differs from LAYERS: run node scripts/check-structure.mjs --write-docs`,
+    );
+  }
   const known = offenders.length - fresh.filter((o) => !o.grew).length;
   const summary = `structure: ${offenders.length} offenders, ${known} of them known in the baseline, ${fresh.length} new or grown, ${stale.length} fixed but still listed (${Date.now() - started} ms)`;
-  if (fresh.length > 0 || stale.length > 0) {
-    console.error(summary);
-    return 1;
-  }
-  console.log(summary);
-  return 0;
+  const ok = fresh.length === 0 && stale.length === 0 && docsOk;
+  (ok ? console.log : console.error)(summary);
+  return ok ? 0 : 1;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

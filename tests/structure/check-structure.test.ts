@@ -4,7 +4,7 @@
 // folder no layer holds, a long function of each kind), that the baseline only shrinks, and that
 // the repository itself passes.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -249,11 +249,30 @@ describe("baseline", () => {
   });
 });
 
+describe("docs/architecture.md", () => {
+  it("fails when its layer table is not the one LAYERS renders", () => {
+    const docs = (table: string) =>
+      `# Architecture\n<!-- layers:start (x) -->\n${table}\n<!-- layers:end -->\n`;
+    const current = tree({ ...CLEAN, "docs/architecture.md": docs(structure.renderLayers()) });
+    expect(runCheck(current).status).toBe(0);
+    const stale = tree({ ...CLEAN, "docs/architecture.md": docs("| an old table |") });
+    const { status, output } = runCheck(stale);
+    expect(status).toBe(1);
+    expect(output).toContain("docs/architecture.md: its layer table");
+    expect(output).toContain("node scripts/check-structure.mjs --write-docs");
+  });
+});
+
 describe("the repository", () => {
   it("passes its own structure check against its baseline", () => {
     const known = readBaseline(path.join(REPO_ROOT, "scripts", "structure-baseline.json"));
     const { fresh, stale } = compare(findOffenders(REPO_ROOT), known);
     expect(fresh.map((o: Offender) => describeOffender(o))).toEqual([]);
     expect(stale).toEqual([]);
+  });
+
+  it("documents the layers the check enforces", () => {
+    const docs = readFileSync(path.join(REPO_ROOT, "docs", "architecture.md"), "utf8");
+    expect(docs).toContain(structure.renderLayers());
   });
 });
