@@ -203,6 +203,29 @@ export interface CheckOptions {
   owner?: string;
 }
 
+type CollectTarget = Parameters<typeof collectEvidence>[0];
+type Collected<T> = { t: T; ev: ContainmentEvidence; ms: number };
+
+/** Every target's evidence, collected at once; a target that could not be measured is an error of the run. */
+async function collectAll<T extends CollectTarget>(
+  targets: readonly T[],
+  ctx: Parameters<typeof collectEvidence>[1],
+  errors: Report["errors"],
+): Promise<Collected<T>[]> {
+  const collected = await Promise.all(
+    targets.map(async (t) => {
+      const started = performance.now();
+      try {
+        return { t, ev: await collectEvidence(t, ctx), ms: performance.now() - started };
+      } catch (err) {
+        errors.push({ kind: "containment", message: `${t.subject}: ${errorEvidence(err).message}` });
+        return undefined;
+      }
+    }),
+  );
+  return collected.filter((c): c is Collected<T> => !!c);
+}
+
 /** The containment suite against running containers, as one Report (the CLI and the action door). */
 export async function checkContainers(opts: CheckOptions): Promise<Report> {
   const engine = opts.engine ?? createEngine();
@@ -242,28 +265,10 @@ export async function checkContainers(opts: CheckOptions): Promise<Report> {
     ...allowances.get(s.id)!.allowances,
     ...(s.inspect ? { inspect: s.inspect } : {}),
   }));
-  const collected = await Promise.all(
-    targets.map(async (t) => {
-      const started = performance.now();
-      try {
-        const ev = await collectEvidence(t, {
-          engine,
-          owner,
-          probeImage: opts.probeImage,
-          host,
-          census,
-          others,
-          signal: opts.signal,
-        });
-        return { t, ev, ms: performance.now() - started };
-      } catch (err) {
-        errors.push({ kind: "containment", message: `${t.subject}: ${errorEvidence(err).message}` });
-        return undefined;
-      }
-    }),
-  );
-  const ok = collected.filter(
-    (c): c is { t: (typeof targets)[number]; ev: ContainmentEvidence; ms: number } => !!c,
+  const ok = await collectAll(
+    targets,
+    { engine, owner, probeImage: opts.probeImage, host, census, others, signal: opts.signal },
+    errors,
   );
   // Graded together: namespaces shared between two of the graded containers are measured.
   const evidence = withPeerNamespaces(ok.map((c) => c.ev));
