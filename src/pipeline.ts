@@ -59,128 +59,23 @@ export async function runPipeline(opts: RunOptions): Promise<Report> {
   const t0 = Date.now();
   const errors: Report["errors"] = [];
   const owner = opts.runId ?? newRunId();
-  const inventoryFile = path.resolve(opts.workspace, opts.inventoryPath);
-  const loaded = await loadInventory(inventoryFile, { workspace: opts.workspace });
-  // What judges the PR comes from its base (src/inventory/base.ts), never from the PR.
-  const judged = await judgeAtBase(opts.workspace, loaded, opts.judgeAt);
+  const { loaded, judged, probeImage, trust, subjects, review } = await prepareRun(opts);
   const inv = judged.inventory;
-  const probeImage = opts.probeImage ?? DEFAULT_PROBE_IMAGE;
-  const trust = {
-    ...judged.trust,
-    probeImage,
-    notes: [...ignoredProbeImage(loaded.inventory, probeImage), ...judged.trust.notes],
-  };
-  const subjects = selectSubjects(inv.subjects, opts.subjects ?? [], opts.shard);
-  refuseUnenforceable(inv, inventoryFile);
-  // Loaded only when asked for (it brings the YAML parser): start-up time is a budget.
-  const review = opts.alignment ? await import("./alignment/index.js") : undefined;
-  if (opts.alignment && review) {
-    // A broken alignment config is a configuration error: reported before any engine call.
-    await review.loadAlignmentConfig(
-      path.resolve(opts.workspace, opts.alignment.configPath ?? review.DEFAULT_CONFIG_PATH),
-    );
-  }
   // Pinned artifacts and the alignment review need nothing from the engine: they run alongside.
   const artifacts = verifyArtifacts(opts.workspace, inv, judged.pinsText);
-  const alignment =
-    opts.alignment && review
-      ? review
-          .runAlignment({
-            workspace: opts.workspace,
-            configPath: opts.alignment.configPath,
-            source: opts.alignment.source,
-            rulesFrom: opts.alignment.rulesFrom,
-            pull: opts.alignment.pull,
-          })
-          .catch((err: unknown) => {
-            errors.push(errorEvidence(err));
-            return null;
-          })
-      : Promise.resolve(null);
+  const alignment = startAlignment(opts, review, errors);
   const suites = new Set<SuiteName>(opts.suites?.length ? opts.suites : SUITES);
   const engine = opts.engine ?? createEngine();
-  const { log, signal } = opts;
-
-  const cases: CaseResult[] = [];
-  const subjectReports: SubjectReport[] = [];
-  const cleanups: CleanupEvidence[] = [];
-
+  const { signal } = opts;
+  const results: Results = { cases: [], subjectReports: [], cleanups: [] };
   try {
-    await engine.ping();
-    // The host reference is measured once, from the start (off every subject's critical path),
-    // and shared by every subject. Its failure only turns the namespace case into a SKIP.
-    // Nothing is measured without the trusted probe: it must be here before any subject starts.
-    if (suites.has("containment") || subjects.some((s) => s.network === "none")) {
-      await engine.ensureImage(probeImage, undefined, signal);
-    }
-    const severity = severityOf(inv);
-    const host = suites.has("containment")
-      ? measureHostNamespaces(engine, owner, probeImage, signal)
-      : undefined;
-    host?.catch(() => {}); // judged per subject (the namespaces case says why), never unhandled
-    const parallelism = opts.parallelism ?? availableParallelism();
-    log.info(
-      `docker-acceptance ${TOOL_VERSION}: run ${owner}, ${subjects.length} subject(s), suites ${[...suites].join(", ")}, parallelism ${parallelism}`,
-    );
-
-    // Several subjects at once: each line says whose it is (groups would interleave).
-    const concurrent = Math.min(parallelism, subjects.length) > 1;
-    const outcomes = await mapSettled(subjects, parallelism, (subject) => {
-      const own = concurrent ? prefixedLogger(log, subject.name) : log;
-      return own.group(`subject ${subject.name}`, () =>
-        runSubject({
-          engine,
-          owner,
-          subject,
-          workspace: opts.workspace,
-          suites,
-          severity,
-          log: own,
-          // One subject's deadline never cuts another's: each gets its own, joined to the run's.
-          signal: AbortSignal.any([
-            signal,
-            AbortSignal.timeout(subject.startupTimeoutMs + subject.stopTimeoutMs + SUBJECT_SLACK_MS),
-          ]),
-          t0,
-          removeImages: opts.removeImages !== false,
-          probeImage,
-          containment:
-            host &&
-            ((containerId, inspect) =>
-              runContainment(
-                {
-                  containerId,
-                  subject: subject.name,
-                  writableRoots: subject.writableRoots,
-                  allowedCapabilities: subject.capabilities,
-                  allowedHostPaths: subject.allowedHostPaths,
-                  network: subject.network,
-                  inspect,
-                },
-                { engine, owner, probeImage, host, signal },
-              ).then((rs) => rs.map((r) => ({ ...r, severity: severity(r.id as CaseId) })))),
-        }),
-      );
-    });
-    // One subject's crash never hides another's results; it becomes a run error naming it.
-    outcomes.forEach((o, i) => {
-      if (o.status === "rejected") {
-        errors.push({
-          ...errorEvidence(o.reason),
-          message: `subject ${subjects[i]!.name}: ${errorEvidence(o.reason).message}`,
-        });
-        return;
-      }
-      cases.push(...o.value.cases);
-      subjectReports.push(o.value.report);
-      if (o.value.cleanup) cleanups.push(o.value.cleanup);
-    });
+    await runSubjects({ opts, engine, owner, inv, subjects, suites, probeImage, t0 }, results, errors);
   } catch (err) {
     errors.push(errorEvidence(err));
   } finally {
     // Run-wide sweep: probes, the host reference, anything a cancelled subject left behind.
     await engine.settle();
-    cleanups.push(
+    results.cleanups.push(
       await cleanupOwned(
         engine,
         { owner },
@@ -196,13 +91,13 @@ export async function runPipeline(opts: RunOptions): Promise<Report> {
       kind: "cancelled",
       message: `run cancelled (${String(signal.reason ?? "signal")}); cleanup ran`,
     });
-
+  const { cases } = results;
   return assembleReport({
     runId: owner,
     startedMs: t0,
     head: opts.head ?? {},
     ...(opts.shard ? { shard: opts.shard } : {}),
-    subjects: subjectReports,
+    subjects: results.subjectReports,
     cases,
     artifacts: await artifacts,
     inventory: checkCompleteness(inv, cases, {
@@ -213,10 +108,168 @@ export async function runPipeline(opts: RunOptions): Promise<Report> {
       sha256: loaded.sha256,
     }),
     errors,
-    cleanup: runCleanup(cleanups, signal.aborted ? String(signal.reason ?? "cancelled") : "run-end"),
+    cleanup: runCleanup(results.cleanups, signal.aborted ? String(signal.reason ?? "cancelled") : "run-end"),
     alignment: await alignment,
     trust,
   });
+}
+
+type Subject = Inventory["subjects"][number];
+type Review = typeof import("./alignment/index.js");
+
+/**
+ * Everything decided before any engine call: the inventory (its trust-bearing parts judged at the
+ * PR's base), the probe image, the subjects of this shard, and the alignment config (loaded only
+ * when asked for: it brings the YAML parser, and start-up time is a budget). Throws on bad input.
+ */
+async function prepareRun(opts: RunOptions) {
+  const inventoryFile = path.resolve(opts.workspace, opts.inventoryPath);
+  const loaded = await loadInventory(inventoryFile, { workspace: opts.workspace });
+  // What judges the PR comes from its base (src/inventory/base.ts), never from the PR.
+  const judged = await judgeAtBase(opts.workspace, loaded, opts.judgeAt);
+  const probeImage = opts.probeImage ?? DEFAULT_PROBE_IMAGE;
+  const trust = {
+    ...judged.trust,
+    probeImage,
+    notes: [...ignoredProbeImage(loaded.inventory, probeImage), ...judged.trust.notes],
+  };
+  const subjects = selectSubjects(judged.inventory.subjects, opts.subjects ?? [], opts.shard);
+  refuseUnenforceable(judged.inventory, inventoryFile);
+  const review: Review | undefined = opts.alignment ? await import("./alignment/index.js") : undefined;
+  if (opts.alignment && review) {
+    // A broken alignment config is a configuration error: reported before any engine call.
+    await review.loadAlignmentConfig(
+      path.resolve(opts.workspace, opts.alignment.configPath ?? review.DEFAULT_CONFIG_PATH),
+    );
+  }
+  return { loaded, judged, probeImage, trust, subjects, review };
+}
+
+/** The alignment review, started alongside the suites; its failure is a run error, never a throw. */
+function startAlignment(
+  opts: RunOptions,
+  review: Review | undefined,
+  errors: Report["errors"],
+): Promise<Report["alignment"]> {
+  if (!opts.alignment || !review) return Promise.resolve(null);
+  return review
+    .runAlignment({
+      workspace: opts.workspace,
+      configPath: opts.alignment.configPath,
+      source: opts.alignment.source,
+      rulesFrom: opts.alignment.rulesFrom,
+      pull: opts.alignment.pull,
+    })
+    .catch((err: unknown) => {
+      errors.push(errorEvidence(err));
+      return null;
+    });
+}
+
+interface RunContext {
+  opts: RunOptions;
+  engine: Engine;
+  owner: string;
+  inv: Inventory;
+  subjects: Subject[];
+  suites: Set<SuiteName>;
+  probeImage: string;
+  t0: number;
+}
+
+interface Results {
+  cases: CaseResult[];
+  subjectReports: SubjectReport[];
+  cleanups: CleanupEvidence[];
+}
+
+type HostMeasure = ReturnType<typeof measureHostNamespaces>;
+
+/** Every subject through its suites, several at once; what each produced lands in `into`. */
+async function runSubjects(run: RunContext, into: Results, errors: Report["errors"]): Promise<void> {
+  const { opts, engine, owner, subjects, suites, probeImage } = run;
+  const { log, signal } = opts;
+  await engine.ping();
+  // The host reference is measured once, from the start (off every subject's critical path),
+  // and shared by every subject. Its failure only turns the namespace case into a SKIP.
+  // Nothing is measured without the trusted probe: it must be here before any subject starts.
+  if (suites.has("containment") || subjects.some((s) => s.network === "none")) {
+    await engine.ensureImage(probeImage, undefined, signal);
+  }
+  const host = suites.has("containment")
+    ? measureHostNamespaces(engine, owner, probeImage, signal)
+    : undefined;
+  host?.catch(() => {}); // judged per subject (the namespaces case says why), never unhandled
+  const parallelism = opts.parallelism ?? availableParallelism();
+  log.info(
+    `docker-acceptance ${TOOL_VERSION}: run ${owner}, ${subjects.length} subject(s), suites ${[...suites].join(", ")}, parallelism ${parallelism}`,
+  );
+  // Several subjects at once: each line says whose it is (groups would interleave).
+  const concurrent = Math.min(parallelism, subjects.length) > 1;
+  const severity = severityOf(run.inv);
+  const outcomes = await mapSettled(subjects, parallelism, (subject) => {
+    const own = concurrent ? prefixedLogger(log, subject.name) : log;
+    return own.group(`subject ${subject.name}`, () =>
+      runSubject(subjectContext(run, subject, own, severity, host)),
+    );
+  });
+  // One subject's crash never hides another's results; it becomes a run error naming it.
+  outcomes.forEach((o, i) => {
+    if (o.status === "rejected") {
+      errors.push({
+        ...errorEvidence(o.reason),
+        message: `subject ${subjects[i]!.name}: ${errorEvidence(o.reason).message}`,
+      });
+      return;
+    }
+    into.cases.push(...o.value.cases);
+    into.subjectReports.push(o.value.report);
+    if (o.value.cleanup) into.cleanups.push(o.value.cleanup);
+  });
+}
+
+/** What one subject's run is handed: its own deadline, its log, and its containment suite if it runs. */
+function subjectContext(
+  run: RunContext,
+  subject: Subject,
+  log: Logger,
+  severity: (id: CaseId) => "fail" | "warn",
+  host: HostMeasure | undefined,
+): Parameters<typeof runSubject>[0] {
+  const { opts, engine, owner, probeImage } = run;
+  const { signal } = opts;
+  return {
+    engine,
+    owner,
+    subject,
+    workspace: opts.workspace,
+    suites: run.suites,
+    severity,
+    log,
+    // One subject's deadline never cuts another's: each gets its own, joined to the run's.
+    signal: AbortSignal.any([
+      signal,
+      AbortSignal.timeout(subject.startupTimeoutMs + subject.stopTimeoutMs + SUBJECT_SLACK_MS),
+    ]),
+    t0: run.t0,
+    removeImages: opts.removeImages !== false,
+    probeImage,
+    containment:
+      host &&
+      ((containerId, inspect) =>
+        runContainment(
+          {
+            containerId,
+            subject: subject.name,
+            writableRoots: subject.writableRoots,
+            allowedCapabilities: subject.capabilities,
+            allowedHostPaths: subject.allowedHostPaths,
+            network: subject.network,
+            inspect,
+          },
+          { engine, owner, probeImage, host, signal },
+        ).then((rs) => rs.map((r) => ({ ...r, severity: severity(r.id as CaseId) })))),
+  };
 }
 
 /**
