@@ -233,6 +233,7 @@ export async function checkContainers(opts: CheckOptions): Promise<Report> {
   const owner = opts.owner ?? newRunId();
   const started = Date.now();
   const subjects = await resolveContainers(engine, opts.selection, owner);
+  const subjectIds = subjects.map((s) => s.id);
   // Labels on a container override the command line's allowances for that container only.
   const defaults: Allowances = {
     writableRoots: opts.writableRoots,
@@ -249,15 +250,9 @@ export async function checkContainers(opts: CheckOptions): Promise<Report> {
   await others.catch(() => undefined); // judged per subject (ERROR with the reason), never unhandled
   const host = measureHostNamespaces(engine, owner, opts.probeImage, opts.signal);
   host.catch(() => undefined); // judged per subject (SKIP with the reason), never unhandled
-  // One census of every subject's processes instead of one "ids" probe each: half the probes.
-  const census = takeCensus(
-    engine,
-    owner,
-    opts.probeImage,
-    subjects.map((s) => s.id),
-    opts.signal,
-  );
-  census.catch(() => undefined); // a failed census falls back to the per-subject probe
+  // One census of every subject's processes instead of one "ids" probe each, taken when the first
+  // subject whose launch settings leave its credentials open asks for it (none may).
+  const census = once(() => takeCensus(engine, owner, opts.probeImage, subjectIds, opts.signal));
   const errors: Report["errors"] = [];
   const targets = subjects.map((s) => ({
     containerId: s.id,
@@ -301,6 +296,12 @@ export async function checkContainers(opts: CheckOptions): Promise<Report> {
     inventory: null,
     errors,
   });
+}
+
+/** A promise made on the first call only, then shared. */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => (made ??= make());
 }
 
 export async function checkCommand(argv: string[]): Promise<number> {

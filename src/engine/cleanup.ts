@@ -158,8 +158,10 @@ export async function cleanupOwned(
   const started = Date.now();
   const errors: { kind: string; message: string }[] = [];
   let actions: PlannedAction[] = [];
+  let listed = false;
   try {
     actions = planCleanup(scope, await listOwned(engine, scope), run.options);
+    listed = true;
   } catch (err) {
     errors.push(errorEvidence(err));
   }
@@ -193,8 +195,10 @@ export async function cleanupOwned(
   let verified = false;
   try {
     // Gone means: no owned container listed, no image still carrying our tag, and no image we
-    // removed outright listed again. Untagged (shared) and retained images may stay.
-    const after = await listOwned(engine, scope);
+    // removed outright listed again. Untagged (shared) and retained images may stay. A listing
+    // that found nothing at all, with nothing done since, is that proof already.
+    const after =
+      listed && actions.length === 0 ? { containers: [], images: [] } : await listOwned(engine, scope);
     const removedIds = new Set(
       objects.filter((o) => o.kind === "image" && o.action === "removed").map((o) => o.id),
     );

@@ -66,8 +66,11 @@ export interface ContainmentOptions {
   probeImage: string;
   /** Measured once per run and shared by every target. */
   host: Promise<HostNamespaces>;
-  /** Every subject's processes from one census probe (check mode); one "ids" probe each when absent. */
-  census?: Promise<Map<string, ProcessEvidence[]>>;
+  /**
+   * Every subject's processes from one census probe (check mode), taken on first call (only
+   * subjects whose launch settings leave their credentials open need it); one "ids" probe each when absent.
+   */
+  census?: () => Promise<Map<string, ProcessEvidence[]>>;
   /** The engine's other running containers, listed once per run (listed per subject when absent). */
   others?: Promise<OtherContainer[]>;
   signal?: AbortSignal;
@@ -252,10 +255,24 @@ async function probeSubject(
       ]),
     ],
   };
+  // When the launch settings name a uid:gid that can hold no capabilities, the full probe runs as
+  // that at once, holding none. Its own report lists the subject's processes' ids and capabilities
+  // (the same status lines an "ids" probe reads): the report is kept only when they are exactly
+  // what it ran as; otherwise it is discarded and the probe runs again as the processes measured.
+  const guess = credentialsFromInspect(inspect);
+  if (guess) {
+    const first = await fullProbe(launch, guess, opts).catch(() => undefined);
+    if (first && !("error" in first) && first.processes.length > 0) {
+      const measured = credentialsOf(first.processes, inspect);
+      if (measured && sameCredentials(measured, guess)) return first;
+      return probeAsMeasured(first.processes, inspect, launch, opts);
+    }
+  }
   // First a probe with nothing (any uid may read /proc/<pid>/status): which uid:gid and which
   // capabilities the subject's processes hold, as the kernel reports them, whatever the engine's
   // inspect says (engines differ in their default sets and in how they report them).
-  const counted = (await opts.census?.catch(() => undefined))?.get(inspect.id);
+  const census = await opts.census?.().catch(() => undefined);
+  const counted = census?.get(inspect.id);
   const measured = counted?.length
     ? counted
     : parseProbeOutput(
@@ -275,24 +292,50 @@ async function probeSubject(
         65534,
         65534,
       ).processes;
+  return probeAsMeasured(measured, inspect, launch, opts);
+}
+
+type SubjectLaunch = Omit<ProbeLaunch, "uid" | "gid" | "caps" | "mode">;
+interface Credentials {
+  uid: number;
+  gid: number;
+  caps: string[];
+}
+
+/**
+ * The full probe as the subject's processes run: their effective uid:gid (a user given by name, or
+ * an entrypoint that starts as root and drops to another user, leaves the configured user behind)
+ * and the capabilities they hold (the kernel shows a process's namespaces and mounts only to a
+ * reader with its uids and a superset of its permitted set).
+ */
+async function probeAsMeasured(
+  measured: readonly ProcessEvidence[],
+  inspect: InspectEvidence,
+  launch: SubjectLaunch,
+  opts: ContainmentOptions,
+): Promise<ContainmentEvidence["probe"]> {
   if (measured.length === 0) return { error: "no subject process visible to the probe" };
-  const caps = [...new Set(measured.flatMap((p) => decodeCaps(p.status.CapPrm ?? "")))];
-  // The probe runs as the uid:gid the subject's processes actually have (the kernel shows a
-  // process's namespaces and mounts only to a reader with its uids): a user given by name, or an
-  // entrypoint that starts as root and drops to another user, leaves the configured user behind.
-  const ids = commonIds(measured) ?? numericUser(inspect.user);
-  if (!ids || ids.gid === undefined) {
+  const creds = credentialsOf(measured, inspect);
+  if (!creds) {
     return {
       error: `could not resolve user ${JSON.stringify(inspect.user)} to a uid:gid (no subject process visible)`,
     };
   }
+  return fullProbe(launch, creds, opts);
+}
+
+async function fullProbe(
+  launch: SubjectLaunch,
+  creds: Credentials,
+  opts: ContainmentOptions,
+): Promise<ContainmentEvidence["probe"]> {
   const run = await runProbe(
     opts.engine,
-    probeOptions(opts.owner, opts.probeImage, { ...launch, caps, uid: ids.uid, gid: ids.gid }),
+    probeOptions(opts.owner, opts.probeImage, { ...launch, ...creds }),
     opts.signal,
   );
   try {
-    return parseProbeOutput(run.stdout, ids.uid, ids.gid!);
+    return parseProbeOutput(run.stdout, creds.uid, creds.gid);
   } catch (err) {
     const stderr = run.stderr.trim().slice(0, 300);
     return {
@@ -300,6 +343,35 @@ async function probeSubject(
       ...(err instanceof ProbeParseError ? { unverified: true } : {}),
     };
   }
+}
+
+/** What the probe must run as: the processes' common uid:gid and the union of their permitted sets. */
+function credentialsOf(
+  processes: readonly ProcessEvidence[],
+  inspect: InspectEvidence,
+): Credentials | undefined {
+  const caps = [...new Set(processes.flatMap((p) => decodeCaps(p.status.CapPrm ?? "")))];
+  const ids = commonIds(processes) ?? numericUser(inspect.user);
+  if (!ids || ids.gid === undefined) return undefined;
+  return { uid: ids.uid, gid: ids.gid, caps };
+}
+
+/**
+ * The credentials the launch settings promise when they leave no capability to hold: a numeric
+ * uid:gid that is not root (the kernel gives a non-root process none), or root with every
+ * capability dropped and none added. Never more than the subject could hold; undefined otherwise.
+ */
+export function credentialsFromInspect(inspect: InspectEvidence): Credentials | undefined {
+  const ids = numericUser(inspect.user);
+  if (!ids || ids.gid === undefined || inspect.privileged) return undefined;
+  const dropsAll = inspect.capDrop.some((c) => /^(CAP_)?ALL$/i.test(c.trim()));
+  if (ids.uid === 0 && !(dropsAll && inspect.capAdd.length === 0)) return undefined;
+  return { uid: ids.uid, gid: ids.gid, caps: [] };
+}
+
+function sameCredentials(a: Credentials, b: Credentials): boolean {
+  const caps = (c: Credentials) => [...c.caps].sort().join(",");
+  return a.uid === b.uid && a.gid === b.gid && caps(a) === caps(b);
 }
 
 /** The effective uid:gid most of the subject's processes run as (ties: the earliest process's). */

@@ -15,6 +15,8 @@ export interface Ready {
   /** The published port on 127.0.0.1 (network bridge). */
   hostPort?: number;
   logExcerpt?: string;
+  /** The inspect that saw it running once ready: limits and containment read it, not a new one. */
+  inspect?: ContainerInspect;
 }
 
 export async function startAndWaitReady(c: CaseContext, containerId: string): Promise<Ready> {
@@ -74,6 +76,7 @@ export async function startAndWaitReady(c: CaseContext, containerId: string): Pr
   if (outcome.ready) {
     return {
       hostPort,
+      inspect: state,
       draft: { status: "pass", message: `ready: ${what} after ${evidence.waitedMs} ms`, evidence },
     };
   }

@@ -88,7 +88,7 @@ export async function runSubject(ctx: SubjectRunContext): Promise<SubjectOutcome
   let containerId: string | undefined;
   let hostPort: number | undefined;
   let expected: LaunchPlan["expected"] | undefined;
-  /** The limits case's inspect, handed on to containment so the subject is not inspected twice. */
+  /** The inspect that saw the subject ready, read by limits and handed on to containment. */
   let running: ContainerInspect | undefined;
   let cleanup: CleanupEvidence | undefined;
   /** Untagged images the build created (legacy builder): cleanup removes them by ID. */
@@ -153,14 +153,14 @@ export async function runSubject(ctx: SubjectRunContext): Promise<SubjectOutcome
     gate(
       await step("lifecycle.ready", "ready", async () => {
         const ready = await startAndWaitReady(ctx, containerId!);
-        hostPort = ready.hostPort;
+        ({ hostPort, inspect: running } = ready);
         if (ready.logExcerpt !== undefined) report.logExcerpt = ready.logExcerpt;
         return ready.draft;
       }),
     );
     await step("lifecycle.probes", "probes", () => checkProbes(ctx, containerId!, hostPort));
     await step("lifecycle.limits", "limits", async () => {
-      running = await engine.inspect(containerId!, signal);
+      running ??= await engine.inspect(containerId!, signal); // limits are fixed at create
       return checkLimits(running, expected!);
     });
 
