@@ -144,25 +144,9 @@ export async function publishBundle(
   const [owner, repo] = (env.GITHUB_REPOSITORY ?? "").split("/");
   if (!owner || !repo) throw new UsageError("GITHUB_REPOSITORY is not set (expected owner/name)");
 
-  const trigger = readWorkflowRun(env);
-  if (!trigger && !opts.allowOutsideWorkflowRun) {
-    return refuse(
-      `this is a ${printable(env.GITHUB_EVENT_NAME || "(no event)")} event, not workflow_run: there is no triggering run to check the bundle against; refusing ` +
-        "(fix: run it from a workflow_run workflow as docs/workflows/fork-safe-publish.yml does, or pass allow-outside-workflow-run to publish by hand)",
-    );
-  }
-  if (trigger && "unreadable" in trigger) return refuse(trigger.unreadable);
-  const event = await readForkEvent(dir);
-  if (event.repository.toLowerCase() !== `${owner}/${repo}`.toLowerCase()) {
-    return refuse(
-      `${EVENT_FILE} is for ${printable(event.repository)}, this workflow runs in ${owner}/${repo}; refusing`,
-    );
-  }
-  if (trigger && trigger.headSha !== event.headSha) {
-    return refuse(
-      `${EVENT_FILE} says head ${event.headSha}, but the workflow_run that produced it ran on ${printable(trigger.headSha)}; refusing`,
-    );
-  }
+  const checked = await triggerAndEvent(dir, env, `${owner}/${repo}`, opts.allowOutsideWorkflowRun);
+  if ("refuse" in checked) return refuse(checked.refuse);
+  const { trigger, event } = checked;
 
   const verified = await verifiedReport(dir);
   messages.push(...verified.messages);
@@ -170,46 +154,9 @@ export async function publishBundle(
 
   const client =
     opts.client ?? createGitHubClient({ token: token!, baseUrl: env.GITHUB_API_URL, log: opts.log });
-  let pull: {
-    head: { sha: string; ref: string; repo: { full_name: string } | null };
-    base: { repo: { full_name: string } };
-  };
-  try {
-    const res = await call("pull-requests: read", `read pull request #${event.prNumber}`, () =>
-      client.octokit.rest.pulls.get({ owner, repo, pull_number: event.prNumber }),
-    );
-    pull = res.data;
-  } catch (err) {
-    return refuse((err as Error).message, 3, verified.report);
-  }
-  if (pull.base.repo.full_name.toLowerCase() !== `${owner}/${repo}`.toLowerCase()) {
-    return refuse(
-      `pull request #${event.prNumber} is not a pull request into ${owner}/${repo}; refusing`,
-      1,
-      verified.report,
-    );
-  }
-  const headRepo = pull.head.repo?.full_name ?? "";
-  if (
-    trigger &&
-    (headRepo.toLowerCase() !== trigger.headRepo.toLowerCase() || pull.head.ref !== trigger.headBranch)
-  ) {
-    return refuse(
-      `pull request #${event.prNumber} comes from ${printable(headRepo)}:${printable(pull.head.ref)}, but the workflow_run ran on ` +
-        `${printable(trigger.headRepo)}:${printable(trigger.headBranch)}: ${EVENT_FILE} names another pull request; refusing`,
-      1,
-      verified.report,
-    );
-  }
-  const current = pull.head.sha === event.headSha;
-  if (!current && !trigger) {
-    // Without a triggering run nothing vouches for event.json's SHA: only the PR's head will do.
-    return refuse(
-      `${EVENT_FILE} says head ${event.headSha}, but pull request #${event.prNumber} is at ${pull.head.sha} and no workflow_run vouches for the other; refusing`,
-      1,
-      verified.report,
-    );
-  }
+  const matched = await matchedPull(client, owner, repo, event, trigger);
+  if ("refuse" in matched) return refuse(matched.refuse, matched.exitCode, verified.report);
+  const { pull, headRepo, current } = matched;
   if (!current) {
     messages.push(
       `Pull request #${event.prNumber} has moved on to ${pull.head.sha.slice(0, 12)}; posting the check run on ${event.headSha.slice(0, 12)} only, no comment.`,
@@ -246,6 +193,98 @@ export async function publishBundle(
   });
   messages.push(...result.notices);
   return { exitCode: result.errors.length > 0 ? 3 : 0, messages, report, result };
+}
+
+interface Refusal {
+  refuse: string;
+  exitCode: 1 | 3;
+}
+
+/**
+ * The triggering workflow_run (required unless publishing by hand is allowed) and the bundle's
+ * event.json, checked against this repository and against each other.
+ */
+async function triggerAndEvent(
+  dir: string,
+  env: Record<string, string | undefined>,
+  repository: string,
+  allowOutsideWorkflowRun: boolean | undefined,
+): Promise<{ refuse: string } | { trigger: WorkflowRunTrigger | undefined; event: ForkEventFile }> {
+  const trigger = readWorkflowRun(env);
+  if (!trigger && !allowOutsideWorkflowRun) {
+    return {
+      refuse:
+        `this is a ${printable(env.GITHUB_EVENT_NAME || "(no event)")} event, not workflow_run: there is no triggering run to check the bundle against; refusing ` +
+        "(fix: run it from a workflow_run workflow as docs/workflows/fork-safe-publish.yml does, or pass allow-outside-workflow-run to publish by hand)",
+    };
+  }
+  if (trigger && "unreadable" in trigger) return { refuse: trigger.unreadable };
+  const event = await readForkEvent(dir);
+  if (event.repository.toLowerCase() !== repository.toLowerCase()) {
+    return {
+      refuse: `${EVENT_FILE} is for ${printable(event.repository)}, this workflow runs in ${repository}; refusing`,
+    };
+  }
+  if (trigger && trigger.headSha !== event.headSha) {
+    return {
+      refuse: `${EVENT_FILE} says head ${event.headSha}, but the workflow_run that produced it ran on ${printable(trigger.headSha)}; refusing`,
+    };
+  }
+  return { trigger, event };
+}
+
+interface PullHead {
+  head: { sha: string; ref: string; repo: { full_name: string } | null };
+  base: { repo: { full_name: string } };
+}
+
+/**
+ * The pull request event.json names, read from GitHub: it must merge into this repository, come
+ * from the branch the triggering run ran on, and (without a triggering run) be at event.json's head.
+ */
+async function matchedPull(
+  client: GitHubClient,
+  owner: string,
+  repo: string,
+  event: ForkEventFile,
+  trigger: WorkflowRunTrigger | undefined,
+): Promise<Refusal | { pull: PullHead; headRepo: string; current: boolean }> {
+  let pull: PullHead;
+  try {
+    const res = await call("pull-requests: read", `read pull request #${event.prNumber}`, () =>
+      client.octokit.rest.pulls.get({ owner, repo, pull_number: event.prNumber }),
+    );
+    pull = res.data;
+  } catch (err) {
+    return { refuse: (err as Error).message, exitCode: 3 };
+  }
+  if (pull.base.repo.full_name.toLowerCase() !== `${owner}/${repo}`.toLowerCase()) {
+    return {
+      refuse: `pull request #${event.prNumber} is not a pull request into ${owner}/${repo}; refusing`,
+      exitCode: 1,
+    };
+  }
+  const headRepo = pull.head.repo?.full_name ?? "";
+  if (
+    trigger &&
+    (headRepo.toLowerCase() !== trigger.headRepo.toLowerCase() || pull.head.ref !== trigger.headBranch)
+  ) {
+    return {
+      refuse:
+        `pull request #${event.prNumber} comes from ${printable(headRepo)}:${printable(pull.head.ref)}, but the workflow_run ran on ` +
+        `${printable(trigger.headRepo)}:${printable(trigger.headBranch)}: ${EVENT_FILE} names another pull request; refusing`,
+      exitCode: 1,
+    };
+  }
+  const current = pull.head.sha === event.headSha;
+  if (!current && !trigger) {
+    // Without a triggering run nothing vouches for event.json's SHA: only the PR's head will do.
+    return {
+      refuse: `${EVENT_FILE} says head ${event.headSha}, but pull request #${event.prNumber} is at ${pull.head.sha} and no workflow_run vouches for the other; refusing`,
+      exitCode: 1,
+    };
+  }
+  return { pull, headRepo, current };
 }
 
 function describeResult(r: PublishResult): string {
