@@ -5,7 +5,6 @@ import path from "node:path";
 import * as core from "@actions/core";
 import { signalExitCode } from "../commands/common.js";
 import type { EventContext } from "../github/context.js";
-import { writeJobSummary } from "../github/summary.js";
 import { writeBundle } from "../report/bundle.js";
 import { renderMarkdown } from "../report/markdown.js";
 import { type Report, reportSchema } from "../report/model.js";
@@ -23,17 +22,13 @@ export async function finishReport(
   const { reportDir } = produced;
   // Through the schema once: the bundle holds exactly what `verify` and `publish` will read back.
   const report = reportSchema.parse(produced.report);
-  // Files first, then the job summary, then the log: all before talking to GitHub.
+  // Files first, then the log, then the publishers (the job summary first, before any request).
   await writeBundle(reportDir, report, {
     markdown: renderMarkdown(report, { target: "file", checkName: inputs.checkName }),
   });
-  if (inputs.jobSummary) {
-    await writeJobSummary(renderMarkdown(report, { target: "job-summary", checkName: inputs.checkName }));
-  }
   setOutputs(report, reportDir);
   await logResults(report, reportDir);
-  if (github) await publish(step, report, reportDir, github);
-  else core.notice("Not in a GitHub Actions event context (GITHUB_REPOSITORY unset): nothing published.");
+  await publish(step, report, reportDir, github);
 
   const sig = step.received();
   if (sig) {
@@ -48,17 +43,19 @@ async function publish(
   step: Step,
   report: Report,
   reportDir: string,
-  github: StartedCheckRun & { context: EventContext },
+  github: (StartedCheckRun & { context: EventContext }) | undefined,
 ): Promise<void> {
   const { inputs, signal } = step;
-  const { started } = github;
-  // publishReport completes the check run with the report (and never throws).
-  github.handedOver = true;
+  const started = github?.started;
+  // publishReport completes the check run with the report (and never throws); without an event
+  // context it writes the job summary alone and says nothing was published.
+  if (github) github.handedOver = true;
   const published = await (await import("../github/publish.js")).publishReport(report, {
-    context: github.context,
+    context: github?.context,
+    jobSummary: inputs.jobSummary,
     token: inputs.githubToken,
-    client: started.client,
-    checkRunId: started.checkRunId,
+    client: started?.client,
+    checkRunId: started?.checkRunId,
     checkName: inputs.checkName,
     // After a cancellation only the check run is completed: the runner's grace period is short.
     comment: signal.aborted ? "never" : inputs.comment,
@@ -67,8 +64,8 @@ async function publish(
     commentUpdate: inputs.commentUpdate,
     commentOnPass: inputs.commentOnPass,
     maxAnnotations: inputs.maxAnnotations,
-    externalId: github.externalId,
-    startError: started.error,
+    externalId: github?.externalId,
+    startError: started?.error,
     // event.json goes beside the bundle, not in it: SHA256SUMS covers exactly the bundle's files.
     bundleDir: path.dirname(reportDir),
     log: actionsLogger,

@@ -1,24 +1,11 @@
-// The check run: created `in_progress` when the run starts (so the PR shows it running), then
-// completed with conclusion, title, summary, text and annotations. GitHub takes at most 50
-// annotations per request and appends them on each update, so the first 50 ride on the
-// completing request and every further 50 cost one more update.
-import { plainText } from "../report/escape.js";
-import { levelOf, type Report, type Verdict } from "../report/model.js";
+// The check run's transport: created `in_progress` when the run starts (so the PR shows it running),
+// then completed with the output report/github.ts renders (conclusion, title, summary, text,
+// annotations). GitHub takes at most 50 annotations per request and appends them on each update,
+// so the first 50 ride on the completing request and every further 50 cost one more update.
+import { type Annotation, type CheckRunOutput, describeDropped, MAX_ANNOTATIONS } from "../report/github.js";
 import { call, type GitHubClient, toPublishError } from "./client.js";
 
 export const ANNOTATIONS_PER_REQUEST = 50;
-/** GitHub's own cap on annotations per check run; beyond it they are dropped with a notice. */
-export const MAX_ANNOTATIONS = 1000;
-
-export interface Annotation {
-  path: string;
-  start_line: number;
-  end_line: number;
-  annotation_level: "notice" | "warning" | "failure";
-  message: string;
-  title?: string;
-}
-
 export interface CheckTarget {
   owner: string;
   repo: string;
@@ -128,18 +115,6 @@ export function createInProgressCheckRun(client: GitHubClient, t: CheckTarget): 
   return createCheckRun(client, t, { status: "in_progress", started_at: new Date().toISOString() });
 }
 
-export interface CheckResult {
-  conclusion: "success" | "neutral" | "failure";
-  title: string;
-  summary: string;
-  text?: string;
-  annotations: Annotation[];
-}
-
-export function conclusionFor(verdict: Verdict): CheckResult["conclusion"] {
-  return verdict === "pass" ? "success" : verdict === "warn" ? "neutral" : "failure";
-}
-
 export interface AnnotationLimits {
   /** The most annotations to send (input `max-annotations`); GitHub keeps at most 1,000. */
   max?: number;
@@ -165,17 +140,6 @@ export function planAnnotations(all: Annotation[], limits: AnnotationLimits = {}
   return { batches, dropped: { cap: all.length - capped.length, budget: capped.length - sent } };
 }
 
-/** One sentence on what was not sent and why; empty when everything was. */
-export function describeDropped(d: AnnotationPlan["dropped"], max?: number): string {
-  const parts = [
-    d.cap > 0
-      ? `${d.cap} beyond the limit of ${Math.min(max ?? MAX_ANNOTATIONS, MAX_ANNOTATIONS)}${max !== undefined && max < MAX_ANNOTATIONS ? " (input max-annotations)" : " (GitHub's cap per check run)"}`
-      : "",
-    d.budget > 0 ? `${d.budget} for lack of GitHub requests left in this run's budget` : "",
-  ].filter(Boolean);
-  return parts.length ? `Annotations not sent: ${parts.join("; ")}. The report lists every finding.` : "";
-}
-
 /**
  * Completes the check run `checkRunId`, or creates it completed when the start failed or was
  * skipped. The completing request carries the conclusion and the first 50 annotations; further
@@ -184,7 +148,7 @@ export function describeDropped(d: AnnotationPlan["dropped"], max?: number): str
 export async function completeCheckRun(
   client: GitHubClient,
   t: CheckTarget & { checkRunId?: number; commentId?: number },
-  r: CheckResult,
+  r: CheckRunOutput,
   limits: AnnotationLimits = {},
 ): Promise<{ id: number; url?: string; requests: number; dropped: AnnotationPlan["dropped"]; note: string }> {
   const { batches, dropped } = planAnnotations(r.annotations, limits);
@@ -265,55 +229,4 @@ export async function completeLeftInProgress(
     );
   }
   return open.length;
-}
-
-/**
- * Annotations point at the file and line a maintainer must change: the Dockerfile line a case
- * names, the inventory line pinning a mismatched artifact, the line an alignment finding or an
- * external linter (on the PR's added lines only) reports. Messages are plain text, not markdown.
- */
-export function buildAnnotations(report: Report): Annotation[] {
-  const out: Annotation[] = [];
-  const add = (
-    path: string | undefined,
-    line: number | undefined,
-    level: Annotation["annotation_level"],
-    title: string,
-    message: string,
-  ) => {
-    if (!path || path.startsWith("/") || path.includes("..")) return;
-    const l = line && line > 0 ? line : 1;
-    out.push({
-      path: plainText(path, 500),
-      start_line: l,
-      end_line: l,
-      annotation_level: level,
-      title: plainText(title, 255),
-      message: plainText(message || title, 4000),
-    });
-  };
-  for (const c of report.cases) {
-    if (c.status !== "fail" && c.status !== "error") continue;
-    const level = c.status === "fail" && c.severity === "warn" ? "warning" : "failure";
-    const msg = c.remediation ? `${c.message}\nFix: ${c.remediation}` : c.message;
-    add(c.location?.path, c.location?.line, level, `${c.subject} ${c.id}`, msg);
-  }
-  const inv = report.inventory;
-  for (const a of report.artifacts) {
-    if (a.ok) continue;
-    const msg = `${a.path}: sha256 is ${a.actual ?? "missing (no such file)"}, pinned ${a.expected}. If the change is intended, run \`docker-acceptance pin\` and commit the inventory.`;
-    if (inv && a.line) add(inv.path, a.line, "failure", "Artifact hash mismatch", msg);
-    else add(a.path, undefined, "failure", "Artifact hash mismatch", msg);
-  }
-  for (const f of report.alignment?.findings ?? []) {
-    // One annotation per listed place: the finding is one entry, each line still gets its mark.
-    const level = levelOf(f) === "blocking" ? "failure" : "notice";
-    const places = f.locations.length > 0 ? f.locations : [{ path: f.path, line: f.line }];
-    for (const p of places) add(p.path, p.line, level, f.title, f.concern);
-  }
-  for (const f of report.external.lint?.findings ?? []) {
-    const level = f.level === "error" ? "failure" : f.level === "note" ? "notice" : "warning";
-    if (f.onAddedLine) add(f.path, f.line, level, f.rule, f.message);
-  }
-  return out;
 }

@@ -1,7 +1,7 @@
 // Check run annotations in batches, oversized reports, tracking issues for scheduled runs.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { buildAnnotations } from "../../src/github/checks.js";
 import { publishReport } from "../../src/github/publish.js";
+import { buildAnnotations } from "../../src/report/github.js";
 import { GitHubDouble } from "../double/github-double.js";
 import { makeCase, makeReport } from "../report/fixtures.js";
 import { clientFor, HEAD, HEAD2, prContext, scheduleContext } from "./helpers.js";

@@ -5,8 +5,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { buildAnnotations } from "../../src/github/checks.js";
 import { parseSarif } from "../../src/report/external.js";
+import { buildAnnotations } from "../../src/report/github.js";
 import { makeReport } from "./fixtures.js";
 
 const WS = "/home/runner/work/app/app";
