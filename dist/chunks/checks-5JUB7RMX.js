@@ -1,3 +1,0 @@
-import { createRequire as __daCreateRequire } from 'node:module';
-const require = __daCreateRequire(import.meta.url);
-import{a,b,c,d,e,f,g,h,i,j,k,l,m}from"./chunk-QOL6GXME.js";import"./chunk-USPXKNHM.js";import"./chunk-W4EPPLSV.js";import"./chunk-2IHFC5H3.js";import"./chunk-OLMWY2TB.js";import"./chunk-VZMD5WI2.js";import"./chunk-TQTMOH6S.js";import"./chunk-EN66KAXS.js";export{a as ANNOTATIONS_PER_REQUEST,b as MAX_ANNOTATIONS,m as buildAnnotations,e as commentIdOf,k as completeCheckRun,l as completeLeftInProgress,h as conclusionFor,g as createInProgressCheckRun,j as describeDropped,c as externalIdFor,f as listCheckRuns,i as planAnnotations,d as withCommentId};

@@ -1,3 +1,0 @@
-import { createRequire as __daCreateRequire } from 'node:module';
-const require = __daCreateRequire(import.meta.url);
-import{a,b,c,d,e,f}from"./chunk-6OICE57V.js";import"./chunk-QOL6GXME.js";import"./chunk-USPXKNHM.js";import"./chunk-W4EPPLSV.js";import"./chunk-GUPVBUH3.js";import"./chunk-2IHFC5H3.js";import"./chunk-AKGKUKTU.js";import"./chunk-Y4UB656H.js";import"./chunk-OLMWY2TB.js";import"./chunk-7PDPJTIO.js";import"./chunk-VZMD5WI2.js";import"./chunk-TQTMOH6S.js";import"./chunk-BFLJ2BVZ.js";import"./chunk-EN66KAXS.js";export{a as DEFAULT_CHECK_NAME,c as abandonCheckRun,f as checkTitle,e as contentDigest,d as publishReport,b as startCheckRun};
