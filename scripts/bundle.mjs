@@ -37,11 +37,16 @@ const STUBBED = [
 ];
 
 /**
- * Node built-ins that dependencies require at load time but use only on a path we rarely take:
- * docker-modem's https transport (tls, a TLS DOCKER_HOST), dockerode's gzip of build contexts.
- * Loading tls and https costs more than the rest of dockerode; each becomes a proxy that
- * requires the real module on first use. Our own code imports what it uses directly.
+ * What dependencies require at load time but use only on a path we rarely take, loaded on first
+ * use instead: Node's tls and https (docker-modem's https transport, a TLS DOCKER_HOST), zlib and
+ * tar-fs (dockerode's packing of a build context; ours is src/engine/context.ts), docker-modem's
+ * HttpDuplex (hijacked streams; it brings readable-stream). Each is required by a proxy the first
+ * time one of its properties is read or it is called. Key: the requiring package; value: what.
  */
+const LAZY_REQUIRES = {
+  "docker-modem": ["https", "tls", "./http_duplex"],
+  dockerode: ["zlib", "tar-fs"],
+};
 const LAZY_BUILTINS = ["https", "tls", "zlib"];
 
 /**
@@ -63,29 +68,32 @@ const stubUnused = {
   },
 };
 
-/** LAZY_BUILTINS, when a dependency requires them: a proxy that loads the module when first used. */
-const lazyBuiltins = {
-  name: "lazy-builtins",
+/** LAZY_REQUIRES: a proxy in place of the module, which requires it when first used. */
+const lazyRequires = {
+  name: "lazy-requires",
   setup(b) {
-    b.onResolve({ filter: new RegExp(`^(node:)?(${LAZY_BUILTINS.join("|")})$`) }, (args) =>
-      args.importer.includes(`${path.sep}node_modules${path.sep}`) && args.kind === "require-call"
-        ? { path: args.path.replace(/^node:/, ""), namespace: "lazy-builtin" }
-        : undefined,
-    );
-    b.onLoad({ filter: /.*/, namespace: "lazy-builtin" }, (args) => ({
-      contents: `let real;
-const load = () => (real ??= require("node:${args.path}"));
-module.exports = new Proxy({}, {
+    b.onResolve({ filter: /.*/ }, (args) => {
+      if (args.kind !== "require-call" || args.namespace === "lazy") return undefined;
+      const pkg = /node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)[\\/]/.exec(args.importer)?.[1];
+      if (!pkg || !LAZY_REQUIRES[pkg]?.includes(args.path)) return undefined;
+      return { path: `${args.path}?from=${args.importer}`, namespace: "lazy" };
+    });
+    b.onLoad({ filter: /.*/, namespace: "lazy" }, (args) => {
+      const [spec, importer] = args.path.split("?from=");
+      const target = LAZY_BUILTINS.includes(spec) ? `node:${spec}` : spec;
+      return {
+        resolveDir: path.dirname(importer),
+        loader: "js",
+        contents: `let real;
+const load = () => (real ??= require(${JSON.stringify(target)}));
+module.exports = new Proxy(function lazy() {}, {
   get: (_, key) => load()[key],
   has: (_, key) => key in load(),
-  ownKeys: () => Reflect.ownKeys(load()),
-  getOwnPropertyDescriptor: (_, key) => {
-    const d = Reflect.getOwnPropertyDescriptor(load(), key);
-    return d && { ...d, configurable: true };
-  },
+  apply: (_, self, args) => load().apply(self, args),
+  construct: (_, args, newTarget) => Reflect.construct(load(), args, newTarget === module.exports ? load() : newTarget),
 });`,
-      loader: "js",
-    }));
+      };
+    });
   },
 };
 
@@ -132,7 +140,7 @@ export const bundleOptions = {
   keepNames: true,
   legalComments: "none",
   banner: { js: banner },
-  plugins: [englishOnlyZod, stubUnused, lazyBuiltins, builtinsByRequire],
+  plugins: [englishOnlyZod, stubUnused, lazyRequires, builtinsByRequire],
   logLevel: "warning",
 };
 

@@ -1,8 +1,13 @@
 #!/usr/bin/env node
 // The CLI door: parse the command, dispatch, map errors to exit codes (DESIGN.md):
 // 0 pass or warn, 1 fail, 2 usage or configuration error, 3 engine or internal error.
+import module from "node:module";
 import { ConfigError, exitCodeOf, UsageError } from "./errors.js";
 import { TOOL_VERSION } from "./version.js";
+
+// The commands' code compiled once and reused by later runs (Node >= 22.1; Node 20 has no cache,
+// NODE_DISABLE_COMPILE_CACHE turns it off). Not for the action: each job starts on a fresh runner.
+(module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
 const USAGE = `docker-acceptance ${TOOL_VERSION}: decides whether a pull request's container can be trusted
 
@@ -65,7 +70,12 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   if (rest.includes("--help") || rest.includes("-h")) {
-    process.stdout.write(`usage: docker-acceptance ${USAGES[name]}\n`);
+    // run and check list their options from the request's table (src/commands/request-options.ts).
+    const options =
+      name === "run" || name === "check"
+        ? `\noptions:\n${(await import("./commands/request-options.js")).flagHelp(name)}\n`
+        : "";
+    process.stdout.write(`usage: docker-acceptance ${USAGES[name]}\n${options}`);
     return 0;
   }
   try {

@@ -7,7 +7,7 @@ import { parseArgs } from "node:util";
 import { cleanupOwned } from "../engine/cleanup.js";
 import { newRunId, OWNER_LABEL } from "../engine/ownership.js";
 import type { ContainerInspect } from "../engine/providers/docker/engine.js";
-import { createEngine, type Engine, parseEngineChoice } from "../engine/select.js";
+import { createEngine, type Engine, type EngineChoice } from "../engine/select.js";
 import { EngineError, errorEvidence, UsageError } from "../errors.js";
 import { writeBundle } from "../report/bundle.js";
 import { assembleReport, type Report } from "../report/model.js";
@@ -24,7 +24,8 @@ import {
   withPeerNamespaces,
 } from "../suites/containment/index.js";
 import { type Allowances, allowancesFor, checkModeCases } from "./check-stack.js";
-import { abortOnSignals, exitCodeFor, parseFormat, renderReport, signalExitCode } from "./common.js";
+import { abortOnSignals, exitCodeFor, type Format, renderReport, signalExitCode } from "./common.js";
+import { parseRequest } from "./request.js";
 
 export const CHECK_USAGE = `usage: docker-acceptance check (--container ID|NAME)... (--filter KEY=VALUE)...
                               [--writable-root PATH]... [--allow-cap NAME]... [--allow-host-path PATH[:ro|rw]]...
@@ -73,7 +74,7 @@ function parseCheckArgs(argv: string[]) {
       "writable-root": { type: "string", multiple: true, default: [] },
       "allow-cap": { type: "string", multiple: true, default: [] },
       "allow-host-path": { type: "string", multiple: true, default: [] },
-      network: { type: "string", default: "any" },
+      network: { type: "string" },
       "probe-image": { type: "string", default: DEFAULT_PROBE_IMAGE },
       engine: { type: "string" },
       format: { type: "string" },
@@ -88,35 +89,28 @@ function parseCheckArgs(argv: string[]) {
   if (values.container.length === 0 && values.filter.length === 0) {
     throw new UsageError(`give at least one --container ID|NAME or --filter KEY=VALUE\n${CHECK_USAGE}`);
   }
-  const network = values.network;
-  if (network !== "none" && network !== "bridge" && network !== "any") {
-    throw new UsageError(`--network ${JSON.stringify(network)}: expected none, bridge or any`);
-  }
-  const roots = values["writable-root"].length ? values["writable-root"] : ["/tmp", "/dev/shm"];
-  for (const r of roots) {
-    if (!r.startsWith("/") || /\s/.test(r)) {
-      throw new UsageError(
-        `--writable-root ${JSON.stringify(r)}: expected an absolute path inside the container without spaces, such as /tmp`,
-      );
-    }
-  }
-  for (const c of values["allow-cap"]) {
-    if (!/^(CAP_)?[A-Z_]+$/i.test(c))
-      throw new UsageError(
-        `--allow-cap ${JSON.stringify(c)}: expected a capability name such as NET_BIND_SERVICE`,
-      );
-  }
+  const flags = parseRequest(
+    {
+      network: values.network,
+      writableRoots: values["writable-root"],
+      allowedCapabilities: values["allow-cap"],
+      format: values.format,
+      engine: values.engine ?? process.env.DA_ENGINE,
+    },
+    ["network", "writableRoots", "allowedCapabilities", "format", "engine"],
+    "flag",
+  );
   const allowedHostPaths = hostPathAllowances(values["allow-host-path"], "--allow-host-path");
   return {
     help: false as const,
     allowedHostPaths,
-    format: parseFormat(values.format),
+    format: flags.format as Format,
     selection: { containers: values.container, filters: parseFilters(values.filter) },
-    writableRoots: roots,
-    allowedCapabilities: values["allow-cap"].map((c) => c.toUpperCase().replace(/^CAP_/, "")),
-    network: network as "none" | "bridge" | "any",
+    writableRoots: flags.writableRoots as string[],
+    allowedCapabilities: flags.allowedCapabilities as string[],
+    network: flags.network as "none" | "bridge" | "any",
     probeImage: values["probe-image"],
-    engine: parseEngineChoice(values.engine ?? process.env.DA_ENGINE, "--engine"),
+    engine: flags.engine as EngineChoice,
     out: values.out,
     quiet: values.quiet,
   };

@@ -1,15 +1,15 @@
 // `docker-acceptance run`: the suites against the inventory's subjects on the local engine.
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { createEngine, parseEngineChoice } from "../engine/select.js";
-import { UsageError } from "../errors.js";
+import { createEngine, type EngineChoice } from "../engine/select.js";
 import { DEFAULT_INVENTORY_PATH } from "../inventory/path.js";
 import { stderrLogger } from "../log.js";
 import { runPipeline } from "../pipeline.js";
-import { parseShard } from "../plan.js";
+import type { Shard } from "../plan.js";
 import { writeBundle } from "../report/bundle.js";
-import { SUITES, type SuiteName } from "../suites/ids.js";
-import { abortOnSignals, exitCodeFor, parseFormat, renderReport, signalExitCode } from "./common.js";
+import type { SuiteName } from "../suites/ids.js";
+import { abortOnSignals, exitCodeFor, type Format, renderReport, signalExitCode } from "./common.js";
+import { parseRequest } from "./request.js";
 
 export async function runCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -35,26 +35,29 @@ export async function runCommand(argv: string[]): Promise<number> {
     strict: true,
     allowPositionals: false,
   });
-  const format = parseFormat(values.format);
-  const suites = values.suite.map((s) => {
-    if (!(SUITES as readonly string[]).includes(s))
-      throw new UsageError(`--suite ${JSON.stringify(s)}: expected ${SUITES.join(" or ")}`);
-    return s as SuiteName;
-  });
-  const parallelism = values.parallelism === undefined ? undefined : Number(values.parallelism);
-  if (parallelism !== undefined && !(Number.isInteger(parallelism) && parallelism >= 1)) {
-    throw new UsageError(`--parallelism ${JSON.stringify(values.parallelism)}: expected a whole number >= 1`);
-  }
+  const flags = parseRequest(
+    {
+      suites: values.suite,
+      parallelism: values.parallelism,
+      shard: values.shard,
+      format: values.format,
+      engine: values.engine ?? process.env.DA_ENGINE,
+    },
+    ["suites", "parallelism", "shard", "format", "engine"],
+    "flag",
+  );
+  const format = flags.format as Format;
+  const parallelism = flags.parallelism as number | undefined;
   const signals = abortOnSignals();
   try {
     const report = await runPipeline({
       workspace: path.resolve(values.workspace),
       inventoryPath: values.inventory,
       subjects: values.subject,
-      suites,
-      shard: values.shard ? parseShard(values.shard) : undefined,
+      suites: flags.suites as SuiteName[],
+      shard: flags.shard as Shard | undefined,
       probeImage: values["probe-image"],
-      engine: createEngine(parseEngineChoice(values.engine ?? process.env.DA_ENGINE, "--engine")),
+      engine: createEngine(flags.engine as EngineChoice),
       parallelism,
       removeImages: !values["keep-images"],
       requireComplete: !values["no-require-complete"],

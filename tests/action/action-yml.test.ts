@@ -7,6 +7,7 @@ import { parse } from "yaml";
 // @ts-expect-error: a plain .mjs script, typed by use
 import { generateReadme, renderTables } from "../../scripts/docs.mjs";
 import { readInputs } from "../../src/action/inputs.js";
+import { parseRequest, REQUEST_OPTIONS } from "../../src/commands/request.js";
 import { REPO_ROOT } from "../helpers/inventory.js";
 
 const actionText = readFileSync(path.join(REPO_ROOT, "action.yml"), "utf8");
@@ -172,5 +173,49 @@ describe("README inputs and outputs tables", () => {
   it("a description with a pipe cannot break the table", () => {
     const { inputs } = renderTables("inputs:\n  x:\n    description: a | b\n    default: ''\n");
     expect(inputs.split("\n")[2]).toBe("| `x` | a \\| b | — |");
+  });
+});
+
+describe("one request schema for the action's inputs and the CLI's flags", () => {
+  it("action.yml declares exactly the request's inputs, with the same defaults", () => {
+    const options = Object.values(REQUEST_OPTIONS as Record<string, { input?: string; default?: string }>);
+    const declared = Object.keys(action.inputs).sort();
+    expect(options.flatMap((o) => (o.input ? [o.input] : [])).sort()).toEqual(declared);
+    for (const o of options.filter((x) => x.input && x.input !== "github-token")) {
+      expect(action.inputs[o.input!]!.default ?? "", o.input).toBe(o.default ?? "");
+    }
+  });
+
+  it("a mistake names the input or the flag that carried it, and what it accepts", () => {
+    expect(() => parseRequest({ network: "host" }, ["network"], "input")).toThrow(
+      'input network: "host" is not one of any, none, bridge',
+    );
+    expect(() => parseRequest({ network: "host" }, ["network"], "flag")).toThrow(
+      '--network "host": is not one of any, none, bridge',
+    );
+    expect(() => parseRequest({ suites: ["lifecycle", "x"] }, ["suites"], "flag")).toThrow(
+      '--suite "x": is not lifecycle or containment',
+    );
+    expect(() => parseRequest({ shard: "3/2" }, ["shard"], "input")).toThrow('input shard: "3/2" is not I/N');
+  });
+
+  it("both doors mean the same: a comma list equals the repeated flag, capabilities normalised", () => {
+    const keys = ["allowedCapabilities", "writableRoots", "suites"] as const;
+    const fromInput = parseRequest(
+      { allowedCapabilities: "cap_net_bind_service, CHOWN", writableRoots: "", suites: "containment" },
+      keys,
+      "input",
+    );
+    const fromFlags = parseRequest(
+      { allowedCapabilities: ["cap_net_bind_service", "CHOWN"], writableRoots: [], suites: ["containment"] },
+      keys,
+      "flag",
+    );
+    expect(fromInput).toEqual(fromFlags);
+    expect(fromInput).toEqual({
+      allowedCapabilities: ["NET_BIND_SERVICE", "CHOWN"],
+      writableRoots: ["/tmp", "/dev/shm"],
+      suites: ["containment"],
+    });
   });
 });

@@ -1,3 +1,0 @@
-import { createRequire as __daCreateRequire } from 'node:module';
-const require = __daCreateRequire(import.meta.url);
-import{a,b,c,d}from"./chunk-EW3UUCBI.js";import"./chunk-RNSTSK5N.js";import"./chunk-KFJH2RW7.js";import"./chunk-USPXKNHM.js";import"./chunk-W4EPPLSV.js";import"./chunk-GUPVBUH3.js";import"./chunk-2IHFC5H3.js";import"./chunk-YX6LGRB5.js";import"./chunk-V4QRDEM2.js";import"./chunk-AKGKUKTU.js";import"./chunk-ZY2J22QV.js";import"./chunk-Y4UB656H.js";import"./chunk-OLMWY2TB.js";import"./chunk-5IAYGZMI.js";import"./chunk-7PDPJTIO.js";import"./chunk-VZMD5WI2.js";import"./chunk-TQTMOH6S.js";import"./chunk-BFLJ2BVZ.js";import"./chunk-EN66KAXS.js";export{a as DEFAULT_CHECK_NAME,c as abandonCheckRun,d as publishReport,b as startCheckRun};

@@ -1,5 +1,0 @@
-import { createRequire as __daCreateRequire } from 'node:module';
-const require = __daCreateRequire(import.meta.url);
-import{e as a}from"./chunk-KMGKZ4ZM.js";import"./chunk-DVEGTZSC.js";import"./chunk-WTJFP3XT.js";import"./chunk-4ORCDGTB.js";import{e as i}from"./chunk-WZ6FJDOX.js";import{b as m}from"./chunk-OLMWY2TB.js";import"./chunk-5IAYGZMI.js";import"./chunk-7PDPJTIO.js";import{a as n,v as p}from"./chunk-VZMD5WI2.js";import"./chunk-TQTMOH6S.js";import"./chunk-BFLJ2BVZ.js";import{a as t}from"./chunk-EN66KAXS.js";var s="usage: docker-acceptance schema [--report]";function u(r){let e=n(r==="inventory"?i:p,{target:"draft-7",io:"input",unrepresentable:"any"}),o=r==="inventory"?"docker-acceptance inventory":"docker-acceptance report",{$schema:c,...f}=e;return`${JSON.stringify({$schema:c,title:o,...f},null,2)}
-`}t(u,"schemaText");async function C(r){let{values:e,positionals:o}=a(r,s,{report:{type:"boolean"}});if(o.length>0)throw new m(`unexpected argument ${o[0]}
-${s}`);return process.stdout.write(u(e.report?"report":"inventory")),0}t(C,"schemaCommand");export{s as SCHEMA_USAGE,C as schemaCommand,u as schemaText};
