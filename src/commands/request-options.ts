@@ -24,6 +24,8 @@ export type RequestOption = Kind & {
   /** The value when the input is empty or the flag absent (the action's declared default). */
   default?: string;
   help: string;
+  /** How a wrong value is described when the generic wording reads worse. */
+  problem?: string;
 };
 
 const MODES = ["run", "check", "publish", "merge", "command"] as const;
@@ -107,6 +109,7 @@ export const REQUEST_OPTIONS = {
     commands: CHECK,
     kind: "enum",
     values: ["any", "none", "bridge"],
+    problem: "is not one of none, bridge or any",
     default: "any",
     help: "the network the containers must have",
   },

@@ -64,7 +64,7 @@ function kindSchema(
     case "enum":
       return check(
         (v) => o.values.includes(v),
-        `is not one of ${o.values.join(", ")}`,
+        o.problem ?? `is not one of ${o.values.join(", ")}`,
         (v) => v,
       );
     case "enum-list":

@@ -188,10 +188,10 @@ describe("one request schema for the action's inputs and the CLI's flags", () =>
 
   it("a mistake names the input or the flag that carried it, and what it accepts", () => {
     expect(() => parseRequest({ network: "host" }, ["network"], "input")).toThrow(
-      'input network: "host" is not one of any, none, bridge',
+      'input network: "host" is not one of none, bridge or any',
     );
     expect(() => parseRequest({ network: "host" }, ["network"], "flag")).toThrow(
-      '--network "host": is not one of any, none, bridge',
+      '--network "host": is not one of none, bridge or any',
     );
     expect(() => parseRequest({ suites: ["lifecycle", "x"] }, ["suites"], "flag")).toThrow(
       '--suite "x": is not lifecycle or containment',
