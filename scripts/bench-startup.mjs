@@ -98,38 +98,53 @@ function programs(dist, tmp, probeImage) {
   };
 }
 
-/** (c): n interleaved repetitions of bare Node and each program; overheads are medians minus bare's. */
-export async function benchStartup({ n, tmp, probeImage, say, dist = path.join(ROOT, "dist") }) {
+/**
+ * (c): n interleaved repetitions of bare Node and each program; overheads are medians minus bare's.
+ * With `baseline` (another build of dist/, e.g. an earlier commit's), its programs run in the same
+ * repetitions, so before and after are compared under the same load.
+ */
+export async function benchStartup({ n, tmp, probeImage, say, dist = path.join(ROOT, "dist"), baseline }) {
   say(
     `(c) start-up of dist/ (Node 24) to its first engine call, ${n} repetitions, interleaved with bare Node`,
   );
-  const run = programs(dist, tmp, probeImage);
-  const times = { bare: [], main: [], cliRun: [], cliCheck: [], help: [] };
+  const builds = { current: programs(dist, tmp, probeImage) };
+  if (baseline) builds.baseline = programs(path.resolve(baseline), tmp, probeImage);
+  const times = { bare: [] };
   for (let i = 0; i < n; i++) {
     times.bare.push(await wall(["-e", "0"]));
-    for (const [name, program] of Object.entries(run)) times[name].push(await program());
+    for (const [build, run] of Object.entries(builds)) {
+      for (const [name, program] of Object.entries(run))
+        (times[`${build}.${name}`] ??= []).push(await program());
+    }
   }
+  const result = summarise(times, "current");
+  if (baseline) result.baseline = { dir: baseline, ...summarise(times, "baseline") };
+  return result;
+}
+
+function summarise(times, build) {
+  const t = (name) => times[`${build}.${name}`];
   const bare = median(times.bare);
   const overhead = (xs) => Math.round(median(xs) - bare);
   // The spread of the overhead: each repetition's program minus the bare Node of the same repetition.
   const paired = (xs) => stats(xs.map((x, i) => x - times.bare[i]));
   return {
     nodeBare: stats(times.bare),
-    main: stats(times.main),
-    cli: stats(times.cliRun),
-    cliCheck: stats(times.cliCheck),
-    help: stats(times.help),
-    startOverheadMs: overhead(times.main),
+    main: stats(t("main")),
+    cli: stats(t("cliRun")),
+    cliCheck: stats(t("cliCheck")),
+    help: stats(t("help")),
+    startOverheadMs: overhead(t("main")),
     overheadMs: {
-      main: overhead(times.main),
-      cliRun: overhead(times.cliRun),
-      cliCheck: overhead(times.cliCheck),
-      help: overhead(times.help),
+      main: overhead(t("main")),
+      cliRun: overhead(t("cliRun")),
+      cliCheck: overhead(t("cliCheck")),
+      help: overhead(t("help")),
     },
     pairedOverheadMs: {
-      main: paired(times.main),
-      cliRun: paired(times.cliRun),
-      cliCheck: paired(times.cliCheck),
+      main: paired(t("main")),
+      cliRun: paired(t("cliRun")),
+      cliCheck: paired(t("cliCheck")),
     },
   };
 }
@@ -248,6 +263,7 @@ export function profileMarkdown(profile, startup) {
     `| \`dist/cli.js check\` | ${startup.cliCheck.median} ms (${startup.cliCheck.min}–${startup.cliCheck.max}) | ${startup.overheadMs.cliCheck} ms (${startup.pairedOverheadMs.cliCheck.min}–${startup.pairedOverheadMs.cliCheck.max}) |`,
     `| \`dist/cli.js --help\` (to exit) | ${startup.help.median} ms (${startup.help.min}–${startup.help.max}) | ${startup.overheadMs.help} ms |`,
     "",
+    ...beforeAfter(startup),
     `What is loaded before the first engine call, in bytes of bundled code (${names.join(", ")}), and what each dependency costs to load alone (ms over bare Node, median of ${startup.main.n}):`,
     "",
     `| module group | ${names.join(" | ")} | load alone |`,
@@ -267,6 +283,27 @@ export function profileMarkdown(profile, startup) {
     ...names.map((n) => `- ${n}: ${profile.loaded[n].builtins.join(", ")}`),
   );
   return lines.join("\n");
+}
+
+/** Before (the baseline build) and after, measured in the same repetitions: the overheads side by side. */
+function beforeAfter(startup) {
+  const b = startup.baseline;
+  if (!b) return [];
+  const row = (label, key) => {
+    const ratio = (x) => (x.median / startup.nodeBare.median).toFixed(1);
+    return `| ${label} | ${b.overheadMs[key]} ms (${ratio(b[key === "cliRun" ? "cli" : key])}x bare) | **${startup.overheadMs[key]} ms** (${ratio(startup[key === "cliRun" ? "cli" : key])}x bare) |`;
+  };
+  return [
+    `Before and after, in the same ${startup.main.n} repetitions (before: \`${b.dir}\`):`,
+    "",
+    "| program | before: over bare Node | after: over bare Node |",
+    "| --- | --- | --- |",
+    row("`dist/main.js` (action, mode run)", "main"),
+    row("`dist/cli.js run`", "cliRun"),
+    row("`dist/cli.js check`", "cliCheck"),
+    row("`dist/cli.js --help`", "help"),
+    "",
+  ];
 }
 
 /** Replaces the generated part of docs/benchmarks.md between its start-up-profile markers. */

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench [-- --json] [--reps N] [--only a,b,...] [--build] [--write-docs]`: the tool's cost next to the
+// `npm run bench [-- --json] [--reps N] [--only a,b,...] [--build] [--write-docs] [--baseline DIST]`: the tool's cost next to the
 // engine's irreducible cost, on the local engine, in one run. Not a test: it asserts nothing, it
 // measures. Every figure is a median over repetitions; comparisons are ratios taken within this
 // one run, because the machine is shared and its absolute speed drifts from minute to minute.
@@ -43,6 +43,7 @@ const { values: flags } = parseArgs({
     only: { type: "string" },
     build: { type: "boolean", default: false },
     "write-docs": { type: "boolean", default: false },
+    baseline: { type: "string" },
   },
 });
 const only = new Set((flags.only ?? "a,b,c,d,e,f,g,h,i").split(","));
@@ -776,7 +777,7 @@ function reachableBytes(file, lazy) {
 
 /** (c): timings in scripts/bench-startup.mjs; here the bundle sizes and, on request, the profile. */
 async function benchColdStart(n) {
-  const result = await benchStartup({ n, tmp, probeImage: PROBE_IMAGE, say });
+  const result = await benchStartup({ n, tmp, probeImage: PROBE_IMAGE, say, baseline: flags.baseline });
   // Entry points share chunks: an entry's size is everything it can load, its own file plus
   // every chunk reachable by static or dynamic import; startup is the static part alone.
   const bundleBytes = {};

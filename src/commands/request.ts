@@ -14,9 +14,13 @@ type Raw = string | readonly string[] | undefined;
 const listOf = (raw: string | readonly string[]) =>
   (typeof raw === "string" ? raw.split(/[\n,]/) : raw).map((s) => s.trim()).filter(Boolean);
 
+/** What an input (text) or a flag (text, or a list when repeated) carries: built once, on first use. */
+let rawText: z.ZodOptional<z.ZodUnion<readonly [z.ZodString, z.ZodArray<z.ZodString>]>> | undefined;
+const textSchema = () => (rawText ??= z.union([z.string(), z.array(z.string())]).optional());
+
 /** The zod schema of one option: from its raw text (an input, a flag) to its typed value. */
 function fieldSchema(o: RequestOption): z.ZodType {
-  const text = z.union([z.string(), z.array(z.string())]).optional();
+  const text = textSchema();
   const given = (raw: Raw) =>
     typeof raw === "string" ? raw.trim() !== "" : raw !== undefined && raw.length > 0;
   const value = (raw: Raw) => (given(raw) ? raw : o.default);
@@ -55,7 +59,7 @@ function kindSchema(
   one: (r: Raw) => string | undefined,
   value: (r: Raw) => Raw,
 ): z.ZodType {
-  const text = z.union([z.string(), z.array(z.string())]).optional();
+  const text = textSchema();
   switch (o.kind) {
     case "string":
       return text.transform((raw) => one(raw) || (o.default ?? ""));
