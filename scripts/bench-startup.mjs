@@ -110,11 +110,13 @@ export async function benchStartup({ n, tmp, probeImage, say, dist = path.join(R
   const builds = { current: programs(dist, tmp, probeImage) };
   if (baseline) builds.baseline = programs(path.resolve(baseline), tmp, probeImage);
   const times = { bare: [] };
+  for (const [build, run] of Object.entries(builds)) {
+    for (const name of Object.keys(run)) times[`${build}.${name}`] = [];
+  }
   for (let i = 0; i < n; i++) {
     times.bare.push(await wall(["-e", "0"]));
     for (const [build, run] of Object.entries(builds)) {
-      for (const [name, program] of Object.entries(run))
-        (times[`${build}.${name}`] ??= []).push(await program());
+      for (const [name, program] of Object.entries(run)) times[`${build}.${name}`].push(await program());
     }
   }
   const result = summarise(times, "current");
