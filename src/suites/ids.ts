@@ -70,6 +70,10 @@ export function caseDef(id: string): CaseDef | undefined {
   return BY_ID.get(id)?.def;
 }
 
+export function isSuiteName(name: string): name is SuiteName {
+  return (SUITES as readonly string[]).includes(name);
+}
+
 export function suiteOf(id: CaseId): SuiteName {
   return BY_ID.get(id)!.suite;
 }

@@ -6,6 +6,7 @@ import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, unlink, writeFile }
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { verifyBundleAgainst } from "../../src/commands/verify.js";
 import { ConfigError, UsageError } from "../../src/errors.js";
 import { loadInventory } from "../../src/inventory/load.js";
 import { checkCompleteness } from "../../src/inventory/verify.js";
@@ -112,7 +113,7 @@ describe("writeBundle", () => {
 
 describe("verifyBundle", () => {
   it("an untouched bundle verifies, against this repository's inventory too", async () => {
-    const v = await verifyBundle(good, { inventoryPath: INVENTORY, workspace: repo });
+    const v = await verifyBundleAgainst(good, { inventoryPath: INVENTORY, workspace: repo });
     expect(failText(v)).toEqual([]);
     expect(v.ok).toBe(true);
     expect(v.checks.map((c) => `${c.status} ${c.check} ${c.file ?? ""}`)).toEqual([
@@ -248,7 +249,7 @@ describe("verifyBundle", () => {
     await writeFile(path.join(dir, "report.json"), JSON.stringify(report));
     await writeFile(path.join(dir, "junit.xml"), "<testsuites/>\n");
     await resum(dir);
-    expect(failText(await verifyBundle(dir, { inventoryPath: INVENTORY, workspace: repo }))).toEqual([
+    expect(failText(await verifyBundleAgainst(dir, { inventoryPath: INVENTORY, workspace: repo }))).toEqual([
       "completeness report.json: report.json says complete=true, but its cases against " +
         `${INVENTORY} give complete=false`,
     ]);
@@ -257,7 +258,7 @@ describe("verifyBundle", () => {
   it("an inventory other than the one the run used fails the digest check", async () => {
     const other = path.join(root, "other-inventory.json");
     await writeFile(other, `${await readFile(INVENTORY, "utf8")}\n`);
-    const [f] = failures(await verifyBundle(good, { inventoryPath: other, workspace: repo }));
+    const [f] = failures(await verifyBundleAgainst(good, { inventoryPath: other, workspace: repo }));
     expect(f).toMatchObject({ check: "inventory", file: "report.json" });
     expect(f!.detail).toBe(
       `recorded sha256 ${sha(await readFile(INVENTORY))} differs from ${other} (${sha(await readFile(other))}): the run used another inventory`,
@@ -275,12 +276,12 @@ describe("verifyBundle", () => {
         markdown: "",
       },
     );
-    const s = await verifyBundle(strict, { inventoryPath: INVENTORY, workspace: repo });
+    const s = await verifyBundleAgainst(strict, { inventoryPath: INVENTORY, workspace: repo });
     expect(s.ok).toBe(false);
     expect(failText(s)).toEqual([
       "completeness report.json: incomplete: hardened / containment: missing containment.devices",
     ]);
-    const l = await verifyBundle(lenient, { inventoryPath: INVENTORY, workspace: repo });
+    const l = await verifyBundleAgainst(lenient, { inventoryPath: INVENTORY, workspace: repo });
     expect(l.ok).toBe(true);
     expect(l.checks.at(-1)).toMatchObject({ check: "completeness", status: "warn" });
   });

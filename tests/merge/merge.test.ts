@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { mergeCommand } from "../../src/commands/merge.js";
+import { verifyBundleAgainst } from "../../src/commands/verify.js";
 import { ConfigError } from "../../src/errors.js";
 import { mergeBundles } from "../../src/merge.js";
 import { verifyBundle } from "../../src/report/bundle.js";
@@ -241,7 +242,7 @@ describe("merge command", () => {
 
     expect(code).toBe(0);
     expect(JSON.parse(stdout).subjects).toHaveLength(5);
-    const v = await verifyBundle(out, { inventoryPath });
+    const v = await verifyBundleAgainst(out, { inventoryPath });
     expect(v.checks.filter((c) => c.status === "fail")).toEqual([]);
     expect(v.report?.inventory?.complete).toBe(true);
     expect(readFileSync(path.join(out, "report.md"), "utf8")).toContain("alpha");
