@@ -1,7 +1,0 @@
-import { createRequire as __daCreateRequire } from 'node:module';
-const require = __daCreateRequire(import.meta.url);
-import{e as a}from"./chunk-TLHLB3YX.js";import{a as u}from"./chunk-4ORCDGTB.js";import{b as o}from"./chunk-OLMWY2TB.js";import{a as i,e as f}from"./chunk-EN66KAXS.js";var p=f(u(),1);var c="usage: docker-acceptance verify BUNDLE_DIR [--inventory PATH] [--workspace DIR]";async function $(t){let{values:r,positionals:n}=g(t,c,{inventory:{type:"string"},workspace:{type:"string"}});if(n.length!==1)throw new o(`expected one BUNDLE_DIR
-${c}`);let e=await a(n[0],{inventoryPath:r.inventory,workspace:r.workspace});return process.stdout.write(d(e)),e.ok?0:1}i($,"verifyCommand");var l={pass:"ok  ",fail:"FAIL",warn:"warn",skip:"skip"};function d(t){let r=[`verify ${s(t.dir)}`];for(let e of t.checks)r.push(`  ${l[e.status]} ${e.check.padEnd(12)} ${e.file?`${s(e.file)}: `:""}${s(e.detail)}`);let n=t.checks.filter(e=>e.status==="fail");return r.push(n.length===0?`bundle verified: ${t.checks.filter(e=>e.status==="pass").length} checks passed`:`bundle does NOT verify: ${n.map(e=>e.file?`${s(e.file)}: ${s(e.detail)}`:s(e.detail)).join("; ")}`),`${r.join(`
-`)}
-`}i(d,"renderVerification");function s(t){return t.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g,r=>`\\u${r.charCodeAt(0).toString(16).padStart(4,"0")}`)}i(s,"printable");function g(t,r,n){try{return(0,p.parseArgs)({args:t,options:n,strict:!0,allowPositionals:!0})}catch(e){throw new o(`${e.message}
-${r}`)}}i(g,"parseCommandArgs");export{c as a,$ as b,d as c,s as d,g as e};
