@@ -25,16 +25,28 @@ const defaultCell = (value) => {
   return text.includes("`") ? `\`\` ${cell(text)} \`\`` : `\`${cell(text)}\``;
 };
 
-export function renderTables(actionYaml) {
+/**
+ * With the request's options (src/commands/request-options.ts), the inputs table gains the CLI
+ * flag each input shares with the command line: the two doors parse into one request.
+ */
+export function renderTables(actionYaml, options) {
   const action = parse(actionYaml);
-  const inputs = Object.entries(action.inputs ?? {}).map(
-    ([name, i]) => `| \`${name}\` | ${cell(i.description)} | ${defaultCell(i.default)} |`,
+  const flags = options && flagsByInput(options);
+  const inputs = Object.entries(action.inputs ?? {}).map(([name, i]) =>
+    flags
+      ? `| \`${name}\` | ${flags[name] ?? "—"} | ${cell(i.description)} | ${defaultCell(i.default)} |`
+      : `| \`${name}\` | ${cell(i.description)} | ${defaultCell(i.default)} |`,
   );
   const outputs = Object.entries(action.outputs ?? {}).map(
     ([name, o]) => `| \`${name}\` | ${cell(o.description)} |`,
   );
   return {
-    inputs: ["| Input | Description | Default |", "| --- | --- | --- |", ...inputs].join("\n"),
+    inputs: [
+      ...(flags
+        ? ["| Input | CLI flag | Description | Default |", "| --- | --- | --- | --- |"]
+        : ["| Input | Description | Default |", "| --- | --- | --- |"]),
+      ...inputs,
+    ].join("\n"),
     outputs: ["| Output | Description |", "| --- | --- |", ...outputs].join("\n"),
   };
 }
@@ -51,8 +63,17 @@ export function replaceBetween(text, name, body, source = "action.yml") {
   return `${text.slice(0, i + start.length)}\n${body}\n${text.slice(j)}`;
 }
 
-export function generateReadme(readme, actionYaml) {
-  const tables = renderTables(actionYaml);
+/** Input name to its CLI flag and the commands that take it, as a table cell. */
+function flagsByInput(options) {
+  return Object.fromEntries(
+    Object.values(options)
+      .filter((o) => o.input && o.flag)
+      .map((o) => [o.input, `\`--${o.flag}\` (${o.commands.join(", ")})`]),
+  );
+}
+
+export function generateReadme(readme, actionYaml, options) {
+  const tables = renderTables(actionYaml, options);
   return replaceBetween(replaceBetween(readme, "inputs", tables.inputs), "outputs", tables.outputs);
 }
 
@@ -87,9 +108,18 @@ export function generateCaseDocs(readme, registry) {
 
 /** The registry of suites, compiled from its TypeScript source in memory. */
 export async function loadRegistry() {
+  return (await loadTs("src/suites/ids.ts")).SUITE_REGISTRY;
+}
+
+/** The request's options (each action input's CLI flag), compiled from their TypeScript source. */
+export async function loadRequestOptions() {
+  return (await loadTs("src/commands/request-options.ts")).REQUEST_OPTIONS;
+}
+
+async function loadTs(file) {
   const { build } = await import("esbuild");
   const out = await build({
-    entryPoints: [`${root}src/suites/ids.ts`],
+    entryPoints: [`${root}${file}`],
     bundle: true,
     write: false,
     format: "esm",
@@ -97,7 +127,7 @@ export async function loadRegistry() {
     logLevel: "silent",
   });
   const url = `data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString("base64")}`;
-  return (await import(url)).SUITE_REGISTRY;
+  return import(url);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
@@ -105,7 +135,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const current = readFileSync(README, "utf8");
   let next;
   try {
-    next = generateCaseDocs(generateReadme(current, readFileSync(ACTION, "utf8")), await loadRegistry());
+    const readme = generateReadme(current, readFileSync(ACTION, "utf8"), await loadRequestOptions());
+    next = generateCaseDocs(readme, await loadRegistry());
   } catch (err) {
     console.error(err.message);
     process.exit(1);

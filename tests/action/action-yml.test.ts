@@ -152,8 +152,8 @@ describe("action.yml", () => {
 describe("README inputs and outputs tables", () => {
   const readme = readFileSync(path.join(REPO_ROOT, "README.md"), "utf8");
 
-  it("equal what action.yml declares (npm run docs regenerates them)", () => {
-    expect(generateReadme(readme, actionText)).toBe(readme);
+  it("equal what action.yml declares, with each input's CLI flag from the request (npm run docs regenerates them)", () => {
+    expect(generateReadme(readme, actionText, REQUEST_OPTIONS)).toBe(readme);
   });
 
   it("list every input and output once, with its default", () => {
@@ -167,7 +167,7 @@ describe("README inputs and outputs tables", () => {
   it("drift is detected: a changed description changes the generated README", () => {
     const changed = actionText.replace("Number of passing cases.", "Passing cases (changed).");
     expect(changed).not.toBe(actionText);
-    expect(generateReadme(readme, changed)).not.toBe(readme);
+    expect(generateReadme(readme, changed, REQUEST_OPTIONS)).not.toBe(readme);
   });
 
   it("a description with a pipe cannot break the table", () => {
