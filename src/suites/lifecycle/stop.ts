@@ -7,10 +7,14 @@ import { describeExit, exitFacts, knownCause, logExcerpt } from "./diagnose.js";
 export async function stopSubject(c: CaseContext, containerId: string): Promise<Draft> {
   const { engine, subject } = c;
   const graceSec = Math.ceil(subject.stopTimeoutMs / 1000);
-  const before = await engine.inspect(containerId);
-  if (!before.State.Running) {
+  const started = Date.now();
+  const wasRunning = await engine.stop(containerId, graceSec);
+  const stopMs = Date.now() - started;
+  const after = await engine.inspect(containerId);
+  const state = after.State;
+  if (!wasRunning) {
     // It died on its own after it was ready: nothing received SIGTERM; say what happened instead.
-    const facts = exitFacts(before.State, before.RestartCount ?? 0);
+    const facts = exitFacts(state, after.RestartCount ?? 0);
     const excerpt = await logExcerpt(engine, containerId);
     return {
       status: "fail",
@@ -21,10 +25,6 @@ export async function stopSubject(c: CaseContext, containerId: string): Promise<
         : "read the log excerpt: the service must keep running until it receives SIGTERM",
     };
   }
-  const started = Date.now();
-  await engine.stop(containerId, graceSec);
-  const stopMs = Date.now() - started;
-  const state = (await engine.inspect(containerId)).State;
   const evidence = {
     exitCode: state.ExitCode,
     stopMs,

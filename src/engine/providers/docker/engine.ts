@@ -283,15 +283,24 @@ export class DockerEngine {
     });
   }
 
-  /** SIGTERM, then SIGKILL after `graceSec` (the engine's own stop semantics). */
-  stop(id: string, graceSec: number): Promise<void> {
+  /**
+   * SIGTERM, then SIGKILL after `graceSec` (the engine's own stop semantics). False when it was
+   * not running (the engine's 304, Docker's and Podman's alike): nothing received the signal.
+   */
+  stop(id: string, graceSec: number): Promise<boolean> {
     return this.call(
       `stop ${short(id)}`,
       (abortSignal) =>
         this.docker
           .getContainer(id)
           .stop({ t: graceSec, abortSignal })
-          .then(() => undefined, ignoreNotModified),
+          .then(
+            () => true,
+            (err: { statusCode?: number }) => {
+              ignoreNotModified(err);
+              return false;
+            },
+          ),
       (graceSec + 15) * 1000,
     );
   }
