@@ -134,15 +134,7 @@ export async function publishBundle(
     messages: [...messages, m],
     report,
   });
-  const token = opts.token || env.GITHUB_TOKEN || env.GH_TOKEN;
-  if (!token && !opts.client) {
-    throw new UsageError(
-      "GITHUB_TOKEN is not set: the publish phase needs a token with checks: write and pull-requests: write",
-    );
-  }
-  registerSecret(token);
-  const [owner, repo] = (env.GITHUB_REPOSITORY ?? "").split("/");
-  if (!owner || !repo) throw new UsageError("GITHUB_REPOSITORY is not set (expected owner/name)");
+  const { token, owner, repo } = credentials(opts, env);
 
   const checked = await triggerAndEvent(dir, env, `${owner}/${repo}`, opts.allowOutsideWorkflowRun);
   if ("refuse" in checked) return refuse(checked.refuse);
@@ -165,24 +157,14 @@ export async function publishBundle(
   // The head is the one the triggering run (or, by hand, event.json) names: verified, not claimed.
   const report = pinVerifiedHead(verified.report, event.headSha, "the workflow_run that produced it");
 
-  const context: EventContext = {
-    eventName: "workflow_run",
-    kind: "workflow_run",
-    owner,
-    repo,
-    sha: event.headSha,
-    pr: {
-      number: event.prNumber,
-      headSha: event.headSha,
-      headRepo,
-      baseRepo: pull.base.repo.full_name,
-      action: "synchronize",
-    },
-    readOnly: false,
-    runUrl: trigger?.runUrl,
-  };
   const result = await publishReport(report, {
-    context,
+    context: forkContext(
+      owner,
+      repo,
+      event,
+      { headRepo, baseRepo: pull.base.repo.full_name },
+      trigger?.runUrl,
+    ),
     client,
     checkName: forkCheckName(opts.checkName ?? DEFAULT_CHECK_NAME),
     provenance: "fork-unverified",
@@ -193,6 +175,43 @@ export async function publishBundle(
   });
   messages.push(...result.notices);
   return { exitCode: result.errors.length > 0 ? 3 : 0, messages, report, result };
+}
+
+/** The token (registered as a secret) and the repository; usage errors when either is missing. */
+function credentials(
+  opts: PublishBundleOptions,
+  env: Record<string, string | undefined>,
+): { token?: string; owner: string; repo: string } {
+  const token = opts.token || env.GITHUB_TOKEN || env.GH_TOKEN;
+  if (!token && !opts.client) {
+    throw new UsageError(
+      "GITHUB_TOKEN is not set: the publish phase needs a token with checks: write and pull-requests: write",
+    );
+  }
+  registerSecret(token);
+  const [owner, repo] = (env.GITHUB_REPOSITORY ?? "").split("/");
+  if (!owner || !repo) throw new UsageError("GITHUB_REPOSITORY is not set (expected owner/name)");
+  return { token, owner, repo };
+}
+
+/** The event the fork's PR is published under: its verified head, as a `synchronize` of the PR. */
+function forkContext(
+  owner: string,
+  repo: string,
+  event: ForkEventFile,
+  repos: { headRepo: string; baseRepo: string },
+  runUrl: string | undefined,
+): EventContext {
+  return {
+    eventName: "workflow_run",
+    kind: "workflow_run",
+    owner,
+    repo,
+    sha: event.headSha,
+    pr: { number: event.prNumber, headSha: event.headSha, ...repos, action: "synchronize" },
+    readOnly: false,
+    runUrl,
+  };
 }
 
 interface Refusal {
