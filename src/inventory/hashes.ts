@@ -5,8 +5,8 @@ import { createHash } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { ConfigError, type ConfigProblem } from "../errors.js";
+import { JsonSyntaxError, jsonPath, locateJson } from "../jsonpos.js";
 import type { ArtifactResult } from "../report/model.js";
-import { JsonSyntaxError, jsonPath, locateJson } from "./jsonpos.js";
 import { parseInventory, resolveInWorkspace } from "./load.js";
 import { type Inventory, relPathProblem } from "./schema.js";
 

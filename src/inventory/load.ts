@@ -5,7 +5,7 @@ import { realpathSync } from "node:fs";
 import path from "node:path";
 import type { z } from "zod";
 import { ConfigError, type ConfigProblem, readUserFile } from "../errors.js";
-import { JsonSyntaxError, jsonPath, locateJson, type Span } from "./jsonpos.js";
+import { JsonSyntaxError, jsonPath, locateJson, type Span } from "../jsonpos.js";
 import { type Inventory, inventorySchema, relPathProblem } from "./schema.js";
 import { closest } from "./suggest.js";
 

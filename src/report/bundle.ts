@@ -4,7 +4,7 @@
 import { mkdir, readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { ConfigError, readUserFile, UsageError } from "../errors.js";
-import { jsonPath } from "../inventory/jsonpos.js";
+import { jsonPath } from "../jsonpos.js";
 import {
   BUNDLE_FILES,
   type BundleCheck,
