@@ -78,17 +78,17 @@ export function suiteOf(id: CaseId): SuiteName {
   return BY_ID.get(id)!.suite;
 }
 
-/** Any engine facts: `cli` ("docker", "podman") is read where the provider gives it. */
-export type EngineCli = { readonly cli?: string } | object;
-
 /** `{cli}` in a fix becomes the engine's CLI; the one place a default is chosen, for facts that do not say. */
-export function fillCli(text: string, facts?: EngineCli): string {
-  const cli = facts && "cli" in facts && typeof facts.cli === "string" ? facts.cli : undefined;
-  return text.replaceAll("{cli}", cli ?? "docker");
+export function fillCli(text: string, facts?: { readonly cli?: string }): string {
+  return text.replaceAll("{cli}", facts?.cli ?? "docker");
 }
 
 /** A registered case's fix in one form, `{cli}` filled; undefined when the catalogue has none. */
-export function remediationOf(id: string, form: FixForm, facts?: EngineCli): string | undefined {
+export function remediationOf(
+  id: string,
+  form: FixForm,
+  facts?: { readonly cli?: string },
+): string | undefined {
   const text = caseDef(id)?.remediation?.[form];
   return text === undefined ? undefined : fillCli(text, facts);
 }

@@ -106,6 +106,8 @@ describe.skipIf(!hasEngine)("the image as it will run", () => {
     expect(stop.status).toBe("fail");
     expect(stop.evidence).toMatchObject({ exitCode: 137, init: false });
     expect(stop.remediation).toContain('"init": true');
+    // The CLI the fix shows is the engine's that ran (its facts' cli), never a placeholder.
+    expect(stop.remediation).toContain(`\`${(await newEngine().facts()).cli} run --init\``);
     expect(byId("lifecycle.stop", "with-init").status).toBe("pass");
   });
 

@@ -52,8 +52,6 @@ export interface GradeTarget {
   network: "bridge" | "none" | "any";
   /** Host paths the subject may bind (sensitive ones never count). */
   allowedHostPaths?: readonly HostPathAllowance[];
-  /** The engine's CLI, from its facts, for the `{cli}` in fixes (../ids.ts fillCli). */
-  cli?: string;
 }
 
 type Outcome = Pick<CaseResult, "status" | "message" | "evidence"> & { remediation?: string };
@@ -781,7 +779,7 @@ export function gradeContainment(ev: ContainmentEvidence, t: GradeTarget, collec
         Math.round((collectMs / CONTAINMENT_CASES.length + performance.now() - started) * 100) / 100,
       message: out.message,
       evidence: out.evidence,
-      ...(out.status === "pass" ? {} : { remediation: remediationOf(id, "inventory", t) }),
+      ...(out.status === "pass" ? {} : { remediation: remediationOf(id, "inventory") }),
     };
   });
 }

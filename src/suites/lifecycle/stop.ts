@@ -49,7 +49,7 @@ export async function stopSubject(c: CaseContext, containerId: string): Promise<
         ? `${cause.fix} (the shutdown failed on it)`
         : subject.init
           ? "handle SIGTERM in the server (the init forwards it; the server ignores or outlives it), or raise stopTimeoutMs"
-          : 'handle SIGTERM in PID 1 (exec the server so it receives the signal, and make it exit on TERM), or declare "init": true in the inventory (docker run --init) so an init forwards it; or raise stopTimeoutMs',
+          : 'handle SIGTERM in PID 1 (exec the server so it receives the signal, and make it exit on TERM), or declare "init": true in the inventory (`{cli} run --init`) so an init forwards it; or raise stopTimeoutMs',
     };
   }
   return { status: "pass", message: `exited ${state.ExitCode} after SIGTERM in ${stopMs} ms`, evidence };
