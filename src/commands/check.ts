@@ -6,7 +6,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { cleanupOwned } from "../engine/cleanup.js";
 import { newRunId, OWNER_LABEL } from "../engine/ownership.js";
-import type { ContainerInspect } from "../engine/providers/docker/engine.js";
+import type { ContainerView } from "../engine/provider.js";
 import { createEngine, type Engine, type EngineChoice } from "../engine/select.js";
 import { EngineError, errorEvidence, UsageError } from "../errors.js";
 import { writeBundle } from "../report/bundle.js";
@@ -133,7 +133,7 @@ interface Resolved {
   image: string;
   labels: Record<string, string>;
   /** The inspect document read while resolving a name: not read again. */
-  inspect?: ContainerInspect;
+  inspect?: ContainerView;
 }
 
 /** Named containers by inspect (a missing one is a usage error naming it), filters by listing. */
@@ -146,13 +146,7 @@ export async function resolveContainers(
   for (const ref of sel.containers) {
     try {
       const doc = await engine.inspect(ref);
-      found.set(doc.Id, {
-        id: doc.Id,
-        name: doc.Name.replace(/^\//, ""),
-        image: doc.Config.Image,
-        labels: doc.Config.Labels ?? {},
-        inspect: doc,
-      });
+      found.set(doc.id, { id: doc.id, name: doc.name, image: doc.image, labels: doc.labels, inspect: doc });
     } catch (err) {
       if (err instanceof EngineError && err.statusCode === 404) {
         throw new UsageError(

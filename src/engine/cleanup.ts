@@ -3,8 +3,7 @@
 import { EngineError, errorEvidence } from "../errors.js";
 import type { CleanupEvidence, CleanupObject } from "../report/model.js";
 import { isOwnedTag, normalizeRef, OWNER_LABEL, ownedTag, ROLE_LABEL, SUBJECT_LABEL } from "./ownership.js";
-import type { Engine } from "./provider.js";
-import type { ImageInspect, OwnedContainer, OwnedImage } from "./providers/docker/engine.js";
+import type { Engine, ImageView, OwnedContainer, OwnedImage } from "./provider.js";
 
 /** Whose objects: a whole run, or one subject of it. */
 export interface CleanupScope {
@@ -61,7 +60,7 @@ export async function listOwned(engine: Engine, scope: CleanupScope): Promise<Li
   for (const i of tagged) {
     if (images.has(i.id)) continue;
     const info = await engine.inspectImage(i.id);
-    images.set(i.id, { ...i, tags: info.RepoTags?.map(normalizeRef) ?? i.tags });
+    images.set(i.id, { ...i, tags: info.tags });
   }
   for (const id of scope.builtImages ?? []) {
     if (images.has(id)) continue;
@@ -74,14 +73,9 @@ export async function listOwned(engine: Engine, scope: CleanupScope): Promise<Li
   return { containers, images: [...images.values()] };
 }
 
-function fromInspect(info: ImageInspect): OwnedImage {
-  return {
-    id: info.Id,
-    parentId: info.Parent ?? "",
-    tags: (info.RepoTags ?? []).filter((t) => t !== "<none>:<none>").map(normalizeRef),
-    labels: info.Config?.Labels ?? {},
-    created: Math.floor(Date.parse(info.Created) / 1000),
-  };
+function fromInspect(info: ImageView): OwnedImage {
+  const { id, parentId, tags, labels, created } = info;
+  return { id, parentId, tags, labels, created };
 }
 
 /** Side-effect free: given the listing, what to remove and what to retain, with reasons. */

@@ -1,6 +1,332 @@
-// The engine surface suites, commands and the pipeline use: the public methods of the Docker API
-// adapter, without its dockerode client. Every provider offers exactly this (docs/providers.md).
-import type { DockerEngine, EngineFacts } from "./providers/docker/engine.js";
+// The engine seam. Every provider (one folder under src/engine/providers/, registered in
+// src/engine/providers/index.ts) implements `Engine` over these engine-neutral types; suites,
+// report and commands see only this file and createEngine() (docs/providers.md).
+import type { BuildContext } from "./context.js";
 
-export type Engine = Omit<DockerEngine, "docker">;
-export type { EngineFacts };
+export type { BuildContext };
+
+/** The hardened settings read back after create; named as users see them in an engine's inspect. */
+export type HardenedSetting =
+  | "ReadonlyRootfs"
+  | "CapAdd"
+  | "SecurityOpt"
+  | "CgroupnsMode"
+  | "IpcMode"
+  | "PidMode"
+  | "Privileged"
+  | "Init"
+  | "Tmpfs"
+  | "NetworkMode"
+  | "PortBindings";
+
+/** What an engine grants a container it is not told otherwise about, and where it puts its own files. */
+export interface EngineDefaults {
+  /** The capability set a container gets unless it drops them. */
+  capabilities: readonly string[];
+  /** Paths the engine masks (and makes read-only) in every container. */
+  maskedPaths: readonly string[];
+  readonlyPaths: readonly string[];
+  /** Files the engine mounts into a container itself (name resolution, its init binary). */
+  engineFiles: readonly string[];
+}
+
+/** Where an engine answers, as createEngine() resolved it. */
+export interface Endpoint {
+  /** The registered provider's name. */
+  provider: string;
+  /** unix:///path or tcp://host:port */
+  host: string;
+  /** Where the choice came from, for messages: "DOCKER_HOST", "default socket", ... */
+  from: string;
+}
+
+/** Which engine answers; read once. */
+export interface EngineFacts {
+  /** The provider's name: "docker", "podman", "memory". */
+  kind: string;
+  /** For messages: "Docker 20.10.24", "Podman 4.3.1". */
+  name: string;
+  /** The command line tool a person reproduces a launch with, for `{cli}` in remediation: "docker", "podman". */
+  cli: string;
+  /** How to get a hardened setting applied on this engine, when it silently was not. */
+  remediation: Partial<Record<HardenedSetting, string>>;
+  defaults: EngineDefaults;
+}
+
+/**
+ * How to launch a container, in the engine's absence: the subject's hardened launch and every
+ * trusted probe are one of these. A provider applies all of it or the read-back says what it did not.
+ */
+export interface LaunchSpec {
+  name?: string;
+  image: string;
+  /** "uid[:gid]" or a name; absent: the image's own USER. */
+  user?: string;
+  env: Record<string, string>;
+  /** Absent: the image's own ENTRYPOINT / CMD. */
+  entrypoint?: string[];
+  command?: string[];
+  labels: Record<string, string>;
+  init: boolean;
+  readOnlyRoot: boolean;
+  capabilities: { drop: string[]; add: string[] };
+  noNewPrivileges: boolean;
+  /**
+   * Each namespace: absent or "private" (its own), "host", "none" (net, ipc), "shareable" (ipc)
+   * or "container:<id>" (join another container's).
+   */
+  namespaces: { pid?: string; net: string; ipc?: string; uts?: string; cgroup?: string };
+  limits: { memoryBytes?: number; memorySwapBytes?: number; pids?: number; nanoCpus?: number };
+  /** Path -> mount options ("rw,noexec,nosuid,nodev,size=64m,mode=1777,uid=1000"). */
+  tmpfs: Record<string, string>;
+  /** Container TCP ports published on a free host port at `hostIp`. */
+  publish: { port: number; hostIp: string }[];
+  stop?: { signal: string; timeoutSec: number };
+  /** Rotate the container's log at this size and count (absent: the engine's default). */
+  logRotation?: { maxSize: string; maxFiles: number };
+}
+
+/**
+ * A trusted probe: a POSIX sh script run to completion in the pinned probe image, labelled as the
+ * run's own, never gaining privileges, read-only, small. Only what is particular to it is said here.
+ */
+export interface ProbeSpec {
+  image: string;
+  labels: Record<string, string>;
+  script: { name: string; text: string };
+  user: string;
+  env: Record<string, string>;
+  /** The namespaces it joins, as in LaunchSpec (net "none" unless said). */
+  namespaces: LaunchSpec["namespaces"];
+  /** Capabilities it holds (all others dropped). */
+  capabilities: string[];
+  timeoutMs: number;
+}
+
+/** The image of a reproduction line: a reference, or the build that makes it. */
+export type ReproduceImage =
+  | { ref: string }
+  | { build: { context: string; dockerfile: string; target?: string; args: Record<string, string> } };
+
+export interface ProbeOutput {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+export interface MountView {
+  type: string;
+  source: string;
+  destination: string;
+  rw: boolean;
+  name?: string;
+  driver?: string;
+  /** Bind propagation (rprivate, rslave, shared, ...). */
+  propagation?: string;
+}
+
+/** The launch settings as the engine recorded them: what the containment graders read. */
+export interface ContainerSettings {
+  id: string;
+  name: string;
+  running: boolean;
+  /** The user as the engine will apply it ("" means the image's default, root). */
+  user: string;
+  privileged: boolean;
+  capAdd: string[];
+  capDrop: string[];
+  securityOpt: string[];
+  readonlyRootfs: boolean;
+  modes: { pid: string; net: string; ipc: string; uts: string; cgroup: string; userns: string };
+  memory: number;
+  pidsLimit: number | null;
+  nanoCpus: number;
+  cpuQuota: number;
+  devices: string[];
+  deviceRequests: number;
+  deviceCgroupRules: string[];
+  maskedPaths: string[] | null;
+  readonlyPaths: string[] | null;
+  tmpfs: Record<string, string>;
+  mounts: MountView[];
+  /** The engine's data root (e.g. /var/lib/<engine>), read off the container's own files' paths. */
+  dataRoot?: string;
+  sysctls: Record<string, string>;
+  /** Published ports as bound: "8080/tcp" -> ["127.0.0.1:49153"]. */
+  ports: Record<string, string[]>;
+}
+
+export interface ContainerState {
+  /** "created", "running", "exited", ... */
+  status: string;
+  running: boolean;
+  /** The host PID of its first process (0 when not running). */
+  pid: number;
+  exitCode: number;
+  oomKilled: boolean;
+  /** The engine's own error (e.g. the executable was not found). */
+  error?: string;
+  startedAt?: string;
+  finishedAt?: string;
+  restartCount: number;
+  /** The image's HEALTHCHECK as the engine reports it; absent when there is none. */
+  health?: { status: string; lastOutput?: string };
+}
+
+/** One container as observed: its settings, state and what is not graded but read back. */
+export interface ContainerView extends ContainerSettings {
+  image: string;
+  labels: Record<string, string>;
+  state: ContainerState;
+  init: boolean;
+  /** The engine's defaults this container started under. */
+  defaults: EngineDefaults;
+  /** Ports asked to be published (even before start): port "8080/tcp" -> host addresses. */
+  publishConfig: Record<string, string[]>;
+  memorySwap: number;
+}
+
+export interface ImageView {
+  id: string;
+  /** Empty for the root of a chain. */
+  parentId: string;
+  tags: string[];
+  repoDigests: string[];
+  labels: Record<string, string>;
+  /** Unix seconds. */
+  created: number;
+  /** The image's USER ("" when it has none). */
+  user: string;
+  /** The image's VOLUME paths. */
+  volumes: string[];
+}
+
+export interface OwnedContainer {
+  id: string;
+  names: string[];
+  state: string;
+  labels: Record<string, string>;
+  image: string;
+  /** Unix seconds. */
+  created: number;
+  /** The network mode as listed (e.g. "container:<id>" when it joined another's network). */
+  networkMode?: string;
+}
+
+export interface OwnedImage {
+  id: string;
+  /** Empty for the root of a chain; the legacy builder's intermediate images have parents. */
+  parentId: string;
+  tags: string[];
+  labels: Record<string, string>;
+  /** Unix seconds. */
+  created: number;
+}
+
+/** Listing filters: label ("key" or "key=value"), status, name, id; images: reference, label. */
+export type ListFilters = Record<string, string[]>;
+
+export type Builder = "buildkit" | "legacy";
+
+export interface BuildRequest {
+  context: BuildContext;
+  tag: string;
+  labels: Record<string, string>;
+  buildArgs?: Record<string, string>;
+  target?: string;
+  /** "legacy" only when the inventory asks; otherwise BuildKit where the engine has it. */
+  builder?: "auto" | "legacy";
+  /** Secret id -> value for `RUN --mount=type=secret` (BuildKit only); masked in the log. */
+  secrets?: Record<string, string>;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Called with each line of build output, for progress logging. */
+  onLine?: (line: string) => void;
+}
+
+export interface BuilderChoice {
+  builder: Builder;
+  /** Why this builder ran, for the report. */
+  reason: string;
+}
+
+/** One step of a build as the builder reported it. */
+export interface BuildStep {
+  /** The step's number in the log (`#3`). */
+  n: number;
+  name: string;
+  cached: boolean;
+  durationMs?: number;
+  error?: string;
+  /** The last lines the step printed (bounded). */
+  outputTail: string;
+}
+
+export interface BuildResult extends BuilderChoice {
+  imageId: string;
+  /** The tail of the build output. */
+  log: string;
+  /** BuildKit's steps (name, cached, duration, output tail); empty for the legacy builder. */
+  steps: BuildStep[];
+  /** Untagged images this build created, by full ID (the legacy builder's per-step images). */
+  intermediateImages: string[];
+}
+
+/** The engine built nothing because the Dockerfile or its context failed: the subject's fault. */
+export class BuildFailedError extends Error {
+  override name = "BuildFailedError";
+  constructor(
+    readonly reason: string,
+    /** The tail of the build output, where the failing step stands. */
+    readonly log: string,
+    readonly choice: BuilderChoice,
+    /** The step that failed, with its output's tail. */
+    readonly failedStep?: BuildStep,
+    readonly intermediateImages: string[] = [],
+  ) {
+    super(`build failed: ${reason}`);
+  }
+}
+
+/**
+ * One engine. Every call has its own deadline and fails with an EngineError (statusCode 404 for
+ * a missing object); every object it creates carries the labels it is given.
+ */
+export interface Engine {
+  facts(): Promise<EngineFacts>;
+  ping(timeoutMs?: number): Promise<void>;
+  /** Waits (bounded) for calls in flight, so a container being created is listed by cleanup. */
+  settle(maxMs?: number): Promise<void>;
+
+  builderFor(requested: BuildRequest["builder"]): Promise<BuilderChoice>;
+  /** Builds and tags an image; BuildFailedError when the Dockerfile or context failed. */
+  build(req: BuildRequest): Promise<BuildResult>;
+  inspectImage(ref: string): Promise<ImageView>;
+  /** Makes sure the (trusted probe) image is present, pulling it once if not. */
+  ensureImage(ref: string, timeoutMs?: number, signal?: AbortSignal): Promise<"present" | "pulled">;
+
+  /** Creates (does not start) a container from the spec; its ID. */
+  create(spec: LaunchSpec, signal?: AbortSignal): Promise<string>;
+  start(id: string, signal?: AbortSignal): Promise<void>;
+  inspect(id: string, signal?: AbortSignal): Promise<ContainerView>;
+  /** The stop signal, then a kill after `graceSec`; false when it was not running (nothing got the signal). */
+  stop(id: string, graceSec: number): Promise<boolean>;
+  /** Until the container exits: its exit code. */
+  wait(id: string, timeoutMs: number, signal?: AbortSignal): Promise<number>;
+  /** One regular file from the container's filesystem (it need not run); undefined when missing. */
+  readFile(id: string, path: string, maxBytes?: number): Promise<Buffer | undefined>;
+  /** stdout and stderr apart: the last `tailLines` lines, or all of them. */
+  logs(id: string, tailLines?: number): Promise<{ stdout: string; stderr: string }>;
+  /** Runs a trusted probe to completion and removes it: its whole output, never a counted tail. */
+  probe(spec: ProbeSpec, signal?: AbortSignal): Promise<ProbeOutput>;
+  /** The shell line that launches `spec` by hand with this engine's CLI (facts().cli). */
+  reproduce(spec: LaunchSpec, image: ReproduceImage): Promise<string>;
+
+  listContainers(filters: ListFilters): Promise<OwnedContainer[]>;
+  /** `all` includes intermediate images. */
+  listImages(filters: ListFilters, all?: boolean): Promise<OwnedImage[]>;
+  /** Forced (a running container is killed), with its anonymous volumes. */
+  removeContainer(id: string): Promise<void>;
+  /** By tag or ID, never forced, never pruning parents. */
+  removeImage(ref: string): Promise<void>;
+}

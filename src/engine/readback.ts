@@ -1,22 +1,10 @@
 // What we asked for is what we got: after a subject is created, its hardened settings are read
-// back from the engine's inspect document. An engine may accept a setting and not apply it (Podman's
+// back from the engine's view of it. An engine may accept a setting and not apply it (Podman's
 // Docker-compatible API ignores CgroupnsMode and IpcMode "none", and mounts writable /run and
 // /var/tmp under a read-only root); such a deviation is named, never trusted. Pure.
-import type { ContainerInspect, CreateOptions } from "./providers/docker/engine.js";
+import type { ContainerView, HardenedSetting, LaunchSpec } from "./provider.js";
 
-/** The settings read back; their names are the create options' own, as users see them in inspect. */
-export type HardenedSetting =
-  | "ReadonlyRootfs"
-  | "CapAdd"
-  | "SecurityOpt"
-  | "CgroupnsMode"
-  | "IpcMode"
-  | "PidMode"
-  | "Privileged"
-  | "Init"
-  | "Tmpfs"
-  | "NetworkMode"
-  | "PortBindings";
+export type { HardenedSetting };
 
 export interface Deviation {
   setting: HardenedSetting;
@@ -24,69 +12,66 @@ export interface Deviation {
   got: string;
 }
 
-type HostConfig = NonNullable<CreateOptions["HostConfig"]> & Record<string, unknown>;
-
 const str = (v: unknown) =>
   v === undefined || v === null || v === "" ? "(engine default)" : JSON.stringify(v);
 const normCap = (c: string) => c.toUpperCase().replace(/^CAP_/, "");
-const nnp = (opts: unknown) =>
-  Array.isArray(opts) && opts.some((o) => /^no-new-privileges(?:[:=]true)?$/.test(String(o)));
+const nnp = (opts: readonly string[]) => opts.some((o) => /^no-new-privileges(?:[:=]true)?$/.test(o));
 
-/** Every hardened setting in `asked` that the inspect document does not show applied. */
-export function readBack(askedHost: CreateOptions["HostConfig"], inspect: ContainerInspect): Deviation[] {
-  const asked = (askedHost ?? {}) as HostConfig;
-  const got = (inspect.HostConfig ?? {}) as HostConfig;
+/** Every hardened setting in `asked` that the engine's view does not show applied. */
+export function readBack(asked: LaunchSpec, got: ContainerView): Deviation[] {
   const out: Deviation[] = [];
-  const differ = (
-    setting: HardenedSetting,
-    ok: boolean,
-    a: unknown = asked[setting],
-    g: unknown = got[setting],
-  ) => {
+  const differ = (setting: HardenedSetting, ok: boolean, a: unknown, g: unknown) => {
     if (!ok) out.push({ setting, asked: str(a), got: str(g) });
   };
-  if (asked.ReadonlyRootfs) differ("ReadonlyRootfs", got.ReadonlyRootfs === true);
-  const gotAdd = ((got.CapAdd as string[] | null) ?? []).map(normCap);
-  const askedAdd = ((asked.CapAdd as string[] | undefined) ?? []).map(normCap);
+  const ns = asked.namespaces;
+  if (asked.readOnlyRoot) differ("ReadonlyRootfs", got.readonlyRootfs, true, got.readonlyRootfs);
+  const askedAdd = asked.capabilities.add.map(normCap);
+  const gotAdd = got.capAdd.map(normCap);
   differ(
     "CapAdd",
     gotAdd.every((c) => askedAdd.includes(c)),
+    asked.capabilities.add,
+    got.capAdd,
   );
-  if (nnp(asked.SecurityOpt)) differ("SecurityOpt", nnp(got.SecurityOpt));
-  if (asked.CgroupnsMode) differ("CgroupnsMode", got.CgroupnsMode === asked.CgroupnsMode);
-  if (asked.IpcMode === "none") differ("IpcMode", got.IpcMode === "none");
-  if (asked.IpcMode === "private") differ("IpcMode", ["private", "shareable"].includes(String(got.IpcMode)));
-  if (!asked.PidMode) differ("PidMode", !got.PidMode || got.PidMode === "private", "private");
-  differ("Privileged", got.Privileged !== true, false);
-  if (asked.Init === true) differ("Init", got.Init === true);
-  const askedTmpfs = Object.keys((asked.Tmpfs as Record<string, string>) ?? {}).sort();
-  const gotTmpfs = Object.keys((got.Tmpfs as Record<string, string>) ?? {}).sort();
-  const extra = gotTmpfs.filter((p) => !askedTmpfs.includes(p));
-  const missing = askedTmpfs.filter((p) => !gotTmpfs.includes(p));
-  if (extra.length || missing.length)
-    out.push({
-      setting: "Tmpfs",
-      asked: askedTmpfs.join(", ") || "(none)",
-      got: [
-        extra.length ? `added ${extra.join(", ")}` : "",
-        missing.length ? `missing ${missing.join(", ")}` : "",
-      ]
-        .filter(Boolean)
-        .join("; "),
-    });
-  if (asked.NetworkMode === "none") differ("NetworkMode", got.NetworkMode === "none");
-  const hostIps = Object.values((got.PortBindings as Record<string, { HostIp?: string }[] | null>) ?? {})
-    .flatMap((b) => b ?? [])
-    .map((b) => b.HostIp ?? "");
-  const askedIps = Object.values((asked.PortBindings as Record<string, { HostIp?: string }[]>) ?? {})
-    .flatMap((b) => b)
-    .map((b) => b.HostIp ?? "");
+  if (asked.noNewPrivileges)
+    differ("SecurityOpt", nnp(got.securityOpt), ["no-new-privileges:true"], got.securityOpt);
+  if (ns.cgroup) differ("CgroupnsMode", got.modes.cgroup === ns.cgroup, ns.cgroup, got.modes.cgroup);
+  if (ns.ipc === "none") differ("IpcMode", got.modes.ipc === "none", ns.ipc, got.modes.ipc);
+  if (ns.ipc === "private")
+    differ("IpcMode", ["private", "shareable"].includes(got.modes.ipc), ns.ipc, got.modes.ipc);
+  if (!ns.pid || ns.pid === "private")
+    differ("PidMode", !got.modes.pid || got.modes.pid === "private", "private", got.modes.pid);
+  differ("Privileged", !got.privileged, false, got.privileged);
+  if (asked.init) differ("Init", got.init, true, got.init);
+  const tmpfs = tmpfsDeviation(Object.keys(asked.tmpfs), Object.keys(got.tmpfs));
+  if (tmpfs) out.push(tmpfs);
+  if (ns.net === "none") differ("NetworkMode", got.modes.net === "none", ns.net, got.modes.net);
+  const askedIps = asked.publish.map((p) => p.hostIp);
+  const gotIps = Object.values(got.publishConfig)
+    .flat()
+    .map((b) => b.slice(0, b.lastIndexOf(":")));
   if (askedIps.length && askedIps.every((ip) => ip === "127.0.0.1"))
     differ(
       "PortBindings",
-      hostIps.every((ip) => ip === "127.0.0.1"),
+      gotIps.every((ip) => ip === "127.0.0.1"),
       "127.0.0.1",
-      hostIps.join(", "),
+      gotIps.join(", "),
     );
   return out;
+}
+
+function tmpfsDeviation(asked: string[], got: string[]): Deviation | undefined {
+  const extra = got.filter((p) => !asked.includes(p)).sort();
+  const missing = asked.filter((p) => !got.includes(p)).sort();
+  if (!extra.length && !missing.length) return undefined;
+  return {
+    setting: "Tmpfs",
+    asked: [...asked].sort().join(", ") || "(none)",
+    got: [
+      extra.length ? `added ${extra.join(", ")}` : "",
+      missing.length ? `missing ${missing.join(", ")}` : "",
+    ]
+      .filter(Boolean)
+      .join("; "),
+  };
 }

@@ -1,11 +1,10 @@
 // Which engine a run talks to: `engine: auto|docker|podman` (input/flag) and the usual environment
 // (DOCKER_HOST, CONTAINER_HOST). Providers register here by name; each is a factory over an
-// endpoint. Adding a provider is its module plus one entry in PROVIDERS.
+// endpoint. Adding a provider is its folder plus one entry in PROVIDERS (providers/index.ts).
 import { existsSync } from "node:fs";
-import Docker from "dockerode";
 import { UsageError } from "../errors.js";
-import type { Engine } from "./provider.js";
-import { DockerEngine } from "./providers/docker/engine.js";
+import type { Endpoint, Engine } from "./provider.js";
+import { engineFor } from "./providers/index.js";
 
 export const ENGINE_CHOICES = ["auto", "docker", "podman"] as const;
 export type EngineChoice = (typeof ENGINE_CHOICES)[number];
@@ -13,23 +12,7 @@ export type ProviderName = Exclude<EngineChoice, "auto">;
 
 export type { Engine } from "./provider.js";
 
-export interface Endpoint {
-  provider: ProviderName;
-  /** unix:///path or tcp://host:port */
-  host: string;
-  /** Where the choice came from, for messages: "DOCKER_HOST", "default socket", ... */
-  from: string;
-}
-
-/**
- * Docker and Podman both speak the Docker Engine API through one adapter; what Podman needs said
- * differently, and how to fix what it ignores, is chosen from the engine's own /version (facts).
- * `expect` makes ping refuse an endpoint that answers as the other engine.
- */
-const PROVIDERS: Record<ProviderName, (endpoint: Endpoint, expect?: ProviderName) => Engine> = {
-  docker: (e, expect) => new DockerEngine(client(e), undefined, expect),
-  podman: (e, expect) => new DockerEngine(client(e), undefined, expect),
-};
+export type { Endpoint };
 
 const DOCKER_SOCKET = "/var/run/docker.sock";
 function podmanSockets(env: NodeJS.ProcessEnv): string[] {
@@ -77,19 +60,5 @@ export function createEngine(
   env: NodeJS.ProcessEnv = process.env,
 ): Engine {
   const endpoint = resolveEndpoint(choice, env);
-  return PROVIDERS[endpoint.provider](endpoint, choice === "auto" ? undefined : endpoint.provider);
-}
-
-/** DOCKER_HOST (with its TLS settings) is dockerode's own business; other endpoints are explicit. */
-function client(e: Endpoint): Docker {
-  return e.from === "DOCKER_HOST" && e.host === process.env.DOCKER_HOST?.trim()
-    ? new Docker()
-    : new Docker(dockerodeOptions(e.host));
-}
-
-function dockerodeOptions(host: string): Docker.DockerOptions {
-  if (host.startsWith("unix://")) return { socketPath: host.slice("unix://".length) };
-  if (host.startsWith("/")) return { socketPath: host };
-  const url = new URL(host.replace(/^tcp:/, "http:"));
-  return { host: url.hostname, port: Number(url.port) || 2375, protocol: "http" };
+  return engineFor(endpoint, choice === "auto" ? undefined : endpoint.provider);
 }

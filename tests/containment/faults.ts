@@ -2,7 +2,7 @@
 // is laid over the hardened launch settings. Shared by the matrix test and the recorder.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import type { CreateOptions } from "../../src/engine/providers/docker/engine.js";
+import { type CreateOptions, createBody } from "../../src/engine/providers/docker/translate.js";
 import { subjectSchema } from "../../src/inventory/schema.js";
 import { planLaunch } from "../../src/suites/lifecycle/create.js";
 
@@ -100,7 +100,7 @@ export function fixtureLaunch(
   name: string,
   vars: Record<string, string> | string = {},
 ): CreateOptions {
-  const { options } = planLaunch(hardenedSubject, image, owner, name);
+  const options = createBody(planLaunch(hardenedSubject, image, owner, name).spec);
   const out = applyDeviation(options, f.launch, vars);
   const profile = seccompProfileText(f);
   if (profile) {
@@ -118,5 +118,5 @@ export function companionLaunch(
   name: string,
   vars: Record<string, string>,
 ): CreateOptions {
-  return applyDeviation(planLaunch(hardenedSubject, image, owner, name).options, deviation, vars);
+  return applyDeviation(createBody(planLaunch(hardenedSubject, image, owner, name).spec), deviation, vars);
 }

@@ -4,6 +4,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { parseFilters } from "../../src/commands/check.js";
+import { DOCKER_DEFAULTS } from "../../src/engine/providers/docker/dialect.js";
 import {
   type ContainmentEvidence,
   decodeCaps,
@@ -219,6 +220,7 @@ describe("mount classification", () => {
       mounts: [{ type: "bind", source: "/srv/my data", destination: "/data", rw: true }],
       maskedPaths: [],
       readonlyPaths: [],
+      defaults: DOCKER_DEFAULTS,
     },
     ["/tmp"],
     ["/proc/keys"],

@@ -5,8 +5,9 @@
 // The engine here is a scripted double that records each probe's launch settings.
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import type { Engine } from "../../src/engine/provider.js";
-import type { ContainerInspect, CreateOptions } from "../../src/engine/providers/docker/engine.js";
+import type { ContainerView, Engine, ProbeSpec } from "../../src/engine/provider.js";
+import { DOCKER_DEFAULTS } from "../../src/engine/providers/docker/dialect.js";
+import { type ContainerInspect, toView } from "../../src/engine/providers/docker/translate.js";
 import { collectEvidence, credentialsFromInspect } from "../../src/suites/containment/index.js";
 import { hardenedInspect } from "../helpers/evidence.js";
 
@@ -33,36 +34,33 @@ function processLines(uid: number, gid: number, capPrm: string): string[] {
 }
 
 function scriptedEngine(subject: { uid: number; gid: number; capPrm: string }) {
-  const probes: CreateOptions[] = [];
+  const probes: ProbeSpec[] = [];
   const engine = {
-    createContainer: async (opts: CreateOptions) => {
-      probes.push(opts);
-      return `probe-${probes.length}`;
+    probe: async (spec: ProbeSpec) => {
+      probes.push(spec);
+      const stdout = report(["V 1", ...processLines(subject.uid, subject.gid, subject.capPrm)]);
+      return { stdout, stderr: "", exitCode: 0 };
     },
-    start: async () => undefined,
-    wait: async () => 0,
-    logs: async () => ({
-      stdout: report(["V 1", ...processLines(subject.uid, subject.gid, subject.capPrm)]),
-      stderr: "",
-    }),
-    removeContainer: async () => undefined,
   } as unknown as Engine;
   return { engine, probes };
 }
 
-function doc(user: string, capDrop: string[], capAdd: string[] = []): ContainerInspect {
-  return {
-    Id: ID,
-    Name: "/subject",
-    State: { Running: true, Pid: 4242 },
-    Config: { User: user, Labels: {} },
-    HostConfig: { CapDrop: capDrop, CapAdd: capAdd, PidMode: "", IpcMode: "private" },
-    Mounts: [],
-    NetworkSettings: { Ports: {} },
-  } as unknown as ContainerInspect;
+function doc(user: string, capDrop: string[], capAdd: string[] = []): ContainerView {
+  return toView(
+    {
+      Id: ID,
+      Name: "/subject",
+      State: { Running: true, Pid: 4242 },
+      Config: { User: user, Labels: {} },
+      HostConfig: { CapDrop: capDrop, CapAdd: capAdd, PidMode: "", IpcMode: "private" },
+      Mounts: [],
+      NetworkSettings: { Ports: {} },
+    } as unknown as ContainerInspect,
+    DOCKER_DEFAULTS,
+  );
 }
 
-async function probe(inspect: ContainerInspect, subject: { uid: number; gid: number; capPrm: string }) {
+async function probe(inspect: ContainerView, subject: { uid: number; gid: number; capPrm: string }) {
   const { engine, probes } = scriptedEngine(subject);
   const ev = await collectEvidence(
     {
@@ -81,7 +79,10 @@ async function probe(inspect: ContainerInspect, subject: { uid: number; gid: num
       others: Promise.resolve([]),
     },
   );
-  return { ev, probes: probes.map((p) => ({ user: p.User, capAdd: p.HostConfig?.CapAdd })) };
+  return {
+    ev,
+    probes: probes.map((p) => ({ user: p.user, capAdd: p.capabilities.length ? p.capabilities : undefined })),
+  };
 }
 
 describe("the subject probe's credentials", () => {

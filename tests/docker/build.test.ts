@@ -259,14 +259,14 @@ describe.skipIf(!hasEngine)("a prebuilt image with its ID pinned", () => {
   });
 
   it("passes lifecycle.build when the image has the pinned ID", async () => {
-    const baseId = (await newEngine().inspectImage(BASE_IMAGE)).Id;
+    const baseId = (await newEngine().inspectImage(BASE_IMAGE)).id;
     const r = await run(prebuilt(baseId));
     expect(buildCase(r).status).toBe("pass");
     expect(buildCase(r).evidence.pinVerified).toBe(true);
   });
 
   it("takes the pin from the environment (env:NAME), as a build-push-action step passes it", async () => {
-    process.env.DA_TEST_IMAGE_ID = (await newEngine().inspectImage(BASE_IMAGE)).Id;
+    process.env.DA_TEST_IMAGE_ID = (await newEngine().inspectImage(BASE_IMAGE)).id;
     try {
       const r = await run(prebuilt("env:DA_TEST_IMAGE_ID"));
       expect(buildCase(r).status).toBe("pass");

@@ -15,7 +15,7 @@ import { CONTAINMENT_CASES } from "../../src/suites/ids.js";
 import { planLaunch } from "../../src/suites/lifecycle/create.js";
 import { hardenedSubject } from "../containment/faults.js";
 import { runCheck } from "../helpers/check.js";
-import { BASE_IMAGE, hasEngine, newEngine, PROBE_IMAGE } from "../helpers/engine.js";
+import { BASE_IMAGE, dockerOptions, hasEngine, newEngine, PROBE_IMAGE } from "../helpers/engine.js";
 
 const defaults = {
   writableRoots: ["/tmp", "/dev/shm"],
@@ -121,7 +121,7 @@ describe.skipIf(!hasEngine)("check on a compose stack with per-container allowan
     labels: Record<string, string>,
     host: Record<string, unknown> = {},
   ): CreateOptions => {
-    const { options } = planLaunch(hardenedSubject, BASE_IMAGE, testOwner, `${project}-${name}-1`);
+    const options = dockerOptions(planLaunch(hardenedSubject, BASE_IMAGE, testOwner, `${project}-${name}-1`));
     return {
       ...options,
       Cmd: serve,

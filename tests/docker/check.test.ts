@@ -10,7 +10,7 @@ import { CONTAINMENT_CASES } from "../../src/suites/ids.js";
 import { planLaunch } from "../../src/suites/lifecycle/create.js";
 import { hardenedSubject } from "../containment/faults.js";
 import { runCheck } from "../helpers/check.js";
-import { BASE_IMAGE, hasEngine, newEngine, PROBE_IMAGE } from "../helpers/engine.js";
+import { BASE_IMAGE, dockerOptions, hasEngine, newEngine, PROBE_IMAGE } from "../helpers/engine.js";
 
 describe("check: arguments", () => {
   it.each([
@@ -34,7 +34,7 @@ describe.skipIf(!hasEngine)("check on containers started by hand", () => {
   const serve = ["httpd", "-f", "-p", "8080", "-h", "/var/www"];
 
   const hardened = (name: string): CreateOptions => {
-    const { options } = planLaunch(hardenedSubject, BASE_IMAGE, testOwner, name);
+    const options = dockerOptions(planLaunch(hardenedSubject, BASE_IMAGE, testOwner, name));
     return { ...options, Cmd: serve, Labels: { ...options.Labels, "test.da.stack": stack } };
   };
 
@@ -66,7 +66,7 @@ describe.skipIf(!hasEngine)("check on containers started by hand", () => {
   });
 
   it("fails no_new_privileges, user and mounts on the loose container and leaves it untouched", async () => {
-    const before = await engine.inspect(ids.loose!);
+    const before = await engine.inspectRaw(ids.loose!);
     const { code, out } = await runCheck([
       "--container",
       `${testOwner}-loose`,
@@ -91,7 +91,7 @@ describe.skipIf(!hasEngine)("check on containers started by hand", () => {
     ]);
 
     // Untouched: same process, same start, not restarted, still running.
-    const after = await engine.inspect(ids.loose!);
+    const after = await engine.inspectRaw(ids.loose!);
     expect(after.State.Running).toBe(true);
     expect(after.State.Pid).toBe(before.State.Pid);
     expect(after.State.StartedAt).toBe(before.State.StartedAt);

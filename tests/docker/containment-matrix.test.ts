@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cleanupOwned } from "../../src/engine/cleanup.js";
 import { readBuildContext } from "../../src/engine/context.js";
 import { newRunId, OWNER_LABEL, ownedTag, ownerLabels, ROLE_LABEL } from "../../src/engine/ownership.js";
-import type { ContainerInspect } from "../../src/engine/providers/docker/engine.js";
+import { DOCKER_DEFAULTS } from "../../src/engine/providers/docker/dialect.js";
+import { type ContainerInspect, toView } from "../../src/engine/providers/docker/translate.js";
 import type { CaseResult } from "../../src/report/model.js";
 import {
   gradeContainment,
@@ -68,7 +69,7 @@ describe("fault matrix: recorded inspect data (faults this VM cannot start)", ()
       const doc = JSON.parse(readFileSync(path.join(FAULTS_DIR, f.recorded!), "utf8")) as ContainerInspect;
       const results = gradeContainment(
         {
-          inspect: inspectEvidence(doc),
+          inspect: inspectEvidence(toView(doc, DOCKER_DEFAULTS)),
           probe: { error: "the container is not running" },
           host: { error: "not measured for recorded data" },
         },
@@ -272,7 +273,7 @@ describe.skipIf(!hasEngine)("fault matrix on the real engine", () => {
   });
 
   it("leaves the graded containers running", async () => {
-    const states = await Promise.all(containers.map(async (id) => (await engine.inspect(id)).State.Running));
+    const states = await Promise.all(containers.map(async (id) => (await engine.inspect(id)).state.running));
     expect(states.every(Boolean)).toBe(true);
   });
 });

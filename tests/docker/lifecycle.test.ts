@@ -210,7 +210,7 @@ describe.skipIf(!hasEngine)("owned cleanup", () => {
       expect(tagObject?.action).toBe("untagged");
       expect(tagObject?.reason).toContain(otherTag);
       const info = await engine.inspectImage(built.imageId);
-      expect(info.RepoTags?.map(normalizeRef)).toEqual([otherTag]);
+      expect(info.tags).toEqual([otherTag]);
     } finally {
       await engine.removeImage(otherTag);
       await cleanupOwned(engine, { owner }, { trigger: "test-teardown" });

@@ -37,7 +37,7 @@ describe.skipIf(!hasEngine)("docker-acceptance sweep", () => {
       expect(second.code).toBe(0);
       expect(second.stdout).toContain(`sweep ${owner}: nothing to remove`);
       // Never touches what it does not own.
-      expect((await engine.inspect(bystander)).Id).toBe(bystander);
+      expect((await engine.inspect(bystander)).id).toBe(bystander);
     } finally {
       await engine.removeContainer(bystander);
     }

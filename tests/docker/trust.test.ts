@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { newRunId } from "../../src/engine/ownership.js";
 import { DockerEngine } from "../../src/engine/providers/docker/engine.js";
+import { probeLaunch } from "../../src/engine/trusted-probe.js";
 import { silentLogger } from "../../src/log.js";
 import { runPipeline } from "../../src/pipeline.js";
 import { renderMarkdown } from "../../src/report/markdown.js";
@@ -37,9 +38,9 @@ describe.skipIf(!hasEngine)("trust on the engine", () => {
 
   it("the host reference runs as nobody with no capability and still reads every host namespace", async () => {
     const opts = hostProbeOptions("da-x", PROBE_IMAGE);
-    expect(opts.User).toBe("65534:65534");
-    expect(opts.HostConfig?.CapAdd ?? []).toEqual([]);
-    expect(opts.HostConfig?.CapDrop).toEqual(["ALL"]);
+    expect(opts.user).toBe("65534:65534");
+    expect(opts.capabilities).toEqual([]);
+    expect(probeLaunch(opts).capabilities).toEqual({ drop: ["ALL"], add: [] });
     const host = await measureHostNamespaces(new DockerEngine(), newRunId(), PROBE_IMAGE);
     expect(Object.keys(host.ns).sort()).toEqual(["cgroup", "ipc", "mnt", "net", "pid", "uts"]);
     expect(host.ns.pid).toMatch(/^pid:\[\d+\]$/);

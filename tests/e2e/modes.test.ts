@@ -179,7 +179,7 @@ describe.skipIf(!hasEngine)(
 
     it("mode check grades two running containers it did not start: the weak one fails exactly its cases, both are untouched, post leaves nothing owned", async () => {
       double.seedPull(21, { headSha: HEAD });
-      const before = await Promise.all(Object.values(checked).map((c) => engine.inspect(c.id)));
+      const before = await Promise.all(Object.values(checked).map((c) => engine.inspectRaw(c.id)));
       const j = job("pull_request", pullRequestEvent({ number: 21, headSha: HEAD }), {
         mode: "check",
         // A newline- and comma-separated list, by name and by ID.
@@ -229,7 +229,7 @@ describe.skipIf(!hasEngine)(
       expect(double.comments.filter((c) => c.issue === 21)).toHaveLength(1);
 
       // Untouched: same process, same start, not restarted, still running, not claimed as owned.
-      const after = await Promise.all(Object.values(checked).map((c) => engine.inspect(c.id)));
+      const after = await Promise.all(Object.values(checked).map((c) => engine.inspectRaw(c.id)));
       after.forEach((a, i) => {
         expect(a.State.Running).toBe(true);
         expect(a.State.Pid).toBe(before[i]!.State.Pid);
@@ -240,7 +240,7 @@ describe.skipIf(!hasEngine)(
       expect(post.code).toBe(0);
       expect(post.stdout).not.toContain("::warning");
       await expectNothingOwned(main.state.owner!);
-      expect((await engine.inspect(checked.weak.id)).State.Running).toBe(true);
+      expect((await engine.inspectRaw(checked.weak.id)).State.Running).toBe(true);
     });
 
     it("mode check selects a whole stack by container-filter, as for docker compose", async () => {

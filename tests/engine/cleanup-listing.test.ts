@@ -3,8 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { cleanupOwned } from "../../src/engine/cleanup.js";
 import { OWNER_LABEL } from "../../src/engine/ownership.js";
-import type { Engine } from "../../src/engine/provider.js";
-import type { OwnedContainer } from "../../src/engine/providers/docker/engine.js";
+import type { Engine, OwnedContainer } from "../../src/engine/provider.js";
 
 function listingEngine(containers: OwnedContainer[]) {
   const calls: string[] = [];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { planCleanup } from "../../src/engine/cleanup.js";
 import { isOwnedTag, normalizeRef } from "../../src/engine/ownership.js";
-import type { OwnedImage } from "../../src/engine/providers/docker/engine.js";
+import type { OwnedImage } from "../../src/engine/provider.js";
 
 const owner = `da-${"a".repeat(32)}`;
 const img = (id: string, parentId: string, tags: string[], labelled = true): OwnedImage => ({

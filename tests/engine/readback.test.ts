@@ -2,15 +2,17 @@
 // Docker-compatible API) returned them for the same create options, recorded on this VM.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import type { ContainerInspect } from "../../src/engine/providers/docker/engine.js";
+import { DOCKER_DEFAULTS } from "../../src/engine/providers/docker/dialect.js";
+import { type ContainerInspect, createBody, toView } from "../../src/engine/providers/docker/translate.js";
 import { podmanCreateOptions } from "../../src/engine/providers/podman/compat.js";
 import { readBack } from "../../src/engine/readback.js";
 import { planLaunch } from "../../src/suites/lifecycle/create.js";
 import { hardenedSubject } from "../containment/faults.js";
 
 const plan = planLaunch({ ...hardenedSubject, init: true }, "img", `da-${"0".repeat(32)}`, "n");
-const asked = plan.options.HostConfig;
-const inspectOf = (hc: Record<string, unknown>) => ({ HostConfig: hc }) as unknown as ContainerInspect;
+const asked = createBody(plan.spec).HostConfig;
+const inspectOf = (hc: Record<string, unknown>) =>
+  toView({ Id: "c", HostConfig: hc } as unknown as ContainerInspect, DOCKER_DEFAULTS);
 
 const dockerHc = {
   ReadonlyRootfs: true,
@@ -44,11 +46,11 @@ const podmanHc = {
 
 describe("read-back of hardened settings", () => {
   it("finds nothing missing when the engine applied every setting", () => {
-    expect(readBack(asked, inspectOf(dockerHc))).toEqual([]);
+    expect(readBack(plan.spec, inspectOf(dockerHc))).toEqual([]);
   });
 
   it("names what Podman's compatible API silently did not apply", () => {
-    const deviations = readBack(asked, inspectOf(podmanHc));
+    const deviations = readBack(plan.spec, inspectOf(podmanHc));
     expect(deviations.map((d) => d.setting).sort()).toEqual(
       asked?.IpcMode === "none" ? ["CgroupnsMode", "IpcMode", "Tmpfs"] : ["CgroupnsMode", "Tmpfs"],
     );
@@ -63,7 +65,7 @@ describe("read-back of hardened settings", () => {
     const worse = { ...dockerHc, CapAdd: ["SYS_ADMIN"], Privileged: true, ReadonlyRootfs: false };
     worse.PortBindings = { "8080/tcp": [{ HostIp: "0.0.0.0", HostPort: "" }] };
     expect(
-      readBack(asked, inspectOf(worse))
+      readBack(plan.spec, inspectOf(worse))
         .map((d) => d.setting)
         .sort(),
     ).toEqual(["CapAdd", "PortBindings", "Privileged", "ReadonlyRootfs"]);

@@ -1,6 +1,10 @@
 // Real-engine tests: with CI=true a missing engine is a failure, never a skip.
 import Docker from "dockerode";
+import { dockerDialect } from "../../src/engine/providers/docker/dialect.js";
 import { DockerEngine } from "../../src/engine/providers/docker/engine.js";
+import { type CreateOptions, createBody } from "../../src/engine/providers/docker/translate.js";
+import { podmanDialect } from "../../src/engine/providers/podman/index.js";
+import type { LaunchPlan } from "../../src/suites/lifecycle/create.js";
 
 export const BASE_IMAGE = process.env.DA_BASE_IMAGE ?? "docker-acceptance/busybox:local";
 /** The trusted probe image in tests: nothing can be pulled here, so the local busybox stands in. */
@@ -28,11 +32,17 @@ export async function engineAvailable(): Promise<boolean> {
 /** Use as `describe.skipIf(!(await hasEngine()))` is not possible at collect time, so: */
 export const hasEngine = await engineAvailable();
 
+/** The Docker API transport at DOCKER_HOST, knowing both dialects (as createEngine() builds it). */
 export function newEngine(): DockerEngine {
-  return new DockerEngine();
+  return new DockerEngine(undefined, undefined, undefined, [dockerDialect, podmanDialect]);
+}
+
+/** A launch plan's create body in the Docker API's terms (fixtures deviate from it there). */
+export function dockerOptions(plan: LaunchPlan): CreateOptions {
+  return createBody(plan.spec);
 }
 
 /** Which engine answers (DOCKER_HOST may point at Podman's Docker-compatible socket). */
 export const ENGINE_KIND: "docker" | "podman" | undefined = hasEngine
-  ? (await newEngine().facts()).kind
+  ? ((await newEngine().facts()).kind as "docker" | "podman")
   : undefined;

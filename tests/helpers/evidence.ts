@@ -1,5 +1,6 @@
 // The inspect evidence of a hardened subject, for grader tests: each test overrides only the
 // settings it is about, so what a case reacts to is visible at the call.
+import { DOCKER_DEFAULTS } from "../../src/engine/providers/docker/dialect.js";
 import type { InspectEvidence } from "../../src/suites/containment/inspect.js";
 
 export function hardenedInspect(over: Partial<InspectEvidence> = {}): InspectEvidence {
@@ -27,6 +28,7 @@ export function hardenedInspect(over: Partial<InspectEvidence> = {}): InspectEvi
     mounts: [],
     ports: {},
     sysctls: {},
+    defaults: DOCKER_DEFAULTS,
     ...over,
   };
 }

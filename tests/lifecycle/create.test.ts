@@ -1,6 +1,16 @@
 import { describe, expect, it } from "vitest";
+import { createBody } from "../../src/engine/providers/docker/translate.js";
 import { subjectSchema } from "../../src/inventory/schema.js";
-import { LaunchSpecError, planLaunch } from "../../src/suites/lifecycle/create.js";
+import { type LaunchPlan, LaunchSpecError, planLaunch as plan } from "../../src/suites/lifecycle/create.js";
+
+/** The plan with its launch spec in the Docker API's terms, as the Docker provider sends it. */
+const planLaunch = (
+  ...args: Parameters<typeof plan>
+): LaunchPlan & { options: ReturnType<typeof createBody> } => {
+  const p = plan(...args);
+  return { ...p, options: createBody(p.spec) };
+};
+
 import { runCli } from "../helpers/cli.js";
 import { writeInventory } from "../helpers/inventory.js";
 

@@ -3,6 +3,7 @@
 // when the inventory loads, parallel subjects' log lines kept whole and attributed, and the two
 // containment papercuts (a stopped container's network, an allowed capability never in effect).
 import { describe, expect, it } from "vitest";
+import { runLine } from "../../src/engine/providers/docker/run-line.js";
 import { parseMemory, readinessOf, subjectSchema } from "../../src/inventory/schema.js";
 import { type Logger, prefixedLogger } from "../../src/log.js";
 import { renderText } from "../../src/report/text.js";
@@ -10,7 +11,7 @@ import { type ContainmentEvidence, gradeContainment } from "../../src/suites/con
 import type { InspectEvidence } from "../../src/suites/containment/inspect.js";
 import { planLaunch } from "../../src/suites/lifecycle/create.js";
 import { describeExit, exitFacts, knownCause } from "../../src/suites/lifecycle/diagnose.js";
-import { dockerRunLine, shellQuote } from "../../src/suites/lifecycle/reproduce.js";
+import { reproduceImage, shellQuote } from "../../src/suites/lifecycle/reproduce.js";
 import { lookupGroup, lookupPasswd, numericIds } from "../../src/suites/lifecycle/user.js";
 import { hardenedInspect } from "../helpers/evidence.js";
 import { makeCase, makeReport } from "../helpers/report.js";
@@ -44,21 +45,24 @@ describe("known causes in a crashed subject's log", () => {
   it("describes the exit from the engine's state: code, signal, OOM kill, how long", () => {
     const state = (over: Record<string, unknown>) =>
       ({
-        ExitCode: 1,
-        OOMKilled: false,
-        StartedAt: "2026-11-30T15:44:18.34547823Z",
-        FinishedAt: "2026-11-30T15:44:18.674513651Z",
-        Error: "",
+        status: "exited",
+        running: false,
+        pid: 0,
+        restartCount: 0,
+        exitCode: 1,
+        oomKilled: false,
+        startedAt: "2026-11-30T15:44:18.34547823Z",
+        finishedAt: "2026-11-30T15:44:18.674513651Z",
         ...over,
       }) as never;
     expect(describeExit(exitFacts(state({})))).toBe("exited with code 1 after 329 ms");
-    expect(describeExit(exitFacts(state({ ExitCode: 139 })))).toBe(
+    expect(describeExit(exitFacts(state({ exitCode: 139 })))).toBe(
       "was killed by SIGSEGV (exit 139) after 329 ms",
     );
-    expect(describeExit(exitFacts(state({ ExitCode: 137, OOMKilled: true })))).toBe(
+    expect(describeExit(exitFacts(state({ exitCode: 137, oomKilled: true })))).toBe(
       "was OOM-killed (exit 137) after 329 ms",
     );
-    expect(describeExit(exitFacts(state({ FinishedAt: "0001-01-01T00:00:00Z" })), 1500)).toBe(
+    expect(describeExit(exitFacts(state({ finishedAt: "0001-01-01T00:00:00Z" })), 1500)).toBe(
       "exited with code 1 within 1.5 s of its start",
     );
   });
@@ -80,8 +84,8 @@ describe("the docker run line", () => {
       writableRoots: ["/tmp"],
       command: ["serve", "--name", "a b"],
     });
-    const { options } = planLaunch(s, "sha256:abc", "o", "c");
-    expect(dockerRunLine(s, options)).toBe(
+    const { spec } = planLaunch(s, "sha256:abc", "o", "c");
+    expect(runLine("docker", spec, reproduceImage(s))).toBe(
       "docker run --rm --user 1000:1000 --init --read-only --tmpfs /tmp:rw,noexec,nosuid,nodev,size=64m,mode=1777,uid=1000,gid=1000 --cap-drop ALL --cap-add NET_BIND_SERVICE --security-opt no-new-privileges:true --ipc none --cgroupns private --memory 268435456b --memory-swap 268435456b --pids-limit 128 --cpus 1 -p 127.0.0.1::8080 --stop-timeout 10 -e TOKEN example/svc:1 serve --name 'a b'",
     );
   });

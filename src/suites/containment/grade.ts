@@ -3,14 +3,7 @@
 // FAIL whether or not the probe saw anything. What each case is and its fixes: ../ids.ts.
 import type { CaseResult } from "../../report/model.js";
 import { CONTAINMENT_CASES, type ContainmentCaseId, remediationOf } from "../ids.js";
-import {
-  DEFAULT_MASKED_PATHS,
-  DEFAULT_READONLY_PATHS,
-  ENGINE_DEFAULT_CAPS,
-  type InspectEvidence,
-  noNewPrivilegesOption,
-  seccompUnconfined,
-} from "./inspect.js";
+import { type InspectEvidence, noNewPrivilegesOption, seccompUnconfined } from "./inspect.js";
 import {
   type ClassifiedMount,
   classifyMounts,
@@ -199,7 +192,10 @@ function gradeCapabilities(ev: ContainmentEvidence, t: GradeTarget): Outcome {
   // What inspect alone proves: the engine grants these whatever the probe sees.
   const granted = i.privileged
     ? ["ALL (privileged)"]
-    : [...(dropsAll ? [] : ENGINE_DEFAULT_CAPS.filter((c) => !i.capDrop.map(normCap).includes(c))), ...added];
+    : [
+        ...(dropsAll ? [] : i.defaults.capabilities.filter((c) => !i.capDrop.map(normCap).includes(c))),
+        ...added,
+      ];
   const inspectExtra = granted.filter((c) => !allowed.has(c));
   const evidence: Record<string, unknown> = {
     allowed: [...allowed],
@@ -269,7 +265,7 @@ function heldCapabilities(ev: ContainmentEvidence): Set<string> {
   const i = ev.inspect;
   if (i.privileged) return new Set(CAP_NAMES);
   const drop = i.capDrop.map(normCap);
-  const base = drop.includes("ALL") ? [] : ENGINE_DEFAULT_CAPS.filter((c) => !drop.includes(c));
+  const base = drop.includes("ALL") ? [] : i.defaults.capabilities.filter((c) => !drop.includes(c));
   const held = new Set([...base, ...i.capAdd.map(normCap)]);
   if (held.has("ALL")) return new Set(CAP_NAMES);
   for (const p of observed(ev)?.processes ?? [])
@@ -469,10 +465,10 @@ function mountsOf(ev: ContainmentEvidence, t: GradeTarget): ClassifiedMount[] | 
   );
 }
 function maskedPaths(ev: ContainmentEvidence): string[] {
-  return [...new Set([...DEFAULT_MASKED_PATHS, ...(ev.inspect.maskedPaths ?? [])])];
+  return [...new Set([...ev.inspect.defaults.maskedPaths, ...(ev.inspect.maskedPaths ?? [])])];
 }
 function readonlyPaths(ev: ContainmentEvidence): string[] {
-  return [...new Set([...DEFAULT_READONLY_PATHS, ...(ev.inspect.readonlyPaths ?? [])])];
+  return [...new Set([...ev.inspect.defaults.readonlyPaths, ...(ev.inspect.readonlyPaths ?? [])])];
 }
 
 function gradeRootfs(ev: ContainmentEvidence, t: GradeTarget): Outcome {

@@ -3,18 +3,11 @@
 
 import { readlink } from "node:fs/promises";
 import { OWNER_LABEL } from "../../engine/ownership.js";
-import type { Engine } from "../../engine/provider.js";
-import type { ContainerInspect } from "../../engine/providers/docker/engine.js";
+import type { ContainerView, Engine } from "../../engine/provider.js";
 import { errorEvidence } from "../../errors.js";
 import type { CaseResult } from "../../report/model.js";
 import { type ContainmentEvidence, decodeCaps, gradeContainment, type OtherContainer } from "./grade.js";
-import {
-  DEFAULT_MASKED_PATHS,
-  DEFAULT_READONLY_PATHS,
-  type InspectEvidence,
-  inspectEvidence,
-  numericUser,
-} from "./inspect.js";
+import { type InspectEvidence, inspectEvidence, numericUser } from "./inspect.js";
 import type { HostPathAllowance } from "./mounts.js";
 import {
   censusOptions,
@@ -57,7 +50,7 @@ export interface ContainmentTarget {
   /** Host paths the subject may bind (inventory allowedHostPaths, check --allow-host-path). */
   allowedHostPaths?: HostPathAllowance[];
   /** An inspect document the caller read moments ago (the lifecycle's limits read): not read again. */
-  inspect?: ContainerInspect;
+  inspect?: ContainerView;
 }
 
 export interface ContainmentOptions {
@@ -94,7 +87,7 @@ export async function listOtherContainers(
         const net =
           c.networkMode ??
           (await engine.inspect(c.id, signal).then(
-            (doc) => doc.HostConfig?.NetworkMode,
+            (doc) => doc.modes.net,
             () => undefined,
           ));
         return {
@@ -112,8 +105,7 @@ async function withInspectedModes(engine: Engine, others: OtherContainer[], sign
     others.map(async (o) => {
       const doc = await engine.inspect(o.id, signal).catch(() => undefined);
       if (!doc) return o;
-      const hc = (doc.HostConfig ?? {}) as { PidMode?: string; IpcMode?: string };
-      return { ...o, modes: { ...o.modes, pid: hc.PidMode ?? "", ipc: hc.IpcMode ?? "" } };
+      return { ...o, modes: { ...o.modes, pid: doc.modes.pid, ipc: doc.modes.ipc } };
     }),
   );
 }
@@ -186,7 +178,7 @@ export async function collectEvidence(
   try {
     const raw = target.inspect ?? (await opts.engine.inspect(target.containerId, opts.signal));
     inspect = inspectEvidence(raw);
-    initPid = raw.State?.Pid ?? 0;
+    initPid = raw.state.pid;
   } catch (err) {
     // Without inspect there is nothing to judge: every case is an error, not a pass.
     await host;
@@ -248,9 +240,9 @@ async function probeSubject(
     writableRoots: target.writableRoots,
     existsPaths: [
       ...new Set([
-        ...DEFAULT_MASKED_PATHS,
+        ...inspect.defaults.maskedPaths,
         ...(inspect.maskedPaths ?? []),
-        ...DEFAULT_READONLY_PATHS,
+        ...inspect.defaults.readonlyPaths,
         ...(inspect.readonlyPaths ?? []),
       ]),
     ],

@@ -2,6 +2,7 @@
 // acceptable only for a stated reason (read-only, engine-managed file, kernel pseudo-filesystem
 // with its expected flags, masking, allotted writable root); anything else is a finding.
 import path from "node:path";
+import { ENGINE_DATA_ROOTS, ENGINE_SOCKET } from "../../engine/host-paths.js";
 import type { InspectEvidence } from "./inspect.js";
 
 export interface MountEntry {
@@ -52,15 +53,6 @@ export function parseMountinfo(lines: readonly string[]): MountEntry[] {
   return out;
 }
 
-export const ENGINE_FILES = [
-  "/etc/hosts",
-  "/etc/hostname",
-  "/etc/resolv.conf",
-  "/sbin/docker-init",
-  "/usr/sbin/docker-init",
-  "/run/podman-init",
-];
-
 /** Kernel pseudo-filesystems where the engine puts them, and the flags each must carry. */
 interface KernelRule {
   match: (m: MountEntry) => boolean;
@@ -104,7 +96,7 @@ const KERNEL_RULES: KernelRule[] = [
   },
 ];
 
-const SOCKET = /(^|\/)(docker|containerd|podman|crio|cri-dockerd|buildkitd)\.sock$/;
+const SOCKET = ENGINE_SOCKET;
 
 export function under(path: string, root: string): boolean {
   return path === root || path.startsWith(root.endsWith("/") ? root : `${root}/`);
@@ -114,7 +106,7 @@ export function under(path: string, root: string): boolean {
 // A host bind is a finding unless allowed (inventory allowedHostPaths, check --allow-host-path, or a
 // container's allowance label). Sensitive host paths are never allowable: read-only still exposes
 // the host's processes, credentials and engine. Judged from the declared source, so the verdict does
-// not depend on whether the engine made sub-mounts read-only too (Docker 25+ does, 20.10 does not).
+// not depend on whether the engine made sub-mounts read-only too (newer engines do, older ones do not).
 
 /** A host path the subject may have bound, read-only unless `readOnly` is false. */
 export interface HostPathAllowance {
@@ -138,14 +130,14 @@ export function normalHostPath(p: string): string {
   return n.length > 1 ? n.replace(/\/+$/, "") : n;
 }
 
-/** CIS Docker 5.5's sensitive host directories, plus the home and boot trees. */
+/** The CIS container benchmark's (5.5) sensitive host directories, plus the home and boot trees. */
 export const SENSITIVE_HOST_PATHS = [
   "/proc",
   "/sys",
   "/etc",
   "/run",
   "/var/run",
-  "/var/lib/docker",
+  ...ENGINE_DATA_ROOTS,
   "/boot",
   "/dev",
   "/root",
@@ -207,7 +199,7 @@ function bindAt(mountPoint: string, binds: readonly HostBind[]): HostBind | unde
 
 export function classifyMounts(
   mounts: readonly MountEntry[],
-  inspect: Pick<InspectEvidence, "mounts" | "maskedPaths" | "readonlyPaths" | "dataRoot">,
+  inspect: Pick<InspectEvidence, "mounts" | "maskedPaths" | "readonlyPaths" | "dataRoot" | "defaults">,
   writableRoots: readonly string[],
   masked: readonly string[],
   readonlyPaths: readonly string[],
@@ -257,7 +249,7 @@ export function classifyMounts(
       if (m.root === "/null" || (m.fsType === "tmpfs" && ro)) return c("masking", "engine masked path");
       return c("finding", "a masked path is mounted over with something other than the engine's mask");
     }
-    if (ENGINE_FILES.includes(m.mountPoint)) {
+    if (inspect.defaults.engineFiles.includes(m.mountPoint)) {
       return ro
         ? c("engine-file", "engine-managed file, read-only")
         : c(

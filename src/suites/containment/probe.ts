@@ -3,8 +3,7 @@
 
 import { createHash, randomBytes } from "node:crypto";
 import { ownerLabels } from "../../engine/ownership.js";
-import type { Engine } from "../../engine/provider.js";
-import type { CreateOptions } from "../../engine/providers/docker/engine.js";
+import type { Engine, ProbeSpec } from "../../engine/provider.js";
 
 /** Namespaces the containment suite compares with the host's. */
 export const NAMESPACES = ["pid", "net", "ipc", "uts", "mnt", "cgroup"] as const;
@@ -189,16 +188,15 @@ for p in [0-9]*; do
 done
 `);
 
-export function censusOptions(owner: string, image: string, subjectIds: readonly string[]): CreateOptions {
+export function censusOptions(owner: string, image: string, subjectIds: readonly string[]): ProbeSpec {
   return trustedProbe(
     owner,
     image,
     { name: "da-census", text: CENSUS_SCRIPT },
     {
       user: HOST_PROBE_USER,
-      env: [`DA_IDS=${subjectIds.join(" ")}`],
-      networkDisabled: true,
-      hostConfig: { PidMode: "host", NetworkMode: "none", CapDrop: ["ALL"] } as CreateOptions["HostConfig"],
+      env: { DA_IDS: subjectIds.join(" ") },
+      namespaces: { pid: "host", net: "none" },
     },
   );
 }
@@ -248,31 +246,24 @@ const PROBE_TIMEOUT_MS = 20_000;
 
 /**
  * Every trusted probe: a POSIX sh script in the pinned image, labelled as this run's probe, never
- * gaining privileges, read-only, small. Callers add only what is particular to them: user,
- * environment and which namespaces it joins.
+ * gaining privileges, read-only, small (the engine launches it so: src/engine/trusted-probe.ts).
+ * Callers add only what is particular to them: user, environment, namespaces, capabilities.
  */
 export function trustedProbe(
   owner: string,
   image: string,
   script: { name: string; text: string },
-  p: { user: string; env?: string[]; networkDisabled?: boolean; hostConfig: CreateOptions["HostConfig"] },
-): CreateOptions {
+  p: { user: string; env?: Record<string, string>; namespaces: ProbeSpec["namespaces"]; caps?: string[] },
+): ProbeSpec {
   return {
-    Image: image,
-    User: p.user,
-    Entrypoint: ["/bin/sh", "-c", script.text, script.name],
-    Cmd: [],
-    ...(p.env ? { Env: p.env } : {}),
-    Labels: ownerLabels(owner, "probe"),
-    ...(p.networkDisabled ? { NetworkDisabled: true } : {}),
-    HostConfig: {
-      ...p.hostConfig,
-      SecurityOpt: ["no-new-privileges:true"],
-      ReadonlyRootfs: true,
-      Memory: 32 * 1024 * 1024,
-      PidsLimit: 64,
-      LogConfig: { Type: "json-file", Config: {} },
-    } as CreateOptions["HostConfig"],
+    image,
+    labels: ownerLabels(owner, "probe"),
+    script,
+    user: p.user,
+    env: p.env ?? {},
+    namespaces: p.namespaces,
+    capabilities: p.caps ?? [],
+    timeoutMs: PROBE_TIMEOUT_MS,
   };
 }
 
@@ -282,72 +273,50 @@ export function trustedProbe(
  * /proc/<pid>/ns, root and mountinfo to a reader whose set is not a superset of the target's; a
  * subject with no capabilities gets a probe with none), no-new-privileges, read-only root, no network.
  */
-export function probeOptions(owner: string, image: string, l: ProbeLaunch): CreateOptions {
+export function probeOptions(owner: string, image: string, l: ProbeLaunch): ProbeSpec {
   return trustedProbe(
     owner,
     image,
     { name: "da-probe", text: PROBE_SCRIPT },
     {
       user: `${l.uid}:${l.gid}`,
-      env: [
-        `DA_ID=${l.subjectId}`,
-        `DA_MATCH=${l.match.by}`,
-        `DA_ROOT=${l.match.by === "tree" ? l.match.rootPid : ""}`,
-        `DA_MODE=${l.mode ?? "full"}`,
-        `DA_NONCE=${randomBytes(6).toString("hex")}`,
-        `DA_ROOTS=${l.writableRoots.join(" ")}`,
-        `DA_EXISTS=${l.existsPaths.join(" ")}`,
-      ],
-      networkDisabled: true,
-      hostConfig: {
-        PidMode: `container:${l.subjectId}`,
-        NetworkMode: "none",
-        CapDrop: ["ALL"],
-        CapAdd: l.caps.length > 0 ? l.caps : undefined,
+      env: {
+        DA_ID: l.subjectId,
+        DA_MATCH: l.match.by,
+        DA_ROOT: l.match.by === "tree" ? String(l.match.rootPid) : "",
+        DA_MODE: l.mode ?? "full",
+        DA_NONCE: randomBytes(6).toString("hex"),
+        DA_ROOTS: l.writableRoots.join(" "),
+        DA_EXISTS: l.existsPaths.join(" "),
       },
+      namespaces: { pid: `container:${l.subjectId}`, net: "none" },
+      caps: l.caps,
     },
   );
 }
 
-export function hostProbeOptions(owner: string, image: string): CreateOptions {
+export function hostProbeOptions(owner: string, image: string): ProbeSpec {
   return trustedProbe(
     owner,
     image,
     { name: "da-host-probe", text: HOST_SCRIPT },
     {
       user: HOST_PROBE_USER,
-      hostConfig: {
-        PidMode: "host",
-        NetworkMode: "host",
-        IpcMode: "host",
-        UTSMode: "host",
-        CgroupnsMode: "host",
-        // It only reads its own /proc/self/ns links: no capability at all.
-        CapDrop: ["ALL"],
-      } as CreateOptions["HostConfig"],
+      // It only reads its own /proc/self/ns links: no capability at all.
+      namespaces: { pid: "host", net: "host", ipc: "host", uts: "host", cgroup: "host" },
     },
   );
 }
 
-/** Runs a probe to completion and removes it at once (cleanup is only the safety net). */
-export async function runProbe(
+/** Runs a probe to completion; the engine removes it at once (cleanup is only the safety net). */
+export function runProbe(
   engine: Engine,
-  opts: CreateOptions,
+  spec: ProbeSpec,
   signal?: AbortSignal,
   /** How long the probe may run; a probe that polls until a deadline passes that deadline plus a margin. */
-  timeoutMs = PROBE_TIMEOUT_MS,
+  timeoutMs = spec.timeoutMs,
 ): Promise<{ stdout: string; stderr: string; exitCode: number }> {
-  let id: string | undefined;
-  try {
-    id = await engine.createContainer(opts, signal);
-    await engine.start(id, signal);
-    const exitCode = await engine.wait(id, timeoutMs, signal);
-    // The whole log, never a counted tail: the report's frame says whether it arrived intact.
-    const { stdout, stderr } = await engine.logs(id);
-    return { stdout, stderr, exitCode };
-  } finally {
-    if (id) await engine.removeContainer(id).catch(() => undefined);
-  }
+  return engine.probe({ ...spec, timeoutMs }, signal);
 }
 
 export class ProbeParseError extends Error {

@@ -6,9 +6,12 @@ import path from "node:path";
 import { readBuildContext } from "../../engine/context.js";
 import { instructionOfStep, type ParsedDockerfile, parseDockerfile } from "../../engine/dockerfile.js";
 import { OWNER_LABEL, ownedTag, ROLE_LABEL } from "../../engine/ownership.js";
-import type { BuilderChoice } from "../../engine/providers/docker/build.js";
-import type { BuildkitStep } from "../../engine/providers/docker/buildkit.js";
-import { BuildFailedError, type ImageInspect } from "../../engine/providers/docker/engine.js";
+import {
+  type BuilderChoice,
+  BuildFailedError,
+  type BuildStep,
+  type ImageView,
+} from "../../engine/provider.js";
 import { redact, registerSecret } from "../../errors.js";
 import type { SubjectReport } from "../../report/model.js";
 import { terminalSafe } from "../../report/text.js";
@@ -39,15 +42,15 @@ async function usePrebuilt(c: CaseContext, image: string): Promise<Built> {
   }
   const pin = pinned.value;
   const info = await c.engine.inspectImage(image);
-  const report = { image, imageId: info.Id };
+  const report = { image, imageId: info.id };
   if (pin && !matchesPin(info, pin)) {
     return {
       report,
       intermediateImages: [],
       draft: {
         status: "fail",
-        message: `${image} is ${info.Id}, not the pinned ${pin}`,
-        evidence: { image, imageId: info.Id, pinned: pin, repoDigests: info.RepoDigests ?? [] },
+        message: `${image} is ${info.id}, not the pinned ${pin}`,
+        evidence: { image, imageId: info.id, pinned: pin, repoDigests: info.repoDigests },
         remediation: c.subject.imageId?.startsWith("env:")
           ? `${image} is not the image the build step produced: make sure nothing re-tags ${image} between the build and this step (and that the build used load: true)`
           : `the image changed since it was pinned: rebuild it from the reviewed commit, or update the subject's imageId to the new ID if the change is intended`,
@@ -55,7 +58,7 @@ async function usePrebuilt(c: CaseContext, image: string): Promise<Built> {
     };
   }
   return {
-    imageId: info.Id,
+    imageId: info.id,
     report,
     intermediateImages: [],
     draft: {
@@ -63,7 +66,7 @@ async function usePrebuilt(c: CaseContext, image: string): Promise<Built> {
       message: pin ? `prebuilt ${image}, ID verified against its pin` : `prebuilt ${image}`,
       evidence: {
         image,
-        imageId: info.Id,
+        imageId: info.id,
         prebuilt: true,
         ...(pin ? { pinned: pin, pinVerified: true } : {}),
       },
@@ -90,8 +93,8 @@ function resolvePin(declared: string | undefined): { value?: string; problem?: D
   };
 }
 
-function matchesPin(info: ImageInspect, pin: string): boolean {
-  return info.Id === pin || (info.RepoDigests ?? []).some((d) => d.endsWith(`@${pin}`));
+function matchesPin(info: ImageView, pin: string): boolean {
+  return info.id === pin || info.repoDigests.some((d) => d.endsWith(`@${pin}`));
 }
 
 async function buildFromDockerfile(c: CaseContext): Promise<Built> {
@@ -267,7 +270,7 @@ function builderName(c: BuilderChoice): string {
   return c.builder === "buildkit" ? "BuildKit" : `the legacy builder (${c.reason})`;
 }
 
-function stepSummary(s: BuildkitStep) {
+function stepSummary(s: BuildStep) {
   return {
     name: s.name,
     cached: s.cached,

@@ -2,14 +2,14 @@
 // settings are what lifecycle.limits reads back and what containment later measures.
 
 import { ownerLabels, SUBJECT_LABEL } from "../../engine/ownership.js";
-import type { CreateOptions } from "../../engine/providers/docker/engine.js";
+import type { LaunchSpec } from "../../engine/provider.js";
 import { parseMemory, type Subject } from "../../inventory/schema.js";
 import { numericIds } from "./user.js";
 
 const LOG_MAX_SIZE = "1m";
-const LOG_MAX_FILE = "2";
+const LOG_MAX_FILES = 2;
 
-/** Paths Docker always mounts itself, where a tmpfs would be refused or meaningless. */
+/** Paths the engine always mounts itself, where a tmpfs would be refused or meaningless. */
 const ENGINE_OWNED = ["/", "/proc", "/sys", "/dev", "/etc/hosts", "/etc/hostname", "/etc/resolv.conf"];
 
 /** What the image itself says about how it runs (its config, read by inspect before create). */
@@ -23,7 +23,7 @@ export interface ImageConfig {
 }
 
 export interface LaunchPlan {
-  options: CreateOptions;
+  spec: LaunchSpec;
   /** The user the subject runs as, and where that comes from. */
   user: { value: string; from: "inventory" | "image" };
   /** Hardening the inventory explicitly relaxed (empty: the full contract). */
@@ -91,8 +91,8 @@ export function checkLaunchSpec(subject: Subject): void {
 }
 
 /**
- * The hardened create options for `subject` running `image` (throws LaunchSpecError). The image
- * runs as it would under `docker run`: its own USER, ENTRYPOINT, CMD and PID 1, unless the
+ * The hardened launch spec for `subject` running `image` (throws LaunchSpecError). The image
+ * runs as it would under a plain `run`: its own USER, ENTRYPOINT, CMD and PID 1, unless the
  * inventory says otherwise; the hardening contract applies unless the inventory relaxes it.
  */
 export function planLaunch(
@@ -105,7 +105,6 @@ export function planLaunch(
   checkLaunchSpec(subject);
   const memoryBytes = parseMemory(subject.limits.memory);
   const nanoCpus = Math.round(subject.limits.cpus * 1e9);
-  const portKey = `${subject.port}/tcp`;
   const user = subject.user ?? imageConfig.user ?? "";
   const tmpfs: Record<string, string> = {};
   // /dev/shm is the engine's own private tmpfs (world-writable); every other allotted root becomes
@@ -114,39 +113,31 @@ export function planLaunch(
     if (root !== "/dev/shm") tmpfs[root] = tmpfsOptions(user, imageConfig.ids);
   const relaxed = [...subject.relax];
 
-  const options: CreateOptions = {
+  const spec: LaunchSpec = {
     name: containerName,
-    Image: image,
-    ...(subject.user !== undefined ? { User: subject.user } : {}),
-    Env: Object.entries(subject.env).map(([k, v]) => `${k}=${v}`),
-    ...(subject.command ? { Cmd: subject.command } : {}),
-    Labels: { ...ownerLabels(owner, "subject"), [SUBJECT_LABEL]: subject.name },
-    ExposedPorts: subject.network === "bridge" ? { [portKey]: {} } : undefined,
-    StopSignal: "SIGTERM",
-    StopTimeout: Math.ceil(subject.stopTimeoutMs / 1000),
-    HostConfig: {
-      Init: subject.init,
-      ReadonlyRootfs: !relaxed.includes("read-only-root"),
-      CapDrop: ["ALL"],
-      CapAdd: subject.capabilities.length > 0 ? subject.capabilities : undefined,
-      SecurityOpt: relaxed.includes("no-new-privileges") ? [] : ["no-new-privileges:true"],
-      CgroupnsMode: "private",
+    image,
+    ...(subject.user !== undefined ? { user: subject.user } : {}),
+    env: { ...subject.env },
+    ...(subject.command ? { command: subject.command } : {}),
+    labels: { ...ownerLabels(owner, "subject"), [SUBJECT_LABEL]: subject.name },
+    init: subject.init,
+    readOnlyRoot: !relaxed.includes("read-only-root"),
+    capabilities: { drop: ["ALL"], add: [...subject.capabilities] },
+    noNewPrivileges: !relaxed.includes("no-new-privileges"),
+    namespaces: {
+      net: subject.network,
       // /dev/shm not allotted: no IPC shared memory mount at all, so nothing writable appears there.
-      IpcMode: subject.writableRoots.includes("/dev/shm") ? "private" : "none",
-      PidsLimit: subject.limits.pids,
-      Memory: memoryBytes,
-      MemorySwap: memoryBytes,
-      NanoCpus: nanoCpus,
-      Tmpfs: tmpfs,
-      NetworkMode: subject.network,
-      PortBindings:
-        subject.network === "bridge" ? { [portKey]: [{ HostIp: "127.0.0.1", HostPort: "" }] } : undefined,
-      LogConfig: { Type: "json-file", Config: { "max-size": LOG_MAX_SIZE, "max-file": LOG_MAX_FILE } },
-      RestartPolicy: { Name: "no" },
-    } as CreateOptions["HostConfig"],
+      ipc: subject.writableRoots.includes("/dev/shm") ? "private" : "none",
+      cgroup: "private",
+    },
+    limits: { memoryBytes, memorySwapBytes: memoryBytes, pids: subject.limits.pids, nanoCpus },
+    tmpfs,
+    publish: subject.network === "bridge" ? [{ port: subject.port, hostIp: "127.0.0.1" }] : [],
+    stop: { signal: "SIGTERM", timeoutSec: Math.ceil(subject.stopTimeoutMs / 1000) },
+    logRotation: { maxSize: LOG_MAX_SIZE, maxFiles: LOG_MAX_FILES },
   };
   return {
-    options,
+    spec,
     user: { value: user, from: subject.user !== undefined ? "inventory" : "image" },
     relaxed,
     expected: { memoryBytes, pidsLimit: subject.limits.pids, nanoCpus },

@@ -4,8 +4,7 @@
 
 import os from "node:os";
 import path from "node:path";
-import type { Engine } from "../../engine/provider.js";
-import type { ContainerInspect } from "../../engine/providers/docker/engine.js";
+import type { ContainerState, Engine } from "../../engine/provider.js";
 import { errorEvidence, redact } from "../../errors.js";
 import { EXCERPT_BYTES } from "./case.js";
 
@@ -25,20 +24,20 @@ export interface ExitFacts {
 }
 
 /** The facts of a container that is not running, from its inspect document. */
-export function exitFacts(state: ContainerInspect["State"], restartCount = 0): ExitFacts {
-  const started = parseTime(state.StartedAt);
-  const finished = parseTime(state.FinishedAt);
+export function exitFacts(state: ContainerState): ExitFacts {
+  const started = parseTime(state.startedAt);
+  const finished = parseTime(state.finishedAt);
   const ranMs = started > 0 && finished >= started ? finished - started : undefined;
-  const signal = state.ExitCode > 128 ? signalName(state.ExitCode - 128) : undefined;
+  const signal = state.exitCode > 128 ? signalName(state.exitCode - 128) : undefined;
   return {
-    exitCode: state.ExitCode,
+    exitCode: state.exitCode,
     ...(signal ? { signal } : {}),
-    oomKilled: state.OOMKilled,
+    oomKilled: state.oomKilled,
     ...(ranMs !== undefined ? { ranMs } : {}),
-    startedAt: state.StartedAt,
-    finishedAt: state.FinishedAt,
-    restartCount,
-    ...(state.Error ? { engineError: state.Error } : {}),
+    ...(state.startedAt !== undefined ? { startedAt: state.startedAt } : {}),
+    ...(state.finishedAt !== undefined ? { finishedAt: state.finishedAt } : {}),
+    restartCount: state.restartCount,
+    ...(state.error ? { engineError: state.error } : {}),
   };
 }
 

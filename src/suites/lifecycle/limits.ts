@@ -1,12 +1,11 @@
 // lifecycle.limits: what inspect reads back after start equals what was requested.
-import type { ContainerInspect } from "../../engine/providers/docker/engine.js";
+import type { ContainerView } from "../../engine/provider.js";
 import type { Draft } from "./case.js";
 import type { LaunchPlan } from "./create.js";
 
 /** Pure: the limits as requested against an inspect document read after start. */
-export function checkLimits(info: ContainerInspect, expected: LaunchPlan["expected"]): Draft {
-  const hc = info.HostConfig as { Memory?: number; PidsLimit?: number; NanoCpus?: number };
-  const actual = { memoryBytes: hc.Memory ?? 0, pidsLimit: hc.PidsLimit ?? 0, nanoCpus: hc.NanoCpus ?? 0 };
+export function checkLimits(info: ContainerView, expected: LaunchPlan["expected"]): Draft {
+  const actual = { memoryBytes: info.memory, pidsLimit: info.pidsLimit ?? 0, nanoCpus: info.nanoCpus };
   const diffs = (Object.keys(expected) as (keyof typeof actual)[]).filter((k) => actual[k] !== expected[k]);
   return diffs.length === 0
     ? {

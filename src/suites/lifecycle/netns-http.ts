@@ -3,8 +3,7 @@
 // through nc, which every busybox has (wget is absent or broken in some static builds).
 // Parameters travel in the environment, never interpolated into the script.
 
-import type { Engine } from "../../engine/provider.js";
-import type { CreateOptions } from "../../engine/providers/docker/engine.js";
+import type { Engine, ProbeSpec } from "../../engine/provider.js";
 import type { HttpProbe } from "../../inventory/schema.js";
 import { runProbe, trustedProbe } from "../containment/probe.js";
 import type { HttpAnswer } from "./http.js";
@@ -60,15 +59,16 @@ export interface NetnsTarget {
   signal?: AbortSignal;
 }
 
-function options(t: NetnsTarget, env: string[]): CreateOptions {
+function options(t: NetnsTarget, pairs: string[]): ProbeSpec {
+  const env = Object.fromEntries(pairs.map((p) => [p.slice(0, p.indexOf("=")), p.slice(p.indexOf("=") + 1)]));
   return trustedProbe(
     t.owner,
     t.probeImage,
     { name: "da-http-probe", text: SCRIPT },
     {
       user: "65534:65534",
-      env: [`DA_PORT=${t.port}`, `DA_ASK_TIMEOUT=${ASK_TIMEOUT_S}`, ...env],
-      hostConfig: { NetworkMode: `container:${t.containerId}`, CapDrop: ["ALL"] },
+      env: { DA_PORT: String(t.port), DA_ASK_TIMEOUT: String(ASK_TIMEOUT_S), ...env },
+      namespaces: { net: `container:${t.containerId}` },
     },
   );
 }

@@ -115,19 +115,19 @@ async function checkOther(
     }
     case "healthcheck": {
       // "starting" is undecided: wait (bounded) for the image's own check to decide.
-      const read = async () => (await engine.inspect(containerId, signal)).State.Health;
+      const read = async () => (await engine.inspect(containerId, signal)).state.health;
       let health = await read();
       const end = Date.now() + subject.startupTimeoutMs;
-      while (health?.Status === "starting" && Date.now() < end && !signal.aborted) {
+      while (health?.status === "starting" && Date.now() < end && !signal.aborted) {
         await sleep(250, signal);
         health = await read();
       }
       return {
         name: p.name ?? "HEALTHCHECK",
         type: "healthcheck",
-        ok: health?.Status === "healthy",
+        ok: health?.status === "healthy",
         expected: "healthy",
-        got: health ? health.Status : "no HEALTHCHECK in the image",
+        got: health ? health.status : "no HEALTHCHECK in the image",
       };
     }
   }

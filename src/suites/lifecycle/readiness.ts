@@ -95,15 +95,15 @@ export async function waitUntilReady(c: CaseContext, r: Readiness, t: WaitTarget
     }
     case "healthcheck": {
       const ready = await poll(async () => {
-        const health = (await engine.inspect(t.containerId, signal)).State.Health;
+        const health = (await engine.inspect(t.containerId, signal)).state.health;
         if (!health) {
           last = "the image declares no HEALTHCHECK";
           return "give up";
         }
-        const output = health.Log?.at(-1)?.Output?.trim();
-        last = `health ${health.Status}${output ? ` (last check: ${output.slice(0, 200)})` : ""}`;
+        const output = health.lastOutput;
+        last = `health ${health.status}${output ? ` (last check: ${output.slice(0, 200)})` : ""}`;
         // Unhealthy means the image's own retries are spent: waiting longer only delays the verdict.
-        return health.Status === "healthy" ? true : health.Status === "unhealthy" ? "give up" : false;
+        return health.status === "healthy" ? true : health.status === "unhealthy" ? "give up" : false;
       });
       return { ready, attempts, via: "the engine's health status", last };
     }

@@ -3,7 +3,7 @@
 // decided from the engine's state read after the failure: a subject that is not running is
 // reported as what happened to it (exit code, signal, OOM kill, after how long, its last log
 // lines and the known cause they name), never as whichever check happened to notice first.
-import type { ContainerInspect } from "../../engine/providers/docker/engine.js";
+import type { ContainerView } from "../../engine/provider.js";
 import { EngineError } from "../../errors.js";
 import { type Readiness, readinessOf } from "../../inventory/schema.js";
 import type { CaseContext, Draft } from "./case.js";
@@ -16,7 +16,7 @@ export interface Ready {
   hostPort?: number;
   logExcerpt?: string;
   /** The inspect that saw it running once ready: limits and containment read it, not a new one. */
-  inspect?: ContainerInspect;
+  inspect?: ContainerView;
 }
 
 export async function startAndWaitReady(c: CaseContext, containerId: string): Promise<Ready> {
@@ -35,16 +35,16 @@ export async function startAndWaitReady(c: CaseContext, containerId: string): Pr
   // The port is published on bridge whatever the strategy: probes use it after readiness.
   if (subject.network === "bridge") {
     const info = await engine.inspect(containerId, signal);
-    const binding = info.NetworkSettings.Ports?.[`${subject.port}/tcp`]?.[0];
-    hostPort = binding ? Number(binding.HostPort) : undefined;
+    const binding = info.ports[`${subject.port}/tcp`]?.[0];
+    hostPort = binding ? Number(binding.slice(binding.lastIndexOf(":") + 1)) || undefined : undefined;
     // An exited container has no published ports: that is a crash, not a missing EXPOSE.
-    if (!info.State.Running) return notRunning(c, containerId, readiness, started);
+    if (!info.state.running) return notRunning(c, containerId, readiness, started);
     if (!hostPort) {
       return {
         draft: {
           status: "fail",
           message: `port ${subject.port}/tcp was not published while the subject was running`,
-          evidence: { ports: info.NetworkSettings.Ports },
+          evidence: { ports: info.ports },
           remediation: `make the subject listen on ${subject.port}/tcp, or set the inventory's port to the one it serves`,
         },
       };
@@ -62,7 +62,7 @@ export async function startAndWaitReady(c: CaseContext, containerId: string): Pr
   ]);
   // Whatever the race said, the engine's state decides whether the subject is still running.
   const state = await engine.inspect(containerId, signal);
-  if (!state.State.Running) return notRunning(c, containerId, readiness, started, undefined, state);
+  if (!state.state.running) return notRunning(c, containerId, readiness, started, undefined, state);
   if (outcome === "exited") return notRunning(c, containerId, readiness, started, undefined, state);
   const what = describeReadiness(readiness, subject.port);
   const evidence = {
@@ -106,10 +106,10 @@ async function notRunning(
   readiness: Readiness,
   started: number,
   startError?: string,
-  inspected?: ContainerInspect,
+  inspected?: ContainerView,
 ): Promise<Ready> {
   const info = inspected ?? (await c.engine.inspect(containerId, c.signal));
-  const facts = exitFacts(info.State, info.RestartCount ?? 0);
+  const facts = exitFacts(info.state);
   const excerpt = await logExcerpt(c.engine, containerId);
   const cause = knownCause(excerpt, c.subject.writableRoots);
   const line = lastLine(excerpt);

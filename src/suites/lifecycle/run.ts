@@ -2,7 +2,7 @@
 // stop, cleanup. Each case is a module of its own; this file only orders them, times them and
 // records them. A case that cannot run because an earlier one failed is a SKIP that says which.
 import { cleanupOwned } from "../../engine/cleanup.js";
-import type { ContainerInspect, CreateOptions } from "../../engine/providers/docker/engine.js";
+import type { ContainerView, LaunchSpec } from "../../engine/provider.js";
 import { readBack } from "../../engine/readback.js";
 import { errorEvidence } from "../../errors.js";
 import type { CaseResult, CleanupEvidence, Phase, SubjectReport } from "../../report/model.js";
@@ -14,7 +14,7 @@ import { type LaunchPlan, needsUserLookup, planLaunch } from "./create.js";
 import { checkLimits } from "./limits.js";
 import { checkProbes } from "./probes.js";
 import { startAndWaitReady } from "./ready.js";
-import { dockerRunLine } from "./reproduce.js";
+import { reproduceImage } from "./reproduce.js";
 import { stopSubject } from "./stop.js";
 import { resolveUser } from "./user.js";
 
@@ -25,7 +25,7 @@ export interface SubjectRunContext extends CaseContext {
   t0: number;
   removeImages: boolean;
   /** Runs the containment suite against the running container (injected by the pipeline). */
-  containment?: (containerId: string, inspect?: ContainerInspect) => Promise<CaseResult[]>;
+  containment?: (containerId: string, inspect?: ContainerView) => Promise<CaseResult[]>;
 }
 
 export interface SubjectOutcome {
@@ -89,7 +89,7 @@ export async function runSubject(ctx: SubjectRunContext): Promise<SubjectOutcome
   let hostPort: number | undefined;
   let expected: LaunchPlan["expected"] | undefined;
   /** The inspect that saw the subject ready, read by limits and handed on to containment. */
-  let running: ContainerInspect | undefined;
+  let running: ContainerView | undefined;
   let cleanup: CleanupEvidence | undefined;
   /** Untagged images the build created (legacy builder): cleanup removes them by ID. */
   let builtImages: string[] = [];
@@ -107,12 +107,12 @@ export async function runSubject(ctx: SubjectRunContext): Promise<SubjectOutcome
     // A subject created with a setting the engine ignored still runs, so containment measures
     // what it really got: only a subject that was not created stops the cases after it.
     const created = await step("lifecycle.create", "create", async () => {
-      const config = (await engine.inspectImage(imageId!)).Config;
-      const imageVolumes = Object.keys(config?.Volumes ?? {});
+      const config = await engine.inspectImage(imageId!);
+      const imageVolumes = config.volumes;
       const name = `${owner}-${subject.name}`;
-      const image = { user: config?.User ?? "", volumes: imageVolumes };
+      const image = { user: config.user, volumes: imageVolumes };
       let plan = planLaunch(subject, imageId!, owner, name, image);
-      containerId = await engine.createContainer(plan.options, signal);
+      containerId = await engine.create(plan.spec, signal);
       if (needsUserLookup(subject, plan.user.value)) {
         // A user by name: its ids live in the image's /etc/passwd. Read them from the created
         // container, then create it again with writable roots that user owns.
@@ -121,13 +121,13 @@ export async function runSubject(ctx: SubjectRunContext): Promise<SubjectOutcome
           await engine.removeContainer(containerId);
           containerId = undefined;
           plan = planLaunch(subject, imageId!, owner, name, { ...image, ids });
-          containerId = await engine.createContainer(plan.options, signal);
+          containerId = await engine.create(plan.spec, signal);
         }
       }
       expected = plan.expected;
-      report.reproduce = dockerRunLine(subject, plan.options);
+      report.reproduce = await engine.reproduce(plan.spec, reproduceImage(subject));
       report.containerId = containerId;
-      const ignored = await readBackDraft(ctx, containerId, plan.options);
+      const ignored = await readBackDraft(ctx, containerId, plan.spec);
       if (ignored) return ignored;
       const relaxed = plan.relaxed.length ? `; relaxed by the inventory: ${plan.relaxed.join(", ")}` : "";
       return {
@@ -212,8 +212,8 @@ export async function runSubject(ctx: SubjectRunContext): Promise<SubjectOutcome
 }
 
 /** A create-time draft failing the case when the engine did not apply a hardened setting. */
-async function readBackDraft(ctx: CaseContext, id: string, asked: CreateOptions): Promise<Draft | undefined> {
-  const deviations = readBack(asked.HostConfig, await ctx.engine.inspect(id, ctx.signal));
+async function readBackDraft(ctx: CaseContext, id: string, asked: LaunchSpec): Promise<Draft | undefined> {
+  const deviations = readBack(asked, await ctx.engine.inspect(id, ctx.signal));
   if (deviations.length === 0) return undefined;
   const facts = await ctx.engine.facts();
   const fixes = [...new Set(deviations.map((d) => facts.remediation[d.setting]).filter(Boolean))];

@@ -1,5 +1,5 @@
 // lifecycle.stop: SIGTERM, then the subject exits within its grace; killed after it is a FAIL.
-// Without `init: true` the image's own PID 1 receives the signal, as under `docker run`: a PID 1
+// Without `init: true` the image's own PID 1 receives the signal, as under a plain `run`: a PID 1
 // without a TERM handler ignores it (the kernel's rule for PID 1), and that is what is graded.
 import type { CaseContext, Draft } from "./case.js";
 import { describeExit, exitFacts, knownCause, logExcerpt } from "./diagnose.js";
@@ -10,11 +10,10 @@ export async function stopSubject(c: CaseContext, containerId: string): Promise<
   const started = Date.now();
   const wasRunning = await engine.stop(containerId, graceSec);
   const stopMs = Date.now() - started;
-  const after = await engine.inspect(containerId);
-  const state = after.State;
+  const state = (await engine.inspect(containerId)).state;
   if (!wasRunning) {
     // It died on its own after it was ready: nothing received SIGTERM; say what happened instead.
-    const facts = exitFacts(state, after.RestartCount ?? 0);
+    const facts = exitFacts(state);
     const excerpt = await logExcerpt(engine, containerId);
     return {
       status: "fail",
@@ -26,14 +25,14 @@ export async function stopSubject(c: CaseContext, containerId: string): Promise<
     };
   }
   const evidence = {
-    exitCode: state.ExitCode,
+    exitCode: state.exitCode,
     stopMs,
     graceMs: subject.stopTimeoutMs,
-    oomKilled: state.OOMKilled,
+    oomKilled: state.oomKilled,
     init: subject.init,
   };
   // Killed after the grace period: 137 (SIGKILL), and the stop took the whole grace.
-  if (state.ExitCode === 137 && stopMs >= graceSec * 1000 - 100) {
+  if (state.exitCode === 137 && stopMs >= graceSec * 1000 - 100) {
     const excerpt = await logExcerpt(engine, containerId);
     // A server that tried to shut down but could not (e.g. could not write its final state) says so.
     const cause = knownCause(excerpt, subject.writableRoots);
@@ -52,5 +51,5 @@ export async function stopSubject(c: CaseContext, containerId: string): Promise<
           : 'handle SIGTERM in PID 1 (exec the server so it receives the signal, and make it exit on TERM), or declare "init": true in the inventory (`{cli} run --init`) so an init forwards it; or raise stopTimeoutMs',
     };
   }
-  return { status: "pass", message: `exited ${state.ExitCode} after SIGTERM in ${stopMs} ms`, evidence };
+  return { status: "pass", message: `exited ${state.exitCode} after SIGTERM in ${stopMs} ms`, evidence };
 }

@@ -2,61 +2,16 @@
 // the legacy builder's stream, and what each build created. The BuildKit session lives in
 // buildkit.ts, imported only when a BuildKit build runs.
 import type Docker from "dockerode";
-import type { BuildContext } from "../../context.js";
+import type { BuilderChoice, BuildRequest } from "../../provider.js";
 import type { BuildkitStep } from "./buildkit.js";
 
-export type Builder = "buildkit" | "legacy";
-
-export interface BuildRequest {
-  context: BuildContext;
-  tag: string;
-  labels: Record<string, string>;
-  buildArgs?: Record<string, string>;
-  target?: string;
-  /** "legacy" only when the inventory asks; otherwise BuildKit where the engine has it. */
-  builder?: "auto" | "legacy";
-  /** Secret id -> value for `RUN --mount=type=secret` (BuildKit only); masked in the log. */
-  secrets?: Record<string, string>;
-  timeoutMs: number;
-  signal?: AbortSignal;
-  /** Called with each line of build output, for progress logging. */
-  onLine?: (line: string) => void;
-}
-
-export interface BuilderChoice {
-  builder: Builder;
-  /** Why this builder ran, for the report. */
-  reason: string;
-}
-
-export interface BuildResult extends BuilderChoice {
-  imageId: string;
-  /** The last `BUILD_LOG_LIMIT` bytes of the build output. */
-  log: string;
-  /** BuildKit's steps (name, cached, duration, output tail); empty for the legacy builder. */
-  steps: BuildkitStep[];
-  /**
-   * Untagged images this build created, by full ID: the legacy builder's per-step images (and
-   * each earlier stage's result). Steps that reused an existing image are not listed.
-   */
-  intermediateImages: string[];
-}
-
-/** The engine built nothing because the Dockerfile or its context failed: the subject's fault. */
-export class BuildFailedError extends Error {
-  override name = "BuildFailedError";
-  constructor(
-    readonly reason: string,
-    /** The tail of the build output, where the failing step stands. */
-    readonly log: string,
-    readonly choice: BuilderChoice,
-    /** BuildKit: the step that failed, with its output's tail. */
-    readonly failedStep?: BuildkitStep,
-    readonly intermediateImages: string[] = [],
-  ) {
-    super(`build failed: ${reason}`);
-  }
-}
+export {
+  type Builder,
+  type BuilderChoice,
+  BuildFailedError,
+  type BuildRequest,
+  type BuildResult,
+} from "../../provider.js";
 
 /** What a build call returns inside the engine's timeout wrapper; failures are data, not throws. */
 export interface BuildOutcome extends BuilderChoice {

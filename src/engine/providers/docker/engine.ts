@@ -1,65 +1,42 @@
-// The one engine adapter: a narrow, typed surface over dockerode where every call has its own
-// timeout and every object the tool creates carries the owner labels. Suites never see dockerode.
+// The Docker Engine API transport: a narrow, typed surface over dockerode where every call has its
+// own timeout and every object the tool creates carries the owner labels. It serves every engine
+// that speaks this API (Docker, Podman's compatible socket); what one of them needs said or read
+// differently is its dialect (./dialect.ts), chosen from the engine's own /version.
 import Docker from "dockerode";
 import { EngineError } from "../../../errors.js";
 import { DEFAULT_CALL_TIMEOUT_MS, withTimeout } from "../../deadline.js";
 import { normalizeRef } from "../../ownership.js";
-import type { HardenedSetting } from "../../readback.js";
-import { PODMAN_REMEDIATION, podmanCreateOptions, podmanInspect } from "../podman/compat.js";
 import {
   type BuilderChoice,
   BuildFailedError,
   type BuildRequest,
   type BuildResult,
-  chooseBuilder,
-  runBuild,
-} from "./build.js";
+  type ContainerView,
+  type Engine,
+  type EngineFacts,
+  type ImageView,
+  type LaunchSpec,
+  type ListFilters,
+  type OwnedContainer,
+  type OwnedImage,
+  type ProbeOutput,
+  type ProbeSpec,
+  type ReproduceImage,
+} from "../../provider.js";
+import { probeLaunch } from "../../trusted-probe.js";
+import { chooseBuilder, runBuild } from "./build.js";
+import { type DockerDialect, dockerDialect } from "./dialect.js";
+import { runLine } from "./run-line.js";
+import {
+  type ContainerInspect,
+  type CreateOptions,
+  createBody,
+  type ImageInspect,
+  imageView,
+  toView,
+} from "./translate.js";
 
-export type ContainerInspect = Docker.ContainerInspectInfo;
-export type ImageInspect = Docker.ImageInspectInfo;
-export type CreateOptions = Docker.ContainerCreateOptions;
-export { BuildFailedError, type BuildRequest, type BuildResult };
-
-export interface OwnedContainer {
-  id: string;
-  names: string[];
-  state: string;
-  labels: Record<string, string>;
-  image: string;
-  /** Unix seconds. */
-  created: number;
-  /** HostConfig.NetworkMode as listed (e.g. "container:<id>" when it joined another's network). */
-  networkMode?: string;
-}
-
-export interface OwnedImage {
-  id: string;
-  /** Empty for the root of a chain; the legacy builder's intermediate images have parents. */
-  parentId: string;
-  tags: string[];
-  labels: Record<string, string>;
-  /** Unix seconds. */
-  created: number;
-}
-
-/** Docker applies every hardened setting it accepts; a deviation there means an old or patched engine. */
-const DOCKER_REMEDIATION: Partial<Record<HardenedSetting, string>> = {
-  CgroupnsMode: "Docker applies CgroupnsMode from API 1.41 (Engine 20.10) on: upgrade the engine.",
-};
-
-/** Which engine answers the Docker API, read once from its /version. */
-export interface EngineFacts {
-  kind: "docker" | "podman";
-  /** For messages: "Docker 20.10.24", "Podman 4.3.1". */
-  name: string;
-  /** The command line tool a person reproduces a launch with, for `{cli}` in remediation: "docker", "podman". */
-  cli: string;
-  /** How to get a hardened setting applied on this engine, when it silently was not. */
-  remediation: Partial<Record<HardenedSetting, string>>;
-}
-
-/** Creates in flight at once on Podman (see createContainer). */
-const PODMAN_CONCURRENT_CREATES = 4;
+export type { ContainerInspect, CreateOptions, ImageInspect };
 
 /** A counting semaphore: take() resolves to a release function once one of `size` slots is free. */
 class Slots {
@@ -82,18 +59,20 @@ class Slots {
   }
 }
 
-export class DockerEngine {
+export class DockerEngine implements Engine {
   readonly docker: Docker;
   private readonly inflight = new Set<Promise<unknown>>();
-  private factsPromise: Promise<EngineFacts> | undefined;
+  private dialectPromise: Promise<{ dialect: DockerDialect; facts: EngineFacts }> | undefined;
   private versionPromise: Promise<Docker.DockerVersion> | undefined;
-  private readonly createSlots = new Slots(PODMAN_CONCURRENT_CREATES);
+  private createSlots: Slots | undefined;
 
   constructor(
     docker?: Docker,
     readonly callTimeoutMs = DEFAULT_CALL_TIMEOUT_MS,
     /** The engine the user asked for (engine: docker|podman); ping refuses the other one. */
     private readonly expectKind?: EngineFacts["kind"],
+    /** The dialects this transport may meet; Docker's own is the fallback. */
+    private readonly dialects: readonly DockerDialect[] = [dockerDialect],
   ) {
     this.docker = docker ?? new Docker();
   }
@@ -150,18 +129,20 @@ export class DockerEngine {
     return this.versionPromise;
   }
 
-  /** Docker or Podman (behind its Docker-compatible socket), and its version; read once. */
-  facts(): Promise<EngineFacts> {
-    this.factsPromise ??= this.version().then((v) => {
-      const podman = (v.Components ?? []).some((c) => /podman/i.test(c.Name));
-      return podman
-        ? { kind: "podman", name: `Podman ${v.Version}`, cli: "podman", remediation: PODMAN_REMEDIATION }
-        : { kind: "docker", name: `Docker ${v.Version}`, cli: "docker", remediation: DOCKER_REMEDIATION };
+  /** Which engine answers (its dialect), from /version; read once (a failure is asked again). */
+  private dialect(): Promise<{ dialect: DockerDialect; facts: EngineFacts }> {
+    this.dialectPromise ??= this.version().then((v) => {
+      const dialect = this.dialects.find((d) => d !== dockerDialect && d.recognises(v)) ?? dockerDialect;
+      return { dialect, facts: dialect.facts(v) };
     });
-    this.factsPromise.catch(() => {
-      this.factsPromise = undefined;
+    this.dialectPromise.catch(() => {
+      this.dialectPromise = undefined;
     });
-    return this.factsPromise;
+    return this.dialectPromise;
+  }
+
+  async facts(): Promise<EngineFacts> {
+    return (await this.dialect()).facts;
   }
 
   /** Which builder a build would use here, and why. */
@@ -183,14 +164,15 @@ export class DockerEngine {
       throw new BuildFailedError(reason, out.log, choice, failedStep, out.intermediateImages);
     }
     // The aux ID is the immutable image ID; older engines omit it, so read it back by our tag.
-    const imageId = out.imageId ?? (await this.inspectImage(req.tag)).Id;
+    const imageId = out.imageId ?? (await this.inspectImage(req.tag)).id;
     return { ...choice, imageId, log: out.log, steps: out.steps, intermediateImages: out.intermediateImages };
   }
 
-  inspectImage(ref: string): Promise<ImageInspect> {
-    return this.call(`inspect image ${ref}`, (abortSignal) =>
+  async inspectImage(ref: string): Promise<ImageView> {
+    const info = await this.call(`inspect image ${ref}`, (abortSignal) =>
       this.docker.getImage(ref).inspect({ abortSignal } as Docker.ImageInspectOptions),
     );
+    return imageView(info, normalizeRef);
   }
 
   /**
@@ -234,13 +216,19 @@ export class DockerEngine {
     return "pulled";
   }
 
+  create(spec: LaunchSpec, signal?: AbortSignal): Promise<string> {
+    return this.createContainer(createBody(spec), signal);
+  }
+
+  /** A create body as written (in Docker's terms; the dialect translates): tests and fixtures. */
   async createContainer(opts: CreateOptions, signal?: AbortSignal): Promise<string> {
-    const podman = (await this.facts()).kind === "podman";
-    const spoken = podman ? podmanCreateOptions(opts) : opts;
-    // Podman creates one container at a time behind a lock: 50 creates sent together (a stack's
-    // probes) each wait for all the others and pass their own timeout. A few at a time each
-    // answer within it, and the whole takes no longer.
-    const release = podman ? await this.createSlots.take() : undefined;
+    const { dialect } = await this.dialect();
+    const spoken = dialect.speak(opts);
+    // An engine that creates one container at a time behind a lock (Podman): 50 creates sent
+    // together (a stack's probes) each wait for all the others and pass their own timeout. A few
+    // at a time each answer within it, and the whole takes no longer.
+    this.createSlots ??= dialect.concurrentCreates ? new Slots(dialect.concurrentCreates) : undefined;
+    const release = await this.createSlots?.take();
     try {
       const c = await this.call(
         "create container",
@@ -267,20 +255,26 @@ export class DockerEngine {
     );
   }
 
-  async inspect(id: string, signal?: AbortSignal): Promise<ContainerInspect> {
-    const info = await this.call(
+  async inspect(id: string, signal?: AbortSignal): Promise<ContainerView> {
+    const { dialect, facts } = await this.dialect();
+    return toView(
+      await dialect.hear(await this.inspectRaw(id, signal), (ref) => this.nameOf(ref)),
+      facts.defaults,
+    );
+  }
+
+  /** The inspect document as the engine returned it. */
+  inspectRaw(id: string, signal?: AbortSignal): Promise<ContainerInspect> {
+    return this.call(
       `inspect ${short(id)}`,
       (abortSignal) => this.docker.getContainer(id).inspect({ abortSignal }),
       undefined,
       signal,
     );
-    if ((await this.facts()).kind !== "podman") return info;
-    return podmanInspect(info, async (ref) => {
-      const other = await this.call(`inspect ${short(ref)}`, (abortSignal) =>
-        this.docker.getContainer(ref).inspect({ abortSignal }),
-      );
-      return other.Name.replace(/^\//, "");
-    });
+  }
+
+  private async nameOf(id: string): Promise<string> {
+    return (await this.inspectRaw(id)).Name.replace(/^\//, "");
   }
 
   /**
@@ -358,7 +352,28 @@ export class DockerEngine {
     return demux(buf as unknown as Buffer);
   }
 
-  async listContainers(filters: Record<string, string[]>): Promise<OwnedContainer[]> {
+  /** Runs a trusted probe to completion and removes it at once (cleanup is only the safety net). */
+  async probe(spec: ProbeSpec, signal?: AbortSignal): Promise<ProbeOutput> {
+    const body = createBody(probeLaunch(spec));
+    if (spec.namespaces.net === "none") body.NetworkDisabled = true;
+    let id: string | undefined;
+    try {
+      id = await this.createContainer(body, signal);
+      await this.start(id, signal);
+      const exitCode = await this.wait(id, spec.timeoutMs, signal);
+      // The whole log, never a counted tail: the report's frame says whether it arrived intact.
+      const { stdout, stderr } = await this.logs(id);
+      return { stdout, stderr, exitCode };
+    } finally {
+      if (id) await this.removeContainer(id).catch(() => undefined);
+    }
+  }
+
+  async reproduce(spec: LaunchSpec, image: ReproduceImage): Promise<string> {
+    return runLine((await this.facts()).cli, spec, image);
+  }
+
+  async listContainers(filters: ListFilters): Promise<OwnedContainer[]> {
     const list = await this.call("list containers", (abortSignal) =>
       this.docker.listContainers({ all: true, filters, abortSignal }),
     );
@@ -374,7 +389,7 @@ export class DockerEngine {
   }
 
   /** `all` includes intermediate images (the legacy builder keeps one per Dockerfile step). */
-  async listImages(filters: Record<string, string[]>, all = false): Promise<OwnedImage[]> {
+  async listImages(filters: ListFilters, all = false): Promise<OwnedImage[]> {
     // Podman walks its images while listing; one removed meanwhile (by anyone) fails the whole
     // listing with "image not known". The listing itself is sound: ask again, a few times.
     let list: Docker.ImageInfo[];
@@ -398,10 +413,8 @@ export class DockerEngine {
   }
 
   async removeContainer(id: string): Promise<void> {
-    // Podman's forced removal stops the container with its stop timeout first (SIGTERM, then
-    // SIGKILL after the grace period), which would spend a cancelled run's bounded cleanup time:
-    // SIGKILL it outright, as Docker's forced removal does.
-    if ((await this.facts()).kind === "podman") {
+    // An engine whose forced removal stops with the grace period first (Podman): SIGKILL first.
+    if ((await this.dialect()).dialect.killBeforeRemove) {
       await this.call(`kill ${short(id)}`, (abortSignal) =>
         this.docker.getContainer(id).kill({ signal: "SIGKILL", abortSignal }),
       ).catch(() => undefined);

@@ -3,8 +3,8 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { HardenedSetting } from "../../readback.js";
-import type { ContainerInspect, CreateOptions } from "../docker/engine.js";
+import type { HardenedSetting } from "../../provider.js";
+import type { ContainerInspect, CreateOptions } from "../docker/translate.js";
 
 /**
  * The create options in Podman's terms. Podman 4 refuses tmpfs `uid=`/`gid=` options ("unknown mount option"); its `U` option chowns the

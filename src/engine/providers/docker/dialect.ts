@@ -1,0 +1,84 @@
+// An engine that answers the Docker Engine API in its own way (Podman's compatible API): how it is
+// recognised from /version, its facts, and what it needs said or read differently. Docker's own
+// dialect says everything as written.
+import type Docker from "dockerode";
+import type { EngineDefaults, EngineFacts, HardenedSetting } from "../../provider.js";
+import type { ContainerInspect, CreateOptions } from "./translate.js";
+
+export interface DockerDialect {
+  kind: string;
+  /** Whether the engine behind this /version is this dialect's. */
+  recognises(version: Docker.DockerVersion): boolean;
+  facts(version: Docker.DockerVersion): EngineFacts;
+  /** The create body in this engine's terms. */
+  speak(body: CreateOptions): CreateOptions;
+  /** The inspect document in Docker's terms; `nameOf` names a container by ID. */
+  hear(doc: ContainerInspect, nameOf: (id: string) => Promise<string>): Promise<ContainerInspect>;
+  /** Kill a container before its forced removal (whose own stop would spend the grace period). */
+  killBeforeRemove: boolean;
+  /** Creates sent at once, at most (an engine that creates behind one lock); absent: no limit. */
+  concurrentCreates?: number;
+}
+
+/** Docker's default capability set (moby oci/caps/defaults.go). */
+const DEFAULT_CAPS = [
+  "CHOWN",
+  "DAC_OVERRIDE",
+  "FSETID",
+  "FOWNER",
+  "MKNOD",
+  "NET_RAW",
+  "SETGID",
+  "SETUID",
+  "SETFCAP",
+  "SETPCAP",
+  "NET_BIND_SERVICE",
+  "SYS_CHROOT",
+  "KILL",
+  "AUDIT_WRITE",
+];
+
+/** Docker's defaults (moby oci/defaults.go); the files it mounts itself, its init among them. */
+export const DOCKER_DEFAULTS: EngineDefaults = {
+  capabilities: DEFAULT_CAPS,
+  maskedPaths: [
+    "/proc/asound",
+    "/proc/acpi",
+    "/proc/kcore",
+    "/proc/keys",
+    "/proc/latency_stats",
+    "/proc/timer_list",
+    "/proc/timer_stats",
+    "/proc/sched_debug",
+    "/proc/scsi",
+    "/sys/firmware",
+  ],
+  readonlyPaths: ["/proc/bus", "/proc/fs", "/proc/irq", "/proc/sys", "/proc/sysrq-trigger"],
+  engineFiles: [
+    "/etc/hosts",
+    "/etc/hostname",
+    "/etc/resolv.conf",
+    "/sbin/docker-init",
+    "/usr/sbin/docker-init",
+  ],
+};
+
+/** Docker applies every hardened setting it accepts; a deviation there means an old or patched engine. */
+const DOCKER_REMEDIATION: Partial<Record<HardenedSetting, string>> = {
+  CgroupnsMode: "Docker applies CgroupnsMode from API 1.41 (Engine 20.10) on: upgrade the engine.",
+};
+
+export const dockerDialect: DockerDialect = {
+  kind: "docker",
+  recognises: () => true,
+  facts: (v) => ({
+    kind: "docker",
+    name: `Docker ${v.Version}`,
+    cli: "docker",
+    remediation: DOCKER_REMEDIATION,
+    defaults: DOCKER_DEFAULTS,
+  }),
+  speak: (body) => body,
+  hear: async (doc) => doc,
+  killBeforeRemove: false,
+};

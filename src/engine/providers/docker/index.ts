@@ -1,0 +1,27 @@
+// Docker: the Docker Engine API transport over an endpoint (unix socket or tcp).
+import Docker from "dockerode";
+import type { Endpoint, Engine } from "../../provider.js";
+import type { DockerDialect } from "./dialect.js";
+import { DockerEngine } from "./engine.js";
+
+export function dockerApiEngine(
+  endpoint: Endpoint,
+  expect: string | undefined,
+  dialects: readonly DockerDialect[],
+): Engine {
+  return new DockerEngine(client(endpoint), undefined, expect, dialects);
+}
+
+/** DOCKER_HOST (with its TLS settings) is dockerode's own business; other endpoints are explicit. */
+function client(e: Endpoint): Docker {
+  return e.from === "DOCKER_HOST" && e.host === process.env.DOCKER_HOST?.trim()
+    ? new Docker()
+    : new Docker(dockerodeOptions(e.host));
+}
+
+function dockerodeOptions(host: string): Docker.DockerOptions {
+  if (host.startsWith("unix://")) return { socketPath: host.slice("unix://".length) };
+  if (host.startsWith("/")) return { socketPath: host };
+  const url = new URL(host.replace(/^tcp:/, "http:"));
+  return { host: url.hostname, port: Number(url.port) || 2375, protocol: "http" };
+}

@@ -1,0 +1,176 @@
+// The Docker Engine API's terms for the neutral types: a launch spec as a create body, an inspect
+// document as the neutral view. Pure; a dialect (Podman's) adjusts both around these.
+import type Docker from "dockerode";
+import type { ContainerView, EngineDefaults, ImageView, LaunchSpec } from "../../provider.js";
+
+export type ContainerInspect = Docker.ContainerInspectInfo;
+export type ImageInspect = Docker.ImageInspectInfo;
+export type CreateOptions = Docker.ContainerCreateOptions;
+
+/** The create body for `s`: every setting of the spec, nothing the spec does not say. */
+export function createBody(s: LaunchSpec): CreateOptions {
+  const ports = s.publish.map((p) => [`${p.port}/tcp`, p.hostIp] as const);
+  const ns = s.namespaces;
+  const add = s.capabilities.add;
+  return {
+    ...(s.name ? { name: s.name } : {}),
+    Image: s.image,
+    ...(s.user !== undefined ? { User: s.user } : {}),
+    Env: Object.entries(s.env).map(([k, v]) => `${k}=${v}`),
+    ...(s.entrypoint ? { Entrypoint: s.entrypoint } : {}),
+    ...(s.command ? { Cmd: s.command } : {}),
+    Labels: s.labels,
+    ExposedPorts: ports.length ? Object.fromEntries(ports.map(([p]) => [p, {}])) : undefined,
+    ...(s.stop ? { StopSignal: s.stop.signal, StopTimeout: s.stop.timeoutSec } : {}),
+    HostConfig: {
+      Init: s.init,
+      ReadonlyRootfs: s.readOnlyRoot,
+      CapDrop: s.capabilities.drop,
+      CapAdd: add.length > 0 ? add : undefined,
+      SecurityOpt: s.noNewPrivileges ? ["no-new-privileges:true"] : [],
+      ...(ns.pid && ns.pid !== "private" ? { PidMode: ns.pid } : {}),
+      ...(ns.ipc ? { IpcMode: ns.ipc } : {}),
+      ...(ns.uts ? { UTSMode: ns.uts } : {}),
+      ...(ns.cgroup ? { CgroupnsMode: ns.cgroup } : {}),
+      ...(s.limits.pids !== undefined ? { PidsLimit: s.limits.pids } : {}),
+      ...(s.limits.memoryBytes !== undefined ? { Memory: s.limits.memoryBytes } : {}),
+      ...(s.limits.memorySwapBytes !== undefined ? { MemorySwap: s.limits.memorySwapBytes } : {}),
+      ...(s.limits.nanoCpus !== undefined ? { NanoCpus: s.limits.nanoCpus } : {}),
+      Tmpfs: s.tmpfs,
+      NetworkMode: ns.net,
+      PortBindings: ports.length
+        ? Object.fromEntries(ports.map(([p, ip]) => [p, [{ HostIp: ip, HostPort: "" }]]))
+        : undefined,
+      LogConfig: s.logRotation
+        ? {
+            Type: "json-file",
+            Config: { "max-size": s.logRotation.maxSize, "max-file": String(s.logRotation.maxFiles) },
+          }
+        : { Type: "json-file", Config: {} },
+      RestartPolicy: { Name: "no" },
+    } as CreateOptions["HostConfig"],
+  };
+}
+
+type Loose = Record<string, unknown>;
+const str = (v: unknown) => (typeof v === "string" ? v : "");
+const num = (v: unknown) => (typeof v === "number" ? v : 0);
+const list = (v: unknown) => (Array.isArray(v) ? v.map(String) : []);
+
+/** "8080/tcp" -> ["127.0.0.1:49153"], from NetworkSettings.Ports or HostConfig.PortBindings. */
+function bindings(v: unknown): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [port, b] of Object.entries((v ?? {}) as Record<string, Loose[] | null>))
+    if (b) out[port] = b.map((x) => `${str(x.HostIp)}:${str(x.HostPort)}`);
+  return out;
+}
+
+/** The neutral view of an inspect document; `defaults` are the engine's own (its facts). */
+export function toView(doc: ContainerInspect, defaults: EngineDefaults): ContainerView {
+  const hc = (doc.HostConfig ?? {}) as Loose;
+  const cfg = (doc.Config ?? {}) as Loose;
+  return {
+    id: doc.Id,
+    name: (doc.Name ?? "").replace(/^\//, ""),
+    image: str(cfg.Image),
+    labels: (cfg.Labels as Record<string, string> | null) ?? {},
+    state: stateOf(doc),
+    init: hc.Init === true,
+    defaults,
+    running: doc.State?.Running === true,
+    user: str(cfg.User),
+    privileged: hc.Privileged === true,
+    capAdd: list(hc.CapAdd),
+    capDrop: list(hc.CapDrop),
+    securityOpt: list(hc.SecurityOpt),
+    readonlyRootfs: hc.ReadonlyRootfs === true,
+    modes: {
+      pid: str(hc.PidMode),
+      net: str(hc.NetworkMode),
+      ipc: str(hc.IpcMode),
+      uts: str(hc.UTSMode),
+      cgroup: str(hc.CgroupnsMode),
+      userns: str(hc.UsernsMode),
+    },
+    ...limitsOf(hc),
+    ...devicesOf(hc),
+    maskedPaths: Array.isArray(hc.MaskedPaths) ? list(hc.MaskedPaths) : null,
+    readonlyPaths: Array.isArray(hc.ReadonlyPaths) ? list(hc.ReadonlyPaths) : null,
+    tmpfs: (hc.Tmpfs as Record<string, string> | undefined) ?? {},
+    mounts: (doc.Mounts ?? []).map((m) => ({
+      type: String(m.Type ?? ""),
+      source: String(m.Source ?? ""),
+      destination: String(m.Destination ?? ""),
+      rw: m.RW === true,
+      ...(m.Name ? { name: String(m.Name) } : {}),
+      ...(m.Driver ? { driver: String(m.Driver) } : {}),
+      ...(m.Propagation ? { propagation: String(m.Propagation) } : {}),
+    })),
+    ...dataRootOf(doc),
+    sysctls: (hc.Sysctls as Record<string, string> | undefined) ?? {},
+    ports: bindings(doc.NetworkSettings?.Ports),
+    publishConfig: bindings(hc.PortBindings),
+  };
+}
+
+function limitsOf(hc: Loose) {
+  return {
+    memory: num(hc.Memory),
+    memorySwap: num(hc.MemorySwap),
+    pidsLimit: typeof hc.PidsLimit === "number" ? hc.PidsLimit : null,
+    nanoCpus: num(hc.NanoCpus),
+    cpuQuota: num(hc.CpuQuota),
+  };
+}
+
+function devicesOf(hc: Loose) {
+  return {
+    devices: Array.isArray(hc.Devices)
+      ? (hc.Devices as Loose[]).map((d) => `${str(d.PathOnHost)}:${str(d.PathInContainer)}`)
+      : [],
+    deviceRequests: Array.isArray(hc.DeviceRequests) ? hc.DeviceRequests.length : 0,
+    deviceCgroupRules: list(hc.DeviceCgroupRules),
+  };
+}
+
+function stateOf(doc: ContainerInspect): ContainerView["state"] {
+  const s = (doc.State ?? {}) as Partial<ContainerInspect["State"]> & {
+    Health?: { Status: string; Log?: { Output?: string }[] };
+  };
+  const output = s.Health?.Log?.at(-1)?.Output?.trim();
+  return {
+    status: str(s.Status),
+    running: s.Running === true,
+    pid: num(s.Pid),
+    exitCode: num(s.ExitCode),
+    oomKilled: s.OOMKilled === true,
+    ...(s.Error ? { error: s.Error } : {}),
+    ...(s.StartedAt ? { startedAt: s.StartedAt } : {}),
+    ...(s.FinishedAt ? { finishedAt: s.FinishedAt } : {}),
+    restartCount: num(doc.RestartCount),
+    ...(s.Health ? { health: { status: s.Health.Status, ...(output ? { lastOutput: output } : {}) } } : {}),
+  };
+}
+
+/** <data-root>/containers/<id>/resolv.conf -> <data-root>; nothing when the engine does not say. */
+function dataRootOf(doc: ContainerInspect): { dataRoot?: string } {
+  for (const p of [doc.ResolvConfPath, doc.HostnamePath, doc.HostsPath]) {
+    const i = typeof p === "string" ? p.lastIndexOf("/containers/") : -1;
+    if (i > 0) return { dataRoot: p.slice(0, i) };
+  }
+  return {};
+}
+
+export function imageView(info: ImageInspect, tags: (t: string) => string): ImageView {
+  const cfg = (info.Config ?? {}) as Loose;
+  return {
+    id: info.Id,
+    parentId: info.Parent ?? "",
+    tags: (info.RepoTags ?? []).filter((t) => t !== "<none>:<none>").map(tags),
+    repoDigests: info.RepoDigests ?? [],
+    labels: (cfg.Labels as Record<string, string> | null) ?? {},
+    created: Math.floor(Date.parse(info.Created) / 1000) || 0,
+    user: str(cfg.User),
+    volumes: Object.keys((cfg.Volumes as Record<string, unknown> | null) ?? {}),
+  };
+}

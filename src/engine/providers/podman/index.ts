@@ -1,0 +1,37 @@
+// Podman, through its Docker-compatible socket: the Docker API transport with Podman's dialect
+// (what it needs said differently, what it reports differently, how to fix what it ignores).
+import type Docker from "dockerode";
+import type { EngineDefaults } from "../../provider.js";
+import { DOCKER_DEFAULTS, type DockerDialect } from "../docker/dialect.js";
+import { PODMAN_REMEDIATION, podmanCreateOptions, podmanInspect } from "./compat.js";
+
+/**
+ * Podman's own default capability set (containers.conf) is smaller than Docker's, but the service
+ * reads it from a file this tool does not see: reasoning from inspect alone keeps Docker's larger
+ * set, which can only add a finding, never hide one. Its init is catatonit at /run/podman-init.
+ */
+const PODMAN_DEFAULTS: EngineDefaults = {
+  ...DOCKER_DEFAULTS,
+  engineFiles: ["/etc/hosts", "/etc/hostname", "/etc/resolv.conf", "/run/podman-init"],
+};
+
+export const podmanDialect: DockerDialect = {
+  kind: "podman",
+  recognises: (v: Docker.DockerVersion) => (v.Components ?? []).some((c) => /podman/i.test(c.Name)),
+  facts: (v) => ({
+    kind: "podman",
+    name: `Podman ${v.Version}`,
+    cli: "podman",
+    remediation: PODMAN_REMEDIATION,
+    defaults: PODMAN_DEFAULTS,
+  }),
+  speak: podmanCreateOptions,
+  hear: podmanInspect,
+  // Podman's forced removal stops the container with its stop timeout first (SIGTERM, then
+  // SIGKILL after the grace period), which would spend a cancelled run's bounded cleanup time:
+  // SIGKILL it outright, as Docker's forced removal does.
+  killBeforeRemove: true,
+  // Podman creates one container at a time behind a lock: 50 creates sent together (a stack's
+  // probes) each wait for all the others and pass their own timeout; 4 at a time each answer.
+  concurrentCreates: 4,
+};
