@@ -2,7 +2,7 @@
 // our owner label is ever touched; images go by our tag only, never by pruning.
 import { EngineError, errorEvidence } from "../errors.js";
 import type { CleanupEvidence, CleanupObject } from "../report/model.js";
-import { isOwnedTag, normalizeRef, OWNER_LABEL, ownedTag, ROLE_LABEL, SUBJECT_LABEL } from "./ownership.js";
+import { isOwnedTag, OWNER_LABEL, ownedTag, ROLE_LABEL, SUBJECT_LABEL } from "./ownership.js";
 import type { Engine, ImageView, OwnedContainer, OwnedImage } from "./provider.js";
 
 /** Whose objects: a whole run, or one subject of it. */

@@ -50,7 +50,7 @@ export const subjectReportSchema = z.object({
   phases: z.array(phaseSchema).default([]),
   buildLog: z.string().optional(),
   logExcerpt: z.string().optional(),
-  /** The launch as one shell-quoted `docker run` line (environment by name only). */
+  /** The launch as one shell-quoted `<engine cli> run` line (environment by name only). */
   reproduce: z.string().optional(),
 });
 export type SubjectReport = z.infer<typeof subjectReportSchema>;

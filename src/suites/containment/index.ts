@@ -35,7 +35,7 @@ export interface HostNamespaces {
   /** e.g. { pid: "pid:[4026531836]", net: "net:[...]", ... } measured in the host namespaces. */
   ns: Record<string, string>;
   probeContainerId?: string;
-  /** Where a namespace was read when not from the probe itself, e.g. { mnt: "dockerd" }. */
+  /** Where a namespace was read when not from the probe itself, e.g. { mnt: "docker-acceptance" } (this tool's own process). */
   sources?: Record<string, string>;
 }
 
@@ -71,8 +71,8 @@ export interface ContainmentOptions {
 
 /**
  * Every running container but this run's own probes: whom a subject could share namespaces with.
- * Listed once per run; a container whose listing has no network mode (Podman's carries no
- * HostConfig) is inspected here, once, so a `--network container:<subject>` sidecar is seen.
+ * Listed once per run; a container whose listing has no network mode (some engines' carry no
+ * host configuration) is inspected here, once, so a `--network container:<subject>` sidecar is seen.
  */
 export async function listOtherContainers(
   engine: Engine,

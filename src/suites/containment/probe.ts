@@ -51,8 +51,8 @@ export interface ProbeEvidence {
 
 /**
  * The report's frame: the body's output, then one trailer line `Z <bytes> <sha256>` over exactly
- * the lines before it. An engine's log path may drop, split or merge lines (Podman merges a
- * split line into the one before); a report whose length or digest does not match is not evidence.
+ * the lines before it. An engine's log path may drop, split or merge lines (one engine merges
+ * a split line into the one before); a report whose length or digest does not match is not evidence.
  */
 export function framed(body: string): string {
   return `report() {
@@ -158,7 +158,7 @@ done
 
 // The host reference: run in the host's pid/net/ipc/uts/cgroup namespaces, so /proc/self/ns is by
 // construction what the engine's "host" mode shares. A process may always read its own ns links:
-// no root and no SYS_PTRACE are needed (docs/security.md). Docker has no host mount-namespace
+// no root and no SYS_PTRACE are needed (docs/security.md). Engines have no host mount-namespace
 // mode; mnt is taken in measureHostNamespaces from this tool's own process when that process is
 // provably in the same host namespaces, never by reading another process's links.
 export const HOST_SCRIPT = framed(`

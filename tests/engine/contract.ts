@@ -1,0 +1,204 @@
+// The engine contract: what the pipeline relies on from any provider, as cases every provider
+// runs (the in-memory double in tests/engine/contract-memory.test.ts, the real engine at
+// DOCKER_HOST in tests/docker/contract.test.ts: Docker in the Docker leg, Podman in its leg).
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { cleanupOwned, listOwned } from "../../src/engine/cleanup.js";
+import { readBuildContext } from "../../src/engine/context.js";
+import { newRunId, OWNER_LABEL, ownedTag, ownerLabels, SUBJECT_LABEL } from "../../src/engine/ownership.js";
+import { BuildFailedError, type Engine, type LaunchSpec } from "../../src/engine/provider.js";
+import { EngineError } from "../../src/errors.js";
+
+export interface ContractSetup {
+  engine: Engine;
+  /** A base image with /bin/sh, echo, sleep and /etc/passwd. */
+  image: string;
+}
+
+/** A hardened subject running `script` under sh, labelled as `owner`'s. */
+export function specFor(owner: string, name: string, image: string, script: string): LaunchSpec {
+  return {
+    name: `${owner}-${name}`,
+    image,
+    user: "65534:65534",
+    env: { GREETING: "hello" },
+    command: ["sh", "-c", script],
+    labels: { ...ownerLabels(owner, "subject"), [SUBJECT_LABEL]: name },
+    init: false,
+    readOnlyRoot: true,
+    capabilities: { drop: ["ALL"], add: [] },
+    noNewPrivileges: true,
+    namespaces: { net: "none" },
+    limits: { memoryBytes: 64 * 1024 * 1024, memorySwapBytes: 64 * 1024 * 1024, pids: 32, nanoCpus: 5e8 },
+    tmpfs: { "/tmp": "rw,noexec,nosuid,nodev,size=16m,mode=1777" },
+    publish: [],
+    stop: { signal: "SIGTERM", timeoutSec: 1 },
+  };
+}
+
+function workspace(dockerfile: string): string {
+  const root = mkdtempSync(path.join(tmpdir(), "da-contract-"));
+  mkdirSync(path.join(root, "ctx"));
+  writeFileSync(path.join(root, "ctx", "Dockerfile"), dockerfile);
+  return path.join(root, "ctx");
+}
+
+export function engineContract(name: string, setup: () => ContractSetup): void {
+  describe(`engine contract: ${name}`, () => {
+    const { engine, image } = setup();
+    const owner = newRunId();
+    afterAll(async () => {
+      await cleanupOwned(engine, { owner }, { trigger: "test-teardown" });
+    });
+
+    it("names itself: kind, name, the CLI of its reproduction lines, its defaults", async () => {
+      const facts = await engine.facts();
+      expect(facts.kind).toMatch(/^[a-z]+$/);
+      expect(facts.name).not.toBe("");
+      expect(facts.cli).toMatch(/^[a-z]+$/);
+      expect(Array.isArray(facts.defaults.capabilities)).toBe(true);
+      expect(facts.defaults.engineFiles).toContain("/etc/hosts");
+      await engine.ping();
+      const line = await engine.reproduce(specFor(owner, "r", image, "sleep 300"), { ref: image });
+      expect(line.startsWith(`${facts.cli} run `)).toBe(true);
+    });
+
+    it("creates from a launch spec and reads back what it applied, before and after start", async () => {
+      const spec = specFor(owner, "svc", image, "echo up; sleep 300");
+      const id = await engine.create(spec);
+      const created = await engine.inspect(id);
+      expect(created).toMatchObject({ id, name: spec.name, user: "65534:65534", readonlyRootfs: true });
+      expect(created.state).toMatchObject({ running: false, status: "created" });
+      expect(created.labels[OWNER_LABEL]).toBe(owner);
+      expect(created.capDrop).toEqual(["ALL"]);
+      expect(created.securityOpt.some((o) => o.startsWith("no-new-privileges"))).toBe(true);
+      expect(Object.keys(created.tmpfs)).toContain("/tmp");
+      expect([created.memory, created.pidsLimit, created.nanoCpus]).toEqual([64 * 1024 * 1024, 32, 5e8]);
+      expect(created.modes.net).toBe("none");
+      await engine.start(id);
+      const running = await engine.inspect(id);
+      expect(running.state.running).toBe(true);
+      expect(running.state.pid).toBeGreaterThan(0);
+      await expect.poll(async () => (await engine.logs(id)).stdout, { timeout: 5000 }).toBe("up\n");
+    });
+
+    it("a process that exits reports its code (wait, inspect) and its stdout and stderr apart", async () => {
+      const id = await engine.create(specFor(owner, "crash", image, "echo out; echo err >&2; exit 3"));
+      await engine.start(id);
+      expect(await engine.wait(id, 20_000)).toBe(3);
+      const view = await engine.inspect(id);
+      expect(view.state).toMatchObject({ running: false, exitCode: 3, oomKilled: false });
+      const logs = await engine.logs(id);
+      expect(logs).toEqual({ stdout: "out\n", stderr: "err\n" });
+      expect((await engine.logs(id, 1)).stdout).toBe("out\n");
+    });
+
+    it("stop: PID 1 that ignores the stop signal is killed after the grace (137)", async () => {
+      const id = await engine.create(specFor(owner, "stubborn", image, "sleep 300"));
+      await engine.start(id);
+      const started = Date.now();
+      await engine.stop(id, 1);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+      expect((await engine.inspect(id)).state).toMatchObject({ running: false, exitCode: 137 });
+    });
+
+    it("lists by label (key or key=value) and status; removal makes a container gone (404)", async () => {
+      const id = await engine.create(specFor(owner, "listed", image, "sleep 300"));
+      const mine = await engine.listContainers({
+        label: [`${OWNER_LABEL}=${owner}`, `${SUBJECT_LABEL}=listed`],
+      });
+      expect(mine.map((c) => c.id)).toEqual([id]);
+      expect(mine[0]?.names[0]?.replace(/^\//, "")).toBe(`${owner}-listed`);
+      expect((await engine.listContainers({ label: [OWNER_LABEL] })).map((c) => c.id)).toContain(id);
+      const running = await engine.listContainers({
+        label: [`${OWNER_LABEL}=${owner}`],
+        status: ["running"],
+      });
+      expect(running.map((c) => c.id)).not.toContain(id);
+      await engine.start(id);
+      await engine.removeContainer(id);
+      expect(
+        await engine.listContainers({ label: [`${SUBJECT_LABEL}=listed`, `${OWNER_LABEL}=${owner}`] }),
+      ).toEqual([]);
+      const gone = await engine.inspect(id).catch((e: unknown) => e);
+      expect(gone).toBeInstanceOf(EngineError);
+      expect((gone as EngineError).statusCode).toBe(404);
+    });
+
+    it("refuses a second container of the same name", async () => {
+      await engine.create(specFor(owner, "twin", image, "sleep 300"));
+      const second = await engine.create(specFor(owner, "twin", image, "sleep 300")).catch((e: unknown) => e);
+      expect(second).toBeInstanceOf(EngineError);
+      expect((second as EngineError).statusCode).toBe(409);
+    });
+
+    it("reads a file from a container's image (created, not started); undefined when missing", async () => {
+      const id = await engine.create(specFor(owner, "files", image, "sleep 300"));
+      expect((await engine.readFile(id, "/etc/passwd"))?.toString("utf8")).toMatch(/^root:/m);
+      expect(await engine.readFile(id, "/no/such/file")).toBeUndefined();
+    });
+
+    it("runs a trusted probe to completion: its whole output and exit code, and no probe left", async () => {
+      const out = await engine.probe({
+        image,
+        labels: ownerLabels(owner, "probe"),
+        script: { name: "da-contract", text: "echo measured; echo note >&2; exit 4" },
+        user: "65534:65534",
+        env: {},
+        namespaces: { net: "none" },
+        capabilities: [],
+        timeoutMs: 20_000,
+      });
+      expect(out).toEqual({ stdout: "measured\n", stderr: "note\n", exitCode: 4 });
+      const probes = await engine.listContainers({
+        label: [`${OWNER_LABEL}=${owner}`, "org.docker-acceptance.role=probe"],
+      });
+      expect(probes).toEqual([]);
+    });
+
+    it("builds from a context: labelled, tagged, its USER and VOLUME read back; a failing step is BuildFailedError", async () => {
+      const ctx = workspace(`FROM ${image}\nUSER 1000:1000\nVOLUME /data\n`);
+      const tag = ownedTag(owner, "built");
+      const built = await engine.build({
+        context: readBuildContext(ctx, "Dockerfile"),
+        tag,
+        labels: ownerLabels(owner, "subject"),
+        timeoutMs: 120_000,
+      });
+      const view = await engine.inspectImage(built.imageId);
+      expect(view).toMatchObject({ id: built.imageId, user: "1000:1000", volumes: ["/data"] });
+      expect(view.tags).toContain(tag);
+      expect(view.labels[OWNER_LABEL]).toBe(owner);
+      const listed = await engine.listImages({ label: [`${OWNER_LABEL}=${owner}`] });
+      expect(listed.map((i) => i.id)).toContain(built.imageId);
+      const broken = workspace(`FROM ${image}\nRUN exit 3\n`);
+      const failed = await engine
+        .build({
+          context: readBuildContext(broken, "Dockerfile"),
+          tag: ownedTag(owner, "broken"),
+          labels: ownerLabels(owner, "subject"),
+          timeoutMs: 120_000,
+        })
+        .catch((e: unknown) => e);
+      expect(failed).toBeInstanceOf(BuildFailedError);
+      // BuildKit says "exit code: 3", the legacy builder "returned a non-zero code: 3".
+      expect((failed as BuildFailedError).reason).toMatch(/(exit code|non-zero code): 3\b/);
+    }, 180_000);
+
+    it("a missing image: inspect is a 404, ensureImage an error naming it", async () => {
+      const missing = `docker-acceptance/absent:${owner.slice(3, 15)}`;
+      const err = await engine.inspectImage(missing).catch((e: unknown) => e);
+      expect((err as EngineError).statusCode).toBe(404);
+      await expect(engine.ensureImage(missing, 20_000)).rejects.toThrow(missing);
+    }, 60_000);
+
+    it("owned objects are removed by cleanup and its listing proves none left", async () => {
+      const evidence = await cleanupOwned(engine, { owner }, { trigger: "test" });
+      expect(evidence.completed).toBe(true);
+      const left = await listOwned(engine, { owner });
+      expect([...left.containers, ...left.images]).toEqual([]);
+    }, 120_000);
+  });
+}
