@@ -3,22 +3,8 @@ import { describe, expect, it } from "vitest";
 import { MemoryEngine } from "../../src/engine/providers/memory/engine.js";
 import { interpret } from "../../src/engine/providers/memory/script.js";
 import type { EngineError } from "../../src/errors.js";
+import { MEMORY_BASE, memoryEngine } from "../helpers/memory.js";
 import { engineContract, specFor } from "./contract.js";
-
-export const MEMORY_BASE = "docker-acceptance/busybox:local";
-
-/** A double with the base image the real-engine tests use; probes answer as `sh -c` would. */
-export function memoryEngine(callTimeoutMs?: number): MemoryEngine {
-  const engine = new MemoryEngine(callTimeoutMs);
-  engine.addImage(MEMORY_BASE, {
-    files: { "/etc/passwd": "root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534::/:/bin/false\n" },
-  });
-  engine.answerProbes((spec) => {
-    const p = interpret(["sh", "-c", spec.script.text]);
-    return { stdout: p.stdout, stderr: p.stderr, exitCode: p.exit?.code ?? 0 };
-  });
-  return engine;
-}
 
 engineContract("in-memory double", () => ({ engine: memoryEngine(), image: MEMORY_BASE }));
 

@@ -31,7 +31,7 @@ const PENDING_CLI_PLACEHOLDER: Record<string, string[]> = {
 };
 
 /** Each line of `file` that still names an engine, once the allowed words are taken out. */
-export function engineNames(file: string, text: string): string[] {
+function engineNames(file: string, text: string): string[] {
   return text.split("\n").flatMap((line, i) => {
     let rest = line;
     for (const pending of PENDING_CLI_PLACEHOLDER[file] ?? []) rest = rest.replaceAll(pending, "");
