@@ -13,12 +13,16 @@ import { DockerEngine } from "../../src/engine/providers/docker/engine.js";
 import type { CaseResult } from "../../src/report/model.js";
 import { measureHostNamespaces, runContainment } from "../../src/suites/containment/index.js";
 import { fixtureLaunch, HARDENED_DIR, hardenedSubject, loadFaults } from "../containment/faults.js";
-import { BASE_IMAGE, hasEngine, PROBE_IMAGE } from "../helpers/engine.js";
+import { BASE_IMAGE, DIALECTS, hasEngine, PROBE_IMAGE } from "../helpers/engine.js";
 
 type Alter = (stdout: string) => string;
 
 /** The engine as it is, except that a probe's log comes back altered by `alter`. */
 class AlteringEngine extends DockerEngine {
+  constructor() {
+    super(undefined, undefined, undefined, DIALECTS);
+  }
+
   alter: Alter = (s) => s;
   override async logs(id: string, tailLines?: number) {
     const out = await super.logs(id, tailLines);

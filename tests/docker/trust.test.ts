@@ -2,14 +2,13 @@
 // inventory never runs, and the host reference probe runs unprivileged yet measures.
 import { describe, expect, it } from "vitest";
 import { newRunId } from "../../src/engine/ownership.js";
-import { DockerEngine } from "../../src/engine/providers/docker/engine.js";
 import { probeLaunch } from "../../src/engine/trusted-probe.js";
 import { silentLogger } from "../../src/log.js";
 import { runPipeline } from "../../src/pipeline.js";
 import { renderMarkdown } from "../../src/report/markdown.js";
 import { measureHostNamespaces } from "../../src/suites/containment/index.js";
 import { hostProbeOptions } from "../../src/suites/containment/probe.js";
-import { hasEngine, PROBE_IMAGE } from "../helpers/engine.js";
+import { hasEngine, newEngine, PROBE_IMAGE } from "../helpers/engine.js";
 import { ALL_PINNED, fixtureSubject, REPO_ROOT, writeInventory } from "../helpers/inventory.js";
 
 describe.skipIf(!hasEngine)("trust on the engine", () => {
@@ -41,7 +40,7 @@ describe.skipIf(!hasEngine)("trust on the engine", () => {
     expect(opts.user).toBe("65534:65534");
     expect(opts.capabilities).toEqual([]);
     expect(probeLaunch(opts).capabilities).toEqual({ drop: ["ALL"], add: [] });
-    const host = await measureHostNamespaces(new DockerEngine(), newRunId(), PROBE_IMAGE);
+    const host = await measureHostNamespaces(newEngine(), newRunId(), PROBE_IMAGE);
     expect(Object.keys(host.ns).sort()).toEqual(["cgroup", "ipc", "mnt", "net", "pid", "uts"]);
     expect(host.ns.pid).toMatch(/^pid:\[\d+\]$/);
   }, 60_000);

@@ -3,6 +3,7 @@
 import type Docker from "dockerode";
 import { describe, expect, it } from "vitest";
 import { DockerEngine } from "../../src/engine/providers/docker/engine.js";
+import { DIALECTS } from "../helpers/engine.js";
 
 const race = () =>
   Object.assign(
@@ -16,7 +17,7 @@ const image = { Id: "sha256:1", ParentId: "", RepoTags: ["docker.io/library/x:y"
 function engineAnswering(answers: (() => Promise<unknown>)[]) {
   let calls = 0;
   const docker = { listImages: () => answers[Math.min(calls++, answers.length - 1)]!() } as unknown as Docker;
-  return { engine: new DockerEngine(docker), calls: () => calls };
+  return { engine: new DockerEngine(docker, undefined, undefined, DIALECTS), calls: () => calls };
 }
 
 describe("listing images while another client removes one", () => {

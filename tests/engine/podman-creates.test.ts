@@ -3,6 +3,7 @@
 import type Docker from "dockerode";
 import { describe, expect, it } from "vitest";
 import { DockerEngine } from "../../src/engine/providers/docker/engine.js";
+import { DIALECTS } from "../helpers/engine.js";
 
 function engineOf(component: string) {
   let inFlight = 0;
@@ -17,7 +18,7 @@ function engineOf(component: string) {
       return { id: `c${n++}` };
     },
   } as unknown as Docker;
-  return { engine: new DockerEngine(docker), most: () => most };
+  return { engine: new DockerEngine(docker, undefined, undefined, DIALECTS), most: () => most };
 }
 
 describe("containers created at once", () => {

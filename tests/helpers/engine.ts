@@ -32,9 +32,12 @@ export async function engineAvailable(): Promise<boolean> {
 /** Use as `describe.skipIf(!(await hasEngine()))` is not possible at collect time, so: */
 export const hasEngine = await engineAvailable();
 
+/** The dialects createEngine() gives the Docker API transport (src/engine/providers/index.ts). */
+export const DIALECTS = [dockerDialect, podmanDialect];
+
 /** The Docker API transport at DOCKER_HOST, knowing both dialects (as createEngine() builds it). */
 export function newEngine(): DockerEngine {
-  return new DockerEngine(undefined, undefined, undefined, [dockerDialect, podmanDialect]);
+  return new DockerEngine(undefined, undefined, undefined, DIALECTS);
 }
 
 /** A launch plan's create body in the Docker API's terms (fixtures deviate from it there). */
