@@ -131,6 +131,8 @@ export { selectSubjects } from "./src/plan.ts";
 export { planLaunch } from "./src/suites/lifecycle/create.ts";
 export { readBuildContext } from "./src/engine/context.ts";
 export { DockerEngine } from "./src/engine/providers/docker/engine.ts";
+export { createBody } from "./src/engine/providers/docker/translate.ts";
+export { probeLaunch } from "./src/engine/trusted-probe.ts";
 export { cleanupOwned } from "./src/engine/cleanup.ts";
 export { newRunId, ownerLabels, ownedTag, OWNER_LABEL, ROLE_LABEL, SUBJECT_LABEL } from "./src/engine/ownership.ts";
 export { runContainment, measureHostNamespaces } from "./src/suites/containment/index.ts";
@@ -354,7 +356,7 @@ async function engineFloor() {
     owner,
     `${owner}-floor-${Math.random().toString(16).slice(2, 8)}`,
   );
-  const c = await docker.createContainer(plan.options);
+  const c = await docker.createContainer(lib.createBody(plan.spec));
   lap("create");
   await c.start();
   const info = await c.inspect();
@@ -374,19 +376,22 @@ async function engineFloor() {
   await c.inspect();
   lap("probes+inspect");
   const trivial = { Entrypoint: ["/bin/sh", "-c", "true"], Cmd: [] };
+  const probeBody = (spec) => lib.createBody(lib.probeLaunch(spec));
   const probeOpts = [
-    { ...lib.hostProbeOptions(owner, PROBE_IMAGE), ...trivial },
+    { ...lib.createBody(lib.probeLaunch(lib.hostProbeOptions(owner, PROBE_IMAGE))), ...trivial },
     {
-      ...lib.probeOptions(owner, PROBE_IMAGE, {
-        subjectId: c.id,
-        match: { by: "ns" },
-        uid: 65532,
-        gid: 65532,
-        caps: [],
-        capDrop: ["ALL"],
-        writableRoots: subject.writableRoots,
-        existsPaths: [],
-      }),
+      ...probeBody(
+        lib.probeOptions(owner, PROBE_IMAGE, {
+          subjectId: c.id,
+          match: { by: "ns" },
+          uid: 65532,
+          gid: 65532,
+          caps: [],
+          capDrop: ["ALL"],
+          writableRoots: subject.writableRoots,
+          existsPaths: [],
+        }),
+      ),
       ...trivial,
     },
   ];
@@ -503,7 +508,7 @@ async function startHardened(name) {
     timeoutMs: 300_000,
   });
   const plan = lib.planLaunch(hardened, built.imageId, owner, `${owner}-${name}`);
-  const c = await docker.createContainer(plan.options);
+  const c = await docker.createContainer(lib.createBody(plan.spec));
   await c.start();
   const port = Number((await c.inspect()).NetworkSettings.Ports[`${hardened.port}/tcp`][0].HostPort);
   for (let delay = 20, tries = 0; tries < 100; delay = Math.min(delay * 2, 250), tries++) {
@@ -544,13 +549,13 @@ async function benchCheckStack(n, count = 35) {
       const plan = lib.planLaunch(hardened, image, owner, `${owner}-stack-${i}`);
       const weak = i % 2 === 1 ? weak_[(i >> 1) % weak_.length] : {};
       const opts = {
-        ...plan.options,
+        ...lib.createBody(plan.spec),
         Cmd: ["httpd", "-f", "-p", "8080", "-h", "/etc"],
         // The base image has no USER; the hardened fixture's Dockerfile says 65532.
         User: "65532:65532",
         ...weak,
-        Labels: { ...plan.options.Labels, "org.docker-acceptance.bench-stack": stack },
-        HostConfig: { ...plan.options.HostConfig, ...(weak.HostConfig ?? {}) },
+        Labels: { ...lib.createBody(plan.spec).Labels, "org.docker-acceptance.bench-stack": stack },
+        HostConfig: { ...lib.createBody(plan.spec).HostConfig, ...(weak.HostConfig ?? {}) },
       };
       const c = await docker.createContainer(opts);
       await c.start();

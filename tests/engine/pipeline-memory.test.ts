@@ -112,8 +112,13 @@ describe("pipeline on the engine double: fail-safe", () => {
     for (const c of measured)
       expect(c.id).not.toMatch(/mounts|rootfs_readonly|user|capabilities|namespaces|seccomp/);
     expect(report.verdict).not.toBe("pass");
-    const unverified = report.cases.filter((c) => c.suite === "containment" && /verif|trailer|length/i.test(c.message));
-    expect(unverified.length, JSON.stringify(report.cases.map((c) => [c.id, c.status, c.message]))).toBeGreaterThan(0);
+    const unverified = report.cases.filter(
+      (c) => c.suite === "containment" && /verif|trailer|length/i.test(c.message),
+    );
+    expect(
+      unverified.length,
+      JSON.stringify(report.cases.map((c) => [c.id, c.status, c.message])),
+    ).toBeGreaterThan(0);
     await nothingOwned(engine, report.runId);
   });
 
