@@ -107,9 +107,11 @@ export function engineContract(name: string, setup: () => ContractSetup): void {
       const id = await engine.create(specFor(owner, "stubborn", image, "sleep 300"));
       await engine.start(id);
       const started = Date.now();
-      await engine.stop(id, 1);
+      expect(await engine.stop(id, 1)).toBe(true);
       expect(Date.now() - started).toBeGreaterThanOrEqual(900);
       expect((await engine.inspect(id)).state).toMatchObject({ running: false, exitCode: 137 });
+      // Stopping what no longer runs says so: nothing received the signal.
+      expect(await engine.stop(id, 1)).toBe(false);
     });
 
     it("lists by label (key or key=value) and status; removal makes a container gone (404)", async () => {

@@ -296,15 +296,18 @@ export class MemoryEngine implements Engine {
   }
 
   /** The stop signal; PID 1 without a handler (and no init) ignores it and is killed after the grace. */
-  stop(id: string, graceSec: number): Promise<void> {
+  stop(id: string, graceSec: number): Promise<boolean> {
     return this.call(
       "stop",
       async () => {
         const c = this.container(id);
-        if (c.status !== "running") return;
-        if (c.spec.init || c.program.handlesTerm) return this.exit(c, c.spec.init ? 143 : 0);
-        await new Promise((r) => setTimeout(r, graceSec * 1000));
-        this.exit(c, 137);
+        if (c.status !== "running") return false;
+        if (c.spec.init || c.program.handlesTerm) this.exit(c, c.spec.init ? 143 : 0);
+        else {
+          await new Promise((r) => setTimeout(r, graceSec * 1000));
+          this.exit(c, 137);
+        }
+        return true;
       },
       (graceSec + 15) * 1000,
     );
