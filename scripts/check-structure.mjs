@@ -98,6 +98,28 @@ export const LAYERS = [
   },
 ];
 
+/**
+ * Packages that belong to one seam: only the files listed may import them (types included), so
+ * the rest of src/ stays free of the engine's client, GitHub's client and the Actions toolkit.
+ */
+export const PACKAGES = [
+  {
+    name: "dockerode",
+    only: ["src/engine/providers/", "src/engine/select.ts"],
+    why: "the Docker API client belongs to the providers that speak it; everything else sees src/engine/provider.ts",
+  },
+  {
+    name: "@octokit",
+    only: ["src/github/"],
+    why: "GitHub's client is the publishers' transport",
+  },
+  {
+    name: "@actions/core",
+    only: ["src/main.ts", "src/post.ts", "src/action/", "src/github/"],
+    why: "the Actions toolkit belongs to the action's doors (and the job summary publisher); the CLI never loads it",
+  },
+];
+
 const HERE = fileURLToPath(new URL(".", import.meta.url));
 
 /** Every .ts file under dir, as paths relative to root with forward slashes, sorted. */
@@ -140,13 +162,12 @@ function placeOf(file, layers) {
 
 const lineOf = (sf, pos) => sf.getLineAndCharacterOfPosition(pos).line + 1;
 
-/** The relative module specifiers of a file (static, re-export, dynamic and type imports) with lines. */
+/** The module specifiers of a file (static, re-export, dynamic and type imports) with lines. */
 function importsOf(sf) {
   const found = [];
   const add = (lit) => {
-    if (lit && ts.isStringLiteralLike(lit) && lit.text.startsWith(".")) {
+    if (lit && ts.isStringLiteralLike(lit))
       found.push({ spec: lit.text, line: lineOf(sf, lit.getStart(sf)) });
-    }
   };
   const visit = (node) => {
     if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) add(node.moduleSpecifier);
@@ -289,6 +310,13 @@ export function findOffenders(root, { layers = LAYERS, maxLines = MAX_FUNCTION_L
     }
     const reported = new Set();
     for (const { spec, line } of importsOf(sf)) {
+      if (!spec.startsWith(".")) {
+        const rule = PACKAGES.find((r) => r.name === spec || spec.startsWith(`${r.name}/`));
+        if (rule && !rule.only.some((u) => file === u || (u.endsWith("/") && file.startsWith(u)))) {
+          offenders.push({ kind: "package", key: `${file} -> ${rule.name}`, file, line, spec, rule });
+        }
+        continue;
+      }
       const target = resolve(root, file, spec);
       const to = target && placeOf(target, layers);
       if (!to || to.unit === from.unit || reported.has(target)) continue;
@@ -327,6 +355,7 @@ const DO = {
     "break the cycle: move the part both folders need down a layer, so only one of them imports the other",
   function:
     "split it into named steps, each a function of its own (the limit counts the body's lines as written)",
+  package: "reach it through its seam's interface instead, or move this code into the seam",
 };
 
 /** One offender as lines a person can act on: where, what, the limit, and what to do. */
@@ -334,6 +363,8 @@ export function describe(o, maxLines = MAX_FUNCTION_LINES) {
   switch (o.kind) {
     case "function":
       return `${o.file}:${o.line}: function ${o.name} has a ${o.lines}-line body (limit ${maxLines}): ${DO.function}`;
+    case "package":
+      return `${o.file}:${o.line}: imports "${o.spec}", which only ${o.rule.only.join(", ")} may import (${o.rule.why}): ${DO.package}`;
     case "unplaced":
       return `${o.file}: no layer holds this file: ${DO.unplaced}`;
     case "upward":

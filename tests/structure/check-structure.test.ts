@@ -163,6 +163,26 @@ describe("layers", () => {
     expect(messages(root)[0]).toContain('layer "catalogue" (suite catalogue) may not import layer "suites"');
   });
 
+  it("keeps a seam's package inside its seam (the engine's client, GitHub's, the Actions toolkit)", () => {
+    const root = tree({
+      "src/engine/providers/docker/engine.ts": 'import Docker from "dockerode";\nexport const d = Docker;\n',
+      "src/suites/lifecycle/create.ts":
+        'import type Docker from "dockerode";\nexport type C = Docker.ContainerCreateOptions;\n',
+      "src/github/client.ts": 'import { Octokit } from "@octokit/rest";\nexport const o = Octokit;\n',
+      "src/commands/run.ts":
+        'export const load = () => import("@octokit/rest");\nimport * as core from "@actions/core";\n',
+      "src/action/main.ts": 'import * as core from "@actions/core";\nexport const c = core;\n',
+    });
+    expect(offenders(root).map((o) => [o.kind, o.key, o.line])).toEqual([
+      ["package", "src/commands/run.ts -> @octokit", 1],
+      ["package", "src/commands/run.ts -> @actions/core", 2],
+      ["package", "src/suites/lifecycle/create.ts -> dockerode", 1],
+    ]);
+    expect(messages(root)[2]).toContain(
+      'src/suites/lifecycle/create.ts:1: imports "dockerode", which only src/engine/providers/',
+    );
+  });
+
   it("fails a folder no layer holds, so a new folder is placed on purpose", () => {
     const root = tree({ ...CLEAN, "src/misc/util.ts": "export const u = 1;\n" });
     expect(offenders(root).map((o) => o.key)).toEqual(["unplaced src/misc/util.ts"]);
