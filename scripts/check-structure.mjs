@@ -105,7 +105,7 @@ export const LAYERS = [
 export const PACKAGES = [
   {
     name: "dockerode",
-    only: ["src/engine/providers/", "src/engine/select.ts"],
+    only: ["src/engine/providers/"],
     why: "the Docker API client belongs to the providers that speak it; everything else sees src/engine/provider.ts",
   },
   {

@@ -4,6 +4,7 @@
 import { readlink } from "node:fs/promises";
 import { OWNER_LABEL } from "../../engine/ownership.js";
 import type { ContainerView, Engine } from "../../engine/provider.js";
+import { runProbe } from "../../engine/trusted-probe.js";
 import { errorEvidence } from "../../errors.js";
 import type { CaseResult } from "../../report/model.js";
 import { type ContainmentEvidence, decodeCaps, gradeContainment, type OtherContainer } from "./grade.js";
@@ -19,7 +20,6 @@ import {
   parseHostOutput,
   parseProbeOutput,
   probeOptions,
-  runProbe,
 } from "./probe.js";
 
 export type { ContainmentEvidence, GradeTarget, OtherContainer } from "./grade.js";

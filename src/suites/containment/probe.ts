@@ -2,8 +2,8 @@
 // and the parser for its line report. Evidence only; no judgement here.
 
 import { createHash, randomBytes } from "node:crypto";
-import { ownerLabels } from "../../engine/ownership.js";
-import type { Engine, ProbeSpec } from "../../engine/provider.js";
+import type { ProbeSpec } from "../../engine/provider.js";
+import { trustedProbe } from "../../engine/trusted-probe.js";
 
 /** Namespaces the containment suite compares with the host's. */
 export const NAMESPACES = ["pid", "net", "ipc", "uts", "mnt", "cgroup"] as const;
@@ -242,31 +242,6 @@ export interface ProbeLaunch {
   mode?: "full" | "ids";
 }
 
-const PROBE_TIMEOUT_MS = 20_000;
-
-/**
- * Every trusted probe: a POSIX sh script in the pinned image, labelled as this run's probe, never
- * gaining privileges, read-only, small (the engine launches it so: src/engine/trusted-probe.ts).
- * Callers add only what is particular to them: user, environment, namespaces, capabilities.
- */
-export function trustedProbe(
-  owner: string,
-  image: string,
-  script: { name: string; text: string },
-  p: { user: string; env?: Record<string, string>; namespaces: ProbeSpec["namespaces"]; caps?: string[] },
-): ProbeSpec {
-  return {
-    image,
-    labels: ownerLabels(owner, "probe"),
-    script,
-    user: p.user,
-    env: p.env ?? {},
-    namespaces: p.namespaces,
-    capabilities: p.caps ?? [],
-    timeoutMs: PROBE_TIMEOUT_MS,
-  };
-}
-
 /**
  * The subject probe. It joins only the subject's pid namespace, runs as the subject's uid:gid with
  * the capabilities the subject's processes were measured to hold (the kernel refuses
@@ -306,17 +281,6 @@ export function hostProbeOptions(owner: string, image: string): ProbeSpec {
       namespaces: { pid: "host", net: "host", ipc: "host", uts: "host", cgroup: "host" },
     },
   );
-}
-
-/** Runs a probe to completion; the engine removes it at once (cleanup is only the safety net). */
-export function runProbe(
-  engine: Engine,
-  spec: ProbeSpec,
-  signal?: AbortSignal,
-  /** How long the probe may run; a probe that polls until a deadline passes that deadline plus a margin. */
-  timeoutMs = spec.timeoutMs,
-): Promise<{ stdout: string; stderr: string; exitCode: number }> {
-  return engine.probe({ ...spec, timeoutMs }, signal);
 }
 
 export class ProbeParseError extends Error {

@@ -4,8 +4,8 @@
 // Parameters travel in the environment, never interpolated into the script.
 
 import type { Engine, ProbeSpec } from "../../engine/provider.js";
+import { runProbe, trustedProbe } from "../../engine/trusted-probe.js";
 import type { HttpProbe } from "../../inventory/schema.js";
-import { runProbe, trustedProbe } from "../containment/probe.js";
 import type { HttpAnswer } from "./http.js";
 import type { TcpAnswer } from "./tcp.js";
 
