@@ -299,6 +299,8 @@ export interface Engine {
   settle(maxMs?: number): Promise<void>;
 
   builderFor(requested: BuildRequest["builder"]): Promise<BuilderChoice>;
+  /** Starts loading what a build will run on, ahead of it (a provider with nothing to load omits it). */
+  prepareBuild?(): void;
   /** Builds and tags an image; BuildFailedError when the Dockerfile or context failed. */
   build(req: BuildRequest): Promise<BuildResult>;
   inspectImage(ref: string): Promise<ImageView>;

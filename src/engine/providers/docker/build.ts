@@ -54,6 +54,14 @@ export function chooseBuilder(
   };
 }
 
+let buildkit: Promise<typeof import("./buildkit.js")> | undefined;
+
+/** BuildKit's session code (gRPC, about 300 KB), loaded once: at the first build, or before it. */
+export function loadBuildKit(): Promise<typeof import("./buildkit.js")> {
+  buildkit ??= import("./buildkit.js");
+  return buildkit;
+}
+
 /** Runs one build with the chosen builder; the caller wraps it in its timeout. */
 export async function runBuild(
   docker: Docker,
@@ -67,7 +75,7 @@ export async function runBuild(
     req.onLine?.(line);
   };
   if (choice.builder === "buildkit") {
-    const { buildWithBuildKit } = await import("./buildkit.js");
+    const { buildWithBuildKit } = await loadBuildKit();
     const out = await buildWithBuildKit(docker, {
       root: req.context.root,
       files: req.context.files,

@@ -24,7 +24,7 @@ import {
   type ReproduceImage,
 } from "../../provider.js";
 import { probeLaunch } from "../../trusted-probe.js";
-import { chooseBuilder, runBuild } from "./build.js";
+import { chooseBuilder, loadBuildKit, runBuild } from "./build.js";
 import { type DockerDialect, dockerDialect } from "./dialect.js";
 import { runLine } from "./run-line.js";
 import {
@@ -148,6 +148,17 @@ export class DockerEngine implements Engine {
   /** Which builder a build would use here, and why. */
   async builderFor(requested: BuildRequest["builder"]): Promise<BuilderChoice> {
     return chooseBuilder(requested, await this.version());
+  }
+
+  /**
+   * Starts loading what a BuildKit build runs on, when this engine builds with BuildKit: a run
+   * that will build pays for it while it waits on the engine, not at its first build's start.
+   */
+  prepareBuild(): void {
+    this.builderFor("auto").then(
+      (choice) => (choice.builder === "buildkit" ? loadBuildKit() : undefined),
+      () => undefined, // nothing to prepare: the build itself reports the engine's error
+    );
   }
 
   async build(req: BuildRequest): Promise<BuildResult> {
