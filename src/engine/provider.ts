@@ -40,6 +40,12 @@ export interface Endpoint {
   from: string;
 }
 
+/**
+ * How a provider looks for its engine: "env" only where the environment names it, "socket" also
+ * where its default socket exists, "named" (the user asked for it) always somewhere.
+ */
+export type EndpointSearch = "env" | "socket" | "named";
+
 /** Which engine answers; read once. */
 export interface EngineFacts {
   /** The provider's name: "docker", "podman", "memory". */

@@ -1,6 +1,8 @@
 // Which engine a run talks to, from `engine: auto|docker|podman` and the environment.
 import { describe, expect, it } from "vitest";
-import { parseEngineChoice, resolveEndpoint } from "../../src/engine/select.js";
+import { REQUEST_OPTIONS } from "../../src/commands/request-options.js";
+import { PROVIDERS } from "../../src/engine/providers/index.js";
+import { ENGINE_CHOICES, parseEngineChoice, resolveEndpoint } from "../../src/engine/select.js";
 
 const none = () => false;
 const only =
@@ -52,5 +54,12 @@ describe("engine selection", () => {
     expect(() => parseEngineChoice("containerd", "--engine")).toThrow(
       /--engine "containerd": expected one of auto, docker, podman/,
     );
+  });
+
+  it("offers exactly the registered providers (and auto), in the selection and in the engine input's values", () => {
+    const registered = ["auto", ...PROVIDERS.map((p) => p.name)];
+    expect([...ENGINE_CHOICES]).toEqual(registered);
+    expect([...(REQUEST_OPTIONS.engine as { values: readonly string[] }).values]).toEqual(registered);
+    for (const p of PROVIDERS) expect(resolveEndpoint(p.name as never, {}, none).provider).toBe(p.name);
   });
 });

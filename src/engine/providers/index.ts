@@ -1,13 +1,19 @@
 // The providers createEngine() chooses from (src/engine/select.ts). Adding a provider is its folder
 // under src/engine/providers/ and one entry here (docs/providers.md).
-import type { Endpoint, Engine } from "../provider.js";
+import type { Endpoint, EndpointSearch, Engine } from "../provider.js";
 import { type DockerDialect, dockerDialect } from "./docker/dialect.js";
-import { dockerApiEngine } from "./docker/index.js";
-import { podmanDialect } from "./podman/index.js";
+import { dockerApiEngine, dockerEndpoint } from "./docker/index.js";
+import { podmanDialect, podmanEndpoint } from "./podman/index.js";
 
 export interface Provider {
   /** The `engine:` input's value that asks for it. */
   name: string;
+  /** Where its engine answers, from the environment and the sockets that exist (see EndpointSearch). */
+  endpoint(
+    env: NodeJS.ProcessEnv,
+    exists: (path: string) => boolean,
+    search: EndpointSearch,
+  ): Endpoint | undefined;
   /**
    * An engine answering the Docker Engine API: the Docker transport serves it in this dialect,
    * recognised from /version (so `engine: auto` at DOCKER_HOST finds whichever answers).
@@ -17,10 +23,30 @@ export interface Provider {
   create?: (endpoint: Endpoint, expect: string | undefined) => Engine;
 }
 
+/** In the order `engine: auto` looks for them. */
 export const PROVIDERS: readonly Provider[] = [
-  { name: "docker", dialect: dockerDialect },
-  { name: "podman", dialect: podmanDialect },
+  { name: "docker", endpoint: dockerEndpoint, dialect: dockerDialect },
+  { name: "podman", endpoint: podmanEndpoint, dialect: podmanDialect },
 ];
+
+/**
+ * The endpoint for `choice`: the named provider's, or under auto the first the environment names
+ * (DOCKER_HOST before CONTAINER_HOST), then the first whose default socket exists, then the first's.
+ */
+export function findEndpoint(
+  choice: string,
+  env: NodeJS.ProcessEnv,
+  exists: (path: string) => boolean,
+): Endpoint {
+  const named = PROVIDERS.find((p) => p.name === choice);
+  if (named) return named.endpoint(env, exists, "named")!;
+  for (const search of ["env", "socket"] as const)
+    for (const p of PROVIDERS) {
+      const found = p.endpoint(env, exists, search);
+      if (found) return found;
+    }
+  return PROVIDERS[0]!.endpoint(env, exists, "named")!;
+}
 
 /** The engine at `endpoint`, from the provider it resolved to. */
 export function engineFor(endpoint: Endpoint, expect: string | undefined): Engine {

@@ -1,8 +1,22 @@
 // Docker: the Docker Engine API transport over an endpoint (unix socket or tcp).
 import Docker from "dockerode";
-import type { Endpoint, Engine } from "../../provider.js";
+import type { Endpoint, EndpointSearch, Engine } from "../../provider.js";
 import type { DockerDialect } from "./dialect.js";
 import { DockerEngine } from "./engine.js";
+
+const DOCKER_SOCKET = "/var/run/docker.sock";
+
+/** DOCKER_HOST, else dockerd's default socket (where it exists, or when Docker was asked for). */
+export function dockerEndpoint(
+  env: NodeJS.ProcessEnv,
+  exists: (path: string) => boolean,
+  search: EndpointSearch,
+): Endpoint | undefined {
+  const host = env.DOCKER_HOST?.trim();
+  if (host) return { provider: "docker", host, from: "DOCKER_HOST" };
+  if (search === "env" || (search === "socket" && !exists(DOCKER_SOCKET))) return undefined;
+  return { provider: "docker", host: `unix://${DOCKER_SOCKET}`, from: "default socket" };
+}
 
 export function dockerApiEngine(
   endpoint: Endpoint,

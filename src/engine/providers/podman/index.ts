@@ -1,7 +1,7 @@
 // Podman, through its Docker-compatible socket: the Docker API transport with Podman's dialect
 // (what it needs said differently, what it reports differently, how to fix what it ignores).
 import type Docker from "dockerode";
-import type { EngineDefaults } from "../../provider.js";
+import type { Endpoint, EndpointSearch, EngineDefaults } from "../../provider.js";
 import { DOCKER_DEFAULTS, type DockerDialect } from "../docker/dialect.js";
 import { PODMAN_REMEDIATION, podmanCreateOptions, podmanInspect } from "./compat.js";
 
@@ -35,3 +35,27 @@ export const podmanDialect: DockerDialect = {
   // probes) each wait for all the others and pass their own timeout; 4 at a time each answer.
   concurrentCreates: 4,
 };
+
+function podmanSockets(env: NodeJS.ProcessEnv): string[] {
+  const rootless = env.XDG_RUNTIME_DIR ? [`${env.XDG_RUNTIME_DIR}/podman/podman.sock`] : [];
+  return ["/run/podman/podman.sock", ...rootless];
+}
+
+/**
+ * CONTAINER_HOST; when Podman was asked for, DOCKER_HOST too (its compatible socket); else the
+ * rootful or rootless service's socket that exists (asked for: the rootful one's path).
+ */
+export function podmanEndpoint(
+  env: NodeJS.ProcessEnv,
+  exists: (path: string) => boolean,
+  search: EndpointSearch,
+): Endpoint | undefined {
+  const container = env.CONTAINER_HOST?.trim();
+  if (container) return { provider: "podman", host: container, from: "CONTAINER_HOST" };
+  if (search === "env") return undefined;
+  const docker = env.DOCKER_HOST?.trim();
+  if (search === "named" && docker) return { provider: "podman", host: docker, from: "DOCKER_HOST" };
+  const sockets = podmanSockets(env);
+  const socket = sockets.find(exists) ?? (search === "named" ? sockets[0] : undefined);
+  return socket ? { provider: "podman", host: `unix://${socket}`, from: "default socket" } : undefined;
+}
