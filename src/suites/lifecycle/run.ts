@@ -36,179 +36,203 @@ export interface SubjectOutcome {
 }
 
 export async function runSubject(ctx: SubjectRunContext): Promise<SubjectOutcome> {
-  const { engine, subject, owner, log, signal } = ctx;
-  const cases: CaseResult[] = [];
-  const phases: Phase[] = [];
-  const report: SubjectReport = { name: subject.name, phases };
-  const lifecycle = ctx.suites.has("lifecycle");
-  let blockedBy: string | undefined;
-  let blockedMessage: string | undefined;
+  const run = new SubjectRun(ctx);
+  const { engine, signal, log } = ctx;
+  try {
+    run.gate(
+      await run.step("lifecycle.build", "build", async () => {
+        const built = await buildSubject(ctx);
+        run.imageId = built.imageId;
+        run.builtImages = built.intermediateImages;
+        Object.assign(run.report, built.report);
+        return built.draft;
+      }),
+    );
+    // A subject created with a setting the engine ignored still runs, so containment measures
+    // what it really got: only a subject that was not created stops the cases after it.
+    const created = await run.step("lifecycle.create", "create", () => run.create());
+    if (!run.containerId) run.gate(created);
+    run.gate(
+      await run.step("lifecycle.ready", "ready", async () => {
+        const ready = await startAndWaitReady(ctx, run.containerId!);
+        ({ hostPort: run.hostPort, inspect: run.running } = ready);
+        if (ready.logExcerpt !== undefined) run.report.logExcerpt = ready.logExcerpt;
+        return ready.draft;
+      }),
+    );
+    await run.step("lifecycle.probes", "probes", () => checkProbes(ctx, run.containerId!, run.hostPort));
+    await run.step("lifecycle.limits", "limits", async () => {
+      run.running ??= await engine.inspect(run.containerId!, signal); // limits are fixed at create
+      return checkLimits(run.running, run.expected!);
+    });
+    if (ctx.suites.has("containment")) await run.containment();
+    await run.step("lifecycle.stop", "stop", () => stopSubject(ctx, run.containerId!));
+  } finally {
+    // Runs whatever happened above, cancellation included: this subject's objects only.
+    await run.step("lifecycle.cleanup", "cleanup", () => run.cleanUp(), true);
+  }
+  const { cases, report, cleanup } = run;
+  if (report.reproduce && cases.some((c) => c.status === "fail" || c.status === "error"))
+    log.info(`  reproduce: ${terminalSafe(report.reproduce, 4000)}`);
+  return { cases, report, cleanup };
+}
+
+/** One subject's run in progress: what its cases found so far, and what the next ones need. */
+class SubjectRun {
+  readonly cases: CaseResult[] = [];
+  readonly phases: Phase[] = [];
+  readonly report: SubjectReport;
+  /** Whether the lifecycle suite was selected (its cases are recorded only then). */
+  readonly lifecycle: boolean;
+  blockedBy: string | undefined;
+  blockedMessage: string | undefined;
+  imageId: string | undefined;
+  containerId: string | undefined;
+  hostPort: number | undefined;
+  expected: LaunchPlan["expected"] | undefined;
+  /** The inspect that saw the subject ready, read by limits and handed on to containment. */
+  running: ContainerView | undefined;
+  cleanup: CleanupEvidence | undefined;
+  /** Untagged images the build created (legacy builder): cleanup removes them by ID. */
+  builtImages: string[] = [];
+
+  constructor(readonly ctx: SubjectRunContext) {
+    this.report = { name: ctx.subject.name, phases: this.phases };
+    this.lifecycle = ctx.suites.has("lifecycle");
+  }
 
   /** Times one case, records it (when its suite was selected) and its phase. */
-  const step = async (id: CaseId, phase: string, body: () => Promise<Draft>, always = false) => {
+  async step(id: CaseId, phase: string, body: () => Promise<Draft>, always = false): Promise<CaseResult> {
+    const { ctx } = this;
     const started = Date.now();
     let draft: Draft;
-    if (signal.aborted && !always) {
-      draft = { status: "error", message: `not run: ${abortReason(signal)}`, evidence: {} };
-    } else if (blockedBy && !always) {
-      draft = { status: "skip", message: `not run: ${blockedBy} did not pass`, evidence: {} };
+    if (ctx.signal.aborted && !always) {
+      draft = { status: "error", message: `not run: ${abortReason(ctx.signal)}`, evidence: {} };
+    } else if (this.blockedBy && !always) {
+      draft = { status: "skip", message: `not run: ${this.blockedBy} did not pass`, evidence: {} };
     } else {
       draft = await body().catch((err: unknown) => ({
         status: "error" as const,
         message: errorEvidence(err).message,
         evidence: { error: errorEvidence(err) },
       }));
-      phases.push({ name: phase, startMs: started - ctx.t0, durationMs: Date.now() - started });
+      this.phases.push({ name: phase, startMs: started - ctx.t0, durationMs: Date.now() - started });
     }
     const result: CaseResult = {
       id,
       suite: "lifecycle",
-      subject: subject.name,
+      subject: ctx.subject.name,
       severity: ctx.severity(id),
       durationMs: Date.now() - started,
-      ...(await withCli(draft, engine)),
+      ...(await withCli(draft, ctx.engine)),
     };
-    if (lifecycle) {
-      cases.push(result);
-      log.info(caseLine(result));
+    if (this.lifecycle) {
+      this.cases.push(result);
+      ctx.log.info(caseLine(result));
       if (result.status === "fail" && typeof result.evidence.logExcerpt === "string")
-        log.info(excerptLines(result.evidence.logExcerpt));
+        ctx.log.info(excerptLines(result.evidence.logExcerpt));
     }
     return result;
-  };
-  // Build, create and ready gate everything after them; a failed probe or limit does not.
-  const gate = (r: CaseResult) => {
-    if (r.status !== "pass" && r.status !== "skip") {
-      blockedBy ??= r.id;
-      blockedMessage ??= r.message;
-    }
-  };
-
-  let imageId: string | undefined;
-  let containerId: string | undefined;
-  let hostPort: number | undefined;
-  let expected: LaunchPlan["expected"] | undefined;
-  /** The inspect that saw the subject ready, read by limits and handed on to containment. */
-  let running: ContainerView | undefined;
-  let cleanup: CleanupEvidence | undefined;
-  /** Untagged images the build created (legacy builder): cleanup removes them by ID. */
-  let builtImages: string[] = [];
-
-  try {
-    gate(
-      await step("lifecycle.build", "build", async () => {
-        const built = await buildSubject(ctx);
-        imageId = built.imageId;
-        builtImages = built.intermediateImages;
-        Object.assign(report, built.report);
-        return built.draft;
-      }),
-    );
-    // A subject created with a setting the engine ignored still runs, so containment measures
-    // what it really got: only a subject that was not created stops the cases after it.
-    const created = await step("lifecycle.create", "create", async () => {
-      const config = await engine.inspectImage(imageId!);
-      const imageVolumes = config.volumes;
-      const name = `${owner}-${subject.name}`;
-      const image = { user: config.user, volumes: imageVolumes };
-      let plan = planLaunch(subject, imageId!, owner, name, image);
-      containerId = await engine.create(plan.spec, signal);
-      if (needsUserLookup(subject, plan.user.value)) {
-        // A user by name: its ids live in the image's /etc/passwd. Read them from the created
-        // container, then create it again with writable roots that user owns.
-        const ids = await resolveUser(engine, containerId, plan.user.value);
-        if (ids) {
-          await engine.removeContainer(containerId);
-          containerId = undefined;
-          plan = planLaunch(subject, imageId!, owner, name, { ...image, ids });
-          containerId = await engine.create(plan.spec, signal);
-        }
-      }
-      expected = plan.expected;
-      report.reproduce = await engine.reproduce(plan.spec, reproduceImage(subject));
-      report.containerId = containerId;
-      const ignored = await readBackDraft(ctx, containerId, plan.spec);
-      if (ignored) return ignored;
-      const relaxed = plan.relaxed.length ? `; relaxed by the inventory: ${plan.relaxed.join(", ")}` : "";
-      return {
-        status: "pass",
-        message: `created as ${JSON.stringify(plan.user.value || "(image default: root)")} from the ${plan.user.from}, init ${subject.init ? "on" : "off"}${relaxed}`,
-        evidence: {
-          containerId,
-          user: plan.user.value,
-          userFrom: plan.user.from,
-          init: subject.init,
-          readOnlyRoot: !plan.relaxed.includes("read-only-root"),
-          noNewPrivileges: !plan.relaxed.includes("no-new-privileges"),
-          relaxed: plan.relaxed,
-          capDrop: ["ALL"],
-          capAdd: subject.capabilities,
-          network: subject.network,
-          writableRoots: subject.writableRoots,
-          imageVolumes,
-        },
-      };
-    });
-    if (!containerId) gate(created);
-    gate(
-      await step("lifecycle.ready", "ready", async () => {
-        const ready = await startAndWaitReady(ctx, containerId!);
-        ({ hostPort, inspect: running } = ready);
-        if (ready.logExcerpt !== undefined) report.logExcerpt = ready.logExcerpt;
-        return ready.draft;
-      }),
-    );
-    await step("lifecycle.probes", "probes", () => checkProbes(ctx, containerId!, hostPort));
-    await step("lifecycle.limits", "limits", async () => {
-      running ??= await engine.inspect(containerId!, signal); // limits are fixed at create
-      return checkLimits(running, expected!);
-    });
-
-    if (ctx.suites.has("containment")) {
-      // A subject that crashed is still graded: inspect alone proves some cases (a root user, a
-      // privileged launch); whatever needs the running process says it could not be observed.
-      if (ctx.containment && containerId && !signal.aborted) {
-        const started = Date.now();
-        const measured = await ctx
-          .containment(containerId, running)
-          .catch((err) => notMeasured(subject.name, "error", err));
-        // On a subject that never became ready, what could not be observed is skipped because of
-        // that earlier failure: one line each, no fix of its own (the failure above has the fix).
-        cases.push(...(blockedBy ? measured.map(withoutFixWhenSkipped) : measured));
-        phases.push({ name: "containment", startMs: started - ctx.t0, durationMs: Date.now() - started });
-      } else {
-        // Never silent: when the lifecycle suite was not selected its failure shows nowhere else,
-        // so the containment cases say ERROR; otherwise they SKIP, naming the case that stopped them.
-        const why = signal.aborted ? abortReason(signal) : blockedWhy(blockedBy, lifecycle, blockedMessage);
-        const skipped = notMeasured(subject.name, lifecycle ? "skip" : "error", new Error(why));
-        cases.push(...skipped);
-        for (const r of skipped) log.info(caseLine(r));
-      }
-    }
-
-    await step("lifecycle.stop", "stop", () => stopSubject(ctx, containerId!));
-  } finally {
-    // Runs whatever happened above, cancellation included: this subject's objects only.
-    await step(
-      "lifecycle.cleanup",
-      "cleanup",
-      async () => {
-        cleanup = await cleanupOwned(
-          engine,
-          { owner, subject: subject.name, builtImages },
-          {
-            trigger: signal.aborted ? "cancelled" : "subject-end",
-            options: { removeImages: ctx.removeImages },
-          },
-        );
-        return cleanupDraft(cleanup, owner);
-      },
-      true,
-    );
   }
-  if (report.reproduce && cases.some((c) => c.status === "fail" || c.status === "error"))
-    log.info(`  reproduce: ${terminalSafe(report.reproduce, 4000)}`);
-  return { cases, report, cleanup };
+
+  /** Build, create and ready gate everything after them; a failed probe or limit does not. */
+  gate(r: CaseResult): void {
+    if (r.status !== "pass" && r.status !== "skip") {
+      this.blockedBy ??= r.id;
+      this.blockedMessage ??= r.message;
+    }
+  }
+
+  /** lifecycle.create: the hardened launch, created (again, for a user given by name) and read back. */
+  async create(): Promise<Draft> {
+    const { engine, subject, owner, signal } = this.ctx;
+    const imageId = this.imageId!;
+    const config = await engine.inspectImage(imageId);
+    const imageVolumes = config.volumes;
+    const name = `${owner}-${subject.name}`;
+    const image = { user: config.user, volumes: imageVolumes };
+    let plan = planLaunch(subject, imageId, owner, name, image);
+    this.containerId = await engine.create(plan.spec, signal);
+    if (needsUserLookup(subject, plan.user.value)) {
+      // A user by name: its ids live in the image's /etc/passwd. Read them from the created
+      // container, then create it again with writable roots that user owns.
+      const ids = await resolveUser(engine, this.containerId, plan.user.value);
+      if (ids) {
+        await engine.removeContainer(this.containerId);
+        this.containerId = undefined;
+        plan = planLaunch(subject, imageId, owner, name, { ...image, ids });
+        this.containerId = await engine.create(plan.spec, signal);
+      }
+    }
+    const containerId = this.containerId;
+    this.expected = plan.expected;
+    this.report.reproduce = await engine.reproduce(plan.spec, reproduceImage(subject));
+    this.report.containerId = containerId;
+    const ignored = await readBackDraft(this.ctx, containerId, plan.spec);
+    if (ignored) return ignored;
+    const relaxed = plan.relaxed.length ? `; relaxed by the inventory: ${plan.relaxed.join(", ")}` : "";
+    return {
+      status: "pass",
+      message: `created as ${JSON.stringify(plan.user.value || "(image default: root)")} from the ${plan.user.from}, init ${subject.init ? "on" : "off"}${relaxed}`,
+      evidence: {
+        containerId,
+        user: plan.user.value,
+        userFrom: plan.user.from,
+        init: subject.init,
+        readOnlyRoot: !plan.relaxed.includes("read-only-root"),
+        noNewPrivileges: !plan.relaxed.includes("no-new-privileges"),
+        relaxed: plan.relaxed,
+        capDrop: ["ALL"],
+        capAdd: subject.capabilities,
+        network: subject.network,
+        writableRoots: subject.writableRoots,
+        imageVolumes,
+      },
+    };
+  }
+
+  /**
+   * The containment suite on the started subject. A subject that crashed is still graded: inspect
+   * alone proves some cases (a root user, a privileged launch); whatever needs the running process
+   * says it could not be observed.
+   */
+  async containment(): Promise<void> {
+    const { ctx, containerId } = this;
+    const { subject, signal } = ctx;
+    if (ctx.containment && containerId && !signal.aborted) {
+      const started = Date.now();
+      const measured = await ctx
+        .containment(containerId, this.running)
+        .catch((err) => notMeasured(subject.name, "error", err));
+      // On a subject that never became ready, what could not be observed is skipped because of
+      // that earlier failure: one line each, no fix of its own (the failure above has the fix).
+      this.cases.push(...(this.blockedBy ? measured.map(withoutFixWhenSkipped) : measured));
+      this.phases.push({ name: "containment", startMs: started - ctx.t0, durationMs: Date.now() - started });
+      return;
+    }
+    // Never silent: when the lifecycle suite was not selected its failure shows nowhere else,
+    // so the containment cases say ERROR; otherwise they SKIP, naming the case that stopped them.
+    const why = signal.aborted
+      ? abortReason(signal)
+      : blockedWhy(this.blockedBy, this.lifecycle, this.blockedMessage);
+    const skipped = notMeasured(subject.name, this.lifecycle ? "skip" : "error", new Error(why));
+    this.cases.push(...skipped);
+    for (const r of skipped) ctx.log.info(caseLine(r));
+  }
+
+  /** lifecycle.cleanup: this subject's objects only, proven by listing again. */
+  async cleanUp(): Promise<Draft> {
+    const { engine, owner, subject, signal } = this.ctx;
+    this.cleanup = await cleanupOwned(
+      engine,
+      { owner, subject: subject.name, builtImages: this.builtImages },
+      {
+        trigger: signal.aborted ? "cancelled" : "subject-end",
+        options: { removeImages: this.ctx.removeImages },
+      },
+    );
+    return cleanupDraft(this.cleanup, owner);
+  }
 }
 
 /** A create-time draft failing the case when the engine did not apply a hardened setting. */
