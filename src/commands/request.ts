@@ -8,6 +8,10 @@ import { UsageError } from "../errors.js";
 import { parseShard } from "../plan.js";
 import { REQUEST_OPTIONS, type RequestKey, type RequestOption } from "./request-options.js";
 
+// Every schema of ours parses a handful of documents per run: zod's JIT (code generated on an
+// object schema's first parse) costs more at start-up than it ever saves. Set before any parse.
+z.config({ jitless: true });
+
 type Raw = string | readonly string[] | undefined;
 
 /** A comma- or newline-separated input, or a repeated flag, as one list. */
