@@ -5,8 +5,8 @@ import { readFile } from "node:fs/promises";
 import { parseDocument } from "yaml";
 import * as z from "zod";
 import { ConfigError, type ConfigProblem } from "../errors.js";
-import { jsonPath } from "../inventory/load.js";
 import { DEFAULT_INVENTORY_PATH } from "../inventory/path.js";
+import { jsonPath } from "../jsonpos.js";
 import { FINDING_LEVELS } from "../report/model.js";
 
 export const DEFAULT_CONFIG_PATH = "acceptance/alignment.yml";

@@ -142,19 +142,19 @@ describe("layers", () => {
 
   it("holds the case catalogue below the report: one unit across folders, data only", () => {
     const catalogue = {
-      "src/report/model.ts": 'import { SUITES } from "../suites/registry.js";\nexport const s = SUITES;\n',
-      "src/suites/registry.ts":
+      "src/report/model.ts": 'import { SUITES } from "../suites/ids.js";\nexport const s = SUITES;\n',
+      "src/suites/ids.ts":
         'import { C } from "./containment/cases.js";\nexport const SUITES = [C];\nexport type D = 1;\n',
-      "src/suites/containment/cases.ts": 'import type { D } from "../registry.js";\nexport const C: D = 1;\n',
+      "src/suites/containment/cases.ts": 'import type { D } from "../ids.js";\nexport const C: D = 1;\n',
     };
-    // The registry and a suite's cases.ts import each other inside the catalogue: allowed.
+    // The catalogue (ids.ts) and a suite's cases.ts import each other inside the catalogue: allowed.
     expect(offenders(tree(catalogue))).toEqual([]);
     // A case definition reaching for a suite's code (a grader) or the report is not data.
     const root = tree({
       ...catalogue,
       "src/suites/containment/grade.ts": "export const grade = 1;\n",
       "src/suites/containment/cases.ts":
-        'import type { D } from "../registry.js";\nimport { grade } from "./grade.js";\nimport type { s } from "../../report/model.js";\nexport const C: D = grade;\n',
+        'import type { D } from "../ids.js";\nimport { grade } from "./grade.js";\nimport type { s } from "../../report/model.js";\nexport const C: D = grade;\n',
     });
     expect(offenders(root).map((o) => o.key)).toEqual([
       "src/suites/containment/cases.ts -> src/suites/containment/grade.ts",
