@@ -1,7 +1,7 @@
 // The tracking issue for runs without a pull request (schedule, manual, push) when
 // `issue-on-failure: true`: one open issue per check name, found by a hidden marker among issues
 // our identity opened; opened or updated while failing, closed with a comment when green again.
-// The title is fixed text: nothing from the report reaches it.
+// Its title, body and closing comment are rendered in report/github.ts.
 import { call, type GitHubClient } from "./client.js";
 import { DEFAULT_COMMENT_AUTHOR } from "./comment.js";
 
@@ -16,8 +16,10 @@ export interface TrackingIssueOptions {
   failing: boolean;
   /** Rendered report, starting with issueMarker(checkName). */
   body: string;
-  sha: string;
-  runUrl?: string;
+  /** The title when opened (report/github.ts renderIssueTitle: fixed text, nothing from the report). */
+  title: string;
+  /** The comment it is closed with when green again (report/github.ts renderIssueClosing). */
+  closing: string;
   author?: string;
 }
 
@@ -79,20 +81,19 @@ export async function syncTrackingIssue(
       client.octokit.rest.issues.create({
         owner: o.owner,
         repo: o.repo,
-        title: `${o.checkName.replace(/[^A-Za-z0-9 ._/:-]/g, "_").slice(0, 100)}: acceptance run failing`,
+        title: o.title,
         body: o.body,
       }),
     );
     return { number: res.data.number, action: "opened" };
   }
   if (!open) return { action: "none" };
-  const sha = /^[0-9a-f]{7,64}$/i.test(o.sha) ? `\`${o.sha.slice(0, 12)}\`` : "the latest commit";
   await call("issues: write", "comment on the tracking issue", () =>
     client.octokit.rest.issues.createComment({
       owner: o.owner,
       repo: o.repo,
       issue_number: open.number,
-      body: `✅ Green again at ${sha}${o.runUrl ? ` ([run](${o.runUrl}))` : ""}. Closing.`,
+      body: o.closing,
     }),
   );
   await call("issues: write", "close the tracking issue", () =>

@@ -17,7 +17,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { silentLogger } from "../log.js";
-import { escapeInline } from "../report/escape.js";
+import { renderAbandonedCheckRun } from "../report/github.js";
 import type { Report } from "../report/model.js";
 import { completeCheckRun, createInProgressCheckRun } from "./checks.js";
 import { createGitHubClient, type GitHubClient, PublishError } from "./client.js";
@@ -95,12 +95,7 @@ export async function abandonCheckRun(opts: AbandonCheckRunOptions): Promise<str
         name: opts.checkName ?? DEFAULT_CHECK_NAME,
         checkRunId: opts.checkRunId,
       },
-      {
-        conclusion: "failure",
-        title: "No report: the step failed before producing one",
-        summary: `The step failed before producing a report: ${escapeInline(opts.reason, 1000)}${ctx.runUrl ? `\n\nSee the [job log](${ctx.runUrl}).` : ""}`,
-        annotations: [],
-      },
+      renderAbandonedCheckRun(opts.reason, ctx.runUrl),
     );
     return undefined;
   } catch (err) {

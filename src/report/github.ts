@@ -2,7 +2,7 @@
 // text and annotations, the comment's and the tracking issue's bodies, the job summary, and the
 // digest a comment remembers. Pure renderings; src/github/ only carries them (github/publishers/).
 import { createHash } from "node:crypto";
-import { plainText } from "./escape.js";
+import { escapeInline, plainText } from "./escape.js";
 import { renderMarkdown } from "./markdown.js";
 import { levelOf, type Report, type Verdict } from "./model.js";
 
@@ -44,6 +44,16 @@ export function renderCheckRun(report: Report, o: SurfaceOptions): CheckRunOutpu
   };
 }
 
+/** A check run the step ended without a report for: why (already redacted, shown escaped) and where to look. */
+export function renderAbandonedCheckRun(reason: string, runUrl: string | undefined): CheckRunOutput {
+  return {
+    conclusion: "failure",
+    title: "No report: the step failed before producing one",
+    summary: `The step failed before producing a report: ${escapeInline(reason, 1000)}${runUrl ? `\n\nSee the [job log](${runUrl}).` : ""}`,
+    annotations: [],
+  };
+}
+
 /** The sticky comment's body, after its trusted hidden marker (github/comment.ts). */
 export function renderCommentBody(report: Report, o: SurfaceOptions & { marker: string }): string {
   return renderMarkdown(report, { target: "comment", ...o });
@@ -52,6 +62,17 @@ export function renderCommentBody(report: Report, o: SurfaceOptions & { marker: 
 /** The tracking issue's body, after its trusted hidden marker. */
 export function renderIssueBody(report: Report, o: { checkName: string; marker: string }): string {
   return renderMarkdown(report, { target: "comment", ...o });
+}
+
+/** The tracking issue's title: fixed text around the (sanitised) check name, nothing from the report. */
+export function renderIssueTitle(checkName: string): string {
+  return `${checkName.replace(/[^A-Za-z0-9 ._/:-]/g, "_").slice(0, 100)}: acceptance run failing`;
+}
+
+/** The comment a tracking issue is closed with once the run is green again. */
+export function renderIssueClosing(sha: string, runUrl: string | undefined): string {
+  const at = /^[0-9a-f]{7,64}$/i.test(sha) ? `\`${sha.slice(0, 12)}\`` : "the latest commit";
+  return `✅ Green again at ${at}${runUrl ? ` ([run](${runUrl}))` : ""}. Closing.`;
 }
 
 /** The job summary (its own 1 MiB budget). */

@@ -1,6 +1,6 @@
 // The tracking issue, for runs without a pull request when `issue-on-failure: true`: opened or
 // updated while failing, closed when green (issue.ts).
-import { renderIssueBody } from "../../report/github.js";
+import { renderIssueBody, renderIssueClosing, renderIssueTitle } from "../../report/github.js";
 import type { GitHubClient } from "../client.js";
 import { issueMarker, syncTrackingIssue } from "../issue.js";
 import { recordFailure } from "./result.js";
@@ -23,8 +23,8 @@ export const issuePublisher: Publisher = {
         checkName,
         failing: run.failing,
         body: renderIssueBody(run.report, { checkName, marker: issueMarker(checkName) }),
-        sha: ctx.sha,
-        runUrl: ctx.runUrl,
+        title: renderIssueTitle(checkName),
+        closing: renderIssueClosing(ctx.sha, ctx.runUrl),
         author: run.opts.commentAuthor,
       });
       result.issue = i.action;
