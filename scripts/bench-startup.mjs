@@ -151,6 +151,57 @@ function summarise(times, build) {
   };
 }
 
+// --- CPU time to the first engine call -------------------------------------------------------
+
+/** Prints the process's CPU time (user + system, ms) at its first engine call, then exits. */
+const CPU_AT_FIRST_CALL = `
+const net = require("node:net");
+net.Socket.prototype.connect = function () {
+  const c = process.cpuUsage();
+  process.stderr.write("@@cpu " + (c.user + c.system) / 1000 + "\\n");
+  process.exit(0);
+};
+`;
+
+/** CPU ms of one run: what the machine's load changes least (wall time waits for the other tenants). */
+function cpuOf(args, env, tmp) {
+  const hook = path.join(tmp, "cpu-at-first-call.cjs");
+  writeFileSync(hook, CPU_AT_FIRST_CALL);
+  return new Promise((resolve) => {
+    execFile(
+      NODE24,
+      ["--require", hook, ...args],
+      { cwd: ROOT, env: { PATH: process.env.PATH, DOCKER_HOST: `unix://${tmp}/none.sock`, ...env } },
+      (_err, _out, stderr) => resolve(Number(/@@cpu ([\d.]+)/.exec(stderr)?.[1] ?? Number.NaN)),
+    );
+  });
+}
+
+/**
+ * CPU time before the first engine call, main.js (mode run) and bare Node (which the hook stops at
+ * once), interleaved: the start-up's own work, with the other tenants' load mostly taken out.
+ */
+export async function benchStartupCpu({ n, tmp, probeImage, dist = path.join(ROOT, "dist"), baseline }) {
+  const bare = ["-e", "require('node:net').connect('/nonexistent')"];
+  const builds = { current: dist, ...(baseline ? { baseline: path.resolve(baseline) } : {}) };
+  const times = { bare: [], current: [], baseline: [] };
+  for (let i = 0; i < n; i++) {
+    times.bare.push(await cpuOf(bare, {}, tmp));
+    for (const [name, dir] of Object.entries(builds)) {
+      times[name].push(await cpuOf([path.join(dir, "main.js")], actionEnv(tmp, probeImage), tmp));
+    }
+  }
+  const over = (xs) => Math.round(median(xs) - median(times.bare));
+  return {
+    nodeBareCpu: stats(times.bare),
+    mainCpu: stats(times.current),
+    startOverheadCpuMs: over(times.current),
+    ...(baseline
+      ? { baselineMainCpu: stats(times.baseline), baselineStartOverheadCpuMs: over(times.baseline) }
+      : {}),
+  };
+}
+
 // --- the start-up profile -----------------------------------------------------------------------
 
 /** Records, at the first engine call, the bundle files and Node built-ins loaded so far, then exits. */
@@ -206,7 +257,27 @@ async function loadedBefore(args, env, metafile, tmp) {
   return { bytes, files: seen.files.length, groups, builtins: seen.builtins.sort() };
 }
 
-/** The cost of loading one dependency alone (bundled as dist/ bundles it), over bare Node, in ms. */
+/** CPU ms (user + system) a Node 24 process has used when it exits. */
+function cpuAtExit(args, tmp) {
+  const hook = path.join(tmp, "cpu-at-exit.cjs");
+  writeFileSync(
+    hook,
+    'process.on("exit", () => { const c = process.cpuUsage(); process.stderr.write("@@cpu " + (c.user + c.system) / 1000 + "\\n"); });\n',
+  );
+  return new Promise((resolve) => {
+    execFile(
+      NODE24,
+      ["--require", hook, ...args],
+      { cwd: ROOT, env: { PATH: process.env.PATH } },
+      (_e, _o, stderr) => resolve(Number(/@@cpu ([\d.]+)/.exec(stderr)?.[1] ?? Number.NaN)),
+    );
+  });
+}
+
+/**
+ * The CPU cost of loading one dependency alone (bundled as dist/ bundles it, every export kept, so
+ * zod's figure is the whole library where dist/ carries the parts we use), over bare Node, in ms.
+ */
 async function dependencyCost(pkgs, tmp, n) {
   const files = {};
   for (const pkg of pkgs) {
@@ -222,8 +293,8 @@ async function dependencyCost(pkgs, tmp, n) {
   }
   const times = { bare: [], ...Object.fromEntries(pkgs.map((p) => [p, []])) };
   for (let i = 0; i < n; i++) {
-    times.bare.push(await wall(["-e", "0"]));
-    for (const pkg of pkgs) times[pkg].push(await wall([files[pkg]]));
+    times.bare.push(await cpuAtExit(["-e", "0"], tmp));
+    for (const pkg of pkgs) times[pkg].push(await cpuAtExit([files[pkg]], tmp));
   }
   const bare = median(times.bare);
   return Object.fromEntries(pkgs.map((p) => [p, Math.round(median(times[p]) - bare)]));
@@ -266,7 +337,8 @@ export function profileMarkdown(profile, startup) {
     `| \`dist/cli.js --help\` (to exit) | ${startup.help.median} ms (${startup.help.min}–${startup.help.max}) | ${startup.overheadMs.help} ms |`,
     "",
     ...beforeAfter(startup),
-    `What is loaded before the first engine call, in bytes of bundled code (${names.join(", ")}), and what each dependency costs to load alone (ms over bare Node, median of ${startup.main.n}):`,
+    ...cpuLines(startup),
+    `What is loaded before the first engine call, in bytes of bundled code (${names.join(", ")}), and what each dependency costs to load alone (CPU ms over bare Node, median of ${startup.main.n}):`,
     "",
     `| module group | ${names.join(" | ")} | load alone |`,
     `| --- | ${names.map(() => "---:").join(" | ")} | ---: |`,
@@ -304,6 +376,18 @@ function beforeAfter(startup) {
     row("`dist/cli.js run`", "cliRun"),
     row("`dist/cli.js check`", "cliCheck"),
     row("`dist/cli.js --help`", "help"),
+    "",
+  ];
+}
+
+/** CPU time to the first engine call: the start-up's own work, least changed by the machine's load. */
+function cpuLines(s) {
+  if (!s.mainCpu) return [];
+  const before = s.baselineMainCpu
+    ? `; before: ${s.baselineMainCpu.median} ms, **${s.baselineStartOverheadCpuMs} ms** of its own`
+    : "";
+  return [
+    `CPU time (user + system) before the first engine call, medians of ${s.mainCpu.n}: \`dist/main.js\` ${s.mainCpu.median} ms (${s.mainCpu.min}–${s.mainCpu.max}), bare Node ${s.nodeBareCpu.median} ms: **${s.startOverheadCpuMs} ms** of our own${before}.`,
     "",
   ];
 }

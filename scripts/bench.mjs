@@ -28,7 +28,13 @@ import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { build } from "esbuild";
-import { benchStartup, profileMarkdown, startupProfile, writeProfileDocs } from "./bench-startup.mjs";
+import {
+  benchStartup,
+  benchStartupCpu,
+  profileMarkdown,
+  startupProfile,
+  writeProfileDocs,
+} from "./bench-startup.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const PROBE_IMAGE = process.env.DA_BASE_IMAGE ?? "docker-acceptance/busybox:local";
@@ -230,6 +236,7 @@ const summary = {
   attachGradeMs: results.b?.cli.median ?? null,
   coldStartMs: results.c?.main.median ?? null,
   startOverheadMs: results.c?.startOverheadMs ?? null,
+  startOverheadCpuMs: results.c?.startOverheadCpuMs ?? null,
   suitePeakRssMb: results.a?.peakRssMb?.median ?? null,
   bundleBytes: results.c ? Math.max(...Object.values(results.c.bundleBytes)) : null,
   parallelSpeedup: results.d?.speedup8 ?? null,
@@ -783,6 +790,7 @@ function reachableBytes(file, lazy) {
 /** (c): timings in scripts/bench-startup.mjs; here the bundle sizes and, on request, the profile. */
 async function benchColdStart(n) {
   const result = await benchStartup({ n, tmp, probeImage: PROBE_IMAGE, say, baseline: flags.baseline });
+  Object.assign(result, await benchStartupCpu({ n, tmp, probeImage: PROBE_IMAGE, baseline: flags.baseline }));
   // Entry points share chunks: an entry's size is everything it can load, its own file plus
   // every chunk reachable by static or dynamic import; startup is the static part alone.
   const bundleBytes = {};
@@ -1178,6 +1186,7 @@ function renderText(s, r) {
       `    dist/cli.js check       ${spread(r.c.cliCheck)}; over bare Node ${r.c.overheadMs.cliCheck} ms`,
       `    dist/cli.js --help      ${spread(r.c.help)} (to exit); over bare Node ${r.c.overheadMs.help} ms`,
       `    Node 24 alone (-e 0)    ${spread(r.c.nodeBare)}`,
+      `    CPU to first call       main.js ${spread(r.c.mainCpu)}, bare Node ${spread(r.c.nodeBareCpu)}: ${r.c.startOverheadCpuMs} ms of our own`,
       `    loaded before the engine: ${Object.entries(r.c.profile.loaded)
         .map(([k, v]) => `${k} ${v.bytes} B`)
         .join(", ")}`,
