@@ -6,7 +6,12 @@ import type { EngineError } from "../../src/errors.js";
 import { MEMORY_BASE, memoryEngine } from "../helpers/memory.js";
 import { engineContract, specFor } from "./contract.js";
 
-engineContract("in-memory double", () => ({ engine: memoryEngine(), image: MEMORY_BASE }));
+// The double applies everything it is given: no deviation.
+engineContract("in-memory double", () => ({
+  engine: memoryEngine(),
+  image: MEMORY_BASE,
+  knownDeviations: [],
+}));
 
 describe("in-memory double: injected faults", () => {
   it("a hanging call ends at its deadline as a timeout", async () => {

@@ -9,12 +9,15 @@ import { cleanupOwned, listOwned } from "../../src/engine/cleanup.js";
 import { readBuildContext } from "../../src/engine/context.js";
 import { newRunId, OWNER_LABEL, ownedTag, ownerLabels, SUBJECT_LABEL } from "../../src/engine/ownership.js";
 import { BuildFailedError, type Engine, type LaunchSpec } from "../../src/engine/provider.js";
+import { readBack } from "../../src/engine/readback.js";
 import { EngineError } from "../../src/errors.js";
 
 export interface ContractSetup {
   engine: Engine;
   /** A base image with /bin/sh, echo, sleep and /etc/passwd. */
   image: string;
+  /** The hardened settings this engine is known to accept and not apply (README, Engines). */
+  knownDeviations: string[];
 }
 
 /** A hardened subject running `script` under sh, labelled as `owner`'s. */
@@ -47,7 +50,7 @@ function workspace(dockerfile: string): string {
 
 export function engineContract(name: string, setup: () => ContractSetup): void {
   describe(`engine contract: ${name}`, () => {
-    const { engine, image } = setup();
+    const { engine, image, knownDeviations } = setup();
     const owner = newRunId();
     afterAll(async () => {
       await cleanupOwned(engine, { owner }, { trigger: "test-teardown" });
@@ -88,6 +91,15 @@ export function engineContract(name: string, setup: () => ContractSetup): void {
       expect(running.state.running).toBe(true);
       expect(running.state.pid).toBeGreaterThan(0);
       await expect.poll(async () => (await engine.logs(id)).stdout, { timeout: 5000 }).toBe("up\n");
+    });
+
+    it("reads back the hardened settings it applied: only its known deviations differ from the spec", async () => {
+      const spec = specFor(owner, "hardened", image, "sleep 300");
+      spec.namespaces = { net: "none", ipc: "none", cgroup: "private" };
+      const id = await engine.create(spec);
+      const deviations = readBack(spec, await engine.inspect(id));
+      expect(deviations.map((d) => d.setting).sort()).toEqual([...knownDeviations].sort());
+      await engine.removeContainer(id);
     });
 
     it("a process that exits reports its code (wait, inspect) and its stdout and stderr apart", async () => {
