@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The CLI door: parse the command, dispatch, map errors to exit codes (DESIGN.md):
+// The CLI door: parse the command, dispatch, map errors to exit codes (README, The CLI):
 // 0 pass or warn, 1 fail, 2 usage or configuration error, 3 engine or internal error.
 import module from "node:module";
 import { ConfigError, exitCodeOf, UsageError } from "./errors.js";

@@ -1,5 +1,5 @@
 // Typed errors carry their exit code and, for configuration problems, the fix.
-// Exit codes (DESIGN.md): 0 pass/warn, 1 fail, 2 usage or configuration, 3 engine or internal.
+// Exit codes (README, The CLI): 0 pass/warn, 1 fail, 2 usage or configuration, 3 engine or internal.
 import { readFile } from "node:fs/promises";
 
 export class UsageError extends Error {

@@ -1,4 +1,4 @@
-// The flow (DESIGN.md): inventory -> plan -> engine -> suites -> cleanup -> verify -> report.
+// The flow (docs/architecture.md): inventory -> plan -> engine -> suites -> cleanup -> verify -> report.
 // Doors (CLI, action main) parse their inputs, call runPipeline, then render and publish.
 import { availableParallelism } from "node:os";
 import path from "node:path";

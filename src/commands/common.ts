@@ -22,7 +22,7 @@ export async function renderReport(report: Report, format: Format): Promise<stri
   return renderText(report);
 }
 
-/** 0 pass or warn, 1 fail, 3 engine or internal error (DESIGN.md). */
+/** 0 pass or warn, 1 fail, 3 engine or internal error (README, The CLI). */
 export function exitCodeFor(report: Report): number {
   return report.verdict === "error" ? 3 : report.verdict === "fail" ? 1 : 0;
 }
