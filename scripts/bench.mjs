@@ -217,7 +217,7 @@ let subject = hardened;
 let suiteInventory = "acceptance/inventory.json";
 
 try {
-  if (only.has("a")) results.a = await benchSuiteVsFloor(reps(5));
+  if (only.has("a")) results.a = await benchSuiteVsFloor(reps(9));
   if (only.has("b")) results.b = await benchAttach(reps(5));
   if (only.has("c")) results.c = await benchColdStart(reps(7));
   if (only.has("d")) results.d = await benchParallel(reps(3));
@@ -225,7 +225,7 @@ try {
   if (only.has("f")) results.f = await benchAlignment(reps(5));
   if (only.has("g")) results.g = await benchRealistic(reps(3));
   if (only.has("h")) results.h = await benchCheckStack(reps(3));
-  if (only.has("i")) results.i = await benchBuild(reps(5));
+  if (only.has("i")) results.i = await benchBuild(reps(9));
 } finally {
   await cleanup("bench-end");
 }
