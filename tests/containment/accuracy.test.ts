@@ -270,6 +270,11 @@ describe("namespaces shared with anything", () => {
     expect(r["containment.namespaces"]!.message).toBe("shares its pid with container peer");
   });
 
+  it("a process of the subject's own container in another of its cgroups is not another container", () => {
+    const r = grade({}, { foreign: [{ container: ID, count: 1 }] }, { others });
+    expect(r["containment.namespaces"]!.status).toBe("pass");
+  });
+
   it("a container that joined the subject's network is named", () => {
     const r = grade({}, {}, { others: [{ id: PEER, name: "sidecar", modes: { net: `container:${ID}` } }] });
     expect(r["containment.namespaces"]!.message).toBe("shares its net with container sidecar");

@@ -384,7 +384,7 @@ function sharing(ev: ContainmentEvidence): Map<string, Set<string>> {
     }
   }
   // Measured: processes in the subject's pid namespace that belong to another container (or none).
-  for (const f of p?.foreign ?? [])
+  for (const f of (p?.foreign ?? []).filter((x) => !x.container || !me(x.container)))
     add("pid", f.container ? `container ${nameOf(f.container)}` : `the host (${f.count} processes)`);
   return shared;
 }

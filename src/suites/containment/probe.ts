@@ -82,6 +82,8 @@ foreign_processes() {
   for d in /proc/[0-9]*; do
     cg=$(cat "$d/cgroup" 2>/dev/null) || continue
     [ "$cg" = "$own" ] || [ "$cg" = "$self" ] && continue
+    # The subject's own, in another of its cgroups (an exec'd process on the way in): not foreign.
+    case "$cg" in *"$DA_ID"*) continue ;; esac
     id=$(printf '%s\n' "$cg" | grep -o '[0-9a-f]\{64\}' | head -n 1)
     [ -n "$id" ] || id=-
     echo "$id"
