@@ -76,13 +76,15 @@ const lazyRequires = {
       if (args.kind !== "require-call" || args.namespace === "lazy") return undefined;
       const pkg = /node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)[\\/]/.exec(args.importer)?.[1];
       if (!pkg || !LAZY_REQUIRES[pkg]?.includes(args.path)) return undefined;
-      return { path: `${args.path}?from=${args.importer}`, namespace: "lazy" };
+      // Relative to the checkout: a path outside the file namespace goes into the chunk's hash
+      // as written, so an absolute one gave every checkout its own chunk names.
+      return { path: `${args.path}?from=${path.relative(ROOT, args.importer)}`, namespace: "lazy" };
     });
     b.onLoad({ filter: /.*/, namespace: "lazy" }, (args) => {
       const [spec, importer] = args.path.split("?from=");
       const target = LAZY_BUILTINS.includes(spec) ? `node:${spec}` : spec;
       return {
-        resolveDir: path.dirname(importer),
+        resolveDir: path.dirname(path.join(ROOT, importer)),
         loader: "js",
         contents: `let real;
 const load = () => (real ??= require(${JSON.stringify(target)}));
