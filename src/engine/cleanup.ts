@@ -245,12 +245,28 @@ export function mergeCleanup(parts: CleanupEvidence[], trigger: string): Cleanup
   };
 }
 
+/**
+ * An image in use (409) by a container no listing shows, such as Podman's build containers
+ * while another build takes this image as its cache, is free again a moment later: ask a few
+ * times, waiting longer each time (about 1.4 s in all).
+ */
+async function removeImage(engine: Engine, ref: string, attempts: number): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await engine.removeImage(ref);
+    } catch (err) {
+      if (attempt >= attempts || !(err instanceof EngineError) || err.statusCode !== 409) throw err;
+      await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
+    }
+  }
+}
+
 async function execute(engine: Engine, a: PlannedAction): Promise<CleanupObject> {
   const base = { kind: a.kind, id: a.id, name: a.name, tag: a.tag, role: a.role, reason: a.reason };
   if (!a.remove) return { ...base, action: "retained" };
   try {
     if (a.kind === "container") await engine.removeContainer(a.id);
-    else await engine.removeImage(a.tag ?? a.id);
+    else await removeImage(engine, a.tag ?? a.id, a.intermediate ? 1 : 4);
     return { ...base, action: a.untagOnly ? "untagged" : "removed" };
   } catch (err) {
     // 404: gone between the listing and the removal (a probe removes itself when it ends). That is

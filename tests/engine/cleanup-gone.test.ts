@@ -2,7 +2,7 @@
 // it. Gone is what cleanup wants; the run's evidence must not call that a failed cleanup.
 import { describe, expect, it } from "vitest";
 import { cleanupOwned } from "../../src/engine/cleanup.js";
-import { OWNER_LABEL, ROLE_LABEL } from "../../src/engine/ownership.js";
+import { OWNER_LABEL, ownedTag, ROLE_LABEL } from "../../src/engine/ownership.js";
 import type { Engine } from "../../src/engine/provider.js";
 import { EngineError } from "../../src/errors.js";
 
@@ -40,5 +40,41 @@ describe("cleanup of an object already gone", () => {
     const evidence = await cleanupOwned(engine, { owner }, { trigger: "test" });
     expect(evidence.objects).toMatchObject([{ id: "p1", action: "failed" }]);
     expect(evidence.completed).toBe(false);
+  });
+});
+
+describe("an owned image a build container holds for a moment", () => {
+  function engineWithImage(refusals: number) {
+    const tag = ownedTag(owner, "s");
+    let images = [
+      { id: "sha256:1", parentId: "", tags: [tag], labels: { [OWNER_LABEL]: owner }, created: 1 },
+    ];
+    let calls = 0;
+    const engine = {
+      listContainers: async () => [],
+      listImages: async () => images,
+      removeImage: async () => {
+        if (calls++ < refusals)
+          throw new EngineError(`remove image ${tag}: image is in use by a container`, "engine", 409);
+        images = [];
+      },
+    } as unknown as Engine;
+    return { engine, calls: () => calls };
+  }
+
+  it("is asked again after a 409 and removed: cleanup completed", async () => {
+    const { engine, calls } = engineWithImage(2);
+    const evidence = await cleanupOwned(engine, { owner }, { trigger: "test" });
+    expect(evidence.objects).toMatchObject([{ kind: "image", action: "removed" }]);
+    expect(evidence.completed).toBe(true);
+    expect(calls()).toBe(3);
+  });
+
+  it("still in use after four tries: a failed removal, named by its tag", async () => {
+    const { engine, calls } = engineWithImage(10);
+    const evidence = await cleanupOwned(engine, { owner }, { trigger: "test" });
+    expect(evidence.objects).toMatchObject([{ kind: "image", action: "failed" }]);
+    expect(evidence.completed).toBe(false);
+    expect(calls()).toBe(4);
   });
 });

@@ -29,10 +29,10 @@ describe("listing images while another client removes one", () => {
     expect(calls()).toBe(2);
   });
 
-  it("gives up after three races, with the engine's message", async () => {
+  it("gives up after five races, with the engine's message", async () => {
     const { engine, calls } = engineAnswering([() => Promise.reject(race())]);
     await expect(engine.listImages({})).rejects.toThrow(/list images: .*image not known/);
-    expect(calls()).toBe(3);
+    expect(calls()).toBe(5);
   });
 
   it("any other failure is not retried", async () => {

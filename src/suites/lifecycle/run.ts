@@ -280,7 +280,12 @@ function cleanupDraft(cleanup: CleanupEvidence, owner: string): Draft {
       evidence,
     };
   }
-  const left = cleanup.remaining.map((r) => `${r.kind} ${r.id.slice(0, 19)}`).join(", ");
+  const left = [
+    ...cleanup.remaining.map((r) => `${r.kind} ${r.id.slice(0, 19)}`),
+    ...cleanup.objects
+      .filter((o) => o.action === "failed" && !cleanup.remaining.some((r) => r.id === o.id))
+      .map((o) => `${o.kind} ${o.tag ?? o.id.slice(0, 19)} (${o.error?.message ?? "removal failed"})`),
+  ].join(", ");
   return {
     status: "fail",
     message: `owned objects remain: ${left || cleanup.errors.map((e) => e.message).join("; ")}`,

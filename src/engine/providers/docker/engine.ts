@@ -411,7 +411,9 @@ export class DockerEngine implements Engine {
         );
         break;
       } catch (err) {
-        if (attempt === 3 || !/image not known/.test((err as Error).message)) throw err;
+        if (attempt === 5 || !/image not known/.test((err as Error).message)) throw err;
+        // Removals come in bursts (a run's cleanup): give the one in progress time to finish.
+        await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
       }
     }
     return list.map((i) => ({
