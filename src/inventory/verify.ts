@@ -75,12 +75,5 @@ function byCaseOrder(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** One line per drifting subject x suite, for logs and errors. */
-export function describeDrift(d: Drift): string {
-  const parts = [
-    d.missing.length ? `missing ${d.missing.join(", ")}` : "",
-    d.skipped.length ? `skipped ${d.skipped.join(", ")}` : "",
-    d.unexpected.length ? `unexpected ${d.unexpected.join(", ")}` : "",
-  ].filter(Boolean);
-  return `${d.subject} / ${d.suite}: ${parts.join("; ")}`;
-}
+/** One line per drifting subject x suite, for logs and errors (the report's own wording). */
+export { describeDrift } from "../report/bundle-checks.js";

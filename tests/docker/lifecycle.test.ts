@@ -9,7 +9,7 @@ import { silentLogger } from "../../src/log.js";
 import { runPipeline } from "../../src/pipeline.js";
 import type { Report } from "../../src/report/model.js";
 import { expectedOn } from "../helpers/differences.js";
-import { ENGINE_KIND, hasEngine, newEngine, PROBE_IMAGE } from "../helpers/engine.js";
+import { cleanupProblems, ENGINE_KIND, hasEngine, newEngine, PROBE_IMAGE } from "../helpers/engine.js";
 import { fixtureSubject, REPO_ROOT, writeInventory } from "../helpers/inventory.js";
 
 async function run(
@@ -198,14 +198,7 @@ describe.skipIf(!hasEngine)("owned cleanup", () => {
     await engine.docker.getImage(built.imageId).tag({ repo: "da-test-shared", tag: owner });
     try {
       const evidence = await cleanupOwned(engine, { owner }, { trigger: "test" });
-      expect(
-        evidence.completed,
-        JSON.stringify({
-          remaining: evidence.remaining,
-          errors: evidence.errors,
-          failed: evidence.objects.filter((o) => o.action === "failed"),
-        }),
-      ).toBe(true);
+      expect(evidence.completed, cleanupProblems(evidence)).toBe(true);
       const tagObject = evidence.objects.find((o) => o.tag === ownedTag(owner, "shared"));
       expect(tagObject?.action).toBe("untagged");
       expect(tagObject?.reason).toContain(otherTag);

@@ -13,7 +13,7 @@ import { DockerEngine } from "../../src/engine/providers/docker/engine.js";
 import type { CaseResult } from "../../src/report/model.js";
 import { measureHostNamespaces, runContainment } from "../../src/suites/containment/index.js";
 import { fixtureLaunch, HARDENED_DIR, hardenedSubject, loadFaults } from "../containment/faults.js";
-import { BASE_IMAGE, DIALECTS, hasEngine, PROBE_IMAGE } from "../helpers/engine.js";
+import { BASE_IMAGE, cleanupProblems, DIALECTS, hasEngine, PROBE_IMAGE } from "../helpers/engine.js";
 
 type Alter = (stdout: string) => string;
 
@@ -83,14 +83,7 @@ describe.skipIf(!hasEngine)("probe channel on the real engine", () => {
   afterAll(async () => {
     const evidence = await cleanupOwned(engine, { owner }, { trigger: "test-teardown" });
     rmSync(hostDir, { recursive: true, force: true });
-    expect(
-      evidence.completed,
-      JSON.stringify({
-        remaining: evidence.remaining,
-        errors: evidence.errors,
-        failed: evidence.objects.filter((o) => o.action === "failed"),
-      }),
-    ).toBe(true);
+    expect(evidence.completed, cleanupProblems(evidence)).toBe(true);
   });
 
   it("an intact report finds the read-write host bind", async () => {

@@ -4,6 +4,7 @@ import { dockerDialect } from "../../src/engine/providers/docker/dialect.js";
 import { DockerEngine } from "../../src/engine/providers/docker/engine.js";
 import { type CreateOptions, createBody } from "../../src/engine/providers/docker/translate.js";
 import { podmanDialect } from "../../src/engine/providers/podman/index.js";
+import type { CleanupEvidence } from "../../src/report/model.js";
 import type { LaunchPlan } from "../../src/suites/lifecycle/create.js";
 
 export const BASE_IMAGE = process.env.DA_BASE_IMAGE ?? "docker-acceptance/busybox:local";
@@ -49,3 +50,9 @@ export function dockerOptions(plan: LaunchPlan): CreateOptions {
 export const ENGINE_KIND: "docker" | "podman" | undefined = hasEngine
   ? ((await newEngine().facts()).kind as "docker" | "podman")
   : undefined;
+
+/** What kept a cleanup from completing, as an assertion message: what is left, failed or errored. */
+export function cleanupProblems(e: CleanupEvidence): string {
+  const failed = e.objects.filter((o) => o.action === "failed");
+  return JSON.stringify({ remaining: e.remaining, errors: e.errors, failed });
+}

@@ -2,8 +2,7 @@
 // the legacy builder's stream, and what each build created. The BuildKit session lives in
 // buildkit.ts, imported only when a BuildKit build runs.
 import type Docker from "dockerode";
-import type { BuilderChoice, BuildRequest } from "../../provider.js";
-import type { BuildkitStep } from "./buildkit.js";
+import type { BuilderChoice, BuildRequest, BuildStep } from "../../provider.js";
 
 export {
   type Builder,
@@ -18,7 +17,7 @@ export interface BuildOutcome extends BuilderChoice {
   imageId?: string;
   failure?: string;
   log: string;
-  steps: BuildkitStep[];
+  steps: BuildStep[];
   intermediateImages: string[];
 }
 

@@ -8,6 +8,7 @@ import { randomUUID } from "node:crypto";
 import type { Duplex } from "node:stream";
 import * as grpc from "@grpc/grpc-js";
 import type Docker from "dockerode";
+import type { BuildStep } from "../../provider.js";
 import { all, bool, decodeFields, encodeFields, has, num, str } from "./protowire.js";
 
 export interface BuildkitRequest {
@@ -25,22 +26,11 @@ export interface BuildkitRequest {
   onLine: (line: string) => void;
 }
 
-export interface BuildkitStep {
-  /** The step's number in the log (`#3`). */
-  n: number;
-  name: string;
-  cached: boolean;
-  durationMs?: number;
-  error?: string;
-  /** The last lines the step printed (bounded). */
-  outputTail: string;
-}
-
 export interface BuildkitOutcome {
   imageId?: string;
   /** The engine's final error, when the build failed. */
   failure?: string;
-  steps: BuildkitStep[];
+  steps: BuildStep[];
 }
 
 const STEP_OUTPUT_LIMIT = 4096;
@@ -129,13 +119,13 @@ async function openSession(docker: Docker, secrets: Record<string, string>) {
 
 /** Folds StatusResponse messages into steps and readable `#n` lines, as `docker build --progress=plain`. */
 export class StatusLog {
-  private readonly byDigest = new Map<string, BuildkitStep & { started?: number; shown: boolean }>();
+  private readonly byDigest = new Map<string, BuildStep & { started?: number; shown: boolean }>();
   constructor(
     private readonly emit: (line: string) => void,
     private readonly mask: (text: string) => string = (t) => t,
   ) {}
 
-  get steps(): BuildkitStep[] {
+  get steps(): BuildStep[] {
     return [...this.byDigest.values()]
       .filter((s) => s.shown)
       .map(({ n, name, cached, durationMs, error, outputTail }) => ({
