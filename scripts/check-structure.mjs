@@ -67,6 +67,23 @@ export const LAYERS = [
     units: ["src/inventory/"],
   },
   {
+    name: "cases",
+    why: "each suite's cases defined once and whole (ids, titles, what each measures, fixes, and a containment case's grader with the evidence it reads), gathered in ids.ts: the inventory's schema, check mode's fixes and the docs read them; probes and runners stay in the suites",
+    units: [
+      {
+        name: "suite catalogue",
+        paths: [
+          "src/suites/ids.ts",
+          "src/suites/*/cases.ts",
+          "src/suites/containment/evidence.ts",
+          "src/suites/containment/inspect.ts",
+          "src/suites/containment/mounts.ts",
+          "src/suites/containment/seccomp.ts",
+        ],
+      },
+    ],
+  },
+  {
     name: "engine",
     why: "the container engine behind the provider seam; it knows nothing of suites, inventories or reviews",
     units: ["src/engine/"],
@@ -77,14 +94,9 @@ export const LAYERS = [
     units: ["src/report/"],
   },
   {
-    name: "catalogue",
-    why: "the suites' and cases' definitions as plain data (ids, titles, what each measures, fixes): the report's schema and tables, the inventory's enums and the suites all name cases; graders and probes stay in the suites",
-    units: [
-      {
-        name: "suite catalogue",
-        paths: ["src/suites/ids.ts", "src/suites/*/cases.ts"],
-      },
-    ],
+    name: "suite names",
+    why: "the suites' names in order, all the report needs of the catalogue (its schema, table order and JUnit groups)",
+    units: ["src/suites/names.ts"],
   },
   {
     name: "primitives",

@@ -2,7 +2,7 @@
 // with its action input, its CLI flag, its values, its default and its help. Plain data: the CLI's
 // `--help` reads it without loading the schema library.
 import { DEFAULT_INVENTORY_PATH } from "../inventory/path.js";
-import { SUITES } from "../suites/ids.js";
+import { SUITES } from "../suites/names.js";
 
 export type Kind =
   | { kind: "string" }

@@ -1,11 +1,13 @@
-// The case catalogue: every suite and every case, defined once, as plain data (each suite's
-// cases.ts, gathered here), so the inventory's schema, the suites, the report's tables and the docs
-// can all read it. Case IDs, their types, the schema's enums, the report's rows, the JUnit groups
-// and the README's case tables are derived from SUITE_REGISTRY. A containment case's grader is
-// bound to its ID in containment/grade.ts (a Record over the IDs: the compiler refuses a case
-// without one).
+// The case catalogue: every suite and every case, defined once (each suite's cases.ts, gathered
+// here), so the inventory's schema, the suites, check mode's fixes and the docs can all read it.
+// Case IDs, their types, the schema's enums, the JUnit groups and the README's case tables are
+// derived from SUITE_REGISTRY. A containment case's definition carries its grader, so a new case is
+// its entry in containment/cases.ts and its test. The report reads only the suites' names (names.ts).
 import { CONTAINMENT_SUITE } from "./containment/cases.js";
 import { LIFECYCLE_SUITE } from "./lifecycle/cases.js";
+import { SUITES, type SuiteName } from "./names.js";
+
+export { SUITES, type SuiteName };
 
 /**
  * The forms a fix is said in: `inventory` (the pinned inventory's fields, as `run` and the action
@@ -45,15 +47,16 @@ export interface Suite<Def extends CaseDef = CaseDef> {
 export const SUITE_REGISTRY = [LIFECYCLE_SUITE, CONTAINMENT_SUITE] as const;
 
 type Registered = (typeof SUITE_REGISTRY)[number];
-export type SuiteName = Registered["name"];
+// names.ts lists the same suites in the same order: a suite added in one place only does not compile.
+type NamesOf<T extends readonly { name: string }[]> = { [K in keyof T]: T[K]["name"] };
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+true satisfies Same<NamesOf<typeof SUITE_REGISTRY>, typeof SUITES>;
 export type LifecycleCaseId = (typeof LIFECYCLE_SUITE)["cases"][number]["id"];
 export type ContainmentCaseId = (typeof CONTAINMENT_SUITE)["cases"][number]["id"];
 export type CaseId = Registered["cases"][number]["id"];
 
 const idsOf = <Id extends string>(cases: readonly { id: Id }[]) => cases.map((c) => c.id);
 
-/** Suite names in registry order (a non-empty tuple, as z.enum wants). */
-export const SUITES = SUITE_REGISTRY.map((s) => s.name) as [SuiteName, ...SuiteName[]];
 export const LIFECYCLE_CASES: readonly LifecycleCaseId[] = idsOf(LIFECYCLE_SUITE.cases);
 export const CONTAINMENT_CASES: readonly ContainmentCaseId[] = idsOf(CONTAINMENT_SUITE.cases);
 export const ALL_CASES: readonly CaseId[] = SUITE_REGISTRY.flatMap((s) => idsOf<CaseId>(s.cases));

@@ -3,18 +3,19 @@
 // The real-engine counterparts are fixtures in acceptance/fixtures/faults/faults.json.
 import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import {
-  type ContainmentEvidence,
-  type GradeTarget,
-  gradeContainment,
-} from "../../src/suites/containment/grade.js";
+import type {
+  ContainmentEvidence,
+  GradeTarget,
+  ProbeEvidence,
+  ProcessEvidence,
+} from "../../src/suites/containment/evidence.js";
+import { gradeContainment } from "../../src/suites/containment/grade.js";
 import type { InspectEvidence } from "../../src/suites/containment/inspect.js";
 import {
   judgeHostBinds,
   parseHostPathAllowance,
   sensitiveHostPath,
 } from "../../src/suites/containment/mounts.js";
-import type { ProbeEvidence, ProcessEvidence } from "../../src/suites/containment/probe.js";
 import {
   allowedBeyondDefault,
   DEFAULT_DENIED,

@@ -5,11 +5,8 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { parseFilters } from "../../src/commands/check.js";
 import { DOCKER_DEFAULTS } from "../../src/engine/providers/docker/dialect.js";
-import {
-  type ContainmentEvidence,
-  decodeCaps,
-  gradeContainment,
-} from "../../src/suites/containment/grade.js";
+import { type ContainmentEvidence, decodeCaps } from "../../src/suites/containment/evidence.js";
+import { gradeContainment } from "../../src/suites/containment/grade.js";
 import {
   type InspectEvidence,
   noNewPrivilegesOption,

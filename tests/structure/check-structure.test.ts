@@ -140,27 +140,38 @@ describe("layers", () => {
     expect(messages(root)[0]).toContain("suites are independent");
   });
 
-  it("holds the case catalogue below the report: one unit across folders, data only", () => {
+  it("holds the cases over the engine and under the inventory; the report reads only the suites' names", () => {
     const catalogue = {
-      "src/report/model.ts": 'import { SUITES } from "../suites/ids.js";\nexport const s = SUITES;\n',
+      "src/report/model.ts": 'import { SUITES } from "../suites/names.js";\nexport const s = SUITES;\n',
+      "src/suites/names.ts": 'export const SUITES = ["c"] as const;\n',
+      "src/inventory/schema.ts": 'import { SUITES } from "../suites/ids.js";\nexport const e = SUITES;\n',
       "src/suites/ids.ts":
         'import { C } from "./containment/cases.js";\nexport const SUITES = [C];\nexport type D = 1;\n',
-      "src/suites/containment/cases.ts": 'import type { D } from "../ids.js";\nexport const C: D = 1;\n',
+      "src/engine/provider.ts": "export type View = { id: string };\n",
+      "src/suites/containment/evidence.ts":
+        'import type { View } from "../../engine/provider.js";\nexport type Ev = View;\n',
+      "src/suites/containment/cases.ts":
+        'import type { D } from "../ids.js";\nimport type { Ev } from "./evidence.js";\nexport const C = { d: 1 as D, grade: (ev: Ev) => ev.id };\n',
     };
-    // The catalogue (ids.ts) and a suite's cases.ts import each other inside the catalogue: allowed.
+    // A case definition with its grader, over evidence typed by the engine: all downward or within.
     expect(offenders(tree(catalogue))).toEqual([]);
-    // A case definition reaching for a suite's code (a grader) or the report is not data.
+    // The report reaching for the catalogue (and so the graders), a case reaching for the suite's
+    // runner (the probe) or for the inventory: upward.
     const root = tree({
       ...catalogue,
-      "src/suites/containment/grade.ts": "export const grade = 1;\n",
+      "src/report/model.ts": 'import { SUITES } from "../suites/ids.js";\nexport const s = SUITES;\n',
+      "src/suites/containment/probe.ts": "export const probe = 1;\n",
       "src/suites/containment/cases.ts":
-        'import type { D } from "../ids.js";\nimport { grade } from "./grade.js";\nimport type { s } from "../../report/model.js";\nexport const C: D = grade;\n',
+        'import type { D } from "../ids.js";\nimport { probe } from "./probe.js";\nimport type { e } from "../../inventory/schema.js";\nexport const C: D = probe;\n',
     });
     expect(offenders(root).map((o) => o.key)).toEqual([
-      "src/suites/containment/cases.ts -> src/suites/containment/grade.ts",
-      "src/suites/containment/cases.ts -> src/report/model.ts",
+      "src/report/model.ts -> src/suites/ids.ts",
+      "src/suites/containment/cases.ts -> src/suites/containment/probe.ts",
+      "src/suites/containment/cases.ts -> src/inventory/schema.ts",
     ]);
-    expect(messages(root)[0]).toContain('layer "catalogue" (suite catalogue) may not import layer "suites"');
+    expect(messages(root).join("\n")).toContain(
+      'layer "cases" (suite catalogue) may not import layer "suites"',
+    );
   });
 
   it("keeps a seam's package inside its seam (the engine's client, GitHub's, the Actions toolkit)", () => {

@@ -7,7 +7,13 @@ import type { ContainerView, Engine } from "../../engine/provider.js";
 import { runProbe } from "../../engine/trusted-probe.js";
 import { errorEvidence } from "../../errors.js";
 import type { CaseResult } from "../../report/model.js";
-import { type ContainmentEvidence, decodeCaps, gradeContainment, type OtherContainer } from "./grade.js";
+import {
+  type ContainmentEvidence,
+  decodeCaps,
+  type OtherContainer,
+  type ProcessEvidence,
+} from "./evidence.js";
+import { gradeContainment } from "./grade.js";
 import { type InspectEvidence, inspectEvidence, numericUser } from "./inspect.js";
 import type { HostPathAllowance } from "./mounts.js";
 import {
@@ -15,14 +21,13 @@ import {
   hostProbeOptions,
   type ProbeLaunch,
   ProbeParseError,
-  type ProcessEvidence,
   parseCensusOutput,
   parseHostOutput,
   parseProbeOutput,
   probeOptions,
 } from "./probe.js";
 
-export type { ContainmentEvidence, GradeTarget, OtherContainer } from "./grade.js";
+export type { ContainmentEvidence, GradeTarget, OtherContainer } from "./evidence.js";
 export { gradeContainment } from "./grade.js";
 export { type InspectEvidence, inspectEvidence } from "./inspect.js";
 export { type HostPathAllowance, parseHostPathAllowance } from "./mounts.js";

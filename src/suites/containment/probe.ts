@@ -4,50 +4,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { ProbeSpec } from "../../engine/provider.js";
 import { trustedProbe } from "../../engine/trusted-probe.js";
-
-/** Namespaces the containment suite compares with the host's. */
-export const NAMESPACES = ["pid", "net", "ipc", "uts", "mnt", "cgroup"] as const;
-
-export interface ProcessEvidence {
-  pid: number;
-  /** Selected /proc/<pid>/status fields, e.g. Uid: "65532\t65532\t65532\t65532". */
-  status: Record<string, string>;
-  /** /proc/<pid>/ns/* link targets, e.g. { pid: "pid:[4026532181]" }; absent when unreadable. */
-  ns: Record<string, string>;
-  /** /proc/<pid>/attr/current, or undefined when the kernel has no LSM label to give. */
-  lsm?: string;
-  /** Interfaces in the process's network namespace (/proc/<pid>/net/dev). */
-  interfaces?: string[];
-  /** What could not be read, e.g. ["ns", "mountinfo"]. */
-  unreadable: string[];
-}
-
-export interface WriteProbe {
-  path: string;
-  /** accepted: a small file was created; refused: it was not; missing: the path is not a directory. */
-  result: "accepted" | "refused" | "missing";
-  /** Only for accepted writes: whether the probe's file was removed afterwards. */
-  cleaned?: boolean;
-}
-
-export interface ProbeEvidence {
-  /** The subject's processes, by pid inside the subject's pid namespace. */
-  processes: ProcessEvidence[];
-  /** mountinfo lines of the first subject process's mount namespace (the one write probes ran in). */
-  mountinfo: string[];
-  writes: WriteProbe[];
-  /** Masked / read-only paths that exist inside the subject (path -> exists). */
-  exists: Record<string, boolean>;
-  /**
-   * Processes in the subject's pid namespace that are neither the subject's nor this probe's, per
-   * container id found in their cgroup (none: a host process). Any entry means a shared namespace.
-   */
-  foreign?: { container?: string; count: number }[];
-  /** The probe could traverse /proc/<pid>/root of the first subject process. */
-  rootReadable: boolean;
-  uid: number;
-  gid: number;
-}
+import type { ProbeEvidence, ProcessEvidence } from "./evidence.js";
 
 /**
  * The report's frame: the body's output, then one trailer line `Z <bytes> <sha256>` over exactly

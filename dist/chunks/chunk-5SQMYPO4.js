@@ -1,0 +1,3 @@
+import { createRequire as __daCreateRequire } from 'node:module';
+const require = __daCreateRequire(import.meta.url);
+var e=["lifecycle","containment"];export{e as a};

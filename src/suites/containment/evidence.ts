@@ -1,0 +1,226 @@
+// What the containment graders read: the evidence a run collects (the trusted probe's report,
+// inspect, the host's namespaces, the other containers), what a grader is told about the subject,
+// and the small readers every grader shares. Pure: nothing here touches an engine.
+import type { CaseResult } from "../../report/model.js";
+import type { InspectEvidence } from "./inspect.js";
+import { type ClassifiedMount, classifyMounts, type HostPathAllowance, parseMountinfo } from "./mounts.js";
+
+/** Namespaces the containment suite compares with the host's. */
+export const NAMESPACES = ["pid", "net", "ipc", "uts", "mnt", "cgroup"] as const;
+
+export interface ProcessEvidence {
+  pid: number;
+  /** Selected /proc/<pid>/status fields, e.g. Uid: "65532\t65532\t65532\t65532". */
+  status: Record<string, string>;
+  /** /proc/<pid>/ns/* link targets, e.g. { pid: "pid:[4026532181]" }; absent when unreadable. */
+  ns: Record<string, string>;
+  /** /proc/<pid>/attr/current, or undefined when the kernel has no LSM label to give. */
+  lsm?: string;
+  /** Interfaces in the process's network namespace (/proc/<pid>/net/dev). */
+  interfaces?: string[];
+  /** What could not be read, e.g. ["ns", "mountinfo"]. */
+  unreadable: string[];
+}
+
+export interface WriteProbe {
+  path: string;
+  /** accepted: a small file was created; refused: it was not; missing: the path is not a directory. */
+  result: "accepted" | "refused" | "missing";
+  /** Only for accepted writes: whether the probe's file was removed afterwards. */
+  cleaned?: boolean;
+}
+
+export interface ProbeEvidence {
+  /** The subject's processes, by pid inside the subject's pid namespace. */
+  processes: ProcessEvidence[];
+  /** mountinfo lines of the first subject process's mount namespace (the one write probes ran in). */
+  mountinfo: string[];
+  writes: WriteProbe[];
+  /** Masked / read-only paths that exist inside the subject (path -> exists). */
+  exists: Record<string, boolean>;
+  /**
+   * Processes in the subject's pid namespace that are neither the subject's nor this probe's, per
+   * container id found in their cgroup (none: a host process). Any entry means a shared namespace.
+   */
+  foreign?: { container?: string; count: number }[];
+  /** The probe could traverse /proc/<pid>/root of the first subject process. */
+  rootReadable: boolean;
+  uid: number;
+  gid: number;
+}
+
+export interface ContainmentEvidence {
+  inspect: InspectEvidence;
+  /**
+   * What the trusted probe read, or why it could not. `unverified`: a report arrived but failed its
+   * length/digest check, so what it says cannot be trusted either way.
+   */
+  probe: ProbeEvidence | { error: string; unverified?: boolean };
+  /** Host namespace identities, or why they could not be measured. */
+  host: { ns: Record<string, string>; sources?: Record<string, string> } | { error: string };
+  /** Other containers on the engine (never the subject, never this run's probes), or why not listed. */
+  others?: OtherContainer[] | { error: string };
+}
+
+/** Another container, with what could be learnt about its namespaces. */
+export interface OtherContainer {
+  id: string;
+  name: string;
+  /** Its own `container:<ref>` / `host` modes where known (the listing gives net; inspect the rest). */
+  modes: Partial<Record<"pid" | "net" | "ipc", string>>;
+  /** Namespace ids measured by a trusted probe in the same run (graded together). */
+  ns?: Record<string, string>;
+}
+
+export interface GradeTarget {
+  subject: string;
+  writableRoots: readonly string[];
+  allowedCapabilities: readonly string[];
+  network: "bridge" | "none" | "any";
+  /** Host paths the subject may bind (sensitive ones never count). */
+  allowedHostPaths?: readonly HostPathAllowance[];
+}
+
+/** A grader's verdict on one case; the runner adds the id, subject, timing and the catalogue's fix. */
+export type Outcome = Pick<CaseResult, "status" | "message" | "evidence"> & { remediation?: string };
+
+/** A case's grader: pure over the evidence, never touching the subject. */
+export type Grader = (ev: ContainmentEvidence, t: GradeTarget) => Outcome;
+
+export const CAP_NAMES = [
+  "CHOWN",
+  "DAC_OVERRIDE",
+  "DAC_READ_SEARCH",
+  "FOWNER",
+  "FSETID",
+  "KILL",
+  "SETGID",
+  "SETUID",
+  "SETPCAP",
+  "LINUX_IMMUTABLE",
+  "NET_BIND_SERVICE",
+  "NET_BROADCAST",
+  "NET_ADMIN",
+  "NET_RAW",
+  "IPC_LOCK",
+  "IPC_OWNER",
+  "SYS_MODULE",
+  "SYS_RAWIO",
+  "SYS_CHROOT",
+  "SYS_PTRACE",
+  "SYS_PACCT",
+  "SYS_ADMIN",
+  "SYS_BOOT",
+  "SYS_NICE",
+  "SYS_RESOURCE",
+  "SYS_TIME",
+  "SYS_TTY_CONFIG",
+  "MKNOD",
+  "LEASE",
+  "AUDIT_WRITE",
+  "AUDIT_CONTROL",
+  "SETFCAP",
+  "MAC_OVERRIDE",
+  "MAC_ADMIN",
+  "SYSLOG",
+  "WAKE_ALARM",
+  "BLOCK_SUSPEND",
+  "AUDIT_READ",
+  "PERFMON",
+  "BPF",
+  "CHECKPOINT_RESTORE",
+];
+
+/** A /proc/<pid>/status capability mask ("00000000a80425fb") as names. */
+export function decodeCaps(hex: string): string[] {
+  let mask = BigInt(`0x${hex.trim() || "0"}`);
+  const out: string[] = [];
+  for (let bit = 0; mask > 0n; bit++, mask >>= 1n) {
+    if (mask & 1n) out.push(CAP_NAMES[bit] ?? `CAP_${bit}`);
+  }
+  return out;
+}
+
+export const normCap = (c: string) => c.trim().toUpperCase().replace(/^CAP_/, "");
+
+export const pass = (message: string, evidence: Record<string, unknown> = {}): Outcome => ({
+  status: "pass",
+  message,
+  evidence,
+});
+
+export const fail = (message: string, evidence: Record<string, unknown> = {}): Outcome => ({
+  status: "fail",
+  message,
+  evidence,
+});
+
+export const skip = (message: string, evidence: Record<string, unknown> = {}): Outcome => ({
+  status: "skip",
+  message,
+  evidence,
+});
+
+export function observed(ev: ContainmentEvidence): ProbeEvidence | undefined {
+  return "error" in ev.probe ? undefined : ev.probe;
+}
+
+export function unobservedReason(ev: ContainmentEvidence, what = "the subject's processes"): string {
+  if ("error" in ev.probe) return `the trusted probe could not observe ${what}: ${ev.probe.error}`;
+  if (ev.probe.processes.length === 0) return `the trusted probe saw no process of the subject`;
+  return `the trusted probe could not read ${what}`;
+}
+
+/** The processes whose `field` the probe read; undefined when it read none (nothing to judge). */
+export function procs(ev: ContainmentEvidence, field: string): ProcessEvidence[] | undefined {
+  const p = observed(ev);
+  const readable = p?.processes.filter((x) => x.status[field] !== undefined) ?? [];
+  return readable.length > 0 ? readable : undefined;
+}
+
+/** Processes the probe could not read `what` of, named for the evidence. */
+export function unreadablePids(ev: ContainmentEvidence, what: (p: ProcessEvidence) => boolean): number[] {
+  return (
+    observed(ev)
+      ?.processes.filter(what)
+      .map((p) => p.pid) ?? []
+  );
+}
+
+export function firstField(v: string | undefined): string {
+  return (v ?? "").split(/\s+/)[0] ?? "";
+}
+
+/** Capabilities the subject's processes can hold: from inspect, plus any bounding set measured. */
+export function heldCapabilities(ev: ContainmentEvidence): Set<string> {
+  const i = ev.inspect;
+  if (i.privileged) return new Set(CAP_NAMES);
+  const drop = i.capDrop.map(normCap);
+  const base = drop.includes("ALL") ? [] : i.defaults.capabilities.filter((c) => !drop.includes(c));
+  const held = new Set([...base, ...i.capAdd.map(normCap)]);
+  if (held.has("ALL")) return new Set(CAP_NAMES);
+  for (const p of observed(ev)?.processes ?? [])
+    for (const c of decodeCaps(p.status.CapBnd ?? "0")) held.add(c);
+  return held;
+}
+
+export function mountsOf(ev: ContainmentEvidence, t: GradeTarget): ClassifiedMount[] | undefined {
+  const p = observed(ev);
+  if (!p || p.mountinfo.length === 0) return undefined;
+  return classifyMounts(
+    parseMountinfo(p.mountinfo),
+    ev.inspect,
+    t.writableRoots,
+    maskedPaths(ev),
+    readonlyPaths(ev),
+    t.allowedHostPaths ?? [],
+  );
+}
+
+export function maskedPaths(ev: ContainmentEvidence): string[] {
+  return [...new Set([...ev.inspect.defaults.maskedPaths, ...(ev.inspect.maskedPaths ?? [])])];
+}
+
+export function readonlyPaths(ev: ContainmentEvidence): string[] {
+  return [...new Set([...ev.inspect.defaults.readonlyPaths, ...(ev.inspect.readonlyPaths ?? [])])];
+}
