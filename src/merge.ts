@@ -294,8 +294,10 @@ async function mergedInventory(
   if (problems.length > 0) throw new ConfigError(problems, path.resolve(opts.inventoryPath));
   // The required cases at the PR's base, as each shard's own run judged them.
   const judged = await judgeAtBase(opts.workspace ?? process.cwd(), loaded, opts.judgeAt);
+  const all = chosen.length === loaded.inventory.subjects.length;
   return checkCompleteness(judged.inventory, cases, {
     subjects: chosen.map((s) => s.name),
+    removed: all ? judged.removed : [],
     suites: selectedSuites,
     requireComplete,
     path: base.path,

@@ -103,6 +103,8 @@ export async function runPipeline(opts: RunOptions): Promise<Report> {
     inventory: checkCompleteness(inv, cases, {
       suites: [...suites],
       subjects: subjects.map((s) => s.name),
+      // Without a subject filter the base's whole list is owed (by the first shard, once).
+      removed: !opts.subjects?.length && (opts.shard?.index ?? 1) === 1 ? judged.removed : [],
       requireComplete: opts.requireComplete !== false,
       path: opts.inventoryPath,
       sha256: loaded.sha256,

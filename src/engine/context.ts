@@ -1,6 +1,6 @@
 // The build context, decided before any engine call: which files are sent (honouring
 // .dockerignore the way the Docker CLI does) and whether any symlink escapes the context.
-import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
 import path from "node:path";
 import picomatch from "picomatch";
 import { ConfigError } from "../errors.js";
@@ -73,15 +73,22 @@ export function readBuildContext(root: string, dockerfile: string, contextLabel 
         continue;
       }
       if (ignored) continue;
-      if (entry.isSymbolicLink()) {
-        const target = readlinkSync(path.join(absRoot, rel));
-        const resolved = path.resolve(path.dirname(path.join(absRoot, rel)), target);
-        if (path.isAbsolute(target) || !isInside(absRoot, resolved)) escapes.push(`${rel} -> ${target}`);
-      }
+      if (entry.isSymbolicLink()) checkLink(rel);
       files.push(rel);
     }
   };
+  const checkLink = (rel: string) => {
+    const target = readlinkSync(path.join(absRoot, rel));
+    const resolved = path.resolve(path.dirname(path.join(absRoot, rel)), target);
+    if (path.isAbsolute(target) || !isInside(absRoot, resolved)) escapes.push(`${rel} -> ${target}`);
+  };
   walk("");
+  // Read whatever .dockerignore says: an ignored Dockerfile (or .dockerignore) that links out
+  // would still be read, and a parse error would quote the host file's first line.
+  for (const rel of [path.posix.normalize(dockerfile), ".dockerignore"]) {
+    const real = files.includes(rel) ? undefined : realpathOrUndefined(path.join(absRoot, rel));
+    if (real && !isInside(realpathOrUndefined(absRoot) ?? absRoot, real)) escapes.push(`${rel} -> ${real}`);
+  }
 
   if (escapes.length > 0) {
     throw new ConfigError(
@@ -98,6 +105,14 @@ export function readBuildContext(root: string, dockerfile: string, contextLabel 
   if (!files.includes(".dockerignore") && ignoreText) files.push(".dockerignore");
   files.sort();
   return { root: absRoot, dockerfile: df, files };
+}
+
+function realpathOrUndefined(p: string): string | undefined {
+  try {
+    return realpathSync(p);
+  } catch {
+    return undefined;
+  }
 }
 
 export function isInside(root: string, candidate: string): boolean {

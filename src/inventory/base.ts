@@ -36,6 +36,8 @@ export interface JudgedInventory {
   /** The text the artifact pins' line numbers refer to. */
   pinsText: string;
   trust: Pick<TrustReport, "inventoryFrom" | "notes" | "findings">;
+  /** Subjects of the base's inventory that the change removed: they still owe their cases. */
+  removed: string[];
 }
 
 export async function judgeAtBase(
@@ -47,6 +49,7 @@ export async function judgeAtBase(
     inventory: head.inventory,
     pinsText: head.text,
     trust: { notes, findings },
+    removed: [],
   });
   if (!at) return asIs([]);
   const unavailable = "unavailable" in at ? at.unavailable : await missingCommit(workspace, at.base);
@@ -92,6 +95,7 @@ export async function judgeAtBase(
     inventory: withBaseParts(head.inventory, base),
     pinsText: text,
     trust: { inventoryFrom: ref, notes: [], findings: changedParts(rel, head.inventory, base, short) },
+    removed: removedSubjects(head.inventory, base),
   };
 }
 
@@ -126,9 +130,21 @@ function buildTrust(s: Subject, b: Subject | undefined): Partial<Subject> {
   };
 }
 
+/** The base's subjects the change no longer declares (removed or renamed). */
+function removedSubjects(head: Inventory, base: Inventory): string[] {
+  const names = new Set(head.subjects.map((s) => s.name));
+  return base.subjects.map((s) => s.name).filter((n) => !names.has(n));
+}
+
 function changedParts(rel: string, head: Inventory, base: Inventory, short: string): Finding[] {
   const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-  const findings: Finding[] = [];
+  const findings: Finding[] = removedSubjects(head, base).map((name) =>
+    trustFinding(
+      rel,
+      `subject ${name}`,
+      `is removed (declared at the base ${short}); its required cases count as missing`,
+    ),
+  );
   for (const [key, words] of Object.entries(TRUST_BEARING_PARTS) as [
     keyof typeof TRUST_BEARING_PARTS,
     string,

@@ -16,6 +16,12 @@ export interface CompletenessOptions {
   /** The suites and subjects this run (or shard) was asked to cover. */
   suites: SuiteName[];
   subjects: string[];
+  /**
+   * Subjects the base's inventory declares that the change removed: judged by the base, they owe
+   * their pinned cases like any selected subject (all missing), so deleting a failing subject
+   * from the inventory cannot turn a run green.
+   */
+  removed?: string[];
   /** When false, an incomplete inventory only warns. */
   requireComplete: boolean;
   /** The inventory file as given and the sha256 of its bytes, recorded in the report. */
@@ -31,7 +37,7 @@ export function checkCompleteness(
   const pairs: { subject: string; suite: string; pinned: readonly string[] }[] = [];
   const key = (subject: string, suite: string) => `${subject}\u0000${suite}`;
   const known = new Set<string>();
-  for (const subject of opts.subjects) {
+  for (const subject of [...opts.subjects, ...(opts.removed ?? [])]) {
     for (const suite of opts.suites) {
       pairs.push({ subject, suite, pinned: pinnedCases(inventory, suite, subject) ?? [] });
       known.add(key(subject, suite));

@@ -149,6 +149,45 @@ describe.skipIf(!hasEngine)("lifecycle suite on the real engine", () => {
     await nothingOwned(report.runId);
   });
 
+  it("refuses an ignored Dockerfile (or .dockerignore) that links out of the context: no host file is read or reaches the engine", async () => {
+    // .dockerignore hides the link from the context listing, but the Dockerfile is read anyway.
+    const outside = mkdtempSync(path.join(tmpdir(), "da-host-"));
+    writeFileSync(path.join(outside, "credentials"), "host-secret-line\n");
+    const workspace = mkdtempSync(path.join(tmpdir(), "da-ws-"));
+    for (const [dir, ignore] of [
+      ["df", "Dockerfile\n"],
+      ["sub", "sub\n"],
+    ] as const) {
+      mkdirSync(path.join(workspace, dir));
+      writeFileSync(path.join(workspace, dir, ".dockerignore"), ignore);
+    }
+    symlinkSync(path.join(outside, "credentials"), path.join(workspace, "df", "Dockerfile"));
+    symlinkSync(outside, path.join(workspace, "sub", "sub"));
+    const calls: string[] = [];
+    class RecordingEngine extends DockerEngine {
+      override build(...args: Parameters<DockerEngine["build"]>) {
+        calls.push("build");
+        return super.build(...args);
+      }
+    }
+    const report = await run(
+      [
+        { name: "ignored-dockerfile", build: { context: "df" } },
+        { name: "ignored-dir", build: { context: "sub", dockerfile: "sub/credentials" } },
+      ],
+      new RecordingEngine(),
+      workspace,
+    );
+    for (const s of ["ignored-dockerfile", "ignored-dir"]) {
+      const build = report.cases.find((c) => c.subject === s && c.id === "lifecycle.build");
+      expect(build?.status).toBe("error");
+      expect(build?.message).toContain("symlink escapes the build context");
+    }
+    expect(JSON.stringify(report)).not.toContain("host-secret-line");
+    expect(calls).toEqual([]);
+    await nothingOwned(report.runId);
+  });
+
   it("honours .dockerignore: ignored files never reach the build", async () => {
     const workspace = mkdtempSync(path.join(tmpdir(), "da-ws-"));
     const ctx = path.join(workspace, "ctx");

@@ -8,9 +8,13 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { judgeAtBase } from "../../src/inventory/base.js";
 import { parseInventory } from "../../src/inventory/load.js";
+import { silentLogger } from "../../src/log.js";
 import { mergeBundles } from "../../src/merge.js";
+import { runPipeline } from "../../src/pipeline.js";
+import type { Shard } from "../../src/plan.js";
 import { renderMarkdown } from "../../src/report/markdown.js";
 import { CONTAINMENT_CASES, LIFECYCLE_CASES } from "../../src/suites/ids.js";
+import { MEMORY_BASE, memoryEngine } from "../helpers/memory.js";
 import { writeShardSet } from "../merge/shards.js";
 import { makeReport } from "../report/fixtures.js";
 
@@ -180,7 +184,7 @@ describe("judgeAtBase: build secrets and image pins", () => {
     git("commit", "-qm", "base");
     const baseRef = git("rev-parse", "HEAD");
     writeFileSync(file, JSON.stringify(change, null, 2));
-    git("commit", "-qam", "change");
+    git("commit", "-q", "--allow-empty", "-am", "change");
     const judged = await judgeAtBase(dir, parseInventory(file, JSON.stringify(change, null, 2)), {
       base: baseRef,
     });
@@ -195,5 +199,87 @@ describe("judgeAtBase: build secrets and image pins", () => {
       "This change edits what judges it: subject app's build secrets",
       "This change edits what judges it: subject extra's build secrets",
     ]);
+  });
+});
+
+describe("a pull request that deletes a failing subject from the inventory", () => {
+  // The attacker's goal: the base declares `worker`, whose build fails; the PR drops it from the
+  // inventory (the Dockerfile untouched) so that only the passing `web` is judged: a green run.
+  const service = (name: string) => ({
+    name,
+    image: MEMORY_BASE,
+    command: ["sh", "-c", "echo listening; sleep 300"],
+    network: "none",
+    readiness: { type: "log", pattern: "listening" },
+    startupTimeoutMs: 3000,
+    stopTimeoutMs: 1000,
+    init: true,
+  });
+  const worker = { name: "worker", build: { context: "ctx", args: { BASE_IMAGE: MEMORY_BASE } } };
+  const inventory = (subjects: unknown[]) =>
+    JSON.stringify(
+      { schemaVersion: 1, subjects, suites: { lifecycle: { required: [...LIFECYCLE_CASES] } } },
+      null,
+      2,
+    );
+
+  function change(baseSubjects: unknown[], headSubjects: unknown[]): { dir: string; base: string } {
+    const dir = mkdtempSync(path.join(tmpdir(), "da-judge-removed-"));
+    const git = (...args: string[]) =>
+      execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], {
+        cwd: dir,
+        encoding: "utf8",
+      }).trim();
+    git("init", "-q", "-b", "main");
+    mkdirSync(path.join(dir, "ctx"));
+    writeFileSync(path.join(dir, "ctx/Dockerfile"), "ARG BASE_IMAGE\nFROM $BASE_IMAGE\nRUN exit 3\n");
+    writeFileSync(path.join(dir, "inventory.json"), inventory(baseSubjects));
+    git("add", "-A");
+    git("commit", "-qm", "base");
+    const base = git("rev-parse", "HEAD");
+    writeFileSync(path.join(dir, "inventory.json"), inventory(headSubjects));
+    git("commit", "-q", "--allow-empty", "-am", "change");
+    return { dir, base };
+  }
+
+  const run = (dir: string, base: string, extra: { subjects?: string[]; shard?: Shard } = {}) =>
+    runPipeline({
+      workspace: dir,
+      inventoryPath: "inventory.json",
+      suites: ["lifecycle"],
+      probeImage: MEMORY_BASE,
+      log: silentLogger,
+      signal: new AbortController().signal,
+      engine: memoryEngine(),
+      judgeAt: { base },
+      ...extra,
+    });
+
+  it("is judged by the base's subject list: the removed subject's cases are missing, the run fails, and a Tier 1 item says why", async () => {
+    // Control: where the base never had `worker`, `web` alone passes on this engine.
+    const control = change([service("web")], [service("web")]);
+    expect((await run(control.dir, control.base)).verdict).toBe("pass");
+
+    const { dir, base } = change([service("web"), worker], [service("web")]);
+    const report = await run(dir, base);
+    expect(report.verdict).toBe("fail");
+    expect(report.inventory?.complete).toBe(false);
+    expect(report.inventory?.drift).toEqual([
+      { subject: "worker", suite: "lifecycle", missing: [...LIFECYCLE_CASES], unexpected: [], skipped: [] },
+    ]);
+    expect(report.trust?.findings.map((f) => [f.tier, f.title])).toEqual([
+      [1, "This change edits what judges it: subject worker"],
+    ]);
+    const comment = renderMarkdown(report, { target: "comment" });
+    expect(comment).toContain("❌ inventory **worker** / lifecycle: missing");
+    expect(comment).toContain("is removed (declared at the base");
+  });
+
+  it("a subject filter or a later shard owes only what it was asked for", async () => {
+    const { dir, base } = change([service("web"), worker], [service("web")]);
+    const filtered = await run(dir, base, { subjects: ["web"] });
+    expect(filtered.verdict).toBe("pass");
+    expect((await run(dir, base, { shard: { index: 2, total: 2 } })).inventory?.drift).toEqual([]);
+    expect((await run(dir, base, { shard: { index: 1, total: 2 } })).inventory?.complete).toBe(false);
   });
 });
