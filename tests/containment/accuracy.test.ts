@@ -220,6 +220,31 @@ describe("host paths", () => {
     expect(grade({ mounts }, { mountinfo: lines })["containment.mounts"]!.status).toBe("fail");
   });
 
+  it("a symlink inside an allowed directory is judged by what the kernel mounted, not the path given", () => {
+    const mounts = [bind("/srv/data/link", "/data")];
+    const allow = { allowedHostPaths: [{ path: "/srv/data", readOnly: true }] };
+    // The engine's own file for this container shows which filesystem holds host paths as they are.
+    const hosts = "94 72 8:1 /var/lib/docker/containers/c/hosts /etc/hosts ro,relatime - ext4 /dev/sda1 rw";
+    const at = (line: string) =>
+      grade({ mounts }, { mountinfo: [...MOUNTINFO, hosts, line] }, {}, allow)["containment.mounts"]!;
+    expect(at("95 72 8:1 /etc /data ro,relatime - ext4 /dev/sda1 rw").message).toBe("1 mount finding: /data");
+    expect(
+      (at("95 72 8:1 /etc /data ro,relatime - ext4 /dev/sda1 rw").evidence as { findings: string[] })
+        .findings,
+    ).toEqual([
+      "/data: host path /etc is inside the host's /etc (bound through /srv/data/link): never allowed, read-only or not",
+    ]);
+    expect(at("95 72 8:1 / /data ro,relatime - ext4 /dev/sda1 rw").status).toBe("fail");
+    expect(at("95 72 0:5 / /data ro,nosuid,nodev,noexec - proc proc rw").message).toBe(
+      "1 mount finding: /data",
+    );
+    // A link that stays inside the allowed directory, and one to an ordinary path, pass.
+    expect(at("95 72 8:1 /srv/data/inside /data ro,relatime - ext4 /dev/sda1 rw").status).toBe("pass");
+    expect(at("95 72 8:1 /opt/other /data ro,relatime - ext4 /dev/sda1 rw").status).toBe("pass");
+    // On a filesystem not provably the host's root, a path inside it is not a host path: no verdict from it.
+    expect(at("95 72 8:2 /etc /data ro,relatime - ext4 /dev/sdb1 rw").status).toBe("pass");
+  });
+
   it("a local volume that is really a bind of a host directory is a finding", () => {
     const mounts = [
       {

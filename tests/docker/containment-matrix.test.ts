@@ -1,6 +1,6 @@
 // The fault matrix on the real engine: every fixture fails exactly its intended cases and passes
 // every other; `hardened` passes all. Privileged-only faults are graded from recorded inspect data.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -122,6 +122,12 @@ describe.skipIf(!hasEngine)("fault matrix on the real engine", () => {
       ),
     ]);
     const hostPromise = measureHostNamespaces(engine, owner, PROBE_IMAGE);
+    // A symlink inside an allowed host directory: the engine records the path given, the kernel
+    // mounts what it points to. `inside` is a plain directory a safe twin's link points to.
+    mkdirSync(path.join(hostDir, "inside"));
+    for (const f of live)
+      for (const [name, to] of Object.entries(f.links ?? {}))
+        symlinkSync(resolveVars(to, { HOST_DIR: hostDir }), path.join(hostDir, name));
     const run = async (opts: ReturnType<typeof fixtureLaunch>) => {
       for (let attempt = 1; ; attempt++) {
         const id = await engine.createContainer(opts);

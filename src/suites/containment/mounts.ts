@@ -7,6 +7,8 @@ import type { InspectEvidence } from "./inspect.js";
 
 export interface MountEntry {
   mountPoint: string;
+  /** The filesystem's major:minor (field 3): which host filesystem a bind comes from. */
+  device: string;
   /** Path inside the source filesystem (for a bind mount: which file or directory). */
   root: string;
   fsType: string;
@@ -44,6 +46,7 @@ export function parseMountinfo(lines: readonly string[]): MountEntry[] {
     if (f.length < 10 || sep < 0) continue;
     out.push({
       mountPoint: unescapeOctal(f[4]!),
+      device: f[2]!,
       root: unescapeOctal(f[3]!),
       options: f[5]!.split(","),
       fsType: f[sep + 1]!,
@@ -166,6 +169,27 @@ export interface HostBind {
   problem?: string;
 }
 
+/** What is wrong with binding host path `source` (undefined: an allowance covers it). */
+function hostPathProblem(
+  source: string,
+  rw: boolean,
+  propagation: string | undefined,
+  allowed: readonly HostPathAllowance[],
+  dataRoot: string | undefined,
+): string | undefined {
+  const sensitive = sensitiveHostPath(source, dataRoot);
+  const allow = allowed.find((a) => under(source, normalHostPath(a.path)));
+  return sensitive
+    ? `host path ${source} is ${sensitive}: never allowed, read-only or not`
+    : !allow
+      ? `host path ${source} is not an allowed host path`
+      : allow.readOnly && rw
+        ? `host path ${source} is allowed read-only but mounted read-write`
+        : /^r?shared$/.test(propagation ?? "")
+          ? `host path ${source} is mounted with ${propagation} propagation (mounts made inside reach the host)`
+          : undefined;
+}
+
 /** Every declared host bind with its judgement (engine-managed files are not declared mounts). */
 export function judgeHostBinds(
   inspect: Pick<InspectEvidence, "mounts" | "dataRoot">,
@@ -175,19 +199,64 @@ export function judgeHostBinds(
     .filter((m) => m.type === "bind")
     .map((m) => {
       const source = normalHostPath(m.source);
-      const sensitive = sensitiveHostPath(source, inspect.dataRoot);
-      const allow = allowed.find((a) => under(source, normalHostPath(a.path)));
-      const problem = sensitive
-        ? `host path ${source} is ${sensitive}: never allowed, read-only or not`
-        : !allow
-          ? `host path ${source} is not an allowed host path`
-          : allow.readOnly && m.rw
-            ? `host path ${source} is allowed read-only but mounted read-write`
-            : /^r?shared$/.test(m.propagation ?? "")
-              ? `host path ${source} is mounted with ${m.propagation} propagation (mounts made inside reach the host)`
-              : undefined;
+      const problem = hostPathProblem(source, m.rw, m.propagation, allowed, inspect.dataRoot);
       return { source, destination: m.destination, rw: m.rw, ...(problem ? { problem } : {}) };
     });
+}
+
+// A declared source can be a symlink (`-v /srv/allowed/link:/data` with link -> /etc): the engine
+// records the path as given, the kernel mounts what it points to. So a bind is also judged by what
+// was measured: a kernel filesystem (the host's /proc, /sys, /dev, ...) is sensitive whatever the
+// path, and on a filesystem whose paths are provably host paths (the one holding the engine's own
+// files for this container, read off their mountinfo root), the mountinfo root is the host path.
+const HOST_KERNEL_FS = new Set([
+  "proc",
+  "sysfs",
+  "devtmpfs",
+  "cgroup",
+  "cgroup2",
+  "securityfs",
+  "debugfs",
+  "tracefs",
+  "bpf",
+  "pstore",
+  "configfs",
+  "efivarfs",
+  "binfmt_misc",
+  "fusectl",
+  "devpts",
+]);
+
+/** Devices whose mountinfo root is the host path (the engine's files for this container live there). */
+export function hostPathDevices(
+  mounts: readonly MountEntry[],
+  inspect: Pick<InspectEvidence, "dataRoot" | "defaults">,
+): Set<string> {
+  const root = inspect.dataRoot ? normalHostPath(inspect.dataRoot) : undefined;
+  return new Set(
+    mounts
+      .filter((m) => root && inspect.defaults.engineFiles.includes(m.mountPoint) && under(m.root, root))
+      .map((m) => m.device),
+  );
+}
+
+/**
+ * The problem with a bound mountinfo entry as measured, where its declared source hides it: only
+ * sensitivity is judged here (an allowed directory reached through a symlink stays allowed).
+ */
+function measuredBindProblem(
+  m: MountEntry,
+  bind: HostBind,
+  hostDevices: ReadonlySet<string>,
+  dataRoot: string | undefined,
+): string | undefined {
+  const via = ` (bound through ${bind.source})`;
+  if (HOST_KERNEL_FS.has(m.fsType) && bind.destination === m.mountPoint)
+    return `the host's ${m.fsType} filesystem is mounted${via}: never allowed, read-only or not`;
+  if (!hostDevices.has(m.device)) return undefined;
+  const real = normalHostPath(m.root);
+  const sensitive = sensitiveHostPath(real, dataRoot);
+  return sensitive && `host path ${real} is ${sensitive}${via}: never allowed, read-only or not`;
 }
 
 /** The declared host bind a mountinfo entry belongs to (its own mount point or a sub-mount of it). */
@@ -207,6 +276,7 @@ export function classifyMounts(
 ): ClassifiedMount[] {
   const declared = new Map(inspect.mounts.map((m) => [m.destination, m]));
   const binds = judgeHostBinds(inspect, allowedHostPaths);
+  const hostDevices = hostPathDevices(mounts, inspect);
   return mounts.map((m) => {
     const ro = m.options.includes("ro");
     const decl = declared.get(m.mountPoint);
@@ -224,6 +294,8 @@ export function classifyMounts(
     if (bind) {
       const sub = bind.destination === m.mountPoint ? "" : `sub-mount of ${bind.destination}: `;
       if (bind.problem) return c("finding", `${sub}${bind.problem}`);
+      const measured = measuredBindProblem(m, bind, hostDevices, inspect.dataRoot);
+      if (measured) return c("finding", `${sub}${measured}`);
       if (!ro && !bind.rw) return c("finding", `${sub}writable although ${bind.source} is allowed read-only`);
       return c(
         "host-path",
