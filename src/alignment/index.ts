@@ -4,11 +4,16 @@
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { type AlignmentReport, alignmentReportSchema } from "../report/model.js";
 import { CODEOWNERS_LOCATIONS, type CodeOwners, NO_CODEOWNERS, parseCodeOwners } from "./codeowners.js";
-import { DEFAULT_CONFIG_PATH, loadAlignmentConfig, parseAlignmentConfig } from "./config.js";
+import {
+  type AlignmentConfig,
+  DEFAULT_CONFIG_PATH,
+  loadAlignmentConfig,
+  parseAlignmentConfig,
+} from "./config.js";
 import type { DiffFile } from "./diff.js";
 import { gitDiffFiles, gitTree } from "./git.js";
 import type { PullRequestMeta } from "./pull.js";
-import { loadRfcs } from "./rfcs.js";
+import { keepOpenFromBase, loadRfcs } from "./rfcs.js";
 import { analyseFiles, summarise, textsWanted } from "./rules.js";
 import { fsTree, type TreeReader } from "./tree.js";
 
@@ -100,11 +105,12 @@ export async function runAlignment(opts: RunAlignmentOptions): Promise<Alignment
   const baseTree =
     rules ?? (opts.source.kind === "git" ? gitTree(opts.workspace, opts.source.base) : undefined);
   const [{ rfcs, notes: rfcNotes }, codeowners, texts, baseTexts] = await Promise.all([
-    loadRfcs(tree, config),
+    loadRfcsOpenAtBase(tree, baseTree, config),
     loadCodeOwners(baseText !== undefined && rules ? rules : tree),
     tree.readMany(wanted.head),
     baseTree ? readAtBase(baseTree, files, wanted.base) : undefined,
   ]);
+  if (baseText !== undefined) notes.push(...configEdited(files, configRel!, rulesFrom!));
   const analysis = analyseFiles(files, config, {
     rfcs,
     codeowners,
@@ -115,11 +121,7 @@ export async function runAlignment(opts: RunAlignmentOptions): Promise<Alignment
     ...(configRel ? { configPath: configRel } : {}),
   });
   notes.push(...rfcNotes, ...analysis.notes);
-  if (analysis.findings.length > MAX_FINDINGS) {
-    notes.push(
-      `${analysis.findings.length - MAX_FINDINGS} more findings are counted in the summary but not listed`,
-    );
-  }
+  if (analysis.findings.length > MAX_FINDINGS) notes.push(unlisted(analysis.findings.length));
   return alignmentReportSchema.parse({
     configured: true,
     source: `${source} (${files.length} file${files.length === 1 ? "" : "s"})`,
@@ -129,6 +131,27 @@ export async function runAlignment(opts: RunAlignmentOptions): Promise<Alignment
     clean: analysis.clean,
     summary: summarise(analysis.findings),
   });
+}
+
+/** The change edits the config: it was judged by the base's rules, and the report says so. */
+function configEdited(files: readonly DiffFile[], configRel: string, rulesFrom: string): string[] {
+  if (!files.some((f) => f.path === configRel || f.previousPath === configRel)) return [];
+  return [
+    `${configRel} is edited by this change, judged by the rules at ${rulesFrom}: the edits apply once it merges`,
+  ];
+}
+
+function unlisted(count: number): string {
+  return `${count - MAX_FINDINGS} more findings are counted in the summary but not listed`;
+}
+
+/** RFCs at the head (a change may add one), kept open where they are open at the base. */
+async function loadRfcsOpenAtBase(tree: TreeReader, base: TreeReader | undefined, config: AlignmentConfig) {
+  const [head, atBase] = await Promise.all([
+    loadRfcs(tree, config),
+    base ? loadRfcs(base, config) : undefined,
+  ]);
+  return atBase ? { ...head, rfcs: keepOpenFromBase(head.rfcs, atBase.rfcs) } : head;
 }
 
 /** Texts at the base by their path in the change (a renamed file is read at its old path). */

@@ -31,7 +31,12 @@ export const COMMENT = 1;
 export const STRING = 2;
 /** A string's quotes: code sees them (a call with a template argument stays visible), not its content. */
 export const DELIMITER = 3;
-export type CharClass = typeof CODE | typeof COMMENT | typeof STRING | typeof DELIMITER;
+/**
+ * A YAML value (quoted, plain or block scalar): configuration, so code sees it (`network_mode: "host"`
+ * is `network_mode: host`, a workflow's `run: |` script is what runs), and strings see it too.
+ */
+export const VALUE = 4;
+export type CharClass = typeof CODE | typeof COMMENT | typeof STRING | typeof DELIMITER | typeof VALUE;
 
 const BY_EXTENSION: Record<string, Language> = {
   ".py": "python",
@@ -77,20 +82,28 @@ const STRING_TYPES = new Set([
   "byte-string",
 ]);
 
-function classOf(token: Prism.Token, inherited: CharClass): CharClass {
-  // An interpolation (`${x}`, f"{x}") is code again, inside a string.
+function classOf(token: Prism.Token, inherited: CharClass, language: Language): CharClass {
+  // An interpolation (`${x}`, f"{x}") is code again, inside a string; so is a shell's `$(cmd)`,
+  // `` `cmd` `` or `$VAR` inside double quotes (`OUT="$(docker run --privileged x)"` runs it).
   if (token.type === "interpolation") return CODE;
+  if (language === "bash" && token.type === "variable" && inherited === STRING) return CODE;
   const aliases = token.alias === undefined ? [] : Array.isArray(token.alias) ? token.alias : [token.alias];
   const names = [token.type, ...aliases];
   if (names.some((n) => COMMENT_TYPES.has(n))) return COMMENT;
+  if (language === "yaml") return YAML_SYNTAX.has(token.type) ? CODE : VALUE;
   if (names.some((n) => STRING_TYPES.has(n))) return STRING;
   return inherited;
 }
+
+/** YAML's own syntax; every other token (strings, block scalars, numbers, booleans) is a value. */
+const YAML_SYNTAX = new Set(["key", "punctuation", "directive", "tag", "important"]);
 
 /** One class per UTF-16 unit of `text`. Prism's tokens always add up to the whole text. */
 export function classify(text: string, language: Language): Uint8Array {
   const out = new Uint8Array(text.length);
   let at = 0;
+  // YAML text outside any token is a plain scalar value (or the space around one).
+  const plain: CharClass = language === "yaml" ? VALUE : CODE;
   const walk = (stream: Prism.TokenStream, cls: CharClass): void => {
     if (typeof stream === "string") {
       if (cls !== CODE) out.fill(cls, at, at + stream.length);
@@ -101,7 +114,7 @@ export function classify(text: string, language: Language): Uint8Array {
       for (const s of stream) walk(s, cls);
       return;
     }
-    const own = classOf(stream, cls);
+    const own = classOf(stream, cls, language);
     if (stream.type === "template-punctuation") {
       out.fill(DELIMITER, at, at + String(stream.content).length);
       at += String(stream.content).length;
@@ -119,13 +132,37 @@ export function classify(text: string, language: Language): Uint8Array {
     out.fill(DELIMITER, from, from + open[0].length);
     out.fill(DELIMITER, from + text.length - close[1]!.length, from + text.length);
   };
-  walk(Prism.tokenize(text, Prism.languages[language]!), CODE);
+  walk(Prism.tokenize(text, Prism.languages[language]!), plain);
   return out;
 }
 
-/** `text` with every character not of class `keep` (code keeps string quotes) blanked (newlines stay, so lines keep their numbers). */
-export function maskText(text: string, classes: Uint8Array, keep: CharClass): string {
-  const kept = (c: number | undefined) => c === keep || (keep === CODE && c === DELIMITER);
+/** Which classes a target sees: code sees everything but comments (string literals too, see startsInCode). */
+export function seenBy(
+  keep: typeof CODE | typeof COMMENT | typeof STRING,
+): (c: number | undefined) => boolean {
+  if (keep === CODE) return (c) => c !== COMMENT;
+  if (keep === STRING) return (c) => c === STRING || c === VALUE;
+  return (c) => c === COMMENT;
+}
+
+/**
+ * A code rule's match counts when it starts in code: its first letter or digit is code (or a YAML
+ * value). It may go on into a string literal (`exec.Command("sh", "-c"` is seen), never into a
+ * comment (blanked); `print(` inside a string starts there and does not count.
+ */
+export function startsInCode(text: string, classes: Uint8Array, at: number, length: number): boolean {
+  let i = at;
+  while (i < at + length && !/[\p{L}\p{N}_]/u.test(text[i]!)) i++;
+  const c = classes[i < at + length ? i : at];
+  return c === CODE || c === VALUE || c === DELIMITER;
+}
+
+/** `text` with every character the target does not see blanked (newlines stay, so lines keep their numbers). */
+export function maskText(
+  text: string,
+  classes: Uint8Array,
+  kept: (c: number | undefined) => boolean,
+): string {
   let out = "";
   let from = 0;
   let i = 0;

@@ -4,7 +4,17 @@
 // by the file's language (languages.ts) in the context of the whole new file when it is at hand.
 import { compilePattern, type Target } from "./config.js";
 import type { AddedLine, DiffFile } from "./diff.js";
-import { CODE, COMMENT, classify, type Language, languageOf, maskText, STRING } from "./languages.js";
+import {
+  CODE,
+  COMMENT,
+  classify,
+  type Language,
+  languageOf,
+  maskText,
+  STRING,
+  seenBy,
+  startsInCode,
+} from "./languages.js";
 
 export interface Hunk {
   /** Line number of the first line. */
@@ -42,8 +52,11 @@ export function matches(re: RegExp, text: string): boolean {
   return hit;
 }
 
+/** Whether a match (its index and length in the hunk) counts: a code rule's must start in code. */
+export type Accept = (at: number, length: number) => boolean;
+
 /** Line numbers (in the new file) where `re` matches `text`, a hunk starting at `start`. */
-export function matchLines(re: RegExp, text: string, start: number): number[] {
+export function matchLines(re: RegExp, text: string, start: number, accept?: Accept): number[] {
   const lines: number[] = [];
   re.lastIndex = 0;
   let m: RegExpExecArray | null;
@@ -51,6 +64,10 @@ export function matchLines(re: RegExp, text: string, start: number): number[] {
   let scanned = 0;
   // biome-ignore lint/suspicious/noAssignInExpressions: the usual exec loop
   while ((m = re.exec(text)) !== null) {
+    if (accept && !accept(m.index, m[0].length)) {
+      re.lastIndex = m.index + 1; // a later match may overlap this one and start in code
+      continue;
+    }
     if (m[0].length === 0) re.lastIndex++;
     // A match may begin with the newline before it (`[^\w]print`): it is on the next line.
     let at = m.index;
@@ -64,7 +81,7 @@ export function matchLines(re: RegExp, text: string, start: number): number[] {
   return lines;
 }
 
-const KEEP = { code: CODE, comments: COMMENT, strings: STRING } as const;
+const SEEN = { code: seenBy(CODE), comments: seenBy(COMMENT), strings: seenBy(STRING) } as const;
 
 /** How a file's hunks were read for a targeted rule. */
 export type Reading = "file" | "hunk" | "lines";
@@ -100,10 +117,18 @@ export class FileReader {
     const key = `${target}:${index}`;
     let masked = this.masks.get(key);
     if (masked === undefined) {
-      masked = maskText(hunk.text, this.classesOf(index), KEEP[target]);
+      masked = maskText(hunk.text, this.classesOf(index), SEEN[target]);
       this.masks.set(key, masked);
     }
     return masked;
+  }
+
+  /** For a code rule in a tokenized file: its matches must start in code. */
+  accept(target: Target, index: number): Accept | undefined {
+    if (target !== "code" || this.language === undefined) return undefined;
+    const text = this.hunks[index]!.text;
+    const classes = this.classesOf(index);
+    return (at, length) => startsInCode(text, classes, at, length);
   }
 
   private classesOf(index: number): Uint8Array {

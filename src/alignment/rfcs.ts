@@ -364,6 +364,25 @@ export async function loadRfcs(
   return { rfcs, notes };
 }
 
+/**
+ * An RFC open at the base stays open for this review even when the change closes it (marks it
+ * Accepted, or drops its Affects list): a PR cannot lift the flag on its own files by editing the
+ * RFC. The status then reads "In Review at the base, Accepted here".
+ */
+export function keepOpenFromBase(head: readonly Rfc[], base: readonly Rfc[]): Rfc[] {
+  const atBase = new Map(base.filter((r) => r.open && r.affects.length > 0).map((r) => [r.file, r]));
+  return head.map((r) => {
+    const b = atBase.get(r.file);
+    if (!b || (r.open && r.affects.length > 0)) return r;
+    return {
+      ...r,
+      open: true,
+      status: r.open ? r.status : `${b.status} at the base, ${r.status} here`,
+      affects: r.affects.length > 0 ? r.affects : b.affects,
+    };
+  });
+}
+
 export function withConfig(parsed: ParsedRfc, config: AlignmentConfig, map?: Map<string, string[]>): Rfc {
   const m = map ?? new Map(Object.entries(config.rfcs.map).map(([k, v]) => [canonicalNumber(k), v]));
   const mapped = parsed.affectsFrom === "none" && parsed.number !== null ? m.get(parsed.number) : undefined;

@@ -363,7 +363,8 @@ function contentFindings(
         // The raw hunk first: tokenizing is only worth it where a pattern can hit.
         if (!rule.patterns.some((re) => matches(re, hunk.text))) continue;
         const view = reader.view(rule.target, i);
-        const lines = new Set(rule.patterns.flatMap((re) => matchLines(re, view, hunk.start)));
+        const accept = reader.accept(rule.target, i);
+        const lines = new Set(rule.patterns.flatMap((re) => matchLines(re, view, hunk.start, accept)));
         for (const line of [...lines].sort((a, b) => a - b)) {
           const text = hunk.lines[line - hunk.start]!;
           if (suppress.allows(rule, path, text)) continue;

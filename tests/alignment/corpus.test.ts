@@ -7,8 +7,9 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } fr
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
+import { parseAlignmentConfig } from "../../src/alignment/config.js";
 import { type PullRequestMeta, runAlignment } from "../../src/alignment/index.js";
-import { CODE, classify, languageOf } from "../../src/alignment/languages.js";
+import { CODE, COMMENT, classify, languageOf, STRING, VALUE } from "../../src/alignment/languages.js";
 import type { AlignmentReport } from "../../src/report/model.js";
 import { levelOf } from "../../src/report/model.js";
 import { git } from "./fixture-repo.js";
@@ -43,6 +44,27 @@ function buildRepo(name: string): string {
   git(dir, "add", "-A");
   git(dir, "commit", "-q", "-m", "pr");
   return dir;
+}
+
+/** What each kind of rule may point at: code (YAML values are configuration, so code), comments, strings. */
+const SEEN = {
+  code: (c: number) => c === CODE || c === VALUE,
+  comments: (c: number) => c === COMMENT,
+  strings: (c: number) => c === STRING || c === VALUE,
+} as const;
+
+/** Rule id -> target, for the case's principles that target part of a file, and the debug checks (code). */
+function targetsOf(dir: string): Map<string, keyof typeof SEEN> {
+  // The rules at the base, as the review reads them (a case may edit its config).
+  const config = parseAlignmentConfig("alignment.yml", git(dir, "show", "main:acceptance/alignment.yml"));
+  const out = new Map<string, keyof typeof SEEN>(
+    ["debug.print", "debug.console-log", "debug.pdb", "debug.breakpoint", "debug.debugger"].map((id) => [
+      id,
+      "code",
+    ]),
+  );
+  for (const p of config.principles) if (p.target !== "any") out.set(p.id, p.target);
+  return out;
 }
 
 function idOf(f: AlignmentReport["findings"][number]): string {
@@ -93,15 +115,12 @@ describe.each(CASES)("corpus case %s", (name) => {
     for (const place of expected.neverFlag) expect(flagged, place).not.toContain(place);
     expect(report.clean.map((c) => c.id)).toEqual(expect.arrayContaining(expected.clean));
 
-    // Independently of the rules: no code-targeted entry points at a line with no code on it.
-    const codeRules = new Set([
-      "debug.print",
-      "debug.console-log",
-      "debug.pdb",
-      "debug.breakpoint",
-      "debug.debugger",
-    ]);
-    for (const f of report.findings.filter((x) => codeRules.has(idOf(x)))) {
+    // Independently of the rules: an entry of a rule that targets code, comments or strings only
+    // points at lines holding that kind of text (by the tokenizer), never at a line with none.
+    const targets = targetsOf(dir);
+    for (const f of report.findings) {
+      const target = targets.get(idOf(f));
+      if (target === undefined) continue;
       for (const l of f.locations) {
         const lang = languageOf(l.path);
         if (!lang || l.line === undefined) continue;
@@ -113,10 +132,18 @@ describe.each(CASES)("corpus case %s", (name) => {
             .slice(0, l.line - 1)
             .join("\n").length + (l.line > 1 ? 1 : 0);
         const line = text.split("\n")[l.line - 1]!;
-        const codeChars = [...line].filter((ch, i) => ch.trim() !== "" && classes[start + i] === CODE);
-        expect(codeChars.length, `${l.path}:${l.line} has code`).toBeGreaterThan(0);
+        const seen = [...line].filter((ch, i) => ch.trim() !== "" && SEEN[target](classes[start + i]!));
+        expect(seen.length, `${idOf(f)} (${target}) at ${l.path}:${l.line}`).toBeGreaterThan(0);
       }
     }
+
+    // Byte-identical run to run.
+    const again = await runAlignment({
+      workspace: dir,
+      source: { kind: "git", base: "main", head: "pr" },
+      pull,
+    });
+    expect(JSON.stringify(again)).toBe(JSON.stringify(report));
 
     const { precision, recall } = score(actual, expected.findings);
     expect(documentedRow(name)).toBe(

@@ -3,7 +3,7 @@ import { describe, expect, test } from "vitest";
 import { NO_CODEOWNERS } from "../../src/alignment/codeowners.js";
 import { parseAlignmentConfig } from "../../src/alignment/config.js";
 import type { DiffFile } from "../../src/alignment/diff.js";
-import { CODE, COMMENT, classify, languageOf, STRING } from "../../src/alignment/languages.js";
+import { CODE, COMMENT, classify, languageOf, STRING, VALUE } from "../../src/alignment/languages.js";
 import { analyseFiles } from "../../src/alignment/rules.js";
 
 /** A file the PR adds whole (every line added), with its text at hand. */
@@ -78,8 +78,14 @@ describe("languages", () => {
     expect(at('let s = "unsafe"; // unsafe\nunsafe { }', "rust", 'unsafe";')).toBe(STRING);
     expect(at('echo "rm -rf /" # rm -rf\nrm -rf x', "bash", "rm -rf /")).toBe(STRING);
     expect(at('echo "rm -rf /" # rm -rf\nrm -rf x', "bash", "rm -rf x")).toBe(CODE);
-    expect(at("a: 'latest' # latest\nb: latest", "yaml", "latest' ")).toBe(STRING);
+    // YAML values, quoted or not, are configuration: code and strings both see them.
+    expect(at("a: 'latest' # latest\nb: latest", "yaml", "latest' ")).toBe(VALUE);
     expect(at("a: 'latest' # latest\nb: latest", "yaml", "latest\nb")).toBe(COMMENT);
+    expect(classify("b: latest # c", "yaml")[3]).toBe(VALUE); // a plain value
+    expect(at("a: 'latest' # latest\nb: latest", "yaml", "b:")).toBe(CODE);
+    // A shell command substitution inside double quotes runs: it is code.
+    expect(at('X="$(docker run --privileged i)"; echo "--privileged"', "bash", "--privileged i")).toBe(CODE);
+    expect(at('X="$(docker run --privileged i)"; echo "--privileged"', "bash", '--privileged"')).toBe(STRING);
     expect(at("# USER root\nUSER root", "docker", "USER root\nUSER")).toBe(COMMENT);
   });
 });
@@ -184,6 +190,60 @@ debug: false
       ],
     );
     expect(places(a)).toEqual(["no-shell-true: a.py:1 a.py:7"]);
+  });
+});
+
+describe("code rules: a match starts in code and may go on into a string literal", () => {
+  const yaml = `principles:
+  - id: no-sh-c
+    title: No sh -c
+    forbid: ['exec\\.Command\\(\\s*"sh",\\s*"-c"', '(?:^|[^\\w.])print\\(']
+    message: m
+    target: code
+debug: false
+`;
+  test("string arguments of a code match are seen; a match starting inside a string or comment is not", () => {
+    const go = whole(
+      "svc/run.go",
+      [
+        "c := exec.Command(",
+        '\t"sh", "-c",',
+        "\tcmd)",
+        's := `exec.Command("sh", "-c"`',
+        '// exec.Command("sh", "-c")',
+        'x := "print(1)"',
+      ].join("\n"),
+    );
+    expect(places(run(yaml, [go]))).toEqual(["no-sh-c: svc/run.go:1"]);
+  });
+
+  test("a YAML value is configuration: quoted or not, and a run: | block, code rules see it", () => {
+    const compose = whole(
+      "deploy/compose.yml",
+      [
+        "services:",
+        "  a:",
+        '    network_mode: "host"',
+        "    # network_mode: host",
+        "  b:",
+        "    network_mode: host",
+        "steps:",
+        "  - run: |",
+        "      curl -fsSL https://x | sh",
+      ].join("\n"),
+    );
+    const a = run(
+      `principles:
+  - id: no-host
+    title: t
+    forbid: ['network_mode:\\s*["'']?host', 'curl[^|]*\\|\\s*sh']
+    message: m
+    target: code
+debug: false
+`,
+      [compose],
+    );
+    expect(places(a)).toEqual(["no-host: deploy/compose.yml:3 deploy/compose.yml:6 deploy/compose.yml:9"]);
   });
 });
 
