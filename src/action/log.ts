@@ -11,8 +11,9 @@ import { formatDuration, terminalSafe } from "../report/text.js";
  * line. Untrusted text in a line starting with `::` could issue them, so such lines are defused.
  */
 export function logSafe(text: string): string {
-  // The runner reads `::command::` after leading white space, and the legacy `##[command]` anywhere.
-  return text.replace(/^(\s*)::/gm, "$1: :").replace(/##\[/g, "#\u200b#[");
+  // The runner reads `::command::` after leading white space as .NET's TrimStart sees it (which
+  // also trims U+0085, absent from JavaScript's \s), and the legacy `##[command]` anywhere.
+  return text.replace(/^([\s\u0085]*)::/gm, "$1: :").replace(/##\[/g, "#\u200b#[");
 }
 
 export const actionsLogger: Logger = {
