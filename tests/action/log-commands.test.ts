@@ -71,7 +71,13 @@ describe("workflow commands in untrusted text", () => {
 
   it("nor does any line the action prints for a case, its group or its fix", () => {
     for (const h of HOSTILE) {
-      const c = makeCase({ id: "containment.user", status: "fail", message: h, remediation: h, subject: "web" });
+      const c = makeCase({
+        id: "containment.user",
+        status: "fail",
+        message: h,
+        remediation: h,
+        subject: "web",
+      });
       const groups = resultGroups(makeReport({ cases: [c] }));
       const printed = [caseLine(c), ...groups.flatMap((g) => [g.title, ...g.lines])].join("\n");
       expect(runnerCommands(printed), JSON.stringify(h)).toEqual([]);
