@@ -145,6 +145,8 @@ export { runContainment, measureHostNamespaces } from "./src/suites/containment/
 export { hostProbeOptions, probeOptions } from "./src/suites/containment/probe.ts";
 export { analyseFiles, parseAlignmentConfig } from "./src/alignment/index.ts";
 export { parseCodeOwners } from "./src/alignment/codeowners.ts";
+export { textsWanted } from "./src/alignment/rules.ts";
+export { languageOf } from "./src/alignment/languages.ts";
 `;
   await build({
     stdin: { contents: entry, resolveDir: ROOT, loader: "ts", sourcefile: "bench-entry.ts" },
@@ -937,10 +939,30 @@ async function benchMerge(n) {
 
 // --- (f) alignment analysis -----------------------------------------------------------------------
 
+/** "typescript 334, python 333, ..." for the files a targeted rule made the review tokenize. */
+function byLanguage(paths) {
+  const counts = new Map();
+  for (const p of paths) {
+    const lang = lib.languageOf(p);
+    counts.set(lang, (counts.get(lang) ?? 0) + 1);
+  }
+  return [...counts].map(([l, n]) => `${l} ${n}`).join(", ");
+}
+
 async function benchAlignment(n) {
   say(`(f) alignment analysis of a synthetic 3,000-file / 20,000-added-line diff, ${n} repetitions`);
+  // This repository's config, plus one rule per target over every file, so that every tokenizer
+  // (TypeScript, JavaScript, Python, Go, Rust, shell, YAML, Dockerfile) is in use, as in a polyglot
+  // monorepo: the repository's own rules alone only tokenize .ts, .js and .py.
   const configFile = path.join(ROOT, "acceptance/alignment.yml");
-  const config = lib.parseAlignmentConfig("acceptance/alignment.yml", readFileSync(configFile, "utf8"));
+  const polyglot = [
+    "  - { id: bench-code, title: t, message: m, target: code,",
+    "      forbid: ['\\bexec\\(', '\\bunsafe\\b', '\\bsleep\\s+\\d', '\\bUSER\\s+root\\b', 'console\\.log', 'npm test'] }",
+    "  - { id: bench-comments, title: t, message: m, target: comments, forbid: ['TODO', 'prune', 'console\\.log', 'USER root'] }",
+    "  - { id: bench-strings, title: t, message: m, target: strings, forbid: ['print\\(', 'sleep', 'unsafe', 'npm'] }",
+  ].join("\n");
+  const yaml = readFileSync(configFile, "utf8").replace(/^principles:\n/m, `principles:\n${polyglot}\n`);
+  const config = lib.parseAlignmentConfig("acceptance/alignment.yml", yaml);
   const codeowners = lib.parseCodeOwners(
     Array.from({ length: 30 }, (_, i) => `/pkg${i}/ @team-${i}`)
       .concat(["*.md @docs", "/src/engine/ @engine"])
@@ -1088,6 +1110,7 @@ async function benchAlignment(n) {
     findings: withText.analysis.findings.length,
     hits: withText.analysis.findings.reduce((x, f) => x + (f.hits ?? 1), 0),
     filesTokenizedByHunk: tokenized(withText.analysis),
+    tokenizedByLanguage: byLanguage(lib.textsWanted(files, config).head),
   };
 }
 
@@ -1215,6 +1238,7 @@ function renderText(s, r) {
       `(f) alignment analysis: ${r.f.files} files, ${r.f.addedLines} added lines, ${r.f.hits} hits in ${r.f.findings} entries`,
       `    with file texts         ${spread(r.f.analyse)}; target < 1000 ms (${r.f.filesTokenizedByHunk} files over the tokenizing budget, by hunk)`,
       `    hunks only              ${spread(r.f.hunksOnly)}`,
+      `    files a targeted rule hit, by tokenizer: ${r.f.tokenizedByLanguage}`,
     );
   }
   if (r.i) {
