@@ -367,7 +367,7 @@ function contentFindings(
         const lines = new Set(rule.patterns.flatMap((re) => matchLines(re, view, hunk.start, accept)));
         for (const line of [...lines].sort((a, b) => a - b)) {
           const text = hunk.lines[line - hunk.start]!;
-          if (suppress.allows(rule, path, text)) continue;
+          if (suppress.allows(rule, file, line, text)) continue;
           const head = rule.ownersFallback ? { ...rule.head, reviewers: owners(path) } : rule.head;
           out.add(rule.key, head, path, line);
         }
@@ -404,7 +404,12 @@ export function textsWanted(
   const marker = config.debug.marker;
   for (const file of files) {
     if (file.added.length === 0) continue;
-    if (file.added.some((a) => a.text.includes(marker))) base.push(file.path);
+    // An allow comment is checked against both sides: is it at the base, and is it a copy?
+    if (file.added.some((a) => a.text.includes(marker))) {
+      base.push(file.path);
+      head.push(file.path);
+      continue;
+    }
     if (languageOf(file.path) === undefined) continue;
     const ext = extOf(file.path);
     const active = rules.filter((r) => (r.ext === undefined || r.ext.has(ext)) && r.applies(file.path));
@@ -415,6 +420,13 @@ export function textsWanted(
     if (hit) head.push(file.path);
   }
   return { head, base };
+}
+
+/** Lines of `text` that read `line` once trimmed. */
+function countLines(text: string, line: string): number {
+  let n = 0;
+  for (const l of text.split("\n")) if (l.trim() === line) n++;
+  return n;
 }
 
 function listed(paths: readonly string[]): string {
@@ -462,9 +474,11 @@ function conflictMarkers(file: DiffFile, out: FindingCollector) {
 class Suppressions {
   private readonly marker: string;
   private readonly entries: { rule: string; test: (p: string) => boolean }[];
-  private readonly baseLines = new Map<string, Set<string>>();
-  private newMarkers = 0;
-  private unverifiable = 0;
+  private readonly baseLines = new Map<string, Map<string, number>>();
+  private readonly granted = new Map<string, Set<number>>();
+  /** Lines (path:line) whose allow comment did not count; a line hit by two rules counts once. */
+  private readonly newMarkers = new Set<string>();
+  private readonly unverifiable = new Set<string>();
   private readonly entriesIgnored: boolean;
 
   constructor(
@@ -478,7 +492,8 @@ class Suppressions {
       : [];
   }
 
-  allows(rule: ContentRule, path: string, text: string): boolean {
+  allows(rule: ContentRule, file: DiffFile, line: number, text: string): boolean {
+    const path = file.path;
     if (this.entries.some((e) => e.rule === rule.id && e.test(path))) return true;
     const at = text.indexOf(this.marker);
     if (at < 0) return false;
@@ -488,36 +503,60 @@ class Suppressions {
       .filter((w) => /^[A-Za-z0-9][\w.-]*$/.test(w));
     const covers = named.length > 0 ? named.includes(rule.id) : rule.kind === "debug";
     if (!covers) return false;
-    const base = this.linesAtBase(path);
-    if (base === undefined) {
-      this.unverifiable++;
+    const granted = this.grantedLines(file, text.trim());
+    if (granted === undefined) {
+      this.unverifiable.add(`${path}:${line}`);
       return false;
     }
-    if (base.has(text.trim())) return true;
-    this.newMarkers++;
+    if (granted.has(line)) return true;
+    this.newMarkers.add(`${path}:${line}`);
     return false;
   }
 
-  private linesAtBase(path: string): Set<string> | undefined {
-    if (this.ctx.baseTexts === undefined) return undefined;
-    let set = this.baseLines.get(path);
+  /**
+   * The added lines carrying this exact text that the base vouches for: as many as the base has
+   * copies of it, less the copies the change left in place. A moved line keeps its exception; a
+   * copy of it (the original stays) is new. Without the head's text, the base's count alone.
+   */
+  private grantedLines(file: DiffFile, text: string): Set<number> | undefined {
+    const base = this.linesAtBase(file.path);
+    if (base === undefined) return undefined;
+    const key = `${file.path}\n${text}`;
+    let set = this.granted.get(key);
     if (!set) {
-      set = new Set((this.ctx.baseTexts.get(path) ?? "").split("\n").map((l) => l.trim()));
-      this.baseLines.set(path, set);
+      const added = file.added.filter((a) => a.text.trim() === text).map((a) => a.line);
+      const head = this.ctx.texts?.get(file.path);
+      const kept = head === undefined ? 0 : Math.max(0, countLines(head, text) - added.length);
+      set = new Set(added.slice(0, Math.max(0, (base.get(text) ?? 0) - kept)));
+      this.granted.set(key, set);
     }
     return set;
   }
 
+  private linesAtBase(path: string): Map<string, number> | undefined {
+    if (this.ctx.baseTexts === undefined) return undefined;
+    let counts = this.baseLines.get(path);
+    if (!counts) {
+      counts = new Map();
+      for (const l of (this.ctx.baseTexts.get(path) ?? "").split("\n")) {
+        const t = l.trim();
+        counts.set(t, (counts.get(t) ?? 0) + 1);
+      }
+      this.baseLines.set(path, counts);
+    }
+    return counts;
+  }
+
   notes(): string[] {
     const out: string[] = [];
-    if (this.newMarkers > 0) {
+    if (this.newMarkers.size > 0) {
       out.push(
-        `${plural(this.newMarkers, "allow comment")} not counted: new in this change (an exception counts only when it is already there at the base)`,
+        `${plural(this.newMarkers.size, "allow comment")} not counted: new in this change (an exception counts only when it is already there at the base)`,
       );
     }
-    if (this.unverifiable > 0) {
+    if (this.unverifiable.size > 0) {
       out.push(
-        `${plural(this.unverifiable, "allow comment")} not counted: the base commit is not at hand to confirm it`,
+        `${plural(this.unverifiable.size, "allow comment")} not counted: the base commit is not at hand to confirm it`,
       );
     }
     if (this.entriesIgnored) {

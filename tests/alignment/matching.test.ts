@@ -265,6 +265,43 @@ describe("suppressions a PR cannot grant itself", () => {
     ]);
   });
 
+  test("a moved allowed line keeps its exception; a copy of it (the original stays) does not", () => {
+    const allowed = "print(report)  # alignment: allow";
+    const base = new Map([["tool.py", `x = 0\n${allowed}\n`]]);
+    // Moved: the line left its old place and was added at a new one.
+    const moved = `${allowed}\nx = 0\n`;
+    const m = run(
+      "{}",
+      [{ file: { ...whole("tool.py", moved).file, added: [{ line: 1, text: allowed }] }, text: moved }],
+      {
+        baseTexts: base,
+      },
+    );
+    expect(places(m)).toEqual([]);
+    // Copied twice: the original stays at line 2, two new copies are added.
+    const copied = `x = 0\n${allowed}\n${allowed}\ny = 1\n${allowed}\n`;
+    const c = run(
+      "{}",
+      [
+        {
+          file: {
+            ...whole("tool.py", copied).file,
+            added: [
+              { line: 3, text: allowed },
+              { line: 5, text: allowed },
+            ],
+          },
+          text: copied,
+        },
+      ],
+      { baseTexts: base },
+    );
+    expect(places(c)).toEqual(["debug.print: tool.py:3 tool.py:5"]);
+    expect(c.notes).toEqual([
+      "2 allow comments not counted: new in this change (an exception counts only when it is already there at the base)",
+    ]);
+  });
+
   test("a config allow entry counts only when the config was read at the base", () => {
     const yaml = "allow:\n  - rule: debug.print\n    paths: [tool.py]\n    reason: the tool's output\n";
     expect(places(run(yaml, [file], { configFromBase: true }))).toEqual([]);
