@@ -50,7 +50,7 @@ export class FindingCollector {
     const out: Finding[] = [];
     for (const g of this.groups.values()) {
       const locations: Finding["locations"] = [];
-      for (const [path, lines] of [...g.files].sort(([a], [b]) => a.localeCompare(b))) {
+      for (const [path, lines] of [...g.files].sort(([a], [b]) => byCodePoint(a, b))) {
         if (lines.length === 0) locations.push({ path });
         for (const line of [...new Set(lines)].sort((a, b) => a - b).slice(0, LINES_PER_FILE)) {
           locations.push({ path, line });
@@ -69,12 +69,20 @@ export class FindingCollector {
     return out.sort(
       (a, b) =>
         LEVEL_RANK[a.level!] - LEVEL_RANK[b.level!] ||
-        a.kind.localeCompare(b.kind) ||
-        (a.path ?? "").localeCompare(b.path ?? "") ||
+        byCodePoint(a.kind, b.kind) ||
+        byCodePoint(a.path ?? "", b.path ?? "") ||
         (a.line ?? 0) - (b.line ?? 0) ||
-        a.title.localeCompare(b.title),
+        byCodePoint(a.title, b.title),
     );
   }
+}
+
+/**
+ * The same order on every runner: localeCompare follows the machine's locale (in Danish "aa"
+ * sorts after "z"), and the report must be byte-identical wherever it runs.
+ */
+export function byCodePoint(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 const LEVEL_RANK: Record<FindingLevel, number> = { blocking: 0, discussion: 1, advisory: 2 };

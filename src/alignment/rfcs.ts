@@ -23,6 +23,8 @@ export interface Rfc {
   affects: string[];
   affectsFrom: "front-matter" | "header" | "map" | "none";
   open: boolean;
+  /** Set when the change closes an RFC open at the base: its status at the head ("Accepted"). */
+  statusInChange?: string;
 }
 
 export type ParsedRfc = Omit<Rfc, "open" | "affectsFrom"> & {
@@ -367,7 +369,7 @@ export async function loadRfcs(
 /**
  * An RFC open at the base stays open for this review even when the change closes it (marks it
  * Accepted, or drops its Affects list): a PR cannot lift the flag on its own files by editing the
- * RFC. The status then reads "In Review at the base, Accepted here".
+ * RFC. Its status is the base's, and `statusInChange` says what the change makes it.
  */
 export function keepOpenFromBase(head: readonly Rfc[], base: readonly Rfc[]): Rfc[] {
   const atBase = new Map(base.filter((r) => r.open && r.affects.length > 0).map((r) => [r.file, r]));
@@ -377,7 +379,8 @@ export function keepOpenFromBase(head: readonly Rfc[], base: readonly Rfc[]): Rf
     return {
       ...r,
       open: true,
-      status: r.open ? r.status : `${b.status} at the base, ${r.status} here`,
+      status: b.status,
+      ...(r.open ? {} : { statusInChange: r.status }),
       affects: r.affects.length > 0 ? r.affects : b.affects,
     };
   });

@@ -244,8 +244,11 @@ function rfcFindings(
         {
           level: config.rfcs.level,
           kind: "rfc-open-change",
-          title: `Touches open ${rfcLabel(r.number, r.title)} (${r.status})`,
-          concern: `RFC ${r.number} is ${r.status} and proposes changes to these files; check this change agrees with it, or wait for its outcome.`,
+          title: `Touches open ${rfcLabel(r.number, r.title)} (${statusOf(r)})`,
+          concern:
+            r.statusInChange === undefined
+              ? `RFC ${r.number} is ${r.status} and proposes changes to these files; check this change agrees with it, or wait for its outcome.`
+              : `RFC ${r.number} is ${r.status} and proposes changes to these files; this change marks it ${r.statusInChange} itself: check a maintainer decided that, and that the change agrees with it.`,
           reviewers: r.authors.length > 0 ? r.authors : ctx.codeowners.ownersOf(file.path),
           ref: `RFC ${r.number}`,
         },
@@ -256,11 +259,16 @@ function rfcFindings(
     context.push({
       number: r.number!,
       title: r.title,
-      status: r.status,
+      status: statusOf(r),
       paths: touched.slice(0, MAX_OPEN_RFC_PATHS).map((f) => f.path),
     });
   }
   return context;
+}
+
+/** "In Review", or "In Review; this change marks it Accepted". */
+function statusOf(r: Rfc): string {
+  return r.statusInChange === undefined ? r.status : `${r.status}; this change marks it ${r.statusInChange}`;
 }
 
 function coChangeFindings(files: readonly DiffFile[], config: AlignmentConfig, out: FindingCollector) {

@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { NO_CODEOWNERS, parseCodeOwners } from "../../src/alignment/codeowners.js";
 import { defaultAlignmentConfig } from "../../src/alignment/config.js";
 import type { DiffFile, FileStatus } from "../../src/alignment/diff.js";
-import { parseRfc, type Rfc, withConfig } from "../../src/alignment/rfcs.js";
+import { keepOpenFromBase, parseRfc, type Rfc, withConfig } from "../../src/alignment/rfcs.js";
 import { analyseFiles, summarise } from "../../src/alignment/rules.js";
 
 function file(
@@ -136,6 +136,30 @@ describe("protected paths and open RFCs", () => {
   });
 });
 
+test("an RFC open at the base stays open when the change itself accepts it or drops its Affects list", () => {
+  const base = [
+    rfc("rfcs/0004-a.md", "# A\n**Status**: In Review\n**Affects**: src/a/**\n"),
+    rfc("rfcs/0005-b.md", "# B\n**Status**: Draft\n**Affects**: src/b/**\n"),
+  ];
+  const head = [
+    rfc("rfcs/0004-a.md", "# A\n**Status**: Accepted\n**Affects**: src/a/**\n"),
+    rfc("rfcs/0005-b.md", "# B\n**Status**: Draft\n"),
+  ];
+  const a = analyseFiles([file("src/a/x.ts", ["a"]), file("src/b/y.ts", ["b"])], config, {
+    rfcs: keepOpenFromBase(head, base),
+    codeowners: NO_CODEOWNERS,
+  });
+  expect(a.findings.map((f) => f.title)).toEqual([
+    "Touches open RFC 4: A (In Review; this change marks it Accepted)",
+    "Touches open RFC 5: B (Draft)",
+  ]);
+  expect(a.findings[0]!.concern).toContain("this change marks it Accepted itself");
+  // Without the base, the head alone: the flag is gone, as before.
+  expect(
+    analyseFiles([file("src/a/x.ts", ["a"])], config, { rfcs: head, codeowners: NO_CODEOWNERS }).findings,
+  ).toEqual([]);
+});
+
 describe("RFC numbering", () => {
   const existing = [
     rfc("rfcs/0001-a.md", "# A\n**Status**: Accepted\n"),
@@ -225,4 +249,19 @@ test("principles: added lines only, paths and exclude, reviewers from the rule e
   ]);
   expect(findings.map((f) => f.hits)).toEqual([2, 2]);
   expect(summarise(findings)).toBe("1 blocking, 1 for discussion, 0 advisory");
+});
+
+test("entries and their places are ordered by code point, not by the machine's locale", () => {
+  // localeCompare puts "a" before "B" in every locale (and "aa" after "z" in Danish); code point
+  // order is the same on every runner, so the report is byte-identical wherever it runs.
+  const a = analyseFiles(
+    [
+      file("src/a.ts", ["console.log(1);"]),
+      file("src/B.ts", ["console.log(2);"]),
+      file("src/aa.ts", ["console.log(3);"]),
+    ],
+    config,
+    { rfcs: [], codeowners: NO_CODEOWNERS },
+  );
+  expect(brief(a.findings)).toEqual(["1 debug-leftover src/B.ts:1 src/a.ts:1 src/aa.ts:1"]);
 });
