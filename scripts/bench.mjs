@@ -101,11 +101,11 @@ function maxrss() {
   return maxrssHook;
 }
 
-async function cliJson(args) {
+async function cliJson(args, cli = CLI) {
   const r = await timed(process.execPath, [
     "--require",
     maxrss(),
-    CLI,
+    cli,
     ...args,
     "--format",
     "json",
@@ -266,9 +266,13 @@ async function benchSuiteVsFloor(n, what = "(a) full suites on the hardened fixt
   const floorSteps = [];
   const phases = [];
   const rss = [];
+  // With --baseline DIST: that build's CLI runs the same suite in the same repetitions (before/after).
+  const baselineCli = flags.baseline ? path.resolve(flags.baseline, "cli.js") : undefined;
+  const before = { suite: [], pipeline: [], phases: [] };
   // One warm-up of each, not counted: the first build after a while refills the engine's caches.
   await runSuite();
   await engineFloor();
+  if (baselineCli) await runSuite(baselineCli);
   for (let i = 0; i < n; i++) {
     const s = await runSuite();
     suite.push(s.ms);
@@ -278,6 +282,12 @@ async function benchSuiteVsFloor(n, what = "(a) full suites on the hardened fixt
     const f = await engineFloor();
     floor.push(f.ms);
     floorSteps.push(f.steps);
+    if (baselineCli) {
+      const b = await runSuite(baselineCli);
+      before.suite.push(b.ms);
+      before.pipeline.push(b.report.durationMs);
+      before.phases.push(phasesOf(b.report));
+    }
   }
   const stepNames = Object.keys(floorSteps[0]);
   const medians = (rows) =>
@@ -295,6 +305,21 @@ async function benchSuiteVsFloor(n, what = "(a) full suites on the hardened fixt
     pipelineRatio: round(median(pipeline) / median(floor), 2),
     cliOverMs: round(median(suite) - median(pipeline)),
     peakRssMb: rss.length ? stats(rss) : null,
+    // Per repetition, this run's pipeline over the floor run right after it: the drift cancels.
+    pairedPipelineRatios: pipeline.map((p, i) => round(p / floor[i], 2)),
+    pairedSuiteRatios: suite.map((p, i) => round(p / floor[i], 2)),
+    ...(baselineCli
+      ? {
+          baseline: {
+            dir: flags.baseline,
+            suite: stats(before.suite),
+            pipeline: stats(before.pipeline),
+            phases: medians(before.phases),
+            ratio: round(median(before.suite) / median(floor), 2),
+            pipelineRatio: round(median(before.pipeline) / median(floor), 2),
+          },
+        }
+      : {}),
   };
 }
 
@@ -326,18 +351,26 @@ function aboveFloor(phases, floorSteps, totalMs) {
   return { ...out, total: round(totalMs) };
 }
 
-async function runSuite() {
-  const r = await cliJson(["run", "--inventory", suiteInventory, "--probe-image", PROBE_IMAGE]);
+async function runSuite(cli = CLI) {
+  const r = await cliJson(["run", "--inventory", suiteInventory, "--probe-image", PROBE_IMAGE], cli);
   if (r.report.verdict !== "pass") say(`warning: ${subject.name} suite verdict ${r.report.verdict}`);
   sampleReport = r.report;
   return r;
 }
 
 /**
- * The same engine work as one suite run, with nothing else: a cached build with a fresh label (the
- * tool's owner label makes the last step uncacheable too), create with the same launch settings,
- * start, poll the health URL, one inspect, the same probe containers (host + subject, joined to the
- * same namespaces) running `true`, stop, inspect the exit, remove container and image.
+ * The same engine work as one suite run, with nothing else: what a careful script driving dockerode
+ * directly would have to do to reach the same evidence, each call once, overlapped as the tool
+ * overlaps them. In order: the engine's version (which builder), the probe image's presence (a
+ * create never pulls), the host reference probe started beside the build (as the tool does, off
+ * the subject's path), a cached build with a fresh label (the tool's owner label makes the last
+ * build step uncacheable too), the image's config read (its user and volumes decide the launch),
+ * create with the same launch settings and its read-back inspect, start, poll the health URL, the
+ * HTTP probes, one inspect, the subject probe (joined to its namespaces, running `true`) beside
+ * the listing of running containers the namespaces case compares with, stop, inspect the exit,
+ * remove container and image, and one listing round proving nothing owned is left (containers
+ * and images by the owner label, images by the run's tag). Not in the floor: ping, a listing
+ * before removal, a second proof, the probe script itself (`true` here), the report.
  */
 async function engineFloor() {
   const docker = engine.docker;
@@ -351,21 +384,37 @@ async function engineFloor() {
   };
   const b = subject.build;
   const healthPath = subject.healthPath ?? subject.readiness?.path ?? "/health";
+  const trivial = { Entrypoint: ["/bin/sh", "-c", "true"], Cmd: [] };
+  const runProbe = async (body) => {
+    const p = await docker.createContainer({ ...body, ...trivial });
+    await p.start();
+    await p.wait();
+    await p.logs({ stdout: true, stderr: true });
+    await p.remove({ force: true });
+  };
+  await docker.version();
+  await docker.getImage(PROBE_IMAGE).inspect();
+  const host = runProbe(lib.createBody(lib.probeLaunch(lib.hostProbeOptions(owner, PROBE_IMAGE))));
+  host.catch(() => {});
+  lap("outside phases");
   const context = lib.readBuildContext(path.join(ROOT, b.context), b.dockerfile, b.context);
-  const tag = lib.ownedTag(owner, "floor");
+  const tag = lib.ownedTag(owner, `floor-${Math.random().toString(16).slice(2, 8)}`);
   // BuildKit through dockerode's own session, as the suite builds with BuildKit (legacy on request).
   const imageId =
     b.builder === "legacy"
       ? await floorBuild(docker, context, tag, b.args, "legacy")
       : await floorBuild(await rawDocker(), context, tag, b.args);
   lap("build");
+  const config = (await docker.getImage(imageId).inspect()).Config ?? {};
   const plan = lib.planLaunch(
     subject,
     imageId,
     owner,
     `${owner}-floor-${Math.random().toString(16).slice(2, 8)}`,
+    { user: config.User ?? "", volumes: Object.keys(config.Volumes ?? {}) },
   );
   const c = await docker.createContainer(lib.createBody(plan.spec));
+  await c.inspect();
   lap("create");
   await c.start();
   const info = await c.inspect();
@@ -384,41 +433,34 @@ async function engineFloor() {
   );
   await c.inspect();
   lap("probes+inspect");
-  const trivial = { Entrypoint: ["/bin/sh", "-c", "true"], Cmd: [] };
-  const probeBody = (spec) => lib.createBody(lib.probeLaunch(spec));
-  const probeOpts = [
-    { ...lib.createBody(lib.probeLaunch(lib.hostProbeOptions(owner, PROBE_IMAGE))), ...trivial },
-    {
-      ...probeBody(
-        lib.probeOptions(owner, PROBE_IMAGE, {
-          subjectId: c.id,
-          match: { by: "ns" },
-          uid: 65532,
-          gid: 65532,
-          caps: [],
-          capDrop: ["ALL"],
-          writableRoots: subject.writableRoots,
-          existsPaths: [],
-        }),
-      ),
-      ...trivial,
-    },
-  ];
-  await Promise.all(
-    probeOpts.map(async (o) => {
-      const p = await docker.createContainer(o);
-      await p.start();
-      await p.wait();
-      await p.logs({ stdout: true, stderr: true });
-      await p.remove({ force: true });
-    }),
-  );
+  const probe = lib.probeOptions(owner, PROBE_IMAGE, {
+    subjectId: c.id,
+    match: { by: "ns" },
+    uid: 65532,
+    gid: 65532,
+    caps: [],
+    capDrop: ["ALL"],
+    writableRoots: subject.writableRoots,
+    existsPaths: [],
+  });
+  await Promise.all([
+    host,
+    runProbe(lib.createBody(lib.probeLaunch(probe))),
+    docker.listContainers({ filters: { status: ["running"] } }),
+  ]);
   lap("containment probes");
   await c.stop({ t: Math.ceil(subject.stopTimeoutMs / 1000) });
   await c.inspect();
   lap("stop");
   await c.remove({ force: true, v: true });
   await docker.getImage(tag).remove();
+  const label = { label: [`${lib.OWNER_LABEL}=${owner}`] };
+  const left = await Promise.all([
+    docker.listContainers({ all: true, filters: label }),
+    docker.listImages({ all: true, filters: label }),
+    docker.listImages({ filters: { reference: [`${lib.ownedTag(owner)}*`] } }),
+  ]);
+  if (left.some((l) => l.length > 0)) say(`warning: the floor left ${JSON.stringify(left).slice(0, 300)}`);
   lap("remove");
   return { ms: performance.now() - t0, steps };
 }

@@ -191,9 +191,9 @@ type HostMeasure = ReturnType<typeof measureHostNamespaces>;
 async function runSubjects(run: RunContext, into: Results, errors: Report["errors"]): Promise<void> {
   const { opts, engine, owner, subjects, suites, probeImage } = run;
   const { log, signal } = opts;
-  await engine.ping();
   // BuildKit's session code loads while the engine answers the calls below, not at the first build.
   if (subjects.some((s) => s.build && s.build.builder !== "legacy")) engine.prepareBuild?.();
+  await engine.ping();
   // The host reference is measured once, from the start (off every subject's critical path),
   // and shared by every subject. Its failure only turns the namespace case into a SKIP.
   // Nothing is measured without the trusted probe: it must be here before any subject starts.

@@ -14,6 +14,13 @@ export interface CleanupScope {
    * earlier stages carry no label): listed by inspecting each, removed like our own.
    */
   builtImages?: readonly string[];
+  /**
+   * Containers this scope created, by ID (a subject's run knows its own). With them, cleanup
+   * plans from inspecting what it knows (and the scope's own tag) instead of a first listing;
+   * the listing after the removals is still the proof, and whatever it finds that was not known
+   * is removed then and listed again.
+   */
+  knownContainers?: readonly string[];
 }
 
 export interface CleanupOptions {
@@ -46,13 +53,20 @@ function labelFilter(scope: CleanupScope): string[] {
   return labels;
 }
 
-/** Reads what the scope owns on the engine (listings filtered by label, never the whole host). */
+function referenceFilter(scope: CleanupScope): string {
+  return scope.subject ? ownedTag(scope.owner, scope.subject) : `${ownedTag(scope.owner)}*`;
+}
+
+/**
+ * Reads what the scope owns on the engine (listings filtered by label or our tag, never the whole
+ * host). Images carry the owner and role labels only (a subject's is named by its tag), so a
+ * subject's images are listed by its tag and its build-created IDs; a run's by label and tag.
+ */
 export async function listOwned(engine: Engine, scope: CleanupScope): Promise<Listing> {
-  const reference = scope.subject ? ownedTag(scope.owner, scope.subject) : `${ownedTag(scope.owner)}*`;
   const [containers, labelled, tagged] = await Promise.all([
     engine.listContainers({ label: labelFilter(scope) }),
-    engine.listImages({ label: labelFilter(scope) }, true),
-    engine.listImages({ reference: [reference] }),
+    scope.subject ? [] : engine.listImages({ label: labelFilter(scope) }, true),
+    engine.listImages({ reference: [referenceFilter(scope)] }),
   ]);
   const images = new Map(labelled.map((i) => [i.id, i]));
   // A reference filter trims RepoTags to the matching ones: read the full tag list back, so an
@@ -64,10 +78,46 @@ export async function listOwned(engine: Engine, scope: CleanupScope): Promise<Li
   }
   for (const id of scope.builtImages ?? []) {
     if (images.has(id)) continue;
-    const info = await engine.inspectImage(id).catch((err: unknown) => {
-      if (err instanceof EngineError && err.statusCode === 404) return undefined; // already gone
-      throw err;
-    });
+    const info = await unlessGone(engine.inspectImage(id));
+    if (info) images.set(id, fromInspect(info));
+  }
+  return { containers, images: [...images.values()] };
+}
+
+/** A 404 means gone: undefined. */
+function unlessGone<T>(p: Promise<T>): Promise<T | undefined> {
+  return p.catch((err: unknown) => {
+    if (err instanceof EngineError && err.statusCode === 404) return undefined;
+    throw err;
+  });
+}
+
+/**
+ * What a subject's run knows it created, read by inspecting each (no listing): its containers,
+ * kept only when they carry the scope's labels (nothing unlabelled is ever touched), the image
+ * its tag names, and its build-created images. Not proof of anything: the listing after is.
+ */
+async function inspectKnown(engine: Engine, scope: CleanupScope): Promise<Listing> {
+  const wanted = labelFilter(scope).map((l) => l.split("="));
+  const [views, tagged] = await Promise.all([
+    Promise.all((scope.knownContainers ?? []).map((id) => unlessGone(engine.inspect(id)))),
+    scope.subject ? unlessGone(engine.inspectImage(ownedTag(scope.owner, scope.subject))) : undefined,
+  ]);
+  const containers: OwnedContainer[] = views
+    .filter((v) => v !== undefined && wanted.every(([k, val]) => v.labels[k!] === val))
+    .map((v) => ({
+      id: v!.id,
+      names: [v!.name],
+      state: v!.state.status,
+      labels: v!.labels,
+      image: v!.image,
+      created: 0,
+    }));
+  const images = new Map<string, OwnedImage>();
+  if (tagged) images.set(tagged.id, fromInspect(tagged));
+  for (const id of scope.builtImages ?? []) {
+    if (images.has(id)) continue;
+    const info = await unlessGone(engine.inspectImage(id));
     if (info) images.set(id, fromInspect(info));
   }
   return { containers, images: [...images.values()] };
@@ -142,7 +192,9 @@ export function planCleanup(
 
 /**
  * Plans, executes and verifies. Never throws: failures are evidence. The verifying listing runs
- * on fresh per-call timeouts, whatever time the run itself had left.
+ * on fresh per-call timeouts, whatever time the run itself had left. A scope that knows what it
+ * created (`knownContainers`) plans from inspecting that; its verifying listing then also finds
+ * what it did not know (a create cancelled in flight), which is removed and listed again.
  */
 export async function cleanupOwned(
   engine: Engine,
@@ -151,58 +203,37 @@ export async function cleanupOwned(
 ): Promise<CleanupEvidence> {
   const started = Date.now();
   const errors: { kind: string; message: string }[] = [];
+  const fromKnown = scope.knownContainers !== undefined;
   let actions: PlannedAction[] = [];
   let listed = false;
   try {
-    actions = planCleanup(scope, await listOwned(engine, scope), run.options);
-    listed = true;
+    actions = planCleanup(
+      scope,
+      await (fromKnown ? inspectKnown(engine, scope) : listOwned(engine, scope)),
+      run.options,
+    );
+    listed = !fromKnown;
   } catch (err) {
     errors.push(errorEvidence(err));
   }
+  const objects = await executeAll(engine, actions);
 
-  // Containers first (a container pins its image), concurrently. Podman refuses to remove a
-  // container whose namespace another one still joins: those are retried once the others are gone.
-  // Retries go one at a time, for as long as each pass removes something (a chain of joins
-  // unwinds one link per pass; concurrent removals of related containers can all be refused).
-  const containers = actions.filter((a) => a.kind === "container");
-  const objects = await Promise.all(containers.map((a) => execute(engine, a)));
-  for (let progress = true; progress; ) {
-    progress = false;
-    for (const [i, o] of objects.entries()) {
-      if (o.action !== "failed") continue;
-      objects[i] = await execute(engine, containers[i]!);
-      progress ||= objects[i]!.action !== "failed";
-    }
-  }
-  for (const a of actions.filter((x) => x.kind === "image")) objects.push(await execute(engine, a));
-
-  const filters = labelFilter(scope).join(",");
-  const verifiedBy = [
-    `list containers label=${filters}`,
-    `list images label=${filters}`,
-    `list images reference=${scope.subject ? ownedTag(scope.owner, scope.subject) : `${ownedTag(scope.owner)}*`}`,
-    ...(scope.builtImages?.length
-      ? [`inspect ${scope.builtImages.length} build-created image(s) by ID`]
-      : []),
-  ];
   let remaining: { kind: "container" | "image"; id: string }[] = [];
   let verified = false;
   try {
-    // Gone means: no owned container listed, no image still carrying our tag, and no image we
-    // removed outright listed again. Untagged (shared) and retained images may stay. A listing
-    // that found nothing at all, with nothing done since, is that proof already.
-    const after =
+    // A listing that found nothing at all, with nothing done since, is the proof already.
+    let after =
       listed && actions.length === 0 ? { containers: [], images: [] } : await listOwned(engine, scope);
-    const removedIds = new Set(
-      objects.filter((o) => o.kind === "image" && o.action === "removed").map((o) => o.id),
-    );
-    const keepTags = run.options?.removeImages === false;
-    const expectGone = (i: OwnedImage) =>
-      removedIds.has(i.id) || (!keepTags && i.tags.some((t) => isOwnedTag(t, scope.owner, scope.subject)));
-    remaining = [
-      ...after.containers.map((c) => ({ kind: "container" as const, id: c.id })),
-      ...after.images.filter(expectGone).map((i) => ({ kind: "image" as const, id: i.id })),
-    ];
+    remaining = leftOver(scope, after, objects, run.options);
+    // What the listing found that nothing above acted on: planned from the listing, removed, and
+    // listed again. What was acted on and is still there stays "remaining".
+    const acted = new Set(objects.map(actionKey));
+    const unknown = planCleanup(scope, after, run.options).filter((a) => !acted.has(actionKey(a)));
+    if (remaining.length > 0 && unknown.length > 0) {
+      objects.push(...(await executeAll(engine, unknown)));
+      after = await listOwned(engine, scope);
+      remaining = leftOver(scope, after, objects, run.options);
+    }
     verified = true;
   } catch (err) {
     errors.push(errorEvidence(err));
@@ -215,10 +246,70 @@ export async function cleanupOwned(
     durationMs: Date.now() - started,
     objects,
     completed: verified && remaining.length === 0 && !objects.some((o) => o.action === "failed"),
-    verifiedBy,
+    verifiedBy: verifiedBy(scope),
     remaining,
     errors,
   };
+}
+
+function actionKey(a: { kind: string; id: string; tag?: string }): string {
+  return `${a.kind}:${a.id}:${a.tag ?? ""}`;
+}
+
+/** The listings (and inspects) that prove the scope's objects gone. */
+function verifiedBy(scope: CleanupScope): string[] {
+  const filters = labelFilter(scope).join(",");
+  return [
+    `list containers label=${filters}`,
+    ...(scope.subject ? [] : [`list images label=${filters}`]),
+    `list images reference=${referenceFilter(scope)}`,
+    ...(scope.builtImages?.length
+      ? [`inspect ${scope.builtImages.length} build-created image(s) by ID`]
+      : []),
+  ];
+}
+
+/**
+ * Gone means: no owned container listed, no image still carrying our tag, and no image we
+ * removed outright listed again. Untagged (shared) and retained images may stay.
+ */
+function leftOver(
+  scope: CleanupScope,
+  after: Listing,
+  objects: CleanupObject[],
+  options: CleanupOptions | undefined,
+): { kind: "container" | "image"; id: string }[] {
+  const removedIds = new Set(
+    objects.filter((o) => o.kind === "image" && o.action === "removed").map((o) => o.id),
+  );
+  const keepTags = options?.removeImages === false;
+  const expectGone = (i: OwnedImage) =>
+    removedIds.has(i.id) || (!keepTags && i.tags.some((t) => isOwnedTag(t, scope.owner, scope.subject)));
+  return [
+    ...after.containers.map((c) => ({ kind: "container" as const, id: c.id })),
+    ...after.images.filter(expectGone).map((i) => ({ kind: "image" as const, id: i.id })),
+  ];
+}
+
+/**
+ * Containers first (a container pins its image), concurrently. Podman refuses to remove a
+ * container whose namespace another one still joins: those are retried once the others are gone.
+ * Retries go one at a time, for as long as each pass removes something (a chain of joins
+ * unwinds one link per pass; concurrent removals of related containers can all be refused).
+ */
+async function executeAll(engine: Engine, actions: PlannedAction[]): Promise<CleanupObject[]> {
+  const containers = actions.filter((a) => a.kind === "container");
+  const objects = await Promise.all(containers.map((a) => execute(engine, a)));
+  for (let progress = true; progress; ) {
+    progress = false;
+    for (const [i, o] of objects.entries()) {
+      if (o.action !== "failed") continue;
+      objects[i] = await execute(engine, containers[i]!);
+      progress ||= objects[i]!.action !== "failed";
+    }
+  }
+  for (const a of actions.filter((x) => x.kind === "image")) objects.push(await execute(engine, a));
+  return objects;
 }
 
 /** One evidence record for several cleanups (per subject, then the run-wide sweep). */

@@ -220,12 +220,20 @@ class SubjectRun {
     for (const r of skipped) ctx.log.info(caseLine(r));
   }
 
-  /** lifecycle.cleanup: this subject's objects only, proven by listing again. */
+  /**
+   * lifecycle.cleanup: this subject's objects only, removed from what the run knows it created
+   * and proven by listing (whatever that listing finds besides is removed and listed again).
+   */
   async cleanUp(): Promise<Draft> {
     const { engine, owner, subject, signal } = this.ctx;
     this.cleanup = await cleanupOwned(
       engine,
-      { owner, subject: subject.name, builtImages: this.builtImages },
+      {
+        owner,
+        subject: subject.name,
+        builtImages: this.builtImages,
+        knownContainers: this.containerId ? [this.containerId] : [],
+      },
       {
         trigger: signal.aborted ? "cancelled" : "subject-end",
         options: { removeImages: this.ctx.removeImages },
