@@ -78,6 +78,7 @@ export const LAYERS = [
           "src/suites/containment/evidence.ts",
           "src/suites/containment/inspect.ts",
           "src/suites/containment/mounts.ts",
+          "src/suites/containment/lsm.ts",
           "src/suites/containment/seccomp.ts",
         ],
       },

@@ -429,6 +429,57 @@ describe("seccomp judged by content", () => {
   );
 });
 
+describe("AppArmor and SELinux (containment.seccomp)", () => {
+  const seccomp = (i: Partial<InspectEvidence>, p: Partial<ProbeEvidence> = {}) =>
+    grade(i, p)["containment.seccomp"]!;
+  const NNP = "no-new-privileges:true";
+
+  it("launch settings that turn AppArmor or SELinux off fail on any host, naming the option", () => {
+    for (const opt of ["apparmor=unconfined", "apparmor:unconfined", "label=disable", "label:disable"]) {
+      const r = seccomp({ securityOpt: [NNP, opt] });
+      expect(r.status, opt).toBe("fail");
+      expect(r.message).toContain(opt);
+    }
+    expect(seccomp({ securityOpt: [NNP, "label=type:spc_t"] }).message).toContain(
+      "sets SELinux type spc_t, not a container type",
+    );
+    expect(seccomp({ securityOpt: [NNP, "label=user:system_u"] }).message).toContain("custom SELinux user");
+    expect(seccomp({ securityOpt: [NNP, "label=role:system_r"] }).message).toContain("custom SELinux role");
+  });
+
+  it("reads Podman's merged entry; leaves the engine's own label=disable of a host pid/ipc container to namespaces", () => {
+    const merged = "label=type:container_t,label=level:s0:c100,c200";
+    expect(seccomp({ securityOpt: [NNP, merged] }).status).toBe("pass");
+    expect(seccomp({ securityOpt: [NNP, "label=type:spc_t,label=level:s0"] }).message).toContain("spc_t");
+    const hostPid = grade({
+      securityOpt: [NNP, "label=disable"],
+      modes: { ...inspect().modes, pid: "host" },
+    });
+    expect(hostPid["containment.seccomp"]!.status).toBe("pass");
+    expect(hostPid["containment.namespaces"]!.status).toBe("fail");
+  });
+
+  it("what Pod Security baseline allows passes: a named AppArmor profile, a container type, a level", () => {
+    for (const opt of ["apparmor=docker-default", "label=type:container_t", "label=level:s0:c100,c200"])
+      expect(seccomp({ securityOpt: [NNP, opt] }).status, opt).toBe("pass");
+  });
+
+  it("a measured unconfined label fails; the engine's confined labels pass", () => {
+    const at = (lsm: string) => seccomp({}, { processes: [proc(1, { lsm })] });
+    expect(at("unconfined").message).toContain("process 1: AppArmor unconfined");
+    expect(at("docker-default (complain)").status).toBe("fail");
+    expect(at("system_u:system_r:spc_t:s0").message).toContain("SELinux type spc_t");
+    expect(at("unconfined_u:unconfined_r:unconfined_t:s0").status).toBe("fail");
+    expect(at("docker-default (enforce)").status).toBe("pass");
+    expect(at("system_u:system_r:container_t:s0:c12,c34").status).toBe("pass");
+  });
+
+  it("a seccomp failure keeps its message and adds the MAC one", () => {
+    const r = seccomp({ securityOpt: ["seccomp=unconfined", "apparmor=unconfined"] });
+    expect(r.message).toMatch(/seccomp[\s\S]*MAC confinement off: `apparmor=unconfined` turns AppArmor off/);
+  });
+});
+
 describe("writable means noexec; stricter is never a failure", () => {
   it("an allotted root without noexec fails containment.writable_roots", () => {
     const lines = MOUNTINFO.map((l) => l.replace("/tmp rw,nosuid,nodev,noexec", "/tmp rw,nosuid,nodev"));

@@ -25,6 +25,7 @@ import {
   unreadablePids,
 } from "./evidence.js";
 import { noNewPrivilegesOption, seccompUnconfined } from "./inspect.js";
+import { withLsm } from "./lsm.js";
 import { type ClassifiedMount, judgeHostBinds, under } from "./mounts.js";
 import { allowedBeyondDefault, seccompSetting } from "./seccomp.js";
 
@@ -197,65 +198,21 @@ export const CONTAINMENT_SUITE = {
     },
     {
       id: "containment.seccomp",
-      title: "Filtered by seccomp",
+      title: "Filtered by seccomp, confined by AppArmor/SELinux",
       measures:
-        "`Seccomp` filter mode of every process, and the profile's **content**: a profile recorded in `SecurityOpt` fails when it lets through what the engine's default denies to a container with the same capabilities (user-namespace creation via `clone`/`clone3`, `unshare`, `setns`, `mount` and the new mount API, `keyctl`/`add_key`/`request_key`, `bpf`, `perf_event_open`, module loading, `reboot`, `kexec_*`, `open_by_handle_at`, `process_vm_*`, clock, swap and raw-I/O calls, ...), naming them; the default profile and stricter ones pass. (`ptrace` itself is allowed by the default profile on kernels >= 4.8; tracing other processes is a capability question.)",
-      standards: { pss: "baseline: Seccomp (not Unconfined); restricted: Seccomp", cis: "5.21" },
+        "`Seccomp` filter mode of every process, and the profile's **content**: a profile recorded in `SecurityOpt` fails when it lets through what the engine's default denies to a container with the same capabilities (user-namespace creation via `clone`/`clone3`, `unshare`, `setns`, `mount` and the new mount API, `keyctl`/`add_key`/`request_key`, `bpf`, `perf_event_open`, module loading, `reboot`, `kexec_*`, `open_by_handle_at`, `process_vm_*`, clock, swap and raw-I/O calls, ...), naming them; the default profile and stricter ones pass. (`ptrace` itself is allowed by the default profile on kernels >= 4.8; tracing other processes is a capability question.) **AppArmor and SELinux** too: `apparmor=unconfined`, `label=disable`, a `label=type:` other than the container types (`container_t`, `container_init_t`, `container_kvm_t`, `container_engine_t`) and a custom `label=user:`/`label=role:` fail from the launch settings on any host; a process whose measured label (`/proc/<pid>/attr/current`) is AppArmor `unconfined` or complain mode, or SELinux `spc_t`/`unconfined_t`, fails",
+      standards: {
+        pss: "baseline: Seccomp (not Unconfined), AppArmor, SELinux; restricted: Seccomp",
+        cis: "5.1, 5.2, 5.21",
+      },
       remediation: {
         inventory:
-          "Remove `--security-opt seccomp=unconfined` (and `--privileged`) so the engine's default seccomp profile applies, or pass a profile that denies at least what the default denies (`--security-opt seccomp=<file>`; never `defaultAction: SCMP_ACT_ALLOW` or allow rules for the syscalls named).",
-        cli: "Remove `--security-opt seccomp=unconfined` and `--privileged` so the engine's default seccomp profile applies (or pass a stricter profile).",
+          "Remove `--security-opt seccomp=unconfined` (and `--privileged`) so the engine's default seccomp profile applies, or pass a profile that denies at least what the default denies (`--security-opt seccomp=<file>`; never `defaultAction: SCMP_ACT_ALLOW` or allow rules for the syscalls named); remove `apparmor=unconfined`, `label=disable`, `label=type:` other than a container type and `label=user:`/`label=role:` from `--security-opt`.",
+        cli: "Remove `--security-opt seccomp=unconfined` and `--privileged` so the engine's default seccomp profile applies (or pass a stricter profile); remove `--security-opt apparmor=unconfined`, `label=disable`, `label=type:` other than a container type and `label=user:`/`label=role:`.",
         compose:
-          "Remove `seccomp:unconfined` from `security_opt` and `privileged: true` so the engine's default seccomp profile applies (or name a stricter profile).",
+          "Remove `seccomp:unconfined` from `security_opt` and `privileged: true` so the engine's default seccomp profile applies (or name a stricter profile); remove `apparmor:unconfined`, `label:disable`, `label:type:` other than a container type and `label:user:`/`label:role:` from `security_opt`.",
       },
-      grade(ev) {
-        const setting = seccompSetting(ev.inspect.securityOpt);
-        const unconfined =
-          setting.kind === "unconfined" || seccompUnconfined(ev.inspect.securityOpt) || ev.inspect.privileged;
-        // A long profile is not repeated in the evidence: its kind and what it lets through are.
-        const evidence: Record<string, unknown> = {
-          securityOpt: ev.inspect.securityOpt.map((o) =>
-            o.length > 200 ? `${o.slice(0, 80)}... (${o.length} chars)` : o,
-          ),
-          privileged: ev.inspect.privileged,
-          profile: setting.kind,
-        };
-        const beyond =
-          setting.kind === "profile" && !unconfined
-            ? allowedBeyondDefault(setting.profile, heldCapabilities(ev))
-            : [];
-        if (beyond.length > 0) {
-          evidence.allowedBeyondDefault = beyond;
-          return fail(
-            `the seccomp profile allows what the engine's default denies: ${beyond.join(", ")}`,
-            evidence,
-          );
-        }
-        const ps = procs(ev, "Seccomp");
-        if (ps) {
-          evidence.measured = Object.fromEntries(ps.map((p) => [p.pid, firstField(p.status.Seccomp)]));
-          const off = ps.filter((p) => firstField(p.status.Seccomp) !== "2");
-          if (off.length > 0)
-            return fail(
-              `seccomp is not in filter mode (2) for process ${off.map((p) => p.pid).join(", ")}`,
-              evidence,
-            );
-          if (unconfined) return fail("launch settings disable seccomp", evidence);
-          if (setting.kind === "unreadable")
-            return skip(
-              `filter mode (2), but the profile's content could not be judged: ${setting.reason}`,
-              evidence,
-            );
-          return pass(
-            setting.kind === "profile"
-              ? "seccomp filter mode (2) for every process; the custom profile denies everything the default denies"
-              : "seccomp filter mode (2) for every process with the engine's default profile",
-            evidence,
-          );
-        }
-        if (unconfined) return fail("launch settings disable seccomp (unconfined or privileged)", evidence);
-        return skip(unobservedReason(ev), evidence);
-      },
+      grade: (ev) => withLsm(ev, gradeSeccompFilter(ev)),
     },
     {
       id: "containment.privileged",
@@ -772,3 +729,53 @@ function mountOf(path: string, mounts: readonly ClassifiedMount[]): ClassifiedMo
 }
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|\[::1\]|localhost)$/;
+
+/** containment.seccomp without AppArmor and SELinux: the filter mode and the profile's content. */
+function gradeSeccompFilter(ev: ContainmentEvidence): Outcome {
+  const setting = seccompSetting(ev.inspect.securityOpt);
+  const unconfined =
+    setting.kind === "unconfined" || seccompUnconfined(ev.inspect.securityOpt) || ev.inspect.privileged;
+  // A long profile is not repeated in the evidence: its kind and what it lets through are.
+  const evidence: Record<string, unknown> = {
+    securityOpt: ev.inspect.securityOpt.map((o) =>
+      o.length > 200 ? `${o.slice(0, 80)}... (${o.length} chars)` : o,
+    ),
+    privileged: ev.inspect.privileged,
+    profile: setting.kind,
+  };
+  const beyond =
+    setting.kind === "profile" && !unconfined
+      ? allowedBeyondDefault(setting.profile, heldCapabilities(ev))
+      : [];
+  if (beyond.length > 0) {
+    evidence.allowedBeyondDefault = beyond;
+    return fail(
+      `the seccomp profile allows what the engine's default denies: ${beyond.join(", ")}`,
+      evidence,
+    );
+  }
+  const ps = procs(ev, "Seccomp");
+  if (ps) {
+    evidence.measured = Object.fromEntries(ps.map((p) => [p.pid, firstField(p.status.Seccomp)]));
+    const off = ps.filter((p) => firstField(p.status.Seccomp) !== "2");
+    if (off.length > 0)
+      return fail(
+        `seccomp is not in filter mode (2) for process ${off.map((p) => p.pid).join(", ")}`,
+        evidence,
+      );
+    if (unconfined) return fail("launch settings disable seccomp", evidence);
+    if (setting.kind === "unreadable")
+      return skip(
+        `filter mode (2), but the profile's content could not be judged: ${setting.reason}`,
+        evidence,
+      );
+    return pass(
+      setting.kind === "profile"
+        ? "seccomp filter mode (2) for every process; the custom profile denies everything the default denies"
+        : "seccomp filter mode (2) for every process with the engine's default profile",
+      evidence,
+    );
+  }
+  if (unconfined) return fail("launch settings disable seccomp (unconfined or privileged)", evidence);
+  return skip(unobservedReason(ev), evidence);
+}

@@ -1,0 +1,73 @@
+// AppArmor and SELinux, judged beside seccomp (containment.seccomp): the other half of what the
+// engine confines a process with by default. Pod Security baseline forbids turning the default
+// AppArmor profile off and restricts the SELinux type and user/role (CIS 5.1, 5.2). Judged from the
+// launch settings, which hold on every host, and from each process's measured label where the host
+// has such an LSM (/proc/<pid>/attr/current; a host without one gives no label and no verdict).
+import { type ContainmentEvidence, fail, type Outcome, observed } from "./evidence.js";
+
+/** The SELinux types Pod Security baseline allows a container to set. */
+export const SELINUX_CONTAINER_TYPES = [
+  "container_t",
+  "container_init_t",
+  "container_kvm_t",
+  "container_engine_t",
+];
+
+/**
+ * What the launch settings do to AppArmor and SELinux that Pod Security baseline forbids. Docker adds
+ * `label=disable` itself to a container in the host's pid or ipc namespace (Podman does not): that
+ * one is left to containment.namespaces, which fails such a container anyway.
+ */
+export function lsmSettingProblems(securityOpt: readonly string[], hostPidOrIpc = false): string[] {
+  const out: string[] = [];
+  // Podman reports several label options as one entry: "label=type:x,label=level:s0:c1,c2".
+  const opts = securityOpt.flatMap((o) => o.trim().split(/,(?=(?:label|apparmor)[=:])/));
+  for (const raw of opts) {
+    const m = /^(apparmor|label)[=:](.*)$/s.exec(raw);
+    if (!m) continue;
+    const [key, value] = [m[1]!, m[2]!.trim()];
+    if (key === "apparmor") {
+      if (value === "unconfined") out.push(`\`${raw}\` turns AppArmor off`);
+      continue;
+    }
+    const opt = /^(type|user|role)[:=](.*)$/.exec(value);
+    if (value === "disable") {
+      if (!hostPidOrIpc) out.push(`\`${raw}\` turns SELinux labelling off`);
+    } else if (opt?.[1] === "type" && !SELINUX_CONTAINER_TYPES.includes(opt[2]!.trim()))
+      out.push(`\`${raw}\` sets SELinux type ${opt[2]!.trim()}, not a container type`);
+    else if (opt && opt[1] !== "type") out.push(`\`${raw}\` sets a custom SELinux ${opt[1]}`);
+  }
+  return out;
+}
+
+/** Why a measured label means no confinement, or undefined (confined, or a label we do not read). */
+export function unconfinedLabel(label: string): string | undefined {
+  const l = label.trim();
+  if (l === "unconfined") return "AppArmor unconfined";
+  if (/\(complain\)$/.test(l)) return `AppArmor profile ${l}: not enforced`;
+  const type = l.split(":")[2];
+  if (l.split(":").length >= 4 && type && (type === "spc_t" || /unconfined/.test(type)))
+    return `SELinux type ${type}: unconfined`;
+  return undefined;
+}
+
+/** The seccomp outcome, failed too (or instead) when AppArmor or SELinux confinement is off. */
+export function withLsm(ev: ContainmentEvidence, seccomp: Outcome): Outcome {
+  const { pid, ipc } = ev.inspect.modes;
+  const settings = lsmSettingProblems(ev.inspect.securityOpt, pid === "host" || ipc === "host");
+  const labels = (observed(ev)?.processes ?? []).filter((p) => p.lsm !== undefined);
+  const measured = labels.flatMap((p) => {
+    const why = unconfinedLabel(p.lsm!);
+    return why ? [`process ${p.pid}: ${why}`] : [];
+  });
+  const problems = [...settings, ...measured];
+  const evidence = {
+    ...seccomp.evidence,
+    ...(labels.length ? { lsm: Object.fromEntries(labels.map((p) => [p.pid, p.lsm])) } : {}),
+  };
+  if (problems.length === 0) return { ...seccomp, evidence };
+  const mac = `MAC confinement off: ${problems.join("; ")}`;
+  return seccomp.status === "fail"
+    ? { ...seccomp, message: `${seccomp.message}; ${mac}`, evidence: { ...evidence, lsmProblems: problems } }
+    : fail(mac, { ...evidence, lsmProblems: problems });
+}
