@@ -33,7 +33,7 @@ export const LAYERS = [
   {
     name: "doors",
     why: "the action's steps and the CLI: read inputs or flags, call one use case, set outputs and exit code",
-    units: ["src/main.ts", "src/post.ts", "src/cli.ts", "src/action/"],
+    units: ["src/main.ts", "src/post.ts", "src/cli.ts", "src/cli/", "src/action/"],
   },
   {
     name: "use cases",

@@ -106,6 +106,16 @@ export function generateCaseDocs(readme, registry) {
   return out;
 }
 
+/** The README with the CLI's command table regenerated from the command and option tables. */
+export function generateCommandDocs(readme, help) {
+  return replaceBetween(readme, "cli-commands", help.commandsTable(), "src/cli/commands.ts");
+}
+
+/** The CLI's help texts (src/cli/help.ts), compiled from their TypeScript source. */
+export async function loadCliHelp() {
+  return loadTs("src/cli/help.ts");
+}
+
 /** The registry of suites, compiled from its TypeScript source in memory. */
 export async function loadRegistry() {
   return (await loadTs("src/suites/ids.ts")).SUITE_REGISTRY;
@@ -136,7 +146,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   let next;
   try {
     const readme = generateReadme(current, readFileSync(ACTION, "utf8"), await loadRequestOptions());
-    next = generateCaseDocs(readme, await loadRegistry());
+    next = generateCommandDocs(generateCaseDocs(readme, await loadRegistry()), await loadCliHelp());
   } catch (err) {
     console.error(err.message);
     process.exit(1);

@@ -14,59 +14,40 @@ import { renderAlignmentMarkdown, renderAlignmentText } from "../alignment/rende
 import { UsageError } from "../errors.js";
 import { addedLinesFrom, readExternalResults } from "../report/external.js";
 import { levelOf } from "../report/model.js";
-import { parseFormat } from "./common.js";
-import { parseCommandArgs } from "./verify.js";
+import type { RequestOf } from "./request.js";
 
-export const ALIGN_USAGE =
-  "usage: docker-acceptance align [--base REF] [--head REF] [--config PATH] [--format text|markdown|json] [--workspace DIR]\n" +
-  "       [--pr-title TEXT] [--pr-body-file PATH] [--pr-label NAME]... [--pr-base BRANCH] [--default-branch BRANCH]\n" +
-  "       [--junit GLOB]... [--sarif GLOB]...\n" +
-  "  --base       where the change forked from (default: origin/HEAD, origin/main, main, origin/master or master)\n" +
-  "  --head       the change (default HEAD); RFCs and CODEOWNERS are read as they are at --head\n" +
-  "  --config     alignment config (default acceptance/alignment.yml in the repository)\n" +
-  "  --workspace  a directory inside the repository (default the current directory)\n" +
-  "  pull request rules (`pull:` in the config) judge what these give; each one left out is noted:\n" +
-  "  --pr-title TEXT  --pr-body-file PATH  --pr-label NAME (repeatable)  --pr-base BRANCH  --default-branch BRANCH\n" +
-  "  the PR's own results for Automated Checks: --junit GLOB, --sarif GLOB (repeatable, relative to the repository)";
+/** What `align` takes: its flags, parsed into the one request. */
+export type AlignRequest = RequestOf<
+  | "base"
+  | "head"
+  | "alignConfig"
+  | "format"
+  | "workspace"
+  | "prTitle"
+  | "prBodyFile"
+  | "prLabels"
+  | "prBase"
+  | "defaultBranch"
+  | "junit"
+  | "sarif"
+>;
 
-export async function alignCommand(
-  argv: string[],
+export async function align(
+  r: AlignRequest,
+  _positionals: string[] = [],
   out: { write(text: string): unknown } = process.stdout,
 ): Promise<number> {
-  const { values, positionals } = parseCommandArgs(argv, ALIGN_USAGE, {
-    base: { type: "string" },
-    head: { type: "string" },
-    config: { type: "string" },
-    format: { type: "string" },
-    workspace: { type: "string" },
-    "pr-title": { type: "string" },
-    "pr-body-file": { type: "string" },
-    "pr-label": { type: "string", multiple: true },
-    "pr-base": { type: "string" },
-    "default-branch": { type: "string" },
-    junit: { type: "string", multiple: true },
-    sarif: { type: "string", multiple: true },
-    help: { type: "boolean", short: "h" },
-  });
-  if (values.help) {
-    out.write(`${ALIGN_USAGE}\n`);
-    return 0;
-  }
-  if (positionals.length > 0) {
-    throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}\n${ALIGN_USAGE}`);
-  }
-  const format = parseFormat(values.format);
-  const workspace = await gitTopLevel(resolve(values.workspace ?? "."));
-  const base = values.base ?? (await defaultBase(workspace));
+  const workspace = await gitTopLevel(resolve(r.workspace));
+  const head = r.head || undefined;
+  const base = r.base || (await defaultBase(workspace));
   const report = await runAlignment({
     workspace,
     // A --config the user typed is relative to where they typed it; an absent one is a typo.
-    ...(values.config ? { configPath: resolve(values.config), requireConfig: true } : {}),
-    source: { kind: "git", base, ...(values.head ? { head: values.head } : {}) },
-    pull: await pullFromFlags(values),
+    ...(r.alignConfig ? { configPath: resolve(r.alignConfig), requireConfig: true } : {}),
+    source: { kind: "git", base, ...(head ? { head } : {}) },
+    pull: await pullFromFlags(r),
   });
-  const junit = values.junit ?? [];
-  const sarif = values.sarif ?? [];
+  const { junit, sarif } = r;
   const external =
     junit.length + sarif.length > 0
       ? await readExternalResults(
@@ -75,15 +56,15 @@ export async function alignCommand(
             workspace,
             // SARIF results on lines this change adds are counted apart ("K on added lines").
             ...(sarif.length > 0
-              ? { addedLines: addedLinesFrom(await gitDiffFiles(workspace, base, values.head ?? "HEAD")) }
+              ? { addedLines: addedLinesFrom(await gitDiffFiles(workspace, base, head ?? "HEAD")) }
               : {}),
           },
         )
       : {};
   out.write(
-    format === "json"
+    r.format === "json"
       ? `${JSON.stringify(report, null, 2)}\n`
-      : format === "markdown"
+      : r.format === "markdown"
         ? renderAlignmentMarkdown(report, external)
         : renderAlignmentText(report),
   );
@@ -91,28 +72,22 @@ export async function alignCommand(
 }
 
 /** The `pull` rules' input from flags; what is not given stays unknown (and is noted, not guessed). */
-async function pullFromFlags(v: {
-  "pr-title"?: string;
-  "pr-body-file"?: string;
-  "pr-label"?: string[];
-  "pr-base"?: string;
-  "default-branch"?: string;
-}): Promise<PullRequestMeta> {
+async function pullFromFlags(r: AlignRequest): Promise<PullRequestMeta> {
   let body: string | undefined;
-  if (v["pr-body-file"] !== undefined) {
+  if (r.prBodyFile) {
     try {
-      body = await readFile(v["pr-body-file"], "utf8");
+      body = await readFile(r.prBodyFile, "utf8");
     } catch (err) {
       throw new UsageError(
-        `--pr-body-file ${v["pr-body-file"]}: cannot read it (${(err as NodeJS.ErrnoException).code ?? "error"}) (fix: pass a file holding the PR description)`,
+        `--pr-body-file ${r.prBodyFile}: cannot read it (${(err as NodeJS.ErrnoException).code ?? "error"}) (fix: pass a file holding the PR description)`,
       );
     }
   }
   return {
-    ...(v["pr-title"] !== undefined ? { title: v["pr-title"] } : {}),
+    ...(r.prTitle ? { title: r.prTitle } : {}),
     ...(body !== undefined ? { body } : {}),
-    ...(v["pr-label"] !== undefined ? { labels: v["pr-label"] } : {}),
-    ...(v["pr-base"] !== undefined ? { base: v["pr-base"] } : {}),
-    ...(v["default-branch"] !== undefined ? { defaultBranch: v["default-branch"] } : {}),
+    ...(r.prLabels.length > 0 ? { labels: r.prLabels } : {}),
+    ...(r.prBase ? { base: r.prBase } : {}),
+    ...(r.defaultBranch ? { defaultBranch: r.defaultBranch } : {}),
   };
 }

@@ -3,11 +3,10 @@
 // it creates are its own labelled probes, removed as soon as read and swept at the end.
 import { setMaxListeners } from "node:events";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { cleanupOwned } from "../engine/cleanup.js";
 import { newRunId, OWNER_LABEL } from "../engine/ownership.js";
 import type { ContainerView } from "../engine/provider.js";
-import { createEngine, type Engine, type EngineChoice } from "../engine/select.js";
+import { createEngine, type Engine } from "../engine/select.js";
 import { EngineError, errorEvidence, UsageError } from "../errors.js";
 import { writeBundle } from "../report/bundle.js";
 import { assembleReport, type Report } from "../report/model.js";
@@ -24,25 +23,8 @@ import {
   withPeerNamespaces,
 } from "../suites/containment/index.js";
 import { type Allowances, allowancesFor, checkModeCases } from "./check-stack.js";
-import { abortOnSignals, exitCodeFor, type Format, renderReport, signalExitCode } from "./common.js";
-import { parseRequest } from "./request.js";
-
-export const CHECK_USAGE = `usage: docker-acceptance check (--container ID|NAME)... (--filter KEY=VALUE)...
-                              [--writable-root PATH]... [--allow-cap NAME]... [--allow-host-path PATH[:ro|rw]]...
-                              [--network none|bridge|any]
-                              [--probe-image REF] [--engine auto|docker|podman] [--format text|markdown|json] [--out DIR]
-  Labels on a container override the allowances below for that container:
-    org.docker-acceptance.writable-roots=/tmp,/data  .allowed-capabilities=NET_BIND_SERVICE  .network=bridge
-    org.docker-acceptance.host-paths=/srv/data:ro
-  --container      a running container to grade (repeatable)
-  --filter         select every running container matching a Docker filter, e.g. label=com.docker.compose.project=shop (repeatable)
-  --writable-root  a path the containers may write (repeatable; default /tmp and /dev/shm)
-  --allow-cap      a capability the containers may keep, e.g. NET_BIND_SERVICE (repeatable)
-  --allow-host-path  a host path the containers may bind, read-only unless :rw (repeatable); sensitive
-                   host paths (/, /proc, /sys, /etc, /run, /var/lib/docker, /home, sockets, ...) never count
-  --network        the declared network: none (loopback only), bridge (ports on 127.0.0.1 only), any (default)
-  --probe-image    the trusted probe image, pinned by digest (default ${DEFAULT_PROBE_IMAGE})
-  --engine         auto (default: DOCKER_HOST, CONTAINER_HOST, then the default sockets), docker or podman`;
+import { abortOnSignals, exitCodeFor, renderReport, signalExitCode } from "./common.js";
+import type { RequestOf } from "./request.js";
 
 export interface CheckSelection {
   containers: string[];
@@ -63,57 +45,6 @@ export function parseFilters(values: readonly string[], source = "--filter"): Re
     out[key] = [...(out[key] ?? []), v.slice(i + 1)];
   }
   return out;
-}
-
-function parseCheckArgs(argv: string[]) {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      container: { type: "string", multiple: true, default: [] },
-      filter: { type: "string", multiple: true, default: [] },
-      "writable-root": { type: "string", multiple: true, default: [] },
-      "allow-cap": { type: "string", multiple: true, default: [] },
-      "allow-host-path": { type: "string", multiple: true, default: [] },
-      network: { type: "string" },
-      "probe-image": { type: "string", default: DEFAULT_PROBE_IMAGE },
-      engine: { type: "string" },
-      format: { type: "string" },
-      out: { type: "string" },
-      quiet: { type: "boolean", short: "q", default: false },
-      help: { type: "boolean", short: "h", default: false },
-    },
-    strict: true,
-    allowPositionals: false,
-  });
-  if (values.help) return { help: true as const };
-  if (values.container.length === 0 && values.filter.length === 0) {
-    throw new UsageError(`give at least one --container ID|NAME or --filter KEY=VALUE\n${CHECK_USAGE}`);
-  }
-  const flags = parseRequest(
-    {
-      network: values.network,
-      writableRoots: values["writable-root"],
-      allowedCapabilities: values["allow-cap"],
-      format: values.format,
-      engine: values.engine ?? process.env.DA_ENGINE,
-    },
-    ["network", "writableRoots", "allowedCapabilities", "format", "engine"],
-    "flag",
-  );
-  const allowedHostPaths = hostPathAllowances(values["allow-host-path"], "--allow-host-path");
-  return {
-    help: false as const,
-    allowedHostPaths,
-    format: flags.format as Format,
-    selection: { containers: values.container, filters: parseFilters(values.filter) },
-    writableRoots: flags.writableRoots as string[],
-    allowedCapabilities: flags.allowedCapabilities as string[],
-    network: flags.network as "none" | "bridge" | "any",
-    probeImage: values["probe-image"],
-    engine: flags.engine as EngineChoice,
-    out: values.out,
-    quiet: values.quiet,
-  };
 }
 
 /** Parses `PATH[:ro|rw]` allowances; a bad one is a usage error naming where it came from. */
@@ -292,32 +223,46 @@ function once<T>(make: () => Promise<T>): () => Promise<T> {
   return () => (made ??= make());
 }
 
-export async function checkCommand(argv: string[]): Promise<number> {
-  const args = parseCheckArgs(argv);
-  if (args.help) {
-    process.stdout.write(`${CHECK_USAGE}\n`);
-    return 0;
-  }
+/** What `check` takes: its flags, parsed into the one request. */
+export type CheckRequest = RequestOf<
+  | "containers"
+  | "containerFilters"
+  | "writableRoots"
+  | "allowedCapabilities"
+  | "allowedHostPaths"
+  | "network"
+  | "probeImage"
+  | "engine"
+  | "format"
+  | "out"
+  | "quiet"
+>;
+
+export async function check(r: CheckRequest): Promise<number> {
+  if (r.containers.length === 0 && r.containerFilters.length === 0)
+    throw new UsageError("give at least one --container ID|NAME or --filter KEY=VALUE");
+  const allowedHostPaths = hostPathAllowances(r.allowedHostPaths, "--allow-host-path");
+  const selection = { containers: r.containers, filters: parseFilters(r.containerFilters) };
   const signals = abortOnSignals();
   // Every concurrent engine call listens on the one run signal; a stack of containers means many.
   setMaxListeners(0, signals.signal);
   try {
     const report = await checkContainers({
-      engine: createEngine(args.engine),
-      selection: args.selection,
-      writableRoots: args.writableRoots,
-      allowedCapabilities: args.allowedCapabilities,
-      allowedHostPaths: args.allowedHostPaths,
-      network: args.network,
-      probeImage: args.probeImage,
+      engine: createEngine(r.engine),
+      selection,
+      writableRoots: r.writableRoots,
+      allowedCapabilities: r.allowedCapabilities,
+      allowedHostPaths,
+      network: r.network,
+      probeImage: r.probeImage || DEFAULT_PROBE_IMAGE,
       signal: signals.signal,
     });
-    if (args.out) {
+    if (r.out) {
       const markdown = await renderReport(report, "markdown");
-      await writeBundle(path.resolve(args.out), report, { markdown });
-      if (!args.quiet) process.stderr.write(`report bundle: ${path.resolve(args.out)}\n`);
+      await writeBundle(path.resolve(r.out), report, { markdown });
+      if (!r.quiet) process.stderr.write(`report bundle: ${path.resolve(r.out)}\n`);
     }
-    process.stdout.write(await renderReport(report, args.format));
+    process.stdout.write(await renderReport(report, r.format));
     const sig = signals.received();
     return sig ? signalExitCode(sig) : exitCodeFor(report);
   } finally {

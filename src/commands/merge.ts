@@ -4,42 +4,25 @@ import path from "node:path";
 import { UsageError } from "../errors.js";
 import { mergeBundles } from "../merge.js";
 import { writeBundle } from "../report/bundle.js";
-import { exitCodeFor, parseFormat, renderReport } from "./common.js";
-import { parseCommandArgs } from "./verify.js";
+import { exitCodeFor, renderReport } from "./common.js";
+import type { RequestOf } from "./request.js";
 
-export const MERGE_USAGE =
-  "usage: docker-acceptance merge BUNDLE_DIR... --out DIR [--inventory PATH] [--workspace DIR] [--format text|markdown|json]";
+/** What `merge` takes besides the shard bundles: its flags, parsed into the one request. */
+export type MergeRequest = RequestOf<"out" | "compareInventory" | "workspace" | "format">;
 
-export async function mergeCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseCommandArgs(argv, MERGE_USAGE, {
-    out: { type: "string" },
-    inventory: { type: "string" },
-    workspace: { type: "string" },
-    format: { type: "string" },
-    help: { type: "boolean", short: "h" },
-  });
-  if (values.help) {
-    process.stdout.write(`${MERGE_USAGE}\n`);
-    return 0;
-  }
-  const format = parseFormat(values.format);
-  if (positionals.length === 0) throw new UsageError(`expected at least one BUNDLE_DIR\n${MERGE_USAGE}`);
-  if (!values.out)
-    throw new UsageError(`--out DIR is required: where the merged bundle goes\n${MERGE_USAGE}`);
-  const out = path.resolve(values.out);
-  if (positionals.some((d) => path.resolve(d) === out)) {
-    throw new UsageError(
-      `--out ${values.out} is also a shard bundle; give a new directory for the merged one`,
-    );
+export async function merge(r: MergeRequest, bundles: string[]): Promise<number> {
+  const out = path.resolve(r.out);
+  if (bundles.some((d) => path.resolve(d) === out)) {
+    throw new UsageError(`--out ${r.out} is also a shard bundle; give a new directory for the merged one`);
   }
 
-  const workspace = path.resolve(values.workspace ?? ".");
-  const report = await mergeBundles(positionals, {
-    inventoryPath: values.inventory && path.resolve(workspace, values.inventory),
+  const workspace = path.resolve(r.workspace);
+  const report = await mergeBundles(bundles, {
+    inventoryPath: r.compareInventory ? path.resolve(workspace, r.compareInventory) : undefined,
     workspace,
   });
   await writeBundle(out, report, { markdown: await renderReport(report, "markdown") });
-  process.stderr.write(`merged ${positionals.length} shard bundle(s) into ${out}\n`);
-  process.stdout.write(await renderReport(report, format));
+  process.stderr.write(`merged ${bundles.length} shard bundle(s) into ${out}\n`);
+  process.stdout.write(await renderReport(report, r.format));
   return exitCodeFor(report);
 }

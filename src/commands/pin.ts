@@ -1,20 +1,15 @@
 // `docker-acceptance pin [--inventory PATH] [--workspace DIR]`: rewrites the inventory's artifact
 // digests from the workspace, for a maintainer who changed a pinned file on purpose.
-import { UsageError } from "../errors.js";
 import { pinArtifacts } from "../inventory/hashes.js";
-import { DEFAULT_INVENTORY_PATH } from "../inventory/path.js";
-import { parseCommandArgs, printable } from "./verify.js";
+import type { RequestOf } from "./request.js";
+import { printable } from "./verify.js";
 
-export const PIN_USAGE = "usage: docker-acceptance pin [--inventory PATH] [--workspace DIR]";
+/** What `pin` takes: its flags, parsed into the one request. */
+export type PinRequest = RequestOf<"inventory" | "workspace">;
 
-export async function pinCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseCommandArgs(argv, PIN_USAGE, {
-    inventory: { type: "string", default: DEFAULT_INVENTORY_PATH },
-    workspace: { type: "string", default: "." },
-  });
-  if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}\n${PIN_USAGE}`);
-  const file = values.inventory;
-  const changes = await pinArtifacts(file, values.workspace);
+export async function pin(r: PinRequest): Promise<number> {
+  const file = r.inventory;
+  const changes = await pinArtifacts(file, r.workspace);
   const changed = changes.filter((c) => c.changed);
   for (const c of changes) {
     process.stdout.write(

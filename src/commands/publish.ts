@@ -36,10 +36,8 @@ import type { Logger } from "../log.js";
 import { verifyBundle } from "../report/bundle.js";
 import { computeVerdict, type Report } from "../report/model.js";
 import { pinVerifiedHead } from "../report/provenance.js";
-import { parseCommandArgs, printable, renderVerification } from "./verify.js";
-
-export const PUBLISH_USAGE =
-  "usage: docker-acceptance publish BUNDLE_DIR [--check-name NAME] [--comment always|on-failure|never] [--comment-author LOGIN] [--allow-outside-workflow-run]";
+import type { RequestOf } from "./request.js";
+import { printable, renderVerification } from "./verify.js";
 
 /** What a fork-produced publication is called: never the trusted check name, never its marker. */
 export function forkCheckName(checkName: string): string {
@@ -63,28 +61,24 @@ export interface PublishCommandEnv {
   err?: (text: string) => void;
 }
 
-export async function publishCommand(argv: string[], io: PublishCommandEnv = {}): Promise<number> {
+/** What `publish` takes besides the bundle: its flags, parsed into the one request. */
+export type PublishRequest = RequestOf<"checkName" | "comment" | "commentAuthor" | "allowOutsideWorkflowRun">;
+
+export async function publish(
+  r: PublishRequest,
+  [bundle]: string[],
+  io: PublishCommandEnv = {},
+): Promise<number> {
   const env = io.env ?? process.env;
   const out = io.out ?? ((t) => process.stdout.write(t));
   const errOut = io.err ?? ((t) => process.stderr.write(t));
-  const { values, positionals } = parseCommandArgs(argv, PUBLISH_USAGE, {
-    "check-name": { type: "string" },
-    comment: { type: "string" },
-    "comment-author": { type: "string" },
-    "allow-outside-workflow-run": { type: "boolean" },
-  });
-  if (positionals.length !== 1) throw new UsageError(`expected one BUNDLE_DIR\n${PUBLISH_USAGE}`);
-  const mode = values.comment ?? "always";
-  if (mode !== "always" && mode !== "on-failure" && mode !== "never") {
-    throw new UsageError(`--comment ${JSON.stringify(values.comment)}: expected always, on-failure or never`);
-  }
-  const outcome = await publishBundle(positionals[0]!, {
+  const outcome = await publishBundle(bundle!, {
     env,
     client: io.client,
-    checkName: values["check-name"],
-    comment: mode,
-    commentAuthor: values["comment-author"],
-    allowOutsideWorkflowRun: values["allow-outside-workflow-run"] === true,
+    checkName: r.checkName,
+    comment: r.comment,
+    commentAuthor: r.commentAuthor,
+    allowOutsideWorkflowRun: r.allowOutsideWorkflowRun,
   });
   for (const m of outcome.messages) errOut(`publish: ${m}\n`);
   if (outcome.result) out(`${describeResult(outcome.result)}\n`);

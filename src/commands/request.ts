@@ -1,35 +1,65 @@
 // The one request both doors are parsed into: one zod schema built on first use from the option
 // table (request-options.ts), and one wording of every mistake, naming the input or the flag that
 // carried it and what it accepts.
-// The action reads every input through it (src/action/inputs.ts); `run` and `check` read their
-// flags through it; their `--help` lists the options from it; a test holds action.yml to it.
+// The action reads every input through it (src/action/inputs.ts); every CLI command reads its flags
+// through it (src/cli/parse.ts); the commands' usage lines and `--help` list the options from it; a
+// test holds action.yml to it.
 import * as z from "zod";
 import { UsageError } from "../errors.js";
-import { parseShard } from "../plan.js";
+import { parseShard, type Shard } from "../plan.js";
 import { REQUEST_OPTIONS, type RequestKey, type RequestOption } from "./request-options.js";
 
 // Every schema of ours parses a handful of documents per run: zod's JIT (code generated on an
 // object schema's first parse) costs more at start-up than it ever saves. Set before any parse.
 z.config({ jitless: true });
 
-type Raw = string | readonly string[] | undefined;
+type Raw = string | readonly string[] | boolean | undefined;
+
+/** What each kind of option parses to (a string option not given is ""). */
+type ValueOf<O> = O extends { kind: "enum"; values: readonly (infer V)[] }
+  ? O extends { default: string }
+    ? V
+    : V | undefined
+  : O extends { kind: "enum-list"; values: readonly (infer V)[] }
+    ? V[]
+    : O extends { kind: "list" | "path-list" | "capability-list" }
+      ? string[]
+      : O extends { kind: "boolean" | "switch" }
+        ? boolean
+        : O extends { kind: "int" }
+          ? O extends { default: string }
+            ? number
+            : number | undefined
+          : O extends { kind: "duration" }
+            ? number
+            : O extends { kind: "shard" }
+              ? Shard | undefined
+              : string;
+
+/** The parsed request of these options, typed by each option's kind. */
+export type RequestOf<K extends RequestKey> = { -readonly [P in K]: ValueOf<(typeof REQUEST_OPTIONS)[P]> };
 
 /** A comma- or newline-separated input, or a repeated flag, as one list. */
-const listOf = (raw: string | readonly string[]) =>
-  (typeof raw === "string" ? raw.split(/[\n,]/) : raw).map((s) => s.trim()).filter(Boolean);
+const listOf = (raw: string | readonly string[] | boolean) =>
+  (typeof raw === "string" ? raw.split(/[\n,]/) : typeof raw === "boolean" ? [] : raw)
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 /** What an input (text) or a flag (text, or a list when repeated) carries: built once, on first use. */
-let rawText: z.ZodOptional<z.ZodUnion<readonly [z.ZodString, z.ZodArray<z.ZodString>]>> | undefined;
-const textSchema = () => (rawText ??= z.union([z.string(), z.array(z.string())]).optional());
+let rawText:
+  | z.ZodOptional<z.ZodUnion<readonly [z.ZodString, z.ZodArray<z.ZodString>, z.ZodBoolean]>>
+  | undefined;
+const textSchema = () => (rawText ??= z.union([z.string(), z.array(z.string()), z.boolean()]).optional());
 
 /** The zod schema of one option: from its raw text (an input, a flag) to its typed value. */
 function fieldSchema(o: RequestOption): z.ZodType {
   const text = textSchema();
   const given = (raw: Raw) =>
-    typeof raw === "string" ? raw.trim() !== "" : raw !== undefined && raw.length > 0;
+    typeof raw === "string" ? raw.trim() !== "" : typeof raw === "boolean" || (raw?.length ?? 0) > 0;
   const value = (raw: Raw) => (given(raw) ? raw : o.default);
   const one = (raw: Raw) => {
     const v = value(raw);
+    if (typeof v === "boolean") return String(v);
     return typeof v === "string" || v === undefined ? v?.trim() : v.at(-1)?.trim();
   };
   const check = <T>(ok: (v: string) => boolean, problem: string, out: (v: string) => T) =>
@@ -77,6 +107,14 @@ function kindSchema(
       );
     case "enum-list":
       return eachOf((v) => o.values.includes(v), `is not ${o.values.join(" or ")}`);
+    case "switch":
+      return text.transform((raw) => raw === true || raw === "true");
+    case "duration":
+      return check(
+        (v) => /^\d+(s|m|h|d)$/.test(v),
+        "is not a duration such as 30m, 6h or 2d",
+        (v) => Number(v.slice(0, -1)) * { s: 1e3, m: 6e4, h: 36e5, d: 864e5 }[v.slice(-1) as "s"],
+      );
     case "boolean":
       return check(
         (v) => ["true", "yes", "1", "false", "no", "0"].includes(v.toLowerCase()),
@@ -141,9 +179,9 @@ export function parseRequest<K extends RequestKey>(
   raw: Partial<Record<K, Raw>>,
   keys: readonly K[],
   door: "input" | "flag",
-): Record<K, unknown> {
+): RequestOf<K> {
   const parsed = requestSchema(keys).safeParse(raw);
-  if (parsed.success) return parsed.data as Record<K, unknown>;
+  if (parsed.success) return parsed.data as RequestOf<K>;
   const issue = parsed.error.issues[0]!;
   const o: RequestOption = REQUEST_OPTIONS[issue.path[0] as RequestKey];
   const shown = JSON.stringify((issue as { params?: { value?: string } }).params?.value);

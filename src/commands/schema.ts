@@ -1,12 +1,9 @@
 // `docker-acceptance schema [--report]`: the JSON Schema of the inventory (or of report.json),
 // generated from the zod schemas, so the committed acceptance/*.schema.json files cannot drift.
 import * as z from "zod";
-import { UsageError } from "../errors.js";
 import { inventorySchema } from "../inventory/schema.js";
 import { reportSchema } from "../report/model.js";
-import { parseCommandArgs } from "./verify.js";
-
-export const SCHEMA_USAGE = "usage: docker-acceptance schema [--report]";
+import type { RequestOf } from "./request.js";
 
 /** The JSON Schema text: draft-07 (what most editors complete against), stable key order, newline-terminated. */
 export function schemaText(which: "inventory" | "report"): string {
@@ -21,9 +18,10 @@ export function schemaText(which: "inventory" | "report"): string {
   return `${JSON.stringify({ $schema, title, ...rest }, null, 2)}\n`;
 }
 
-export async function schemaCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseCommandArgs(argv, SCHEMA_USAGE, { report: { type: "boolean" } });
-  if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}\n${SCHEMA_USAGE}`);
-  process.stdout.write(schemaText(values.report ? "report" : "inventory"));
+/** What `schema` takes: its flag, parsed into the one request. */
+export type SchemaRequest = RequestOf<"reportSchema">;
+
+export async function schema(r: SchemaRequest): Promise<number> {
+  process.stdout.write(schemaText(r.reportSchema ? "report" : "inventory"));
   return 0;
 }

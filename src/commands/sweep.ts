@@ -1,38 +1,28 @@
 // `docker-acceptance sweep`: removes leftovers this tool owns and prints the evidence.
-import { parseArgs } from "node:util";
 import { cleanupOwned } from "../engine/cleanup.js";
 import { isOwnerAlive, isRunId, OWNER_LABEL, PID_LABEL } from "../engine/ownership.js";
-import { createEngine, type Engine, parseEngineChoice } from "../engine/select.js";
+import { createEngine, type Engine } from "../engine/select.js";
 import { UsageError } from "../errors.js";
 import type { CleanupEvidence } from "../report/model.js";
+import type { RequestOf } from "./request.js";
 
-export async function sweepCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      owner: { type: "string", multiple: true, default: [] },
-      stale: { type: "boolean", default: false },
-      "older-than": { type: "string", default: "6h" },
-      format: { type: "string", default: "text" },
-      engine: { type: "string" },
-    },
-    strict: true,
-  });
-  if (values.owner.length === 0 && !values.stale)
-    throw new UsageError("sweep needs --owner RUN_ID or --stale");
-  for (const o of values.owner)
+/** What `sweep` takes: its flags, parsed into the one request. */
+export type SweepRequest = RequestOf<"owners" | "stale" | "olderThan" | "sweepFormat" | "engine">;
+
+export async function sweep(r: SweepRequest): Promise<number> {
+  if (r.owners.length === 0 && !r.stale) throw new UsageError("sweep needs --owner RUN_ID or --stale");
+  for (const o of r.owners)
     if (!isRunId(o))
       throw new UsageError(`--owner ${JSON.stringify(o)}: expected a run id such as da-<32 hex>`);
-  const engine = createEngine(parseEngineChoice(values.engine ?? process.env.DA_ENGINE, "--engine"));
+  const engine = createEngine(r.engine);
   await engine.ping();
-  const owners =
-    values.owner.length > 0 ? values.owner : await staleOwners(engine, parseAge(values["older-than"]));
+  const owners = r.owners.length > 0 ? r.owners : await staleOwners(engine, r.olderThan);
   const evidence: CleanupEvidence[] = [];
   for (const owner of owners) evidence.push(await cleanupOwned(engine, { owner }, { trigger: "sweep" }));
-  if (values.format === "json") {
+  if (r.sweepFormat === "json") {
     process.stdout.write(`${JSON.stringify(evidence, null, 2)}\n`);
   } else {
-    process.stdout.write(renderSweep(owners, evidence, values.stale));
+    process.stdout.write(renderSweep(owners, evidence, r.stale));
   }
   return evidence.every((e) => e.completed) ? 0 : 3;
 }
@@ -76,10 +66,4 @@ async function staleOwners(engine: Engine, olderThanMs: number): Promise<string[
       stale.push(owner);
   }
   return stale.sort();
-}
-
-function parseAge(text: string): number {
-  const m = /^(\d+)(s|m|h|d)$/.exec(text);
-  if (!m) throw new UsageError(`--older-than ${JSON.stringify(text)}: expected a duration such as 6h`);
-  return Number(m[1]) * { s: 1e3, m: 6e4, h: 36e5, d: 864e5 }[m[2] as "s"];
 }

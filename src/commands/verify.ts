@@ -1,24 +1,19 @@
 // `docker-acceptance verify BUNDLE_DIR [--inventory PATH]`: re-checks a report bundle and prints
 // each check; exit 0 when it verifies, 1 with the reason otherwise, 2 for usage errors.
-import { type ParseArgsConfig, parseArgs } from "node:util";
-import { UsageError } from "../errors.js";
 import { type LoadedInventory, loadInventory } from "../inventory/load.js";
 import { checkCompleteness } from "../inventory/verify.js";
 import { type BundleVerification, type NamedCheck, record, verifyBundle } from "../report/bundle.js";
 import type { Report } from "../report/model.js";
 import { isSuiteName, SUITES } from "../suites/ids.js";
+import type { RequestOf } from "./request.js";
 
-export const VERIFY_USAGE = "usage: docker-acceptance verify BUNDLE_DIR [--inventory PATH] [--workspace DIR]";
+/** What `verify` takes besides the bundle: its flags, parsed into the one request. */
+export type VerifyRequest = RequestOf<"compareInventory" | "workspace">;
 
-export async function verifyCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseCommandArgs(argv, VERIFY_USAGE, {
-    inventory: { type: "string" },
-    workspace: { type: "string" },
-  });
-  if (positionals.length !== 1) throw new UsageError(`expected one BUNDLE_DIR\n${VERIFY_USAGE}`);
-  const result = await verifyBundleAgainst(positionals[0]!, {
-    inventoryPath: values.inventory,
-    workspace: values.workspace,
+export async function verify(r: VerifyRequest, [bundle]: string[]): Promise<number> {
+  const result = await verifyBundleAgainst(bundle!, {
+    inventoryPath: r.compareInventory || undefined,
+    workspace: r.workspace,
   });
   process.stdout.write(renderVerification(result));
   return result.ok ? 0 : 1;
@@ -119,17 +114,4 @@ export function printable(text: string): string {
     /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g,
     (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );
-}
-
-/** parseArgs with its errors turned into usage errors (exit 2) that show the usage line. */
-export function parseCommandArgs<const T extends NonNullable<ParseArgsConfig["options"]>>(
-  argv: string[],
-  usage: string,
-  options: T,
-) {
-  try {
-    return parseArgs({ args: argv, options, strict: true, allowPositionals: true });
-  } catch (err) {
-    throw new UsageError(`${(err as Error).message}\n${usage}`);
-  }
 }

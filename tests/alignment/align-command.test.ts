@@ -2,13 +2,14 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { runAlignment } from "../../src/alignment/index.js";
-import { alignCommand } from "../../src/commands/align.js";
+import { align as alignUseCase } from "../../src/commands/align.js";
 import { ConfigError, exitCodeOf, UsageError } from "../../src/errors.js";
+import { commandLine } from "../helpers/cli.js";
 import { EXPECTED, EXPECTED_SUMMARY, type FixtureRepo, git, makeFixtureRepo, rows } from "./fixture-repo.js";
 
 async function align(argv: string[]): Promise<{ code: number; out: string }> {
   let out = "";
-  const code = await alignCommand(argv, { write: (t: string) => (out += t) });
+  const code = await alignUseCase(...commandLine("align", argv), { write: (t: string) => (out += t) });
   return { code, out };
 }
 
@@ -176,17 +177,23 @@ describe("docker-acceptance align", () => {
       bad,
       "principles:\n  - id: x\n    title: X\n    forbid: []\n    message: m\n    tier: 1\n",
     );
-    const err = await alignCommand(["--workspace", repo.dir, "--base", "main", "--config", bad], {
-      write: () => {},
-    }).catch((e) => e);
+    const err = await alignUseCase(
+      ...commandLine("align", ["--workspace", repo.dir, "--base", "main", "--config", bad]),
+      {
+        write: () => {},
+      },
+    ).catch((e) => e);
     expect(err).toBeInstanceOf(ConfigError);
     expect(exitCodeOf(err)).toBe(2);
     expect(err.message).toBe(
       `${bad}: principles[0].forbid: at least one regular expression (fix: list the patterns to forbid, for example forbid: ['console\\.log\\('])`,
     );
-    const missing = await alignCommand(["--workspace", repo.dir, "--base", "main", "--config", "nope.yml"], {
-      write: () => {},
-    }).catch((e) => e);
+    const missing = await alignUseCase(
+      ...commandLine("align", ["--workspace", repo.dir, "--base", "main", "--config", "nope.yml"]),
+      {
+        write: () => {},
+      },
+    ).catch((e) => e);
     expect(missing).toBeInstanceOf(ConfigError);
     expect(missing.message).toMatch(
       /nope\.yml: cannot read the alignment config \(ENOENT\) \(fix: create it/,
@@ -195,7 +202,9 @@ describe("docker-acceptance align", () => {
 
   test("usage errors exit 2", async () => {
     for (const argv of [["--format", "html"], ["--bogus"], ["extra"]]) {
-      const err = await alignCommand(["--workspace", repo.dir, ...argv], { write: () => {} }).catch((e) => e);
+      const err = await alignUseCase(...commandLine("align", ["--workspace", repo.dir, ...argv]), {
+        write: () => {},
+      }).catch((e) => e);
       expect(err, argv.join(" ")).toBeInstanceOf(UsageError);
     }
   });

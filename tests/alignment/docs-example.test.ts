@@ -6,7 +6,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, expect, test } from "vitest";
 import { parseAlignmentConfig } from "../../src/alignment/config.js";
-import { alignCommand } from "../../src/commands/align.js";
+import { align } from "../../src/commands/align.js";
+import { commandLine } from "../helpers/cli.js";
 import { git } from "./fixture-repo.js";
 
 let dir = "";
@@ -37,9 +38,12 @@ test("the documented Python monorepo example prints what the docs say", async ()
   git(dir, "commit", "-q", "-am", "pr");
 
   let out = "";
-  const code = await alignCommand(["--workspace", dir, "--base", "main", "--format", "text"], {
-    write: (t: string) => (out += t),
-  });
+  const code = await align(
+    ...commandLine("align", ["--workspace", dir, "--base", "main", "--format", "text"]),
+    {
+      write: (t: string) => (out += t),
+    },
+  );
   expect(code).toBe(1);
   expect(out.slice(out.indexOf("Tier 1:"))).toBe(output);
 });

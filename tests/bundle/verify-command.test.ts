@@ -3,7 +3,7 @@ import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { verifyCommand } from "../../src/commands/verify.js";
+import { runCommandLine } from "../../src/cli/main.js";
 import { UsageError } from "../../src/errors.js";
 import { writeBundle } from "../../src/report/bundle.js";
 import { makeReport } from "../helpers/report.js";
@@ -18,7 +18,7 @@ async function run(argv: string[]): Promise<{ code: number; out: string }> {
     return true;
   });
   try {
-    return { code: await verifyCommand(argv), out };
+    return { code: await runCommandLine("verify", argv), out };
   } finally {
     spy.mockRestore();
   }

@@ -1,7 +1,7 @@
 // `check` (attach mode) on containers started by hand: it grades them, never touches them, and
 // leaves nothing of its own behind.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkCommand } from "../../src/commands/check.js";
+import { runCommandLine } from "../../src/cli/main.js";
 import { newRunId, OWNER_LABEL, ownerLabels } from "../../src/engine/ownership.js";
 import type { CreateOptions } from "../../src/engine/providers/docker/engine.js";
 import { exitCodeOf, UsageError } from "../../src/errors.js";
@@ -19,7 +19,7 @@ describe("check: arguments", () => {
     [["--container", "x", "--network", "overlay"], /none, bridge or any/],
     [["--container", "x", "--writable-root", "tmp"], /absolute path/],
   ])("%j is a usage error naming the fix", async (argv, message) => {
-    const e = await checkCommand(argv as string[]).catch((x: unknown) => x);
+    const e = await runCommandLine("check", argv as string[]).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(UsageError);
     expect(exitCodeOf(e)).toBe(2);
     expect((e as Error).message).toMatch(message);
@@ -129,9 +129,12 @@ describe.skipIf(!hasEngine)("check on containers started by hand", () => {
   });
 
   it("a container that does not exist is a usage error naming it", async () => {
-    const e = await checkCommand(["--container", `${testOwner}-nope`, "--probe-image", PROBE_IMAGE]).catch(
-      (x: unknown) => x,
-    );
+    const e = await runCommandLine("check", [
+      "--container",
+      `${testOwner}-nope`,
+      "--probe-image",
+      PROBE_IMAGE,
+    ]).catch((x: unknown) => x);
     expect(exitCodeOf(e)).toBe(2);
     expect((e as Error).message).toContain(`${testOwner}-nope`);
   });

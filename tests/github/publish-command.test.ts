@@ -4,11 +4,12 @@ import { appendFile, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { publishCommand } from "../../src/commands/publish.js";
+import { publish } from "../../src/commands/publish.js";
 import { writeBundle } from "../../src/report/bundle.js";
 import { renderMarkdown } from "../../src/report/markdown.js";
 import type { Report } from "../../src/report/model.js";
 import { GitHubDouble } from "../double/github-double.js";
+import { commandLine } from "../helpers/cli.js";
 import { makeCase, makeReport } from "../report/fixtures.js";
 import { clientFor, HEAD, HEAD2 } from "./helpers.js";
 
@@ -51,7 +52,7 @@ async function workflowRunEvent(headSha: string): Promise<string> {
 async function run(dir: string, env: Record<string, string> = {}) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await publishCommand([dir], {
+  const code = await publish(...commandLine("publish", [dir]), {
     env: {
       GITHUB_REPOSITORY: "octo-org/app",
       GITHUB_EVENT_NAME: "workflow_run",

@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { RunDecision } from "../../src/bot/decision.js";
 import { publishCommandRun } from "../../src/bot/step.js";
-import { publishCommand } from "../../src/commands/publish.js";
+import { publish } from "../../src/commands/publish.js";
 import { commentMarker } from "../../src/github/comment.js";
 import { writeBundle } from "../../src/report/bundle.js";
 import { renderMarkdown } from "../../src/report/markdown.js";
@@ -14,6 +14,7 @@ import type { Report } from "../../src/report/model.js";
 import { CONTAINMENT_CASES } from "../../src/suites/ids.js";
 import { GitHubDouble } from "../double/github-double.js";
 import { workflowRunEvent } from "../e2e/events.js";
+import { commandLine } from "../helpers/cli.js";
 import { makeCase, makeReport } from "../report/fixtures.js";
 import { clientFor, HEAD, HEAD2 } from "./helpers.js";
 
@@ -54,7 +55,7 @@ async function phase2(
   o: { event?: string; run?: Parameters<typeof workflowRunEvent>[0]; args?: string[] } = {},
 ) {
   const err: string[] = [];
-  const code = await publishCommand([dir, ...(o.args ?? [])], {
+  const code = await publish(...commandLine("publish", [dir, ...(o.args ?? [])]), {
     env: {
       GITHUB_REPOSITORY: "octo-org/app",
       GITHUB_EVENT_NAME: o.event ?? "workflow_run",
@@ -246,7 +247,7 @@ describe("attack 7: publish outside workflow_run, and PRs matched by head SHA on
 
   it("a workflow_run payload without head repository or branch vouches for nothing", async () => {
     const err: string[] = [];
-    const code = await publishCommand([await forkBundle(forgedGreen())], {
+    const code = await publish(...commandLine("publish", [await forkBundle(forgedGreen())]), {
       env: {
         GITHUB_REPOSITORY: "octo-org/app",
         GITHUB_EVENT_NAME: "workflow_run",

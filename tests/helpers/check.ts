@@ -1,6 +1,6 @@
 // The `check` command run in-process (no child process to start per call), its stdout captured.
 import { vi } from "vitest";
-import { checkCommand } from "../../src/commands/check.js";
+import { runCommandLine } from "../../src/cli/main.js";
 
 export async function runCheck(argv: string[]): Promise<{ code: number; out: string }> {
   let out = "";
@@ -10,7 +10,7 @@ export async function runCheck(argv: string[]): Promise<{ code: number; out: str
   });
   const err = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
   try {
-    return { code: await checkCommand(argv), out };
+    return { code: await runCommandLine("check", argv), out };
   } finally {
     spy.mockRestore();
     err.mockRestore();

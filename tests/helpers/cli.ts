@@ -1,6 +1,8 @@
 // Runs the bundled CLI (dist/cli.js) as a user would, under the current Node.
 import { spawn } from "node:child_process";
 import path from "node:path";
+import { parseCommandLine } from "../../src/cli/parse.js";
+import type { Command } from "../../src/commands/request-options.js";
 import { REPO_ROOT } from "./inventory.js";
 
 export const CLI = path.join(REPO_ROOT, "dist/cli.js");
@@ -33,4 +35,13 @@ export function runCli(
     child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr })),
   );
   return Object.assign(done, { child });
+}
+
+/**
+ * A command line as the CLI parses it (src/cli/parse.ts), for tests that call a use case with their
+ * own output or GitHub double: `align(...commandLine("align", argv), { write })`.
+ */
+export function commandLine(command: Command, argv: string[]): [never, string[]] {
+  const { request, positionals } = parseCommandLine(command, argv);
+  return [request as never, positionals];
 }

@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { pinCommand } from "../../src/commands/pin.js";
+import { runCommandLine } from "../../src/cli/main.js";
 
 const sha = (s: string) => createHash("sha256").update(s).digest("hex");
 
@@ -33,7 +33,7 @@ describe("pin", () => {
   {"path":"b.txt","sha256":""}
 ]}`;
     await writeFile(inv, text);
-    expect(await pinCommand(["--inventory", inv, "--workspace", ws])).toBe(0);
+    expect(await runCommandLine("pin", ["--inventory", inv, "--workspace", ws])).toBe(0);
     expect(out).toBe(
       [
         `unchanged a.txt  ${sha("alpha\n")}`,

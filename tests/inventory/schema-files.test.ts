@@ -4,7 +4,8 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { Ajv } from "ajv";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { schemaCommand, schemaText } from "../../src/commands/schema.js";
+import { runCommandLine } from "../../src/cli/main.js";
+import { schemaText } from "../../src/commands/schema.js";
 import { UsageError } from "../../src/errors.js";
 import { makeReport } from "../helpers/report.js";
 
@@ -19,7 +20,7 @@ async function printed(argv: string[]): Promise<{ code: number; out: string }> {
     return true;
   });
   try {
-    return { code: await schemaCommand(argv), out };
+    return { code: await runCommandLine("schema", argv), out };
   } finally {
     spy.mockRestore();
   }
@@ -41,7 +42,7 @@ describe("committed schemas", () => {
   });
 
   it("rejects unknown flags as a usage error", async () => {
-    await expect(schemaCommand(["--repotr"])).rejects.toBeInstanceOf(UsageError);
+    await expect(runCommandLine("schema", ["--repotr"])).rejects.toBeInstanceOf(UsageError);
   });
 });
 

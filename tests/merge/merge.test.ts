@@ -4,11 +4,10 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { mergeCommand } from "../../src/commands/merge.js";
+import { runCommandLine } from "../../src/cli/main.js";
 import { verifyBundleAgainst } from "../../src/commands/verify.js";
 import { ConfigError } from "../../src/errors.js";
 import { mergeBundles } from "../../src/merge.js";
-import { verifyBundle } from "../../src/report/bundle.js";
 import { ALL_CASES } from "../../src/suites/ids.js";
 import { writeInventory } from "../helpers/inventory.js";
 import { fiveSubjects, writeShardSet } from "./shards.js";
@@ -229,7 +228,7 @@ describe("merge command", () => {
       return true;
     });
     vi.spyOn(process.stderr, "write").mockImplementation(() => true);
-    const code = await mergeCommand([
+    const code = await runCommandLine("merge", [
       ...set.dirs,
       "--out",
       out,
@@ -250,9 +249,9 @@ describe("merge command", () => {
 
   it("refuses to write the merged bundle over a shard", async () => {
     const set = await writeShardSet(inventoryPath, 1);
-    await expect(mergeCommand([set.dirs[0]!, "--out", set.dirs[0]!])).rejects.toThrow(
+    await expect(runCommandLine("merge", [set.dirs[0]!, "--out", set.dirs[0]!])).rejects.toThrow(
       /is also a shard bundle/,
     );
-    await expect(mergeCommand([set.dirs[0]!])).rejects.toThrow(/--out DIR is required/);
+    await expect(runCommandLine("merge", [set.dirs[0]!])).rejects.toThrow(/--out DIR is required/);
   });
 });

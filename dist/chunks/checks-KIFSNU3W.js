@@ -1,3 +1,0 @@
-import { createRequire as __daCreateRequire } from 'node:module';
-const require = __daCreateRequire(import.meta.url);
-import{i as a,j as b,k as c,l as d,m as e,n as f,o as g,p as h,q as i}from"./chunk-CNGRYCSM.js";import"./chunk-Q7T2UO5L.js";import"./chunk-W4EPPLSV.js";import"./chunk-ANJHVSXY.js";import"./chunk-2IHFC5H3.js";import"./chunk-Y4UB656H.js";import"./chunk-AZAXM7B7.js";import"./chunk-BFLJ2BVZ.js";import"./chunk-OLMWY2TB.js";import"./chunk-H4QR53M7.js";import"./chunk-TQTMOH6S.js";import"./chunk-5SQMYPO4.js";import"./chunk-EN66KAXS.js";export{a as ANNOTATIONS_PER_REQUEST,d as commentIdOf,h as completeCheckRun,i as completeLeftInProgress,f as createInProgressCheckRun,b as externalIdFor,e as listCheckRuns,g as planAnnotations,c as withCommentId};

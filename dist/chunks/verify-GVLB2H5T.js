@@ -1,3 +1,0 @@
-import { createRequire as __daCreateRequire } from 'node:module';
-const require = __daCreateRequire(import.meta.url);
-import{a,b,c,d,e,f,g}from"./chunk-OHISMXPD.js";import"./chunk-L62RSGN4.js";import"./chunk-T3SN2J4Y.js";import"./chunk-DOHXQLSH.js";import"./chunk-XZCXP3JA.js";import"./chunk-4ORCDGTB.js";import"./chunk-7PDPJTIO.js";import"./chunk-BFLJ2BVZ.js";import"./chunk-OKJO2KWW.js";import"./chunk-OLMWY2TB.js";import"./chunk-5IAYGZMI.js";import"./chunk-H4QR53M7.js";import"./chunk-TQTMOH6S.js";import"./chunk-5SQMYPO4.js";import"./chunk-EN66KAXS.js";export{a as VERIFY_USAGE,d as inventoryCheck,g as parseCommandArgs,f as printable,e as renderVerification,c as verifyBundleAgainst,b as verifyCommand};
