@@ -56,6 +56,11 @@ export function parseCommandLine(command: Command, argv: string[]): CommandLine 
 function checkPositionals(command: Command, given: string[]): string[] {
   const p = CLI_COMMANDS[command].positionals ?? { name: "", min: 0, max: 0 };
   if (given.length < p.min) throw new UsageError(`expected ${p.max > 1 ? "at least one" : "one"} ${p.name}`);
-  if (given.length > p.max) throw new UsageError(`unexpected argument ${JSON.stringify(given[p.max])}`);
+  if (given.length > p.max)
+    throw new UsageError(
+      p.max === 0
+        ? `unexpected argument ${JSON.stringify(given[0])}`
+        : `expected one ${p.name}, got ${given.length}: ${given.map((g) => JSON.stringify(g)).join(" ")}`,
+    );
   return given;
 }

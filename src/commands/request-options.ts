@@ -474,7 +474,7 @@ export function flagHelp(command: Command): string {
     const o: RequestOption = REQUEST_OPTIONS[k];
     const dflt = o.default ? ` (default ${o.default})` : "";
     const many = repeatable(o) && !o.help.includes("repeatable") ? " (repeatable)" : "";
-    return [`  ${o.short ? `-${o.short}, ` : ""}${flagSyntax(o)}`, `${o.help}${many}${dflt}`] as const;
+    return [`  ${flagSyntax(o)}${o.short ? ` (-${o.short})` : ""}`, `${o.help}${many}${dflt}`] as const;
   });
   const width = Math.max(...rows.map(([f]) => f.length)) + 2;
   return rows.map(([f, h]) => f.padEnd(width) + h).join("\n");

@@ -2,6 +2,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { runAlignment } from "../../src/alignment/index.js";
+import { runCommandLine } from "../../src/cli/main.js";
 import { align as alignUseCase } from "../../src/commands/align.js";
 import { ConfigError, exitCodeOf, UsageError } from "../../src/errors.js";
 import { commandLine } from "../helpers/cli.js";
@@ -202,9 +203,7 @@ describe("docker-acceptance align", () => {
 
   test("usage errors exit 2", async () => {
     for (const argv of [["--format", "html"], ["--bogus"], ["extra"]]) {
-      const err = await alignUseCase(...commandLine("align", ["--workspace", repo.dir, ...argv]), {
-        write: () => {},
-      }).catch((e) => e);
+      const err = await runCommandLine("align", ["--workspace", repo.dir, ...argv]).catch((e) => e);
       expect(err, argv.join(" ")).toBeInstanceOf(UsageError);
     }
   });

@@ -1,6 +1,6 @@
 import { createRequire as __daCreateRequire } from 'node:module';
 const require = __daCreateRequire(import.meta.url);
-import{a as r}from"./chunk-LY6P4XLV.js";import{a as s,g as p,h as m}from"./chunk-3FRNFXZO.js";import"./chunk-OEJCORYR.js";import"./chunk-5SQMYPO4.js";import{b as i}from"./chunk-TQTMOH6S.js";import{a as t}from"./chunk-EN66KAXS.js";var $="0 pass or warn, 1 fail, 2 usage or configuration error, 3 engine or internal error";function u(n){let o=r[n].positionals,e=o?` ${o.name}${o.max>1?"...":""}`:"",a=p(n);return`docker-acceptance ${n}${e}${a?` ${a}`:""}`}t(u,"usageLine");function x(){let n=Math.max(...s.map(o=>o.length))+2;return`docker-acceptance ${i}: decides whether a pull request's container can be trusted
+import{a as r}from"./chunk-LY6P4XLV.js";import{a as s,g as p,h as m}from"./chunk-FP6PNEFR.js";import"./chunk-OEJCORYR.js";import"./chunk-5SQMYPO4.js";import{b as i}from"./chunk-TQTMOH6S.js";import{a as t}from"./chunk-EN66KAXS.js";var $="0 pass or warn, 1 fail, 2 usage or configuration error, 3 engine or internal error";function u(n){let o=r[n].positionals,e=o?` ${o.name}${o.max>1?"...":""}`:"",a=p(n);return`docker-acceptance ${n}${e}${a?` ${a}`:""}`}t(u,"usageLine");function x(){let n=Math.max(...s.map(o=>o.length))+2;return`docker-acceptance ${i}: decides whether a pull request's container can be trusted
 
 usage: docker-acceptance <command> [options]
 
