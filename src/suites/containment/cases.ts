@@ -14,6 +14,7 @@ import {
   mountsOf,
   NAMESPACES,
   normCap,
+  type Outcome,
   observed,
   pass,
   procs,
