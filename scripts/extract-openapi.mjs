@@ -27,6 +27,8 @@ export const OPERATIONS = [
   ["patch", "/repos/{owner}/{repo}/issues/{issue_number}"],
   ["get", "/repos/{owner}/{repo}/pulls/{pull_number}"],
   ["get", "/repos/{owner}/{repo}/pulls/{pull_number}/files"],
+  // The sticky comment's remembered id, on the check run of a commit tested earlier in the PR.
+  ["get", "/repos/{owner}/{repo}/pulls/{pull_number}/commits"],
   // The PR-comment bot (src/bot): the commenter's permission, and reactions on the command.
   ["get", "/repos/{owner}/{repo}/collaborators/{username}/permission"],
   ["post", "/repos/{owner}/{repo}/issues/comments/{comment_id}/reactions"],

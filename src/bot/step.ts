@@ -68,7 +68,7 @@ export async function assertWorkspaceAt(workspace: string, decision: RunDecision
 }
 
 export interface PublishCommandOptions
-  extends Pick<PublishOptions, "checkName" | "comment" | "commentAuthor" | "checkRunId"> {
+  extends Pick<PublishOptions, "checkName" | "comment" | "commentAuthor" | "checkRunId" | "externalId"> {
   client: GitHubClient;
   runUrl?: string;
   log?: Logger;
@@ -111,6 +111,7 @@ export async function publishCommandRun(
     comment: opts.comment,
     commentAuthor: opts.commentAuthor,
     checkRunId: opts.checkRunId,
+    externalId: opts.externalId,
   });
   // The report comment is the command's answer; only if it could not be posted do we reply.
   const failure =

@@ -27,7 +27,9 @@ import { cp, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import * as z from "zod";
+import { newRunId } from "../engine/ownership.js";
 import { ConfigError, registerSecret, UsageError } from "../errors.js";
+import { externalIdFor } from "../github/checks.js";
 import { call, createGitHubClient, type GitHubClient } from "../github/client.js";
 import type { CommentMode } from "../github/comment.js";
 import type { EventContext } from "../github/context.js";
@@ -99,6 +101,11 @@ export interface PublishBundleOptions {
    * then no triggering run to cross-check event.json against; the PR head check still applies.
    */
   allowOutsideWorkflowRun?: boolean;
+  /**
+   * The check run's external_id (github/checks.ts externalIdFor): a create whose answer was lost
+   * is found again instead of made twice, and the next publication finds the comment it posted.
+   */
+  externalId?: string;
   log?: Logger;
 }
 
@@ -165,6 +172,7 @@ export async function publishBundle(
     comment: opts.comment ?? "always",
     commentAuthor: opts.commentAuthor,
     postComment: current,
+    externalId: opts.externalId ?? externalIdFor(env, newRunId()),
     log: opts.log,
   });
   messages.push(...result.notices);

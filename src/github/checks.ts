@@ -170,7 +170,9 @@ export async function completeCheckRun(
   };
   let ref: CheckRunRef;
   if (t.checkRunId === undefined) {
-    ref = await createCheckRun(client, t, { ...done, output: output(batches[0]) });
+    // Created completed (the start was skipped or failed): it remembers the comment's id as well.
+    const externalId = t.externalId && withCommentId(t.externalId, t.commentId);
+    ref = await createCheckRun(client, { ...t, externalId }, { ...done, output: output(batches[0]) });
   } else {
     const runId = t.checkRunId;
     const res = await call("checks: write", "complete the check run", () =>

@@ -91,7 +91,15 @@ interface Issue {
   body: string;
   state: "open" | "closed";
   login: string;
-  pull?: { headSha: string; headRepo: string; baseRepo: string; headRef: string; baseSha: string };
+  pull?: {
+    headSha: string;
+    headRepo: string;
+    baseRepo: string;
+    headRef: string;
+    baseSha: string;
+    /** The PR's commits, oldest first, as GET .../pulls/{n}/commits lists them (the head last). */
+    commits: string[];
+  };
 }
 
 const OPS = subset.operations as unknown as Operation[];
@@ -190,8 +198,17 @@ export class GitHubDouble {
         baseRepo: p.baseRepo ?? base,
         headRef: p.headRef ?? "feature",
         baseSha: p.baseSha ?? "0".repeat(40),
+        commits: [p.headSha],
       },
     });
+  }
+
+  /** A push to a seeded PR: `sha` becomes its head and its newest commit. */
+  pushPull(number: number, sha: string): void {
+    const pull = this.issues.find((i) => i.number === number)?.pull;
+    if (!pull) throw new Error(`no seeded pull request #${number}`);
+    pull.headSha = sha;
+    pull.commits.push(sha);
   }
 
   /** The files a seeded PR changes, as GET .../pulls/{n}/files lists them (patch optional). */
@@ -577,6 +594,17 @@ export class GitHubDouble {
         const issue = this.issueFor(params.pull_number);
         if (!issue?.pull) return { status: 404, body: { message: "Not Found" } };
         return { status: 200, body: this.pullJson(issue) };
+      }
+      case "pulls/list-commits": {
+        const pull = this.issueFor(params.pull_number)?.pull;
+        if (!pull) return { status: 404, body: { message: "Not Found" } };
+        // GitHub lists at most 250 of a pull request's commits, oldest first.
+        return this.page(
+          pull.commits.slice(0, 250),
+          query,
+          (sha) => ({ ...sampleObject(SCHEMAS.commit), sha }),
+          `/repos/${this.owner}/${this.repo}/pulls/${params.pull_number}/commits`,
+        );
       }
       case "pulls/list-files": {
         if (!this.issueFor(params.pull_number)?.pull) return { status: 404, body: { message: "Not Found" } };

@@ -3,6 +3,7 @@
 // one reply); otherwise the fork-safe second phase, which re-verifies the bundle and event.json.
 import path from "node:path";
 import * as core from "@actions/core";
+import { externalIdFor } from "../../github/checks.js";
 import { writeJobSummary } from "../../github/summary.js";
 import { renderMarkdown } from "../../report/markdown.js";
 import { logSafe } from "../log.js";
@@ -15,7 +16,7 @@ export async function execute(step: Step): Promise<void> {
   else await publishFork(step, dir);
 }
 
-async function publishCommand({ inputs, decision }: Step, dir: string): Promise<void> {
+async function publishCommand({ inputs, decision, owner }: Step, dir: string): Promise<void> {
   const { verifyBundle } = await import("../../report/bundle.js");
   const verified = await verifyBundle(dir);
   if (!verified.ok) {
@@ -34,6 +35,7 @@ async function publishCommand({ inputs, decision }: Step, dir: string): Promise<
     comment: inputs.comment,
     commentAuthor: inputs.commentAuthor,
     runUrl: eventContextSafe()?.runUrl,
+    externalId: externalIdFor(process.env, owner),
     log: actionsLogger,
   });
   if (done.report) {
@@ -49,7 +51,7 @@ async function publishCommand({ inputs, decision }: Step, dir: string): Promise<
   }
 }
 
-async function publishFork({ inputs }: Step, dir: string): Promise<void> {
+async function publishFork({ inputs, owner }: Step, dir: string): Promise<void> {
   const { forkCheckName, publishBundle } = await import("../../commands/publish.js");
   const { actionsLogger } = await import("../log.js");
   const outcome = await publishBundle(dir, {
@@ -58,6 +60,7 @@ async function publishFork({ inputs }: Step, dir: string): Promise<void> {
     comment: inputs.comment,
     commentAuthor: inputs.commentAuthor,
     allowOutsideWorkflowRun: inputs.allowOutsideWorkflowRun,
+    externalId: externalIdFor(process.env, owner),
     log: actionsLogger,
   });
   for (const m of outcome.messages) core.notice(logSafe(m));

@@ -46,7 +46,7 @@ async function upsert(run: PublishRun, client: GitHubClient): Promise<void> {
     failing: run.failing,
     author: opts.commentAuthor,
     mayExist: pr.action !== "opened",
-    findKnownId: () => rememberedCommentId(client, run.target, pr.previousSha ?? pr.headSha),
+    findKnownId: () => rememberedCommentId(client, run.target, pr),
     update: opts.commentUpdate,
     onPass: opts.commentOnPass,
     state,
