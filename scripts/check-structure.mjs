@@ -57,6 +57,11 @@ export const LAYERS = [
     units: ["src/suites/lifecycle/", "src/suites/containment/"],
   },
   {
+    name: "suite seam",
+    why: "how a suite runs (the lifecycle drives a subject, the others observe it while it runs): the interface the suites implement and the pipeline holds one entry of per suite",
+    units: ["src/suites/runtime.ts"],
+  },
+  {
     name: "review",
     why: "the alignment review of the PR's diff, a step of its own after the suites",
     units: ["src/alignment/"],

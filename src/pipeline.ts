@@ -21,10 +21,11 @@ import {
   type Report,
   type SubjectReport,
 } from "./report/model.js";
-import { DEFAULT_PROBE_IMAGE, measureHostNamespaces, runContainment } from "./suites/containment/index.js";
+import { CONTAINMENT_RUNTIME, DEFAULT_PROBE_IMAGE } from "./suites/containment/index.js";
 import { type CaseId, SUITES, type SuiteName } from "./suites/ids.js";
 import { checkLaunchSpec, LaunchSpecError } from "./suites/lifecycle/create.js";
 import { runSubject } from "./suites/lifecycle/run.js";
+import type { Observer, SuiteRuntime } from "./suites/runtime.js";
 import { TOOL_VERSION } from "./version.js";
 
 export interface RunOptions {
@@ -50,6 +51,16 @@ export interface RunOptions {
   /** The alignment review of the change under test; absent: not run (report.alignment null). */
   alignment?: { source: AlignmentSource; configPath?: string; rulesFrom?: string; pull?: PullRequestMeta };
 }
+
+/**
+ * How each registered suite runs (src/suites/runtime.ts): the lifecycle drives each subject's life
+ * (runSubject), the others observe the subject while it runs. A registered suite without an entry
+ * does not compile.
+ */
+const SUITE_RUNTIMES: Record<SuiteName, SuiteRuntime> = {
+  lifecycle: { role: "drives" },
+  containment: CONTAINMENT_RUNTIME,
+};
 
 /** Build, start-up and stop have their own timeouts; this bounds a subject as a whole. */
 const SUBJECT_SLACK_MS = 17 * 60_000;
@@ -185,7 +196,8 @@ interface Results {
   cleanups: CleanupEvidence[];
 }
 
-type HostMeasure = ReturnType<typeof measureHostNamespaces>;
+/** Each subject's observers, from the selected observing suites started once for the run. */
+type Observers = (subject: Subject) => Observer[];
 
 /** Every subject through its suites, several at once; what each produced lands in `into`. */
 async function runSubjects(run: RunContext, into: Results, errors: Report["errors"]): Promise<void> {
@@ -194,27 +206,31 @@ async function runSubjects(run: RunContext, into: Results, errors: Report["error
   // BuildKit's session code loads while the engine answers the calls below, not at the first build.
   if (subjects.some((s) => s.build && s.build.builder !== "legacy")) engine.prepareBuild?.();
   await engine.ping();
-  // The host reference is measured once, from the start (off every subject's critical path),
-  // and shared by every subject. Its failure only turns the namespace case into a SKIP.
-  // Nothing is measured without the trusted probe: it must be here before any subject starts.
-  if (suites.has("containment") || subjects.some((s) => s.network === "none")) {
+  const observing = SUITES.filter((s) => suites.has(s)).flatMap((s) => {
+    const runtime = SUITE_RUNTIMES[s];
+    return runtime.role === "observes" ? [runtime] : [];
+  });
+  // Nothing is measured without the trusted probe (nor is a network-none subject's readiness):
+  // it must be here before any subject starts.
+  if (observing.length > 0 || subjects.some((s) => s.network === "none")) {
     await engine.ensureImage(probeImage, undefined, signal);
   }
-  const host = suites.has("containment")
-    ? measureHostNamespaces(engine, owner, probeImage, signal)
-    : undefined;
-  host?.catch(() => {}); // judged per subject (the namespaces case says why), never unhandled
+  // Each observing suite starts once (containment measures the host reference, off every
+  // subject's critical path), then hands each subject its observer.
+  const started = observing.map((r) => r.start({ engine, owner, probeImage, signal }));
+  const severity = severityOf(run.inv);
+  const observers: Observers = (subject) =>
+    started.map((forSubject) => withSeverity(forSubject(subject), severity));
   const parallelism = opts.parallelism ?? availableParallelism();
   log.info(
     `docker-acceptance ${TOOL_VERSION}: run ${owner}, ${subjects.length} subject(s), suites ${[...suites].join(", ")}, parallelism ${parallelism}`,
   );
   // Several subjects at once: each line says whose it is (groups would interleave).
   const concurrent = Math.min(parallelism, subjects.length) > 1;
-  const severity = severityOf(run.inv);
   const outcomes = await mapSettled(subjects, parallelism, (subject) => {
     const own = concurrent ? prefixedLogger(log, subject.name) : log;
     return own.group(`subject ${subject.name}`, () =>
-      runSubject(subjectContext(run, subject, own, severity, host)),
+      runSubject(subjectContext(run, subject, own, severity, observers(subject))),
     );
   });
   // One subject's crash never hides another's results; it becomes a run error naming it.
@@ -232,13 +248,13 @@ async function runSubjects(run: RunContext, into: Results, errors: Report["error
   });
 }
 
-/** What one subject's run is handed: its own deadline, its log, and its containment suite if it runs. */
+/** What one subject's run is handed: its own deadline, its log, and the suites that observe it. */
 function subjectContext(
   run: RunContext,
   subject: Subject,
   log: Logger,
   severity: (id: CaseId) => "fail" | "warn",
-  host: HostMeasure | undefined,
+  observers: Observer[],
 ): Parameters<typeof runSubject>[0] {
   const { opts, engine, owner, probeImage } = run;
   const { signal } = opts;
@@ -258,21 +274,16 @@ function subjectContext(
     t0: run.t0,
     removeImages: opts.removeImages !== false,
     probeImage,
-    containment:
-      host &&
-      ((containerId, inspect) =>
-        runContainment(
-          {
-            containerId,
-            subject: subject.name,
-            writableRoots: subject.writableRoots,
-            allowedCapabilities: subject.capabilities,
-            allowedHostPaths: subject.allowedHostPaths,
-            network: subject.network,
-            inspect,
-          },
-          { engine, owner, probeImage, host, signal },
-        ).then((rs) => rs.map((r) => ({ ...r, severity: severity(r.id as CaseId) })))),
+    observers,
+  };
+}
+
+/** An observer whose cases carry the inventory's severity for them. */
+function withSeverity(o: Observer, severity: (id: CaseId) => "fail" | "warn"): Observer {
+  return {
+    suite: o.suite,
+    observe: async (id, inspect) =>
+      (await o.observe(id, inspect)).map((r) => ({ ...r, severity: severity(r.id as CaseId) })),
   };
 }
 

@@ -7,6 +7,7 @@ import type { ContainerView, Engine } from "../../engine/provider.js";
 import { runProbe } from "../../engine/trusted-probe.js";
 import { errorEvidence } from "../../errors.js";
 import type { CaseResult } from "../../report/model.js";
+import type { SuiteRuntime } from "../runtime.js";
 import {
   type ContainmentEvidence,
   decodeCaps,
@@ -158,6 +159,34 @@ async function ownMountNamespace(host: Record<string, string>): Promise<string |
     return undefined;
   }
 }
+
+/**
+ * The containment suite as a run's observing suite: the host reference is measured once, from the
+ * start (off every subject's critical path) and shared; each subject is then graded while it runs.
+ */
+export const CONTAINMENT_RUNTIME: SuiteRuntime = {
+  role: "observes",
+  start({ engine, owner, probeImage, signal }) {
+    const host = measureHostNamespaces(engine, owner, probeImage, signal);
+    host.catch(() => {}); // judged per subject (the namespaces case says why), never unhandled
+    return (subject) => ({
+      suite: "containment",
+      observe: (containerId, inspect) =>
+        runContainment(
+          {
+            containerId,
+            subject: subject.name,
+            writableRoots: subject.writableRoots,
+            allowedCapabilities: subject.capabilities,
+            allowedHostPaths: subject.allowedHostPaths,
+            network: subject.network,
+            inspect,
+          },
+          { engine, owner, probeImage, host, signal },
+        ),
+    });
+  },
+};
 
 /** Collects evidence for one running container, then grades it: one CaseResult per containment case. */
 export async function runContainment(

@@ -1,5 +1,5 @@
-// One subject's journey, cases in order: build, create, ready, probes, limits, [containment],
-// stop, cleanup. Each case is a module of its own; this file only orders them, times them and
+// One subject's journey, cases in order: build, create, ready, probes, limits, [the observing
+// suites: containment], stop, cleanup. Each case is a module of its own; this file only orders them, times them and
 // records them. A case that cannot run because an earlier one failed is a SKIP that says which.
 import { cleanupOwned } from "../../engine/cleanup.js";
 import type { ContainerView, LaunchSpec } from "../../engine/provider.js";
@@ -7,7 +7,8 @@ import { readBack } from "../../engine/readback.js";
 import { errorEvidence } from "../../errors.js";
 import type { CaseResult, CleanupEvidence, Phase, SubjectReport } from "../../report/model.js";
 import { terminalSafe } from "../../report/text.js";
-import { type CaseId, CONTAINMENT_CASES, fillCli, type SuiteName } from "../ids.js";
+import { CASES_BY_SUITE, type CaseId, fillCli, type SuiteName } from "../ids.js";
+import type { Observer } from "../runtime.js";
 import { buildSubject } from "./build.js";
 import type { CaseContext, Draft } from "./case.js";
 import { type LaunchPlan, needsUserLookup, planLaunch } from "./create.js";
@@ -24,8 +25,8 @@ export interface SubjectRunContext extends CaseContext {
   /** Report start, for phase offsets. */
   t0: number;
   removeImages: boolean;
-  /** Runs the containment suite against the running container (injected by the pipeline). */
-  containment?: (containerId: string, inspect?: ContainerView) => Promise<CaseResult[]>;
+  /** The selected suites that observe the running subject (containment), from the pipeline. */
+  observers: readonly Observer[];
 }
 
 export interface SubjectOutcome {
@@ -65,7 +66,7 @@ export async function runSubject(ctx: SubjectRunContext): Promise<SubjectOutcome
       run.running ??= await engine.inspect(run.containerId!, signal); // limits are fixed at create
       return checkLimits(run.running, run.expected!);
     });
-    if (ctx.suites.has("containment")) await run.containment();
+    for (const observer of ctx.observers) await run.observe(observer);
     await run.step("lifecycle.stop", "stop", () => stopSubject(ctx, run.containerId!));
   } finally {
     // Runs whatever happened above, cancellation included: this subject's objects only.
@@ -192,30 +193,31 @@ class SubjectRun {
   }
 
   /**
-   * The containment suite on the started subject. A subject that crashed is still graded: inspect
-   * alone proves some cases (a root user, a privileged launch); whatever needs the running process
-   * says it could not be observed.
+   * An observing suite (containment) on the started subject. A subject that crashed is still
+   * graded: inspect alone proves some cases (a root user, a privileged launch); whatever needs the
+   * running process says it could not be observed.
    */
-  async containment(): Promise<void> {
+  async observe(observer: Observer): Promise<void> {
     const { ctx, containerId } = this;
     const { subject, signal } = ctx;
-    if (ctx.containment && containerId && !signal.aborted) {
+    const { suite } = observer;
+    if (containerId && !signal.aborted) {
       const started = Date.now();
-      const measured = await ctx
-        .containment(containerId, this.running)
-        .catch((err) => notMeasured(subject.name, "error", err));
+      const measured = await observer
+        .observe(containerId, this.running)
+        .catch((err) => notMeasured(suite, subject.name, "error", err));
       // On a subject that never became ready, what could not be observed is skipped because of
       // that earlier failure: one line each, no fix of its own (the failure above has the fix).
       this.cases.push(...(this.blockedBy ? measured.map(withoutFixWhenSkipped) : measured));
-      this.phases.push({ name: "containment", startMs: started - ctx.t0, durationMs: Date.now() - started });
+      this.phases.push({ name: suite, startMs: started - ctx.t0, durationMs: Date.now() - started });
       return;
     }
     // Never silent: when the lifecycle suite was not selected its failure shows nowhere else,
-    // so the containment cases say ERROR; otherwise they SKIP, naming the case that stopped them.
+    // so the suite's cases say ERROR; otherwise they SKIP, naming the case that stopped them.
     const why = signal.aborted
       ? abortReason(signal)
       : blockedWhy(this.blockedBy, this.lifecycle, this.blockedMessage);
-    const skipped = notMeasured(subject.name, this.lifecycle ? "skip" : "error", new Error(why));
+    const skipped = notMeasured(suite, subject.name, this.lifecycle ? "skip" : "error", new Error(why));
     this.cases.push(...skipped);
     for (const r of skipped) ctx.log.info(caseLine(r));
   }
@@ -303,11 +305,16 @@ function cleanupDraft(cleanup: CleanupEvidence, owner: string): Draft {
 }
 
 /** The suite could not measure at all (inspect failed, no container): every case says so, none passes. */
-function notMeasured(subject: string, status: "skip" | "error", err: unknown): CaseResult[] {
+function notMeasured(
+  suite: SuiteName,
+  subject: string,
+  status: "skip" | "error",
+  err: unknown,
+): CaseResult[] {
   const evidence = { error: errorEvidence(err) };
-  return CONTAINMENT_CASES.map((id) => ({
+  return CASES_BY_SUITE[suite].map((id) => ({
     id,
-    suite: "containment",
+    suite,
     subject,
     status,
     severity: "fail",
@@ -330,7 +337,7 @@ function withoutFixWhenSkipped(r: CaseResult): CaseResult {
 }
 
 /**
- * Why the containment cases did not run. With the lifecycle suite not selected its failure shows
+ * Why an observing suite's cases did not run. With the lifecycle suite not selected its failure shows
  * nowhere else, so the reason carries what happened (e.g. the crash), not only the case ID.
  */
 function blockedWhy(blockedBy: string | undefined, lifecycle: boolean, message?: string): string {

@@ -1,0 +1,36 @@
+// The suites' runtime seam. The lifecycle suite drives each subject's life (build, create, ready,
+// ..., stop, cleanup); every other suite observes the subject while the lifecycle holds it running,
+// between lifecycle.limits and lifecycle.stop. An observing suite starts once per run (what all
+// its subjects share, such as containment's host reference) and gives each subject an Observer.
+// The pipeline holds one entry per registered suite (SUITE_RUNTIMES in src/pipeline.ts): a suite
+// without one does not compile.
+import type { ContainerView, Engine } from "../engine/provider.js";
+import type { Subject } from "../inventory/schema.js";
+import type { CaseResult } from "../report/model.js";
+import type { SuiteName } from "./ids.js";
+
+/** What a suite's run-wide start is given. */
+export interface SuiteRun {
+  engine: Engine;
+  /** This run's owner label value: everything a suite creates carries it. */
+  owner: string;
+  /** The trusted probe image, already on the engine. */
+  probeImage: string;
+  signal: AbortSignal;
+}
+
+/** One subject's observation by one suite. */
+export interface Observer {
+  suite: SuiteName;
+  /** Every case of the suite, measured on the running container (the inspect that saw it ready is handed on). */
+  observe(containerId: string, inspect?: ContainerView): Promise<CaseResult[]>;
+}
+
+/** How a registered suite runs. */
+export type SuiteRuntime =
+  | { role: "drives" }
+  | {
+      role: "observes";
+      /** Once per run, before any subject starts; returns each subject's observer. */
+      start(run: SuiteRun): (subject: Subject) => Observer;
+    };
