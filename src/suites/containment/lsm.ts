@@ -14,13 +14,13 @@ export const SELINUX_CONTAINER_TYPES = [
 ];
 
 /**
- * What the launch settings do to AppArmor and SELinux that Pod Security baseline forbids. Docker adds
- * `label=disable` itself to a container in the host's pid or ipc namespace (Podman does not): that
+ * What the launch settings do to AppArmor and SELinux that Pod Security baseline forbids. Some
+ * engines add `label=disable` themselves to a container in the host's pid or ipc namespace: that
  * one is left to containment.namespaces, which fails such a container anyway.
  */
 export function lsmSettingProblems(securityOpt: readonly string[], hostPidOrIpc = false): string[] {
   const out: string[] = [];
-  // Podman reports several label options as one entry: "label=type:x,label=level:s0:c1,c2".
+  // Some engines report several label options as one entry: "label=type:x,label=level:s0:c1,c2".
   const opts = securityOpt.flatMap((o) => o.trim().split(/,(?=(?:label|apparmor)[=:])/));
   for (const raw of opts) {
     const m = /^(apparmor|label)[=:](.*)$/s.exec(raw);
