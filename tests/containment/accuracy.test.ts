@@ -429,6 +429,23 @@ describe("seccomp judged by content", () => {
   );
 });
 
+describe("published ports (containment.network)", () => {
+  const net = (ports: Record<string, string[]>) => grade({ ports })["containment.network"]!;
+
+  it("loopback on a high host port passes; any address, the bridge's, IPv6's any and a low host port fail", () => {
+    expect(net({ "8080/tcp": ["127.0.0.1:49153"] }).status).toBe("pass");
+    expect(net({ "8080/tcp": ["::1:49153"] }).status).toBe("pass");
+    expect(net({ "8080/tcp": ["0.0.0.0:49153"] }).status).toBe("fail");
+    expect(net({ "8080/tcp": [":::49153"] }).status).toBe("fail");
+    expect(net({ "8080/tcp": ["172.17.0.1:49153"] }).status).toBe("fail");
+    expect(net({ "8080/tcp": ["127.0.0.1:81"] }).message).toBe(
+      "ports published on privileged host ports (below 1024): 127.0.0.1:81->8080/tcp",
+    );
+    // A binding without a host port yet is not a low port.
+    expect(net({ "8080/tcp": ["127.0.0.1:"] }).status).toBe("pass");
+  });
+});
+
 describe("AppArmor and SELinux (containment.seccomp)", () => {
   const seccomp = (i: Partial<InspectEvidence>, p: Partial<ProbeEvidence> = {}) =>
     grade(i, p)["containment.seccomp"]!;

@@ -543,13 +543,14 @@ export const CONTAINMENT_SUITE = {
     {
       id: "containment.network",
       title: "Ports on loopback only",
-      measures: "published ports on loopback only, `none` means loopback only (measured interfaces)",
+      measures:
+        "published ports on loopback only (an IPv6 any-address or the bridge's address is not), each on a host port of 1024 or above (CIS 5.7: a privileged host port fails), `none` means loopback only (measured interfaces)",
       standards: { pss: "baseline: Host Ports", cis: "5.7, 5.8, 5.13" },
       remediation: {
         inventory:
-          "Publish ports on loopback only (`-p 127.0.0.1:8080:8080`), never on 0.0.0.0; use `--network none` when the subject declares no network, and never `--network host`.",
-        cli: `Publish ports on loopback only (\`-p 127.0.0.1:8080:8080\`), never on 0.0.0.0, and never \`--network host\`; a service declared without network runs with \`--network none\` (label \`org.docker-acceptance.network\`).`,
-        compose: `Publish ports on loopback only (\`ports: ["127.0.0.1:8080:8080"]\`), never on 0.0.0.0, and never \`network_mode: host\`; a service declared without network sets \`network_mode: none\` (label \`org.docker-acceptance.network\`).`,
+          "Publish ports on loopback only (`-p 127.0.0.1:8080:8080`), never on 0.0.0.0, and on a host port of 1024 or above; use `--network none` when the subject declares no network, and never `--network host`.",
+        cli: `Publish ports on loopback only (\`-p 127.0.0.1:8080:8080\`), never on 0.0.0.0, on a host port of 1024 or above, and never \`--network host\`; a service declared without network runs with \`--network none\` (label \`org.docker-acceptance.network\`).`,
+        compose: `Publish ports on loopback only (\`ports: ["127.0.0.1:8080:8080"]\`), never on 0.0.0.0, on a host port of 1024 or above, and never \`network_mode: host\`; a service declared without network sets \`network_mode: none\` (label \`org.docker-acceptance.network\`).`,
       },
       grade(ev, t) {
         const i = ev.inspect;
@@ -572,6 +573,15 @@ export const CONTAINMENT_SUITE = {
         if (exposed.length > 0)
           return fail(
             `ports published beyond loopback: ${exposed.map((b) => `${b.binding}->${b.port}`).join(", ")}`,
+            evidence,
+          );
+        // CIS 5.7: a host port below 1024 is a privileged port of the host, loopback or not.
+        const hostPort = (binding: string) =>
+          Number(binding.slice(binding.lastIndexOf(":") + 1) || Number.NaN);
+        const low = bindings.filter(({ binding }) => hostPort(binding) > 0 && hostPort(binding) < 1024);
+        if (low.length > 0)
+          return fail(
+            `ports published on privileged host ports (below 1024): ${low.map((b) => `${b.binding}->${b.port}`).join(", ")}`,
             evidence,
           );
         // A stopped container publishes nothing: its empty port list proves nothing about the launch.
