@@ -777,7 +777,7 @@ async function benchBuild(n) {
       into.cached.push(await fn(nonce));
     }
   }
-  // What only a build pays: loading the BuildKit chunk (gRPC) in a fresh Node 24.
+  // What only a build pays: loading the BuildKit chunk (its session's gRPC server) in a fresh Node 24.
   const chunk = readdirSync(path.join(ROOT, "dist/chunks")).find((f) => f.startsWith("buildkit-"));
   const load = [];
   const bare = [];

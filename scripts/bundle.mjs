@@ -1,8 +1,9 @@
 // One bundler, three entry points, ES modules for node24. Code the tool never runs (dockerode's
 // ssh2 transport and its own BuildKit session and decoder, which load .proto files from disk,
 // @actions/core's OIDC client) is replaced by scripts/unused-stub.cjs: it would double each bundle
-// and its start-up time. Our BuildKit session (src/engine/providers/docker/buildkit.ts) uses @grpc/grpc-js from a
-// chunk of its own, loaded only when a build runs. Minified: size and cold start are budgets.
+// and its start-up time. Our BuildKit session (src/engine/providers/docker/buildkit.ts) is a small gRPC
+// server on Node's http2 in a chunk of its own, loaded only when a build runs. Minified: size and
+// cold start are budgets.
 import { rmSync } from "node:fs";
 import { builtinModules } from "node:module";
 import path from "node:path";

@@ -203,9 +203,9 @@ type Observers = (subject: Subject) => Observer[];
 async function runSubjects(run: RunContext, into: Results, errors: Report["errors"]): Promise<void> {
   const { opts, engine, owner, subjects, suites, probeImage } = run;
   const { log, signal } = opts;
+  await engine.ping();
   // BuildKit's session code loads while the engine answers the calls below, not at the first build.
   if (subjects.some((s) => s.build && s.build.builder !== "legacy")) engine.prepareBuild?.();
-  await engine.ping();
   const observing = SUITES.filter((s) => suites.has(s)).flatMap((s) => {
     const runtime = SUITE_RUNTIMES[s];
     return runtime.role === "observes" ? [runtime] : [];

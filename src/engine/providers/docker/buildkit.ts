@@ -2,11 +2,12 @@
 // /session endpoint, as `docker build` does. The session serves registry credentials (anonymous),
 // secrets (values the caller read from the environment) and the health check BuildKit polls.
 // The status stream (protobuf StatusResponse in `moby.buildkit.trace` messages) becomes a
-// readable, bounded log. Loaded with a dynamic import by the build only: @grpc/grpc-js is large,
-// and modes that do not build never pay for it.
+// readable, bounded log. The session's three unary methods are served by a small gRPC server on
+// Node's own HTTP/2 (the engine dials in over the hijacked connection, h2c): a gRPC library
+// would be 280 KB to load for three calls. Loaded with a dynamic import by builds only.
 import { randomUUID } from "node:crypto";
+import http2 from "node:http2";
 import type { Duplex } from "node:stream";
-import * as grpc from "@grpc/grpc-js";
 import type Docker from "dockerode";
 import type { BuildStep } from "../../provider.js";
 import { all, bool, decodeFields, encodeFields, has, num, str } from "./protowire.js";
@@ -35,47 +36,87 @@ export interface BuildkitOutcome {
 
 const STEP_OUTPUT_LIMIT = 4096;
 
-const unary = (path: string, decode: (b: Buffer) => unknown, encode: (v: never) => Buffer) => ({
-  path,
-  requestStream: false,
-  responseStream: false,
-  requestSerialize: (v: Buffer) => v,
-  requestDeserialize: decode,
-  responseSerialize: encode,
-  responseDeserialize: (b: Buffer) => b,
-});
+/** gRPC status codes the session answers with. */
+export const GRPC = { OK: 0, NOT_FOUND: 5, UNIMPLEMENTED: 12, INTERNAL: 13 } as const;
 
-/** The session's services, described by hand (the bundle carries no .proto files). */
-const SERVICES = {
-  auth: {
-    Credentials: unary(
-      "/moby.filesync.v1.Auth/Credentials",
-      (b) => str(decodeFields(b), 1),
-      () => Buffer.alloc(0), // no Username/Secret: anonymous, the engine's own credentials apply
-    ),
-  },
-  secrets: {
-    GetSecret: unary(
-      "/moby.buildkit.secrets.v1.Secrets/GetSecret",
-      (b) => str(decodeFields(b), 1),
-      (data: Buffer) => encodeFields([[1, data]]),
-    ),
-  },
-  health: {
-    Check: unary(
-      "/grpc.health.v1.Health/Check",
-      () => ({}), // the request is empty, and grpc-js takes a null message for none at all
-      () => encodeFields([[1, 1]]), // SERVING
-    ),
-  },
-};
+/** A unary method: the request message in, the response message (or a status) out. */
+export type UnaryReply = { message: Buffer } | { code: number; details: string };
+export type UnaryHandler = (request: Buffer) => UnaryReply;
 
-type Callback = (err: grpc.ServiceError | null, value?: unknown) => void;
+/** The session's methods (protobuf described by hand: the bundle carries no .proto files). */
+export function sessionMethods(secrets: Record<string, string>): Record<string, UnaryHandler> {
+  return {
+    // No Username/Secret: anonymous, the engine's own credentials apply.
+    "/moby.filesync.v1.Auth/Credentials": () => ({ message: Buffer.alloc(0) }),
+    "/moby.buildkit.secrets.v1.Secrets/GetSecret": (request) => {
+      const id = str(decodeFields(request), 1);
+      const value = Object.hasOwn(secrets, id) ? secrets[id] : undefined;
+      return value === undefined
+        ? { code: GRPC.NOT_FOUND, details: `secret ${id} not found` }
+        : { message: encodeFields([[1, Buffer.from(value, "utf8")]]) };
+    },
+    "/grpc.health.v1.Health/Check": () => ({ message: encodeFields([[1, 1]]) }), // SERVING
+  };
+}
+
+/**
+ * A gRPC server for unary methods on one connection the peer dials as an HTTP/2 client (h2c):
+ * each request is one length-prefixed message (uncompressed), each answer one message and the
+ * `grpc-status` trailer. Returns how to close it.
+ */
+export function serveUnary(socket: Duplex, methods: Record<string, UnaryHandler>): () => void {
+  const server = http2.createServer();
+  const sessions = new Set<http2.Http2Session>();
+  server.on("session", (s) => {
+    sessions.add(s);
+    s.on("error", () => undefined); // the engine hanging up ends the session, nothing more
+  });
+  server.on("stream", (stream, headers) => {
+    const chunks: Buffer[] = [];
+    stream.on("error", () => undefined);
+    stream.on("data", (c: Buffer) => chunks.push(c));
+    stream.on("end", () => {
+      const reply = answer(methods, String(headers[":path"]), Buffer.concat(chunks));
+      if (stream.destroyed || stream.closed) return;
+      stream.respond({ ":status": 200, "content-type": "application/grpc" }, { waitForTrailers: true });
+      stream.on("wantTrailers", () =>
+        stream.sendTrailers(
+          "code" in reply
+            ? { "grpc-status": String(reply.code), "grpc-message": encodeURIComponent(reply.details) }
+            : { "grpc-status": String(GRPC.OK) },
+        ),
+      );
+      stream.end("message" in reply ? frame(reply.message) : undefined);
+    });
+  });
+  server.emit("connection", socket);
+  return () => {
+    for (const s of sessions) s.destroy();
+    server.close();
+    socket.destroy();
+  };
+}
+
+function answer(methods: Record<string, UnaryHandler>, path: string, body: Buffer): UnaryReply {
+  const handler = methods[path];
+  if (!handler) return { code: GRPC.UNIMPLEMENTED, details: `${path} is not served by this session` };
+  // One message: a compressed flag (0: we announce no compression) and a 4-byte length.
+  if (body.length < 5 || body[0] !== 0 || body.readUInt32BE(1) !== body.length - 5)
+    return { code: GRPC.INTERNAL, details: "expected one uncompressed message" };
+  return handler(body.subarray(5));
+}
+
+/** One length-prefixed gRPC message. */
+function frame(message: Buffer): Buffer {
+  const head = Buffer.alloc(5);
+  head.writeUInt32BE(message.length, 1);
+  return Buffer.concat([head, message]);
+}
 
 /** Opens the session on the engine; returns its id and how to close it. */
 async function openSession(docker: Docker, secrets: Record<string, string>) {
   const id = randomUUID();
-  const methods = Object.values(SERVICES).flatMap((s) => Object.values(s).map((m) => m.path));
+  const methods = sessionMethods(secrets);
   const socket = await new Promise<Duplex>((resolve, reject) =>
     docker.modem.dial(
       {
@@ -86,35 +127,14 @@ async function openSession(docker: Docker, secrets: Record<string, string>) {
           Upgrade: "h2c",
           "X-Docker-Expose-Session-Uuid": id,
           "X-Docker-Expose-Session-Name": "docker-acceptance",
-          "X-Docker-Expose-Session-Grpc-Method": methods,
+          "X-Docker-Expose-Session-Grpc-Method": Object.keys(methods),
         },
         statusCodes: { 101: true, 200: true, 500: "server error" },
       } as never,
       (err: unknown, s: unknown) => (err ? reject(err) : resolve(s as Duplex)),
     ),
   );
-  const server = new grpc.Server();
-  server.addService(SERVICES.auth as never, { Credentials: (_c: unknown, cb: Callback) => cb(null, {}) });
-  server.addService(SERVICES.health as never, { Check: (_c: unknown, cb: Callback) => cb(null, {}) });
-  server.addService(SERVICES.secrets as never, {
-    GetSecret: (call: { request: string }, cb: Callback) => {
-      const value = Object.hasOwn(secrets, call.request) ? secrets[call.request] : undefined;
-      if (value === undefined) {
-        const err = Object.assign(new Error(`secret ${call.request} not found`), {
-          code: grpc.status.NOT_FOUND,
-        });
-        cb(err as grpc.ServiceError);
-      } else cb(null, Buffer.from(value, "utf8"));
-    },
-  });
-  server.createConnectionInjector(grpc.ServerCredentials.createInsecure()).injectConnection(socket as never);
-  return {
-    id,
-    close: () => {
-      server.forceShutdown();
-      socket.destroy();
-    },
-  };
+  return { id, close: serveUnary(socket, methods) };
 }
 
 /** Folds StatusResponse messages into steps and readable `#n` lines, as `docker build --progress=plain`. */

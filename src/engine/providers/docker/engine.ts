@@ -151,15 +151,14 @@ export class DockerEngine implements Engine {
   }
 
   /**
-   * Starts loading what a BuildKit build runs on: a run that will build pays for it while it
-   * waits on the engine, not at its first build's start. Loaded before /version says which
-   * builder runs (that answer takes longer than the load), unless Podman was asked for: at an
-   * endpoint that turns out to be Podman it was loaded for nothing, during waits.
+   * Starts loading what a BuildKit build runs on, when this engine builds with BuildKit: a run
+   * that will build pays for it while it waits on the engine, not at its first build's start.
    */
   prepareBuild(): void {
-    if (this.expectKind === "podman") return;
-    loadBuildKit().catch(() => undefined); // a failed load is the build's to report
-    this.version().catch(() => undefined); // asked now: the build's choice of builder needs it
+    this.builderFor("auto").then(
+      (choice) => (choice.builder === "buildkit" ? loadBuildKit() : undefined),
+      () => undefined, // nothing to prepare: the build itself reports the engine's error
+    );
   }
 
   async build(req: BuildRequest): Promise<BuildResult> {
