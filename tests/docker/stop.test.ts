@@ -43,6 +43,17 @@ describe.skipIf(!hasEngine)("lifecycle.stop", () => {
     expect(draft.evidence).toMatchObject({ exitCode: 3 });
   });
 
+  it("names the log's known cause and its fix when it died on its own after it was ready", async () => {
+    const id = await started("echo 'OSError: [Errno 98] Address already in use' >&2; exit 1");
+    await engine.wait(id, 20_000);
+    const draft = await stopSubject(ctx, id);
+    expect(draft.status).toBe("fail");
+    expect(draft.message).toMatch(
+      /^exited with code 1 after \d+ ms while running, before it was asked to stop: the port is already in use inside the container \(last log line: OSError: \[Errno 98\] Address already in use\)$/,
+    );
+    expect(draft.remediation).toMatch(/^make only one process listen on the port/);
+  });
+
   it("passes a subject that exits on SIGTERM, with the time it took", async () => {
     const id = await started("trap 'exit 0' TERM; while :; do sleep 0.1; done");
     const draft = await stopSubject(ctx, id);

@@ -2,7 +2,7 @@
 // Without `init: true` the image's own PID 1 receives the signal, as under a plain `run`: a PID 1
 // without a TERM handler ignores it (the kernel's rule for PID 1), and that is what is graded.
 import type { CaseContext, Draft } from "./case.js";
-import { describeExit, exitFacts, knownCause, logExcerpt } from "./diagnose.js";
+import { describeExit, exitFacts, knownCause, lastLine, logExcerpt } from "./diagnose.js";
 
 export async function stopSubject(c: CaseContext, containerId: string): Promise<Draft> {
   const { engine, subject } = c;
@@ -15,13 +15,20 @@ export async function stopSubject(c: CaseContext, containerId: string): Promise<
     // It died on its own after it was ready: nothing received SIGTERM; say what happened instead.
     const facts = exitFacts(state);
     const excerpt = await logExcerpt(engine, containerId);
+    // The same reading of its log as a crash before readiness: the known cause and its fix.
+    const cause = knownCause(excerpt, subject.writableRoots);
+    const line = lastLine(excerpt);
     return {
       status: "fail",
-      message: `${describeExit(facts)} while running, before it was asked to stop`,
-      evidence: { ...facts, logExcerpt: excerpt },
+      message: `${describeExit(facts)} while running, before it was asked to stop${cause ? `: ${cause.cause}` : ""}${line ? ` (last log line: ${line})` : ""}`,
+      evidence: {
+        ...facts,
+        ...(cause ? { cause: cause.cause, causeLine: cause.line } : {}),
+        logExcerpt: excerpt,
+      },
       remediation: facts.oomKilled
         ? "raise limits.memory in the inventory, or reduce the process's memory use"
-        : "read the log excerpt: the service must keep running until it receives SIGTERM",
+        : (cause?.fix ?? "read the log excerpt: the service must keep running until it receives SIGTERM"),
     };
   }
   const evidence = {
