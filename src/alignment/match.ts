@@ -52,33 +52,71 @@ export function matches(re: RegExp, text: string): boolean {
   return hit;
 }
 
-/** Whether a match (its index and length in the hunk) counts: a code rule's must start in code. */
+/**
+ * A hunk with the unchanged lines around it (when the file's text at the head is at hand and agrees
+ * with the diff), so a pattern sees a construct the PR completes: `shell=True` added inside an
+ * existing `subprocess.run(` call. `from`/`to` are the hunk's characters within `text`.
+ */
+export interface Window {
+  text: string;
+  /** Line number of the window's first line. */
+  start: number;
+  from: number;
+  to: number;
+}
+
+/** Whether a match (its index and length in the window) counts: a code rule's must start in code. */
 export type Accept = (at: number, length: number) => boolean;
 
-/** Line numbers (in the new file) where `re` matches `text`, a hunk starting at `start`. */
-export function matchLines(re: RegExp, text: string, start: number, accept?: Accept): number[] {
+/**
+ * Line numbers (in the new file) of the matches of `re` in a window's `text` (the window as the
+ * rule sees it) that the PR made: a match must cover an added line, and must not already match
+ * without them (the same pattern at the same place with the added lines blanked: an old call the
+ * PR merely edits inside is not reported). The line is the first added line the match covers.
+ */
+export function matchLines(re: RegExp, text: string, w: Window, accept?: Accept): number[] {
   const lines: number[] = [];
+  // Only a match reaching into the unchanged lines can have been there before; built when one does.
+  let before: { text: string; re: RegExp } | undefined;
+  const existed = (at: number) => {
+    before ??= {
+      text: blank(text, w.from, w.to),
+      re: new RegExp(re.source, `${re.flags.replace("g", "")}y`),
+    };
+    before.re.lastIndex = at;
+    return before.re.test(before.text);
+  };
   re.lastIndex = 0;
   let m: RegExpExecArray | null;
-  let line = start;
-  let scanned = 0;
   // biome-ignore lint/suspicious/noAssignInExpressions: the usual exec loop
   while ((m = re.exec(text)) !== null) {
-    if (accept && !accept(m.index, m[0].length)) {
-      re.lastIndex = m.index + 1; // a later match may overlap this one and start in code
+    const end = m.index + m[0].length;
+    const covers = end > w.from && m.index < w.to;
+    const inHunk = m.index >= w.from && end <= w.to;
+    if (!covers || (accept && !accept(m.index, m[0].length)) || (!inHunk && existed(m.index))) {
+      re.lastIndex = m.index + 1; // a later match may overlap this one and count
+      if (m.index >= w.to) break;
       continue;
     }
     if (m[0].length === 0) re.lastIndex++;
     // A match may begin with the newline before it (`[^\w]print`): it is on the next line.
-    let at = m.index;
-    while (text.charCodeAt(at) === 10 && at < m.index + m[0].length - 1) at++;
-    for (let i = text.indexOf("\n", scanned); i !== -1 && i < at; i = text.indexOf("\n", i + 1)) {
-      line++;
-      scanned = i + 1;
-    }
+    let at = Math.max(m.index, w.from);
+    while (text.charCodeAt(at) === 10 && at < end - 1) at++;
+    const line = w.start + countNewlines(text, at);
     if (lines.at(-1) !== line) lines.push(line);
   }
   return lines;
+}
+
+/** The window with the PR's lines blanked (offsets kept): roughly what was there before. */
+function blank(text: string, from: number, to: number): string {
+  return text.slice(0, from) + text.slice(from, to).replace(/[^\n]/g, " ") + text.slice(to);
+}
+
+function countNewlines(text: string, before: number): number {
+  let n = 0;
+  for (let i = text.indexOf("\n"); i !== -1 && i < before; i = text.indexOf("\n", i + 1)) n++;
+  return n;
 }
 
 const SEEN = { code: seenBy(CODE), comments: seenBy(COMMENT), strings: seenBy(STRING) } as const;
@@ -86,16 +124,22 @@ const SEEN = { code: seenBy(CODE), comments: seenBy(COMMENT), strings: seenBy(ST
 /** How a file's hunks were read for a targeted rule. */
 export type Reading = "file" | "hunk" | "lines";
 
+/** Unchanged lines a window takes before and after its hunk. */
+export const WINDOW_LINES = 12;
+
 /**
- * Per file: the language, and the masked text of each hunk for each target, computed once and
- * only when a targeted rule had a raw hit there (most lines match nothing, and tokenizing is the
- * expensive part).
+ * Per file: each hunk's window, the language, and the masked window for each target, computed
+ * once and only when a targeted rule had a raw hit there (most lines match nothing, and
+ * tokenizing is the expensive part).
  */
 export class FileReader {
   readonly language: Language | undefined;
   private classes: Uint8Array[] | undefined;
   reading: Reading | undefined;
   private readonly masks = new Map<string, string>();
+  readonly windows: Window[];
+  /** The file's text agrees with the diff: windows and whole-file context are possible. */
+  private readonly starts: number[] | undefined;
 
   constructor(
     file: DiffFile,
@@ -104,20 +148,34 @@ export class FileReader {
     private readonly budget: TokenizingBudget = { chars: MAX_TOKENIZED_CHARS },
   ) {
     this.language = languageOf(file.path);
+    const starts = text !== undefined ? lineStarts(text) : undefined;
+    this.starts = starts && hunks.every((h) => agrees(text!, starts, h)) ? starts : undefined;
+    this.windows = hunks.map((h) => this.windowOf(h));
   }
 
-  /** The hunk as the rule sees it; the raw hunk when the language is unknown. */
+  private windowOf(h: Hunk): Window {
+    const starts = this.starts;
+    if (starts === undefined) return { text: h.text, start: h.start, from: 0, to: h.text.length };
+    const first = Math.max(1, h.start - WINDOW_LINES);
+    const last = Math.min(starts.length, h.start + h.lines.length - 1 + WINDOW_LINES);
+    const begin = starts[first - 1]!;
+    const finish = last < starts.length ? starts[last]! - 1 : this.text!.length;
+    const from = starts[h.start - 1]! - begin;
+    return { text: this.text!.slice(begin, finish), start: first, from, to: from + h.text.length };
+  }
+
+  /** The window as the rule sees it; the raw window when the language is unknown. */
   view(target: Target, index: number): string {
-    const hunk = this.hunks[index]!;
-    if (target === "any") return hunk.text;
+    const w = this.windows[index]!;
+    if (target === "any") return w.text;
     if (this.language === undefined) {
       this.reading = "lines";
-      return hunk.text;
+      return w.text;
     }
     const key = `${target}:${index}`;
     let masked = this.masks.get(key);
     if (masked === undefined) {
-      masked = maskText(hunk.text, this.classesOf(index), SEEN[target]);
+      masked = maskText(w.text, this.classesOf(index), SEEN[target]);
       this.masks.set(key, masked);
     }
     return masked;
@@ -126,7 +184,7 @@ export class FileReader {
   /** For a code rule in a tokenized file: its matches must start in code. */
   accept(target: Target, index: number): Accept | undefined {
     if (target !== "code" || this.language === undefined) return undefined;
-    const text = this.hunks[index]!.text;
+    const text = this.windows[index]!.text;
     const classes = this.classesOf(index);
     return (at, length) => startsInCode(text, classes, at, length);
   }
@@ -136,28 +194,34 @@ export class FileReader {
     return this.classes[index]!;
   }
 
-  /** Classes of each hunk's characters: from the whole file when its text agrees with the diff. */
+  /** Classes of each window's characters: from the whole file when its text agrees with the diff. */
   private classifyAll(): Uint8Array[] {
     const lang = this.language!;
-    const text = this.text;
-    if (text !== undefined && text.length <= MAX_TOKENIZED_CHARS) {
-      const starts = lineStarts(text);
+    const starts = this.starts;
+    if (starts !== undefined && this.text!.length <= MAX_TOKENIZED_CHARS) {
+      const text = this.text!;
       // From the file's start (where every string and comment opens) to a little past the last
-      // hunk (so a string opened in the hunk is seen to close).
+      // hunk (so a string opened in the hunk is seen to close; the windows end before that).
       const last = this.hunks.at(-1)!;
       const end = starts[last.start - 1 + last.lines.length + SLACK_LINES] ?? text.length;
-      if (end <= this.budget.chars && this.hunks.every((h) => agrees(text, starts, h))) {
+      if (end <= this.budget.chars) {
         this.budget.chars -= end;
         this.reading = "file";
         const all = classify(text.slice(0, end), lang);
-        return this.hunks.map((h) => {
-          const from = starts[h.start - 1]!;
-          return all.subarray(from, from + h.text.length);
+        return this.windows.map((w) => {
+          const from = starts[w.start - 1]!;
+          return all.subarray(from, from + w.text.length);
         });
       }
     }
+    // Past the budget (or without the file's text) each hunk is tokenized alone; the unchanged
+    // lines around it are read as code (tokenizing them too would cost four times as much).
     this.reading = "hunk";
-    return this.hunks.map((h) => classify(h.text, lang));
+    return this.windows.map((w, i) => {
+      const classes = new Uint8Array(w.text.length);
+      classes.set(classify(this.hunks[i]!.text, lang), w.from);
+      return classes;
+    });
   }
 }
 
@@ -170,7 +234,7 @@ export const MAX_TOKENIZED_CHARS = 512 * 1024;
  */
 export const CONTEXT_BUDGET_CHARS = 512 * 1024;
 
-/** Lines tokenized past the last hunk: a string the hunk opens closes within them, usually. */
+/** Lines tokenized past the last hunk (more than a window's): a string the hunk opens closes within them, usually. */
 const SLACK_LINES = 40;
 
 export interface TokenizingBudget {

@@ -367,12 +367,13 @@ function contentFindings(
     const hunks = hunksOf(file.added);
     const reader = new FileReader(file, hunks, ctx.texts?.get(path), budget);
     hunks.forEach((hunk, i) => {
+      const w = reader.windows[i]!;
       for (const rule of active) {
-        // The raw hunk first: tokenizing is only worth it where a pattern can hit.
-        if (!rule.patterns.some((re) => matches(re, hunk.text))) continue;
+        // The raw window first: tokenizing is only worth it where a pattern can hit.
+        if (!rule.patterns.some((re) => matches(re, w.text))) continue;
         const view = reader.view(rule.target, i);
         const accept = reader.accept(rule.target, i);
-        const lines = new Set(rule.patterns.flatMap((re) => matchLines(re, view, hunk.start, accept)));
+        const lines = new Set(rule.patterns.flatMap((re) => matchLines(re, view, w, accept)));
         for (const line of [...lines].sort((a, b) => a - b)) {
           const text = hunk.lines[line - hunk.start]!;
           if (suppress.allows(rule, file, line, text)) continue;
@@ -398,34 +399,26 @@ function contentFindings(
 }
 
 /**
- * Which files' texts the analysis can use: at the head, those where a rule that targets code,
- * comments or strings hits a hunk (tokenized in context); at the base, those with an allow
- * comment on an added line. Everything else is never read.
+ * Which files' texts the analysis can use: at the head, those a content rule applies to (their
+ * hunks are matched with the lines around them, and tokenized in context); at the base, those
+ * with an allow comment on an added line. Everything else is never read.
  */
 export function textsWanted(
   files: readonly DiffFile[],
   config: AlignmentConfig,
 ): { head: string[]; base: string[] } {
-  const rules = contentRules(config).filter((r) => r.target !== "any");
+  const rules = contentRules(config);
   const head: string[] = [];
   const base: string[] = [];
   const marker = config.debug.marker;
   for (const file of files) {
     if (file.added.length === 0) continue;
     // An allow comment is checked against both sides: is it at the base, and is it a copy?
-    if (file.added.some((a) => a.text.includes(marker))) {
-      base.push(file.path);
-      head.push(file.path);
-      continue;
-    }
-    if (languageOf(file.path) === undefined) continue;
+    if (file.added.some((a) => a.text.includes(marker))) base.push(file.path);
     const ext = extOf(file.path);
-    const active = rules.filter((r) => (r.ext === undefined || r.ext.has(ext)) && r.applies(file.path));
-    if (active.length === 0) continue;
-    const hit = hunksOf(file.added).some((h) =>
-      active.some((r) => r.patterns.some((re) => matches(re, h.text))),
-    );
-    if (hit) head.push(file.path);
+    if (rules.some((r) => (r.ext === undefined || r.ext.has(ext)) && r.applies(file.path)))
+      head.push(file.path);
+    else if (base.at(-1) === file.path) head.push(file.path);
   }
   return { head, base };
 }

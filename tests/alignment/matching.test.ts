@@ -247,6 +247,49 @@ debug: false
   });
 });
 
+describe("a hunk is matched with the unchanged lines around it", () => {
+  const yaml = `principles:
+  - id: no-shell-true
+    title: No shell=True
+    forbid: ['subprocess\\.run\\((?:[^()]|\\([^()]*\\))*shell\\s*=\\s*True']
+    message: m
+    target: code
+debug: false
+`;
+  const text = [
+    "out = subprocess.run(", //  1
+    "    cmd,", //               2
+    "    shell=True,", //        3  added by the PR
+    ")", //                      4
+    "old = subprocess.run(", //  5
+    "    other_cmd,", //         6  edited by the PR
+    "    shell=True,", //        7
+    ")", //                      8
+  ].join("\n");
+  const edit = (lines: number[]) => ({
+    file: {
+      path: "a.py",
+      status: "modified" as const,
+      binary: false,
+      diffScoped: true,
+      added: lines.map((line) => ({ line, text: text.split("\n")[line - 1]! })),
+    },
+    text,
+  });
+
+  test("shell=True added inside an existing call is found, on the added line", () => {
+    expect(places(run(yaml, [edit([3])]))).toEqual(["no-shell-true: a.py:3"]);
+  });
+
+  test("an edit inside an old call that already matched is not the PR's doing", () => {
+    expect(places(run(yaml, [edit([6])]))).toEqual([]);
+  });
+
+  test("without the file's text the hunk alone is matched", () => {
+    expect(places(run(yaml, [{ file: edit([3]).file }]))).toEqual([]);
+  });
+});
+
 describe("suppressions a PR cannot grant itself", () => {
   const line = "print(report)  # alignment: allow";
   const file = whole("tool.py", `${line}\nprint(other)  # alignment: allow debug.print\nx = 1\n`);
