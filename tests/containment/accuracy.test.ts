@@ -128,6 +128,9 @@ describe("host paths", () => {
     ["/srv/docker-data/overlay2", "inside the engine's data root /srv/docker-data"],
     ["/home/alice/src", "inside the host's /home"],
     ["/tmp/d26/docker.sock", "an engine socket"],
+    ["/var/lib/containers", "inside the host's /var/lib/containers"],
+    ["/var/lib/containerd/io.containerd.content.v1.content", "inside the host's /var/lib/containerd"],
+    ["/srv/run/containerd.sock.ttrpc", "an engine socket"],
   ])("%s is sensitive (%s)", (src, why) => {
     expect(sensitiveHostPath(src, "/srv/docker-data")).toBe(why);
   });
