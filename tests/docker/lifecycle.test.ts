@@ -105,7 +105,7 @@ describe.skipIf(!hasEngine)("lifecycle suite on the real engine", () => {
       }),
     ]);
     const ready = report.cases.find((c) => c.id === "lifecycle.ready");
-    expect(ready?.status).toBe("pass");
+    expect(ready?.status, caseLines(report)).toBe("pass");
     expect(ready?.evidence.via).toBe("probe in the subject's network namespace");
     const probes = report.cases.find((c) => c.id === "lifecycle.probes");
     expect(probes?.message).toBe("2 probe(s) held");
@@ -249,3 +249,11 @@ describe.skipIf(!hasEngine)("owned cleanup", () => {
     }
   });
 });
+
+/** Every lifecycle case in one line each, for a failure message that says what came before. */
+function caseLines(report: { cases: { id: string; status: string; message: string }[] }): string {
+  return report.cases
+    .filter((c) => c.id.startsWith("lifecycle."))
+    .map((c) => `${c.id} ${c.status}: ${c.message}`)
+    .join("\n");
+}
