@@ -1,0 +1,1 @@
+export const users = { id: "bigint", name: "text" };

@@ -1,0 +1,2 @@
+console.log("usage: acme <command>");
+console.log("       acme users");
