@@ -233,7 +233,13 @@ export async function upsertStickyComment(
   );
   const mine = created.data.id;
   const since = new Date(Date.parse(created.data.created_at) - RACE_WINDOW_MS).toISOString();
-  const after = (await finder.list({ since })).ours.sort((a, b) => a.id - b.id);
+  const recent = await finder.list({ since });
+  // A busy thread fills more than a page in that window; ours (and a lost attempt) are the newest.
+  const newest =
+    recent.last !== undefined && recent.last > 1
+      ? await finder.list({ since, page: recent.last })
+      : undefined;
+  const after = uniqueById([...recent.ours, ...(newest?.ours ?? [])]).sort((a, b) => a.id - b.id);
   // Ours twice with the same body before `mine`: a create GitHub applied but whose answer was lost.
   const retried = after.filter((c) => c.id < mine && c.body === o.body);
   const oldest = after[0];
@@ -245,6 +251,10 @@ export async function upsertStickyComment(
   for (const d of retried.filter((c) => c.id !== oldest.id)) await remove(client, o, d.id);
   const removed = [mine, ...retried.filter((c) => c.id !== oldest.id).map((c) => c.id)];
   return result("updated", oldest.id, removed, retried.length);
+}
+
+function uniqueById(comments: ListedComment[]): ListedComment[] {
+  return [...new Map(comments.map((c) => [c.id, c])).values()];
 }
 
 async function update(client: GitHubClient, o: StickyCommentOptions, id: number): Promise<void> {

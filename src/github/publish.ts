@@ -6,7 +6,8 @@
 //
 // Requests per run (counted by the client, 40 at most): start the check run (1), list comments
 // (1, a second on threads longer than 100 comments, none when the PR was just opened), create or
-// update the comment (1), the re-list after creating (1), complete the check run (1), plus one
+// update the comment (1), the re-list after creating (1, a second when more than 100 comments
+// are of the last ten minutes), complete the check run (1), plus one
 // per further 50 annotations. A PR's first run (`opened`: no listing) and every run that finds
 // its comment on a short thread need 4. On a long thread with ours buried in the middle, the id
 // the last publication remembered on its check run is read (the previous head's, this head's,
