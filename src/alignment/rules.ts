@@ -274,10 +274,18 @@ function statusOf(r: Rfc): string {
 function coChangeFindings(files: readonly DiffFile[], config: AlignmentConfig, out: FindingCollector) {
   for (const rule of config.cochange) {
     const when = scoped(rule.when, rule.exclude);
-    const require = matcher(rule.require);
     const triggered = files.filter((f) => touches(f, when));
-    if (triggered.length === 0 || files.some((f) => touches(f, require))) continue;
+    if (triggered.length === 0) continue;
+    // `{dir}`/`{stem}` in `require`: each file needs its own partner (its package's tests);
+    // otherwise any file under `require` in the PR will do.
+    const perFile = rule.require.some((g) => PLACEHOLDER.test(g));
+    const whole = perFile ? undefined : matcher(rule.require);
     for (const file of triggered) {
+      const require = whole ?? matcher(rule.require.map((g) => fillPlaceholders(g, file.path)));
+      if (files.some((f) => touches(f, require))) {
+        if (whole) break;
+        continue;
+      }
       out.add(
         `cochange:${rule.id}`,
         {
@@ -295,6 +303,23 @@ function coChangeFindings(files: readonly DiffFile[], config: AlignmentConfig, o
       );
     }
   }
+}
+
+const PLACEHOLDER = /\{(?:dir|stem)\}/;
+
+/** `{dir}` -> the file's folder, `{stem}` -> its name without the extension, glob characters escaped. */
+export function fillPlaceholders(glob: string, path: string): string {
+  const slash = path.lastIndexOf("/");
+  const name = path.slice(slash + 1);
+  const dot = name.lastIndexOf(".");
+  const values: Record<string, string> = {
+    dir: slash < 0 ? "" : path.slice(0, slash),
+    stem: dot > 0 ? name.slice(0, dot) : name,
+  };
+  const filled = glob.replace(/\{(dir|stem)\}/g, (_, k: string) =>
+    values[k]!.replace(/[*?[\]{}()!+@\\]/g, "\\$&"),
+  );
+  return filled.startsWith("/") ? filled.slice(1) : filled; // a file at the root: "{dir}/x" is "x"
 }
 
 // --- content -----------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { NO_CODEOWNERS, parseCodeOwners } from "../../src/alignment/codeowners.js";
-import { defaultAlignmentConfig } from "../../src/alignment/config.js";
+import { defaultAlignmentConfig, parseAlignmentConfig } from "../../src/alignment/config.js";
 import type { DiffFile, FileStatus } from "../../src/alignment/diff.js";
 import { keepOpenFromBase, parseRfc, type Rfc, withConfig } from "../../src/alignment/rfcs.js";
 import { analyseFiles, summarise } from "../../src/alignment/rules.js";
@@ -264,4 +264,31 @@ test("entries and their places are ordered by code point, not by the machine's l
     { rfcs: [], codeowners: NO_CODEOWNERS },
   );
   expect(brief(a.findings)).toEqual(["1 debug-leftover src/B.ts:1 src/a.ts:1 src/aa.ts:1"]);
+});
+
+test("co-change with {dir}/{stem}: each file needs its own partner; without them, any file under require will do", () => {
+  const yaml = (require: string) =>
+    parseAlignmentConfig(
+      "alignment.yml",
+      `cochange:\n  - id: pkg-tests\n    when: ["**/*.go"]\n    exclude: ["**/*_test.go"]\n    require: ["${require}"]\n`,
+    );
+  const changed = [
+    file("services/billing/total.go", ["a"]),
+    file("services/auth/token.go", ["b"]),
+    file("services/auth/token_test.go", ["c"]),
+    file("app/[id]/page.go", ["d"]),
+    file("app/[id]/page_test.go", ["e"]),
+    file("main.go", ["f"]),
+  ];
+  const ctx = { rfcs: [], codeowners: NO_CODEOWNERS };
+  // Per file: billing has no test change; auth and the [id] folder (glob characters) do; main.go
+  // at the root needs *_test.go at the root.
+  expect(brief(analyseFiles(changed, yaml("{dir}/*_test.go"), ctx).findings)).toEqual([
+    "2 cochange main.go:1 services/billing/total.go:1",
+  ]);
+  expect(brief(analyseFiles(changed, yaml("{dir}/{stem}_test.go"), ctx).findings)).toEqual([
+    "2 cochange main.go:1 services/billing/total.go:1",
+  ]);
+  // Per pull request: the auth test satisfies it for everyone.
+  expect(brief(analyseFiles(changed, yaml("**/*_test.go"), ctx).findings)).toEqual([]);
 });
