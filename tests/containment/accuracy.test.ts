@@ -449,6 +449,15 @@ describe("published ports (containment.network)", () => {
   });
 });
 
+describe("limits (containment.resources)", () => {
+  it("a memory limit with unlimited swap fails; swap equal to memory, or not read, passes", () => {
+    const res = (memorySwap?: number) => grade({ memorySwap })["containment.resources"]!;
+    expect(res(-1).message).toBe("memory is limited but swap is not (memory-swap -1): swap use is unbounded");
+    expect(res(256 * 1024 * 1024).status).toBe("pass");
+    expect(res(undefined).status).toBe("pass");
+  });
+});
+
 describe("AppArmor and SELinux (containment.seccomp)", () => {
   const seccomp = (i: Partial<InspectEvidence>, p: Partial<ProbeEvidence> = {}) =>
     grade(i, p)["containment.seccomp"]!;

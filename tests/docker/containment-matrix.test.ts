@@ -238,7 +238,7 @@ describe.skipIf(!hasEngine)("fault matrix on the real engine", () => {
       // On Podman, the listed differences (tests/helpers/differences.ts) come on top, with their reasons.
       const readOnlyRoot =
         (f.launch?.HostConfig as { ReadonlyRootfs?: boolean } | undefined)?.ReadonlyRootfs !== false;
-      const expected = failsOn(ENGINE_KIND, f.fails, readOnlyRoot);
+      const expected = failsOn(ENGINE_KIND, f.fails, readOnlyRoot, name);
       expect({ name, failing: failing(r) }, JSON.stringify(byId, null, 2)).toEqual({
         name,
         failing: expected,

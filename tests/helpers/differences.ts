@@ -48,6 +48,14 @@ export const PODMAN_DIFFERENCES: (EngineDifference & { when: "always" | "read-on
     when: "read-only root",
     why: "the same /run and /var/tmp tmpfs accept the subject's writes (and without noexec).",
   },
+  {
+    subject: "memory-swap-unlimited",
+    case: "containment.resources",
+    docker: "fail",
+    podman: "pass",
+    when: "always",
+    why: "Podman's Docker-compatible API ignores `MemorySwap: -1` and records twice the memory limit: swap stays bounded, so there is nothing to find.",
+  },
 ];
 
 /** The cases a subject fails on `engine`, given the ones it fails on Docker. */
@@ -55,14 +63,18 @@ export function failsOn(
   engine: "docker" | "podman" | undefined,
   dockerFails: readonly string[],
   readOnlyRoot = true,
+  subject = "",
 ): string[] {
-  const extra =
-    engine === "podman"
-      ? PODMAN_DIFFERENCES.filter(
-          (d) => d.case.startsWith("containment.") && (d.when === "always" || readOnlyRoot),
-        ).map((d) => d.case)
-      : [];
-  return [...new Set([...dockerFails, ...extra])].sort();
+  if (engine !== "podman") return [...dockerFails].sort();
+  const applies = PODMAN_DIFFERENCES.filter(
+    (d) =>
+      d.case.startsWith("containment.") &&
+      (d.subject === "every subject" || d.subject === subject) &&
+      (d.when === "always" || readOnlyRoot),
+  );
+  const extra = applies.filter((d) => d.podman === "fail").map((d) => d.case);
+  const fixed = new Set(applies.filter((d) => d.docker === "fail").map((d) => d.case as string));
+  return [...new Set([...dockerFails.filter((c) => !fixed.has(c)), ...extra])].sort();
 }
 
 /** The status a case has on `engine` when Docker gives `dockerStatus`. */

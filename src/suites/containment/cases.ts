@@ -514,13 +514,14 @@ export const CONTAINMENT_SUITE = {
     {
       id: "containment.resources",
       title: "Memory, pids and CPU limited",
-      measures: "memory, pids and cpu limits",
+      measures: "memory, pids and cpu limits; a memory limit with unlimited swap (`--memory-swap -1`) fails",
       standards: { pss: "-", cis: "5.10, 5.11, 5.28" },
       remediation: {
         inventory:
           "Launch with `--memory`, `--pids-limit` and `--cpus` (inventory: subjects[].limits; compose: `mem_limit`, `pids_limit`, `cpus`).",
-        cli: "Start it with `--memory 256m --pids-limit 128 --cpus 1` (sized for the service).",
-        compose: "Set `mem_limit: 256m`, `pids_limit: 128` and `cpus: 1` (sized for the service).",
+        cli: "Start it with `--memory 256m --pids-limit 128 --cpus 1` (sized for the service), never `--memory-swap -1`.",
+        compose:
+          "Set `mem_limit: 256m`, `pids_limit: 128` and `cpus: 1` (sized for the service), never `memswap_limit: -1`.",
       },
       grade(ev) {
         const i = ev.inspect;
@@ -535,9 +536,14 @@ export const CONTAINMENT_SUITE = {
           ...(i.pidsLimit !== null && i.pidsLimit > 0 ? [] : ["pids"]),
           ...(i.nanoCpus > 0 || i.cpuQuota > 0 ? [] : ["cpu"]),
         ];
-        return missing.length
-          ? fail(`no ${missing.join(", ")} limit`, evidence)
-          : pass("memory, pids and cpu limits are set", evidence);
+        if (missing.length) return fail(`no ${missing.join(", ")} limit`, evidence);
+        // --memory-swap -1: the memory limit holds for RAM only, swap use is unbounded.
+        if (i.memorySwap === -1)
+          return fail("memory is limited but swap is not (memory-swap -1): swap use is unbounded", {
+            ...evidence,
+            memorySwap: -1,
+          });
+        return pass("memory, pids and cpu limits are set", evidence);
       },
     },
     {

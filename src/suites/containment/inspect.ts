@@ -4,13 +4,15 @@
 import type { ContainerSettings, ContainerView, EngineDefaults } from "../../engine/provider.js";
 
 export interface InspectEvidence extends ContainerSettings {
+  /** Memory plus swap as the engine recorded it (-1: unlimited swap); absent when not read. */
+  memorySwap?: number;
   /** What the engine grants when not told otherwise (capabilities, masked paths, its own files). */
   defaults: EngineDefaults;
 }
 
 /** The graded settings of a container's view (its state, labels and image are not evidence here). */
 export function inspectEvidence(view: ContainerView): InspectEvidence {
-  const { image: _i, labels: _l, state: _s, init: _n, publishConfig: _p, memorySwap: _m, ...settings } = view;
+  const { image: _i, labels: _l, state: _s, init: _n, publishConfig: _p, ...settings } = view;
   return settings;
 }
 
