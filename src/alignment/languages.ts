@@ -98,12 +98,28 @@ function classOf(token: Prism.Token, inherited: CharClass, language: Language): 
 /** YAML's own syntax; every other token (strings, block scalars, numbers, booleans) is a value. */
 const YAML_SYNTAX = new Set(["key", "punctuation", "directive", "tag", "important"]);
 
+const EXEC_FORM = /^(?:RUN|CMD|ENTRYPOINT|SHELL|HEALTHCHECK)$/i;
+
+/** `CMD ["sh", "-c", "..."]`: an instruction running a command whose arguments follow as a JSON array. */
+function isExecForm(instruction: Prism.Token): boolean {
+  const parts = Array.isArray(instruction.content) ? instruction.content : [instruction.content];
+  const [keyword, rest] = parts;
+  const word = typeof keyword === "string" ? "" : String(keyword?.content ?? "");
+  if (!EXEC_FORM.test(word)) return false;
+  // HEALTHCHECK [OPTIONS] CMD [...]: the array follows its CMD.
+  const after = parts.slice(1).map((p) => (typeof p === "string" ? p : String(p.content)));
+  return typeof rest === "string" ? /^\s*(?:(?:--\S+\s+)*CMD\s*)?\[/.test(after.join("")) : false;
+}
+
 /** One class per UTF-16 unit of `text`. Prism's tokens always add up to the whole text. */
 export function classify(text: string, language: Language): Uint8Array {
   const out = new Uint8Array(text.length);
   let at = 0;
   // YAML text outside any token is a plain scalar value (or the space around one).
   const plain: CharClass = language === "yaml" ? VALUE : CODE;
+  // Inside a Dockerfile's exec-form RUN/CMD/ENTRYPOINT (`CMD ["sh", "-c", "curl x | sh"]`) the
+  // strings are the command: code sees them, as it sees YAML values.
+  let execForm = false;
   const walk = (stream: Prism.TokenStream, cls: CharClass): void => {
     if (typeof stream === "string") {
       if (cls !== CODE) out.fill(cls, at, at + stream.length);
@@ -114,7 +130,14 @@ export function classify(text: string, language: Language): Uint8Array {
       for (const s of stream) walk(s, cls);
       return;
     }
-    const own = classOf(stream, cls, language);
+    if (language === "docker" && stream.type === "instruction") {
+      execForm = isExecForm(stream);
+      walk(stream.content, cls);
+      execForm = false;
+      return;
+    }
+    const kind = classOf(stream, cls, language);
+    const own = execForm && kind === STRING ? VALUE : kind;
     if (stream.type === "template-punctuation") {
       out.fill(DELIMITER, at, at + String(stream.content).length);
       at += String(stream.content).length;
