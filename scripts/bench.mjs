@@ -135,7 +135,7 @@ export { loadInventory } from "./src/inventory/load.ts";
 export { checkCompleteness } from "./src/inventory/verify.ts";
 export { selectSubjects } from "./src/plan.ts";
 export { planLaunch } from "./src/suites/lifecycle/create.ts";
-export { readBuildContext } from "./src/engine/context.ts";
+export { contextTar, readBuildContext } from "./src/engine/context.ts";
 export { DockerEngine } from "./src/engine/providers/docker/engine.ts";
 export { createBody } from "./src/engine/providers/docker/translate.ts";
 export { probeLaunch } from "./src/engine/trusted-probe.ts";
@@ -703,16 +703,14 @@ async function benchCheckStack(n, count = 35) {
  * finds its .proto files). Resolves to the built image's ID.
  */
 async function floorBuild(docker, context, tag, buildargs, builder = "buildkit") {
-  const stream = await docker.buildImage(
-    { context: context.root, src: context.files },
-    {
-      t: tag,
-      dockerfile: context.dockerfile,
-      labels: { [lib.OWNER_LABEL]: owner, [lib.ROLE_LABEL]: "subject" },
-      buildargs,
-      ...(builder === "legacy" ? { rm: true, forcerm: true } : { version: "2" }),
-    },
-  );
+  // The context as the tool and `docker build` send it: an uncompressed tar of the listed files.
+  const stream = await docker.buildImage(lib.contextTar(context), {
+    t: tag,
+    dockerfile: context.dockerfile,
+    labels: { [lib.OWNER_LABEL]: owner, [lib.ROLE_LABEL]: "subject" },
+    buildargs,
+    ...(builder === "legacy" ? { rm: true, forcerm: true } : { version: "2" }),
+  });
   let imageId;
   await new Promise((resolve, reject) =>
     docker.modem.followProgress(

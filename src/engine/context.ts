@@ -1,7 +1,9 @@
 // The build context, decided before any engine call: which files are sent (honouring
 // .dockerignore the way the Docker CLI does) and whether any symlink escapes the context.
-import { readdirSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync, realpathSync, type Stats } from "node:fs";
+import { lstat, open, readlink } from "node:fs/promises";
 import path from "node:path";
+import { Readable } from "node:stream";
 import picomatch from "picomatch";
 import { ConfigError } from "../errors.js";
 
@@ -24,7 +26,8 @@ export function parseDockerignore(text: string): IgnoreRule[] {
     if (!line || line.startsWith("#")) continue;
     const negate = line.startsWith("!");
     if (negate) line = line.slice(1).trim();
-    line = path.posix.normalize(line.replace(/^\/+/, ""));
+    // Cleaned as Docker cleans a pattern (filepath.Clean): "logs/" is "logs", a directory and all in it.
+    line = path.posix.normalize(line.replace(/^\/+/, "")).replace(/\/+$/, "");
     if (line === "." || line === "") continue;
     rules.push({ negate, match: picomatch(line, { dot: true }) });
   }
@@ -118,4 +121,132 @@ function realpathOrUndefined(p: string): string | undefined {
 export function isInside(root: string, candidate: string): boolean {
   const rel = path.relative(root, candidate);
   return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+}
+
+const BLOCK = 512;
+
+/**
+ * The context as an uncompressed tar stream, as `docker build` sends it: the listed files only
+ * (`.dockerignore` was applied when they were listed), regular files and symlinks, in order.
+ * Written here rather than by dockerode's packing, which applies `.dockerignore` a second time by
+ * its own rules, gzips the tar (CPU for nothing over a local socket) and loads four packages to
+ * do it. A listed file that has gone is left out (the engine names a missing Dockerfile itself).
+ */
+export function contextTar(ctx: BuildContext): Readable {
+  return Readable.from(tarEntries(ctx));
+}
+
+async function* tarEntries(ctx: BuildContext): AsyncGenerator<Buffer> {
+  for (const rel of ctx.files) {
+    const abs = path.join(ctx.root, rel);
+    let st: Stats;
+    try {
+      st = await lstat(abs);
+    } catch {
+      continue;
+    }
+    if (st.isSymbolicLink()) {
+      yield* tarHeader(rel, st, "2", 0, await readlink(abs));
+    } else if (st.isFile()) {
+      yield* tarHeader(rel, st, "0", st.size);
+      yield* fileBody(abs, st.size);
+    }
+  }
+  yield Buffer.alloc(2 * BLOCK);
+}
+
+/** Exactly `size` bytes of the file (zeros if it shrank meanwhile), padded to the block size. */
+async function* fileBody(abs: string, size: number): AsyncGenerator<Buffer> {
+  const fh = await open(abs, "r");
+  try {
+    let left = size;
+    while (left > 0) {
+      const buf = Buffer.alloc(Math.min(left, 1 << 20));
+      const { bytesRead } = await fh.read(buf, 0, buf.length, size - left);
+      if (bytesRead === 0) {
+        yield Buffer.alloc(left);
+        break;
+      }
+      yield bytesRead === buf.length ? buf : buf.subarray(0, bytesRead);
+      left -= bytesRead;
+    }
+  } finally {
+    await fh.close();
+  }
+  if (size % BLOCK) yield Buffer.alloc(BLOCK - (size % BLOCK));
+}
+
+/** A ustar header, preceded by a PAX header when a name does not fit (long or not ASCII). */
+function* tarHeader(name: string, st: Stats, type: "0" | "2", size: number, link = ""): Generator<Buffer> {
+  const fits = (s: string, n: number) => Buffer.byteLength(s) <= n && /^[\x20-\x7e]*$/.test(s);
+  const pax: string[] = [];
+  if (!fits(name, 100)) pax.push(paxRecord("path", name));
+  if (!fits(link, 100)) pax.push(paxRecord("linkpath", link));
+  if (size > 0o77777777777) pax.push(paxRecord("size", String(size)));
+  if (pax.length > 0) {
+    const body = Buffer.from(pax.join(""), "utf8");
+    yield ustar(`PaxHeaders/${ascii(name).slice(-80)}`, 0o644, 0, 0, body.length, 0, "x", "");
+    yield body;
+    if (body.length % BLOCK) yield Buffer.alloc(BLOCK - (body.length % BLOCK));
+  }
+  const mtime = Math.floor(st.mtimeMs / 1000);
+  yield ustar(
+    ascii(name).slice(-100),
+    st.mode & 0o7777,
+    st.uid,
+    st.gid,
+    size,
+    mtime,
+    type,
+    ascii(link).slice(-100),
+  );
+}
+
+function ascii(s: string): string {
+  return s.replace(/[^\x20-\x7e]/g, "_");
+}
+
+/** "<length> key=value\n", the length counting itself. */
+function paxRecord(key: string, value: string): string {
+  const rest = ` ${key}=${value}\n`;
+  let len = Buffer.byteLength(rest);
+  while (String(len).length + Buffer.byteLength(rest) !== len)
+    len = String(len).length + Buffer.byteLength(rest);
+  return `${len}${rest}`;
+}
+
+function ustar(
+  name: string,
+  mode: number,
+  uid: number,
+  gid: number,
+  size: number,
+  mtime: number,
+  type: string,
+  link: string,
+): Buffer {
+  const h = Buffer.alloc(BLOCK);
+  const octal = (value: number, at: number, width: number) =>
+    h.write(
+      `${Math.min(value, 8 ** (width - 1) - 1)
+        .toString(8)
+        .padStart(width - 1, "0")}\0`,
+      at,
+      width,
+      "ascii",
+    );
+  h.write(name, 0, 100, "ascii");
+  octal(mode, 100, 8);
+  octal(uid, 108, 8);
+  octal(gid, 116, 8);
+  octal(size, 124, 12);
+  octal(mtime, 136, 12);
+  h.write(type, 156, 1, "ascii");
+  h.write(link, 157, 100, "ascii");
+  h.write("ustar\x0000", 257, 8, "ascii");
+  h.fill(0x20, 148, 156); // the checksum counts its own field as spaces
+  let sum = 0;
+  for (const b of h) sum += b;
+  h.write(`${sum.toString(8).padStart(6, "0")}\0 `, 148, 8, "ascii");
+  return h;
 }

@@ -2,6 +2,7 @@
 // the legacy builder's stream, and what each build created. The BuildKit session lives in
 // buildkit.ts, imported only when a BuildKit build runs.
 import type Docker from "dockerode";
+import { contextTar } from "../../context.js";
 import type { BuilderChoice, BuildRequest, BuildStep } from "../../provider.js";
 
 export {
@@ -76,8 +77,7 @@ export async function runBuild(
   if (choice.builder === "buildkit") {
     const { buildWithBuildKit } = await loadBuildKit();
     const out = await buildWithBuildKit(docker, {
-      root: req.context.root,
-      files: req.context.files,
+      context: contextTar(req.context),
       dockerfile: req.context.dockerfile,
       tag: req.tag,
       labels: req.labels,
@@ -103,7 +103,7 @@ async function legacyBuild(
   let imageId: string | undefined;
   let failure: string | undefined;
   const created = legacyCreatedImages();
-  const stream = await docker.buildImage({ context: req.context.root, src: req.context.files }, {
+  const stream = await docker.buildImage(contextTar(req.context), {
     t: req.tag,
     dockerfile: req.context.dockerfile,
     labels: req.labels,

@@ -13,8 +13,8 @@ import type { BuildStep } from "../../provider.js";
 import { all, bool, decodeFields, encodeFields, has, num, str } from "./protowire.js";
 
 export interface BuildkitRequest {
-  root: string;
-  files: string[];
+  /** The context as a tar stream (src/engine/context.ts contextTar). */
+  context: NodeJS.ReadableStream;
   dockerfile: string;
   tag: string;
   labels: Record<string, string>;
@@ -218,7 +218,7 @@ export async function buildWithBuildKit(docker: Docker, req: BuildkitRequest): P
   let imageId: string | undefined;
   let failure: string | undefined;
   try {
-    const stream = await docker.buildImage({ context: req.root, src: req.files }, {
+    const stream = await docker.buildImage(req.context, {
       t: req.tag,
       dockerfile: req.dockerfile,
       labels: req.labels,
