@@ -49,6 +49,22 @@ export const PODMAN_DIFFERENCES: (EngineDifference & { when: "always" | "read-on
     why: "the same /run and /var/tmp tmpfs accept the subject's writes (and without noexec).",
   },
   {
+    subject: "device-cgroup-rule",
+    case: "containment.devices",
+    docker: "fail",
+    podman: "pass",
+    when: "always",
+    why: "Podman's Docker-compatible API ignores `DeviceCgroupRules` (the device stays denied in the container's devices cgroup): nothing to find.",
+  },
+  {
+    subject: "masked-paths-empty",
+    case: "containment.masked_paths",
+    docker: "fail",
+    podman: "pass",
+    when: "always",
+    why: "Podman's Docker-compatible API ignores empty `MaskedPaths`/`ReadonlyPaths` (its own masks stay, as measured): nothing to find.",
+  },
+  {
     subject: "memory-swap-unlimited",
     case: "containment.resources",
     docker: "fail",
