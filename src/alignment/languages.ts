@@ -29,11 +29,12 @@ export const LANGUAGES: readonly Language[] = [
 export const CODE = 0;
 export const COMMENT = 1;
 export const STRING = 2;
-/** A string's quotes: code sees them (a call with a template argument stays visible), not its content. */
+/** A string's quotes (and prefix, `f"`): a code match may start there (`"sh", "-c"`); strings rules do not see them. */
 export const DELIMITER = 3;
 /**
- * A YAML value (quoted, plain or block scalar): configuration, so code sees it (`network_mode: "host"`
- * is `network_mode: host`, a workflow's `run: |` script is what runs), and strings see it too.
+ * Both code and a string: a YAML value (quoted, plain or block scalar) is configuration
+ * (`network_mode: "host"` is `network_mode: host`, a workflow's `run: |` script is what runs), and
+ * so are the arguments of a Dockerfile's exec-form `CMD ["sh", "-c", "..."]`.
  */
 export const VALUE = 4;
 export type CharClass = typeof CODE | typeof COMMENT | typeof STRING | typeof DELIMITER | typeof VALUE;
@@ -169,8 +170,8 @@ export function seenBy(
 }
 
 /**
- * A code rule's match counts when it starts in code: its first letter or digit is code (or a YAML
- * value). It may go on into a string literal (`exec.Command("sh", "-c"` is seen), never into a
+ * A code rule's match counts when it starts in code: its first letter or digit is code (or a
+ * VALUE, or a string's prefix). It may go on into a string literal (`exec.Command("sh", "-c"` is seen), never into a
  * comment (blanked); `print(` inside a string starts there and does not count.
  */
 export function startsInCode(text: string, classes: Uint8Array, at: number, length: number): boolean {
