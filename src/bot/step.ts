@@ -68,7 +68,17 @@ export async function assertWorkspaceAt(workspace: string, decision: RunDecision
 }
 
 export interface PublishCommandOptions
-  extends Pick<PublishOptions, "checkName" | "comment" | "commentAuthor" | "checkRunId" | "externalId"> {
+  extends Pick<
+    PublishOptions,
+    | "checkName"
+    | "comment"
+    | "commentAuthor"
+    | "checkRunId"
+    | "externalId"
+    | "commentUpdate"
+    | "commentOnPass"
+    | "maxAnnotations"
+  > {
   client: GitHubClient;
   runUrl?: string;
   log?: Logger;
@@ -112,6 +122,9 @@ export async function publishCommandRun(
     commentAuthor: opts.commentAuthor,
     checkRunId: opts.checkRunId,
     externalId: opts.externalId,
+    commentUpdate: opts.commentUpdate,
+    commentOnPass: opts.commentOnPass,
+    maxAnnotations: opts.maxAnnotations,
   });
   // The report comment is the command's answer; only if it could not be posted do we reply.
   const failure =

@@ -33,7 +33,12 @@ import { externalIdFor } from "../github/checks.js";
 import { call, createGitHubClient, type GitHubClient } from "../github/client.js";
 import type { CommentMode } from "../github/comment.js";
 import type { EventContext } from "../github/context.js";
-import { DEFAULT_CHECK_NAME, type PublishResult, publishReport } from "../github/publish.js";
+import {
+  DEFAULT_CHECK_NAME,
+  type PublishOptions,
+  type PublishResult,
+  publishReport,
+} from "../github/publish.js";
 import type { Logger } from "../log.js";
 import { verifyBundle } from "../report/bundle.js";
 import { computeVerdict, type Report } from "../report/model.js";
@@ -96,6 +101,10 @@ export interface PublishBundleOptions {
   checkName?: string;
   comment?: CommentMode;
   commentAuthor?: string;
+  /** The action's comment-update, comment-on-pass and max-annotations, as every mode means them. */
+  commentUpdate?: PublishOptions["commentUpdate"];
+  commentOnPass?: PublishOptions["commentOnPass"];
+  maxAnnotations?: number;
   /**
    * Publish although the event is not `workflow_run` (a maintainer publishing by hand). There is
    * then no triggering run to cross-check event.json against; the PR head check still applies.
@@ -171,6 +180,9 @@ export async function publishBundle(
     provenance: "fork-unverified",
     comment: opts.comment ?? "always",
     commentAuthor: opts.commentAuthor,
+    commentUpdate: opts.commentUpdate,
+    commentOnPass: opts.commentOnPass,
+    maxAnnotations: opts.maxAnnotations,
     postComment: current,
     externalId: opts.externalId ?? externalIdFor(env, newRunId()),
     log: opts.log,
