@@ -57,6 +57,11 @@ export interface EngineFacts {
   /** How to get a hardened setting applied on this engine, when it silently was not. */
   remediation: Partial<Record<HardenedSetting, string>>;
   defaults: EngineDefaults;
+  /**
+   * Whether an inspect's `oomKilled: false` can be believed. Podman 4.3 on cgroup v1 reports
+   * false for a process the kernel's OOM killer ended; there a SIGKILL is only "most likely" one.
+   */
+  reportsOomKills: boolean;
 }
 
 /**

@@ -115,6 +115,16 @@ export function engineContract(name: string, setup: () => ContractSetup): void {
       expect(["out\nerr\n", "err\n", "out\n"]).toContain(tail.stdout + tail.stderr);
     });
 
+    it("a line written in parts comes back whole, in a tail too (a crash's last line keeps its start)", async () => {
+      const script =
+        "echo -n 'setpriv: setresuid failed' >&2; sleep 0.2; echo ': Operation not permitted' >&2; exit 1";
+      const id = await engine.create(specFor(owner, "parts", image, script));
+      await engine.start(id);
+      expect(await engine.wait(id, 20_000)).toBe(1);
+      expect((await engine.logs(id, 40)).stderr).toBe("setpriv: setresuid failed: Operation not permitted\n");
+      expect((await engine.logs(id)).stderr).toBe("setpriv: setresuid failed: Operation not permitted\n");
+    });
+
     it("stop: PID 1 that ignores the stop signal is killed after the grace (137)", async () => {
       const id = await engine.create(specFor(owner, "stubborn", image, "sleep 300"));
       await engine.start(id);

@@ -16,6 +16,8 @@ export interface RealisticCase {
   /** Case IDs, or `suite.*` for every case of a suite. */
   skips?: string[];
   messages?: Record<string, string>;
+  /** Where an engine says it otherwise (Podman does not report OOM kills): its patterns win. */
+  messagesOn?: Partial<Record<"docker" | "podman", Record<string, string>>>;
   logExcerpts?: Record<string, string>;
   pending?: string;
 }

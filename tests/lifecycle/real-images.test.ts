@@ -63,6 +63,17 @@ describe("known causes in a crashed subject's log", () => {
     expect(describeExit(exitFacts(state({ exitCode: 137, oomKilled: true })))).toBe(
       "was OOM-killed (exit 137) after 329 ms",
     );
+    // An engine whose oomKilled false proves nothing (Podman 4.3 on cgroup v1): a SIGKILL nobody
+    // sent is said to be most likely the OOM killer's; a signal other than SIGKILL is not.
+    expect(describeExit(exitFacts(state({ exitCode: 137 }), false))).toBe(
+      "was killed by SIGKILL (exit 137) after 329 ms, most likely by the kernel's OOM killer (this engine does not report OOM kills)",
+    );
+    expect(describeExit(exitFacts(state({ exitCode: 137 }), true))).toBe(
+      "was killed by SIGKILL (exit 137) after 329 ms",
+    );
+    expect(describeExit(exitFacts(state({ exitCode: 139 }), false))).toBe(
+      "was killed by SIGSEGV (exit 139) after 329 ms",
+    );
     expect(describeExit(exitFacts(state({ finishedAt: "0001-01-01T00:00:00Z" })), 1500)).toBe(
       "exited with code 1 within 1.5 s of its start",
     );

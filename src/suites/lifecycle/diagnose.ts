@@ -14,6 +14,8 @@ export interface ExitFacts {
   exitCode: number;
   signal?: string;
   oomKilled: boolean;
+  /** Killed by SIGKILL on an engine whose `oomKilled: false` proves nothing: most likely OOM-killed. */
+  oomUnreported?: true;
   /** How long the process ran, from the engine's StartedAt/FinishedAt. */
   ranMs?: number;
   startedAt?: string;
@@ -23,8 +25,11 @@ export interface ExitFacts {
   engineError?: string;
 }
 
-/** The facts of a container that is not running, from its inspect document. */
-export function exitFacts(state: ContainerState): ExitFacts {
+/**
+ * The facts of a container that is not running, from its inspect document. `reportsOomKills`
+ * false (the engine's facts): a SIGKILL nobody sent is most likely the OOM killer's, and is said so.
+ */
+export function exitFacts(state: ContainerState, reportsOomKills = true): ExitFacts {
   const started = parseTime(state.startedAt);
   const finished = parseTime(state.finishedAt);
   const ranMs = started > 0 && finished >= started ? finished - started : undefined;
@@ -33,6 +38,7 @@ export function exitFacts(state: ContainerState): ExitFacts {
     exitCode: state.exitCode,
     ...(signal ? { signal } : {}),
     oomKilled: state.oomKilled,
+    ...(signal === "SIGKILL" && !state.oomKilled && !reportsOomKills ? { oomUnreported: true as const } : {}),
     ...(ranMs !== undefined ? { ranMs } : {}),
     ...(state.startedAt !== undefined ? { startedAt: state.startedAt } : {}),
     ...(state.finishedAt !== undefined ? { finishedAt: state.finishedAt } : {}),
@@ -64,6 +70,8 @@ export function describeExit(f: ExitFacts, observedMs?: number): string {
         : "";
   const restarts = f.restartCount > 0 ? ` (restarted ${f.restartCount} time(s))` : "";
   if (f.oomKilled) return `was OOM-killed (exit ${f.exitCode})${after}${restarts}`;
+  if (f.oomUnreported)
+    return `was killed by SIGKILL (exit ${f.exitCode})${after}${restarts}, most likely by the kernel's OOM killer (this engine does not report OOM kills)`;
   if (f.signal) return `was killed by ${f.signal} (exit ${f.exitCode})${after}${restarts}`;
   return `exited with code ${f.exitCode}${after}${restarts}`;
 }

@@ -109,7 +109,7 @@ async function notRunning(
   inspected?: ContainerView,
 ): Promise<Ready> {
   const info = inspected ?? (await c.engine.inspect(containerId, c.signal));
-  const facts = exitFacts(info.state);
+  const facts = exitFacts(info.state, (await c.engine.facts().catch(() => undefined))?.reportsOomKills);
   const excerpt = await logExcerpt(c.engine, containerId);
   const cause = knownCause(excerpt, c.subject.writableRoots);
   const line = lastLine(excerpt);
@@ -138,7 +138,7 @@ async function notRunning(
 function crashFix(f: ReturnType<typeof exitFacts>, memory: string | number, startError?: string): string {
   if (startError)
     return "check the image's ENTRYPOINT/CMD (and the inventory's command): the executable must exist and be runnable by the image's USER";
-  if (f.oomKilled)
+  if (f.oomKilled || f.oomUnreported)
     return `the process needs more memory than limits.memory (${memory}): raise it in the inventory, or reduce the process's memory use`;
   return "the process exited during start-up: read the log excerpt; it runs as the image's USER with a read-only root, so every path it writes must be an allotted writable root";
 }

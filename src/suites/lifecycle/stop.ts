@@ -13,7 +13,7 @@ export async function stopSubject(c: CaseContext, containerId: string): Promise<
   const state = (await engine.inspect(containerId)).state;
   if (!wasRunning) {
     // It died on its own after it was ready: nothing received SIGTERM; say what happened instead.
-    const facts = exitFacts(state);
+    const facts = exitFacts(state, (await engine.facts().catch(() => undefined))?.reportsOomKills);
     const excerpt = await logExcerpt(engine, containerId);
     // The same reading of its log as a crash before readiness: the known cause and its fix.
     const cause = knownCause(excerpt, subject.writableRoots);
@@ -26,9 +26,10 @@ export async function stopSubject(c: CaseContext, containerId: string): Promise<
         ...(cause ? { cause: cause.cause, causeLine: cause.line } : {}),
         logExcerpt: excerpt,
       },
-      remediation: facts.oomKilled
-        ? "raise limits.memory in the inventory, or reduce the process's memory use"
-        : (cause?.fix ?? "read the log excerpt: the service must keep running until it receives SIGTERM"),
+      remediation:
+        facts.oomKilled || facts.oomUnreported
+          ? "raise limits.memory in the inventory, or reduce the process's memory use"
+          : (cause?.fix ?? "read the log excerpt: the service must keep running until it receives SIGTERM"),
     };
   }
   const evidence = {

@@ -18,6 +18,11 @@ export interface DockerDialect {
   killBeforeRemove: boolean;
   /** Creates sent at once, at most (an engine that creates behind one lock); absent: no limit. */
   concurrentCreates?: number;
+  /**
+   * The log endpoint's `tail` drops the fragments of a line written in parts: the whole log is
+   * read and its last lines are cut here instead (else a crash's last line loses its start).
+   */
+  tailDropsPartialLines?: boolean;
 }
 
 /** Docker's default capability set (moby oci/caps/defaults.go). */
@@ -77,6 +82,7 @@ export const dockerDialect: DockerDialect = {
     cli: "docker",
     remediation: DOCKER_REMEDIATION,
     defaults: DOCKER_DEFAULTS,
+    reportsOomKills: true,
   }),
   speak: (body) => body,
   hear: async (doc) => doc,

@@ -351,16 +351,20 @@ export class DockerEngine implements Engine {
 
   /** Demultiplexed stdout and stderr: the last `tailLines` lines, or all of them when not given. */
   async logs(id: string, tailLines?: number): Promise<{ stdout: string; stderr: string }> {
+    const whole = tailLines !== undefined && (await this.dialect()).dialect.tailDropsPartialLines;
     const buf = await this.call(`logs ${short(id)}`, (abortSignal) =>
       this.docker.getContainer(id).logs({
         stdout: true,
         stderr: true,
         follow: false,
-        ...(tailLines === undefined ? {} : { tail: tailLines }),
+        ...(tailLines === undefined || whole ? {} : { tail: tailLines }),
         abortSignal,
       }),
     );
-    return demux(buf as unknown as Buffer);
+    const { stdout, stderr } = demux(buf as unknown as Buffer);
+    return whole
+      ? { stdout: lastLines(stdout, tailLines), stderr: lastLines(stderr, tailLines) }
+      : { stdout, stderr };
   }
 
   /** Runs a trusted probe to completion and removes it at once (cleanup is only the safety net). */
@@ -472,6 +476,14 @@ function firstTarFile(tar: Buffer, maxBytes: number): Buffer | undefined {
 }
 
 /** Docker's multiplexed log stream: 8-byte headers (stream type, size) before each frame. */
+/** The last `n` lines of a text (a final newline ends the last line, it does not start another). */
+export function lastLines(text: string, n: number): string {
+  const lines = text.split("\n");
+  const ended = text.endsWith("\n");
+  const kept = lines.slice(0, ended ? -1 : undefined).slice(-n);
+  return kept.length ? `${kept.join("\n")}${ended ? "\n" : ""}` : "";
+}
+
 export function demux(buf: Buffer): { stdout: string; stderr: string } {
   if (!Buffer.isBuffer(buf)) return { stdout: String(buf ?? ""), stderr: "" };
   const out: Buffer[] = [];

@@ -59,6 +59,7 @@ const FACTS: EngineFacts = {
     readonlyPaths: ["/proc/sys"],
     engineFiles: ["/etc/hosts", "/etc/hostname", "/etc/resolv.conf"],
   },
+  reportsOomKills: true,
 };
 
 export class MemoryEngine implements Engine {

@@ -1,5 +1,5 @@
 // What a container of the in-memory engine does: its command read as a tiny subset of sh, enough
-// for fixtures and the contract tests (echo to stdout or stderr, sleep, exit, trap on TERM).
+// for fixtures and the contract tests (echo, echo -n, to stdout or stderr; sleep, exit, trap on TERM).
 
 export interface Program {
   stdout: string;
@@ -19,10 +19,10 @@ export function interpret(argv: readonly string[]): Program {
   let sleeping = false;
   for (const raw of script.split(/[;\n]/)) {
     const cmd = raw.trim();
-    const echo = /^echo\s+(.*?)(\s*>&2)?$/.exec(cmd);
+    const echo = /^echo\s+(-n\s+)?(.*?)(\s*>&2)?$/.exec(cmd);
     if (echo) {
-      const text = `${echo[1]!.replace(/^(["'])(.*)\1$/, "$2")}\n`;
-      if (echo[2]) p.stderr += text;
+      const text = `${echo[2]!.replace(/^(["'])(.*)\1$/, "$2")}${echo[1] ? "" : "\n"}`;
+      if (echo[3]) p.stderr += text;
       else p.stdout += text;
       continue;
     }

@@ -24,6 +24,8 @@ export const podmanDialect: DockerDialect = {
     cli: "podman",
     remediation: PODMAN_REMEDIATION,
     defaults: PODMAN_DEFAULTS,
+    // Measured on 4.3 (cgroup v1): a container OOM-killed under --memory reads OOMKilled false.
+    reportsOomKills: false,
   }),
   speak: podmanCreateOptions,
   hear: podmanInspect,
@@ -34,6 +36,9 @@ export const podmanDialect: DockerDialect = {
   // Podman creates one container at a time behind a lock: 50 creates sent together (a stack's
   // probes) each wait for all the others and pass their own timeout; 4 at a time each answer.
   concurrentCreates: 4,
+  // Measured on 4.3: `printf "setpriv: setresuid failed" >&2; printf ": Operation not permitted\n" >&2`
+  // read with tail=40 gives only ": Operation not permitted".
+  tailDropsPartialLines: true,
 };
 
 function podmanSockets(env: NodeJS.ProcessEnv): string[] {
