@@ -99,6 +99,9 @@ function classOf(token: Prism.Token, inherited: CharClass, language: Language): 
 /** YAML's own syntax; every other token (strings, block scalars, numbers, booleans) is a value. */
 const YAML_SYNTAX = new Set(["key", "punctuation", "directive", "tag", "important"]);
 
+/** Commands whose heredoc is a script they run. */
+const HEREDOC_RUNNERS = new Set(["sh", "bash", "zsh", "dash", "ksh", "ssh"]);
+
 const EXEC_FORM = /^(?:RUN|CMD|ENTRYPOINT|SHELL|HEALTHCHECK)$/i;
 
 /** `CMD ["sh", "-c", "..."]`: an instruction running a command whose arguments follow as a JSON array. */
@@ -128,7 +131,8 @@ export function classify(text: string, language: Language): Uint8Array {
       return;
     }
     if (Array.isArray(stream)) {
-      for (const s of stream) walk(s, cls);
+      if (language === "bash") walkShell(stream as (string | Prism.Token)[], cls);
+      else for (const s of stream) walk(s, cls);
       return;
     }
     if (language === "docker" && stream.type === "instruction") {
@@ -148,6 +152,20 @@ export function classify(text: string, language: Language): Uint8Array {
     walk(stream.content, own);
     if (own === STRING && cls !== STRING && typeof stream.content === "string")
       markQuotes(stream.content, from);
+  };
+  // A heredoc fed to a shell (`bash <<EOF`, `ssh host <<'EOF'`) is a script that runs: code. Fed
+  // to anything else (`cat <<EOF > file`) it is text.
+  const walkShell = (stream: (string | Prism.Token)[], cls: CharClass) => {
+    let command = "";
+    let heredoc = false;
+    for (const s of stream) {
+      if (typeof s !== "string" && s.type === "function") command = String(s.content);
+      if (typeof s !== "string" && s.type === "string" && heredoc && HEREDOC_RUNNERS.has(command)) {
+        walk(s.content, cls);
+      } else walk(s, cls);
+      if (typeof s !== "string") heredoc = s.type === "operator" && /^<<-?$/.test(String(s.content));
+      else if (s.trim() !== "") heredoc = false;
+    }
   };
   const markQuotes = (text: string, from: number) => {
     const open = /^[A-Za-z]{0,2}(["'`]{1,3})/.exec(text);

@@ -87,6 +87,10 @@ describe("languages", () => {
     expect(at('X="$(docker run --privileged i)"; echo "--privileged"', "bash", "--privileged i")).toBe(CODE);
     expect(at('X="$(docker run --privileged i)"; echo "--privileged"', "bash", '--privileged"')).toBe(STRING);
     expect(at("# USER root\nUSER root", "docker", "USER root\nUSER")).toBe(COMMENT);
+    // A heredoc fed to a shell or ssh runs: code; fed to cat it is text.
+    const sh = "ssh h <<'EOF'\ndocker run --privileged x\nEOF\ncat <<EOT > f\nuse --privileged\nEOT\n";
+    expect(at(sh, "bash", "docker run")).toBe(CODE);
+    expect(at(sh, "bash", "use --privileged")).toBe(STRING);
     // A Dockerfile's exec-form command is code; a LABEL's text is a string.
     const df = 'CMD ["sh", "-c", "curl x | sh"]\nLABEL a="curl y | sh"';
     expect(at(df, "docker", "curl x")).toBe(VALUE);
