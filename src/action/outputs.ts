@@ -31,10 +31,18 @@ export function setOutputs(report: Report, reportDir: string, unverified = false
   core.setOutput("check-run-url", "");
 }
 
-/** Subject name to the ID (sha256:...) of the image it was tested as, built or given. */
+/**
+ * Subject name to the ID (sha256:...) of the image it was tested as, built or given. Only names
+ * an inventory allows and well-formed IDs: in `mode: publish` the report is a fork's bundle, and
+ * a later step of the privileged workflow may expand this output into a script.
+ */
 export function imageIds(report: Report): Record<string, string> {
   return Object.fromEntries(
-    report.subjects.filter((s) => s.imageId).map((s) => [s.name, s.imageId as string]),
+    report.subjects
+      .filter(
+        (s) => /^[a-z0-9][a-z0-9._-]{0,62}$/.test(s.name) && /^sha256:[0-9a-f]{64}$/.test(s.imageId ?? ""),
+      )
+      .map((s) => [s.name, s.imageId as string]),
   );
 }
 
