@@ -74,6 +74,10 @@ describe("known causes in a crashed subject's log", () => {
     expect(describeExit(exitFacts(state({ exitCode: 139 }), false))).toBe(
       "was killed by SIGSEGV (exit 139) after 329 ms",
     );
+    // Finished stamped before started (an instant exit under load): no measurable time, said as such.
+    expect(describeExit(exitFacts(state({ finishedAt: "2026-11-30T15:44:18.000000000Z" })))).toBe(
+      "exited with code 1 after 0 ms",
+    );
     expect(describeExit(exitFacts(state({ finishedAt: "0001-01-01T00:00:00Z" })), 1500)).toBe(
       "exited with code 1 within 1.5 s of its start",
     );

@@ -32,7 +32,9 @@ export interface ExitFacts {
 export function exitFacts(state: ContainerState, reportsOomKills = true): ExitFacts {
   const started = parseTime(state.startedAt);
   const finished = parseTime(state.finishedAt);
-  const ranMs = started > 0 && finished >= started ? finished - started : undefined;
+  // A process that exits as it starts can be recorded finishing before its start was (the engine
+  // stamps StartedAt after the start returns): it ran for no measurable time, not an unknown one.
+  const ranMs = started > 0 && finished > 0 ? Math.max(0, finished - started) : undefined;
   const signal = state.exitCode > 128 ? signalName(state.exitCode - 128) : undefined;
   return {
     exitCode: state.exitCode,
