@@ -248,6 +248,17 @@ describe("host paths", () => {
     expect(at("95 72 8:2 /etc /data ro,relatime - ext4 /dev/sdb1 rw").status).toBe("pass");
   });
 
+  it("a socket reached through an allowed host path is a finding: an engine's socket by another name", () => {
+    const mounts = [bind("/srv/data/app.sock", "/app.sock")];
+    const allow = { allowedHostPaths: [{ path: "/srv/data", readOnly: true }] };
+    const lines = [...MOUNTINFO, "95 72 8:1 /srv/data/app.sock /app.sock ro,relatime - ext4 /dev/sda1 rw"];
+    const socket = grade({ mounts }, { mountinfo: lines, sockets: ["/app.sock"] }, {}, allow);
+    expect((socket["containment.mounts"]!.evidence as { findings: string[] }).findings).toEqual([
+      "/app.sock: host path /srv/data/app.sock is a socket: never allowed (an engine's socket cannot be told apart by its name)",
+    ]);
+    expect(grade({ mounts }, { mountinfo: lines }, {}, allow)["containment.mounts"]!.status).toBe("pass");
+  });
+
   it("a local volume that is really a bind of a host directory is a finding", () => {
     const mounts = [
       {

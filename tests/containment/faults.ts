@@ -24,6 +24,8 @@ export interface FaultFixture {
   peer?: Record<string, unknown>;
   /** A hardened container started after the subject, with this deviation: {SUBJECT}. */
   joiner?: Record<string, unknown>;
+  /** Unix sockets the test listens on in {HOST_DIR} while the fixtures run (names). */
+  sockets?: string[];
   /** Symlinks the test makes in {HOST_DIR} before any fixture starts: name -> target. */
   links?: Record<string, string>;
   /** A named volume created with these local-driver options: {VOLUME}. */

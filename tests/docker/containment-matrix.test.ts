@@ -1,6 +1,7 @@
 // The fault matrix on the real engine: every fixture fails exactly its intended cases and passes
 // every other; `hardened` passes all. Privileged-only faults are graded from recorded inspect data.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -101,6 +102,7 @@ describe.skipIf(!hasEngine)("fault matrix on the real engine", () => {
   const containers: string[] = [];
   const volumes: string[] = [];
   const varsOf = new Map<string, Record<string, string>>();
+  const servers: Server[] = [];
   let host: HostNamespaces;
 
   beforeAll(async () => {
@@ -128,6 +130,13 @@ describe.skipIf(!hasEngine)("fault matrix on the real engine", () => {
     for (const f of live)
       for (const [name, to] of Object.entries(f.links ?? {}))
         symlinkSync(resolveVars(to, { HOST_DIR: hostDir }), path.join(hostDir, name));
+    // A host service's socket in an allowed directory (any name: an engine's socket may be renamed).
+    for (const f of live)
+      for (const name of f.sockets ?? []) {
+        const server = createServer();
+        await new Promise<void>((ok) => server.listen(path.join(hostDir, name), ok));
+        servers.push(server);
+      }
     const run = async (opts: ReturnType<typeof fixtureLaunch>) => {
       for (let attempt = 1; ; attempt++) {
         const id = await engine.createContainer(opts);
@@ -219,6 +228,7 @@ describe.skipIf(!hasEngine)("fault matrix on the real engine", () => {
           .catch(() => undefined),
       ),
     );
+    for (const s of servers) s.close();
     rmSync(hostDir, { recursive: true, force: true });
     expect(evidence.completed, cleanupProblems(evidence)).toBe(true);
     expect(await engine.listContainers({ label: [`${OWNER_LABEL}=${owner}`] })).toEqual([]);

@@ -38,6 +38,8 @@ export interface ProbeEvidence {
   writes: WriteProbe[];
   /** Masked / read-only paths that exist inside the subject (path -> exists). */
   exists: Record<string, boolean>;
+  /** Mount points inside the subject that are sockets (absent: not looked for). */
+  sockets?: string[];
   /**
    * Processes in the subject's pid namespace that are neither the subject's nor this probe's, per
    * container id found in their cgroup (none: a host process). Any entry means a shared namespace.
@@ -214,6 +216,7 @@ export function mountsOf(ev: ContainmentEvidence, t: GradeTarget): ClassifiedMou
     maskedPaths(ev),
     readonlyPaths(ev),
     t.allowedHostPaths ?? [],
+    p.sockets ?? [],
   );
 }
 

@@ -273,6 +273,7 @@ export function classifyMounts(
   masked: readonly string[],
   readonlyPaths: readonly string[],
   allowedHostPaths: readonly HostPathAllowance[] = [],
+  sockets: readonly string[] = [],
 ): ClassifiedMount[] {
   const declared = new Map(inspect.mounts.map((m) => [m.destination, m]));
   const binds = judgeHostBinds(inspect, allowedHostPaths);
@@ -296,6 +297,12 @@ export function classifyMounts(
       if (bind.problem) return c("finding", `${sub}${bind.problem}`);
       const measured = measuredBindProblem(m, bind, hostDevices, inspect.dataRoot);
       if (measured) return c("finding", `${sub}${measured}`);
+      // An engine's socket under another name (a hard link, a renamed path) is still the engine.
+      if (sockets.includes(m.mountPoint))
+        return c(
+          "finding",
+          `${sub}host path ${bind.source} is a socket: never allowed (an engine's socket cannot be told apart by its name)`,
+        );
       if (!ro && !bind.rw) return c("finding", `${sub}writable although ${bind.source} is allowed read-only`);
       return c(
         "host-path",

@@ -94,6 +94,10 @@ if ls "$r/" >/dev/null 2>&1; then echo "R 1"; else echo "R 0"; return 0; fi
 for p in $DA_EXISTS; do
   if [ -e "$r$p" ]; then echo "X 1 $p"; else echo "X 0 $p"; fi
 done
+# Mount points that are sockets: a host socket bound in is judged by what it is, not its name.
+awk '{ print $5 }' "/proc/$first/mountinfo" | while read -r mp; do
+  [ -S "$r$mp" ] && echo "K $mp"
+done
 # Bounded write probes: the writable mounts (minus kernel pseudo-filesystems), the root, and the
 # allotted roots. One small file each, removed straight after.
 targets=$(awk '{ for (i = 7; i < NF; i++) if ($i == "-") { print $5, $6, $(i + 1); break } }' "/proc/$first/mountinfo" |
@@ -317,6 +321,9 @@ export function parseProbeOutput(text: string, uid: number, gid: number): ProbeE
         break;
       case "R":
         ev.rootReadable = rest.trim() === "1";
+        break;
+      case "K":
+        ev.sockets = [...(ev.sockets ?? []), rest];
         break;
       case "O": {
         const [count, container] = rest.trim().split(/\s+/);
