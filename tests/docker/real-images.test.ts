@@ -201,9 +201,11 @@ describe.skipIf(!hasEngine)("readiness and probe strategies", () => {
       ),
       run(
         [
+          // Ready when nc answers (its "listening" line is printed just before nc listens, and a
+          // published port accepts a connection at the engine's proxy before anything listens).
           subject("tcp", {
             init: true,
-            readiness: { type: "log", pattern: "listening" },
+            readiness: { type: "tcp", send: "PING\r\n", expect: "PONG" },
             probes: [{ type: "tcp", send: "PING\r\n", expect: "+OK" }],
           }),
         ],
