@@ -1,3 +1,4 @@
+import type { RunDecision } from "../../src/bot/index.js";
 import { createGitHubClient, type GitHubClient } from "../../src/github/client.js";
 import type { EventContext } from "../../src/github/context.js";
 import { FULL_TOKEN, type GitHubDouble } from "../double/github-double.js";
@@ -37,4 +38,21 @@ export function scheduleContext(sha = HEAD): EventContext {
 /** A client against the double; retry waits shortened and writes unspaced so tests spend no real minutes. */
 export function clientFor(double: GitHubDouble, token = FULL_TOKEN): GitHubClient {
   return createGitHubClient({ token, baseUrl: double.url, retryAfterBaseMs: 5, spaceWrites: false });
+}
+
+/** A maintainer's `/acceptance run` on fork PR #7, accepted for `headSha` (the command recipe). */
+export function maintainerRun(headSha = HEAD): RunDecision {
+  return {
+    kind: "run",
+    owner: "octo-org",
+    repo: "app",
+    pr: 7,
+    headSha,
+    headRepo: "stranger/app",
+    fork: true,
+    subjects: [],
+    commentId: 900,
+    requestedBy: "maintainer",
+    reactionTarget: { owner: "octo-org", repo: "app", commentId: 900 },
+  };
 }

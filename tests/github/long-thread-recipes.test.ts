@@ -7,7 +7,6 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { RunDecision } from "../../src/bot/decision.js";
 import { publishCommandRun } from "../../src/bot/step.js";
 import { forkCheckName, publishBundle } from "../../src/commands/publish.js";
 import { externalIdFor } from "../../src/github/checks.js";
@@ -18,7 +17,7 @@ import type { Report } from "../../src/report/model.js";
 import { GitHubDouble } from "../double/github-double.js";
 import { workflowRunEvent } from "../e2e/events.js";
 import { makeCase, makeReport } from "../report/fixtures.js";
-import { clientFor, HEAD, prContext } from "./helpers.js";
+import { clientFor, HEAD, maintainerRun, prContext } from "./helpers.js";
 
 const SHAS = ["1", "2", "3", "4"].map((d) => d.repeat(40));
 
@@ -75,19 +74,7 @@ async function forkPhase2(sha: string) {
 }
 
 async function commandPublish(sha: string) {
-  const decision: RunDecision = {
-    kind: "run",
-    owner: "octo-org",
-    repo: "app",
-    pr: 7,
-    headSha: sha,
-    headRepo: "stranger/app",
-    fork: true,
-    subjects: [],
-    commentId: 900,
-    requestedBy: "maintainer",
-    reactionTarget: { owner: "octo-org", repo: "app", commentId: 900 },
-  };
+  const decision = maintainerRun(sha);
   const from = double.requests.length;
   const done = await publishCommandRun(failing(sha), decision, {
     client: clientFor(double),

@@ -6,7 +6,6 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { RunDecision } from "../../src/bot/decision.js";
 import { publishCommandRun } from "../../src/bot/step.js";
 import { forkCheckName, publishBundle } from "../../src/commands/publish.js";
 import { writeBundle } from "../../src/report/bundle.js";
@@ -14,7 +13,7 @@ import type { Report } from "../../src/report/model.js";
 import { GitHubDouble } from "../double/github-double.js";
 import { workflowRunEvent } from "../e2e/events.js";
 import { makeCase, makeReport } from "../report/fixtures.js";
-import { clientFor, HEAD } from "./helpers.js";
+import { clientFor, HEAD, maintainerRun } from "./helpers.js";
 
 let double: GitHubDouble;
 beforeEach(async () => {
@@ -68,19 +67,7 @@ async function forkPhase2(report: Report, inputs: Inputs) {
   return out.result!;
 }
 
-const decision: RunDecision = {
-  kind: "run",
-  owner: "octo-org",
-  repo: "app",
-  pr: 7,
-  headSha: HEAD,
-  headRepo: "stranger/app",
-  fork: true,
-  subjects: [],
-  commentId: 900,
-  requestedBy: "maintainer",
-  reactionTarget: { owner: "octo-org", repo: "app", commentId: 900 },
-};
+const decision = maintainerRun();
 async function commandPublish(report: Report, inputs: Inputs) {
   return (await publishCommandRun(report, decision, { client: clientFor(double), ...inputs })).published!;
 }

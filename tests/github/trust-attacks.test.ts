@@ -4,7 +4,6 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { RunDecision } from "../../src/bot/decision.js";
 import { publishCommandRun } from "../../src/bot/step.js";
 import { publish } from "../../src/commands/publish.js";
 import { commentMarker } from "../../src/github/comment.js";
@@ -16,7 +15,7 @@ import { GitHubDouble } from "../double/github-double.js";
 import { workflowRunEvent } from "../e2e/events.js";
 import { commandLine } from "../helpers/cli.js";
 import { makeCase, makeReport } from "../report/fixtures.js";
-import { clientFor, HEAD, HEAD2 } from "./helpers.js";
+import { clientFor, HEAD, HEAD2, maintainerRun } from "./helpers.js";
 
 const TRUSTED = "docker-acceptance";
 const FORK = "docker-acceptance (fork, unverified)";
@@ -70,19 +69,7 @@ async function phase2(
   return { code, err: err.join("") };
 }
 
-const decision: RunDecision = {
-  kind: "run",
-  owner: "octo-org",
-  repo: "app",
-  pr: 7,
-  headSha: HEAD,
-  headRepo: "stranger/app",
-  fork: true,
-  subjects: [],
-  commentId: 900,
-  requestedBy: "maintainer",
-  reactionTarget: { owner: "octo-org", repo: "app", commentId: 900 },
-};
+const decision = maintainerRun();
 
 /** The command recipe's publish job (maintainer-approved run). */
 async function maintainerPublishes(report: Report) {
