@@ -87,7 +87,7 @@ describe.skipIf(!hasEngine)("lifecycle suite on the real engine", () => {
   it("fails lifecycle.stop when the subject ignores SIGTERM past its grace", async () => {
     const report = await run([fixtureSubject("slow-stop", { stopTimeoutMs: 1000 })]);
     const stop = report.cases.find((c) => c.id === "lifecycle.stop");
-    expect(stop?.status).toBe("fail");
+    expect(stop?.status, caseLines(report)).toBe("fail");
     expect(stop?.evidence.exitCode).toBe(137);
     expect(stop?.message).toMatch(/ignored SIGTERM/);
     await nothingOwned(report.runId);
