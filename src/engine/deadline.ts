@@ -41,6 +41,29 @@ export async function withTimeout<T>(
   }
 }
 
+/**
+ * The engine calls still in flight: a provider tracks each call here, and `settle` waits (bounded)
+ * for them, so a container whose create is still answering is listed by the cleanup after it.
+ */
+export class InFlight {
+  private readonly calls = new Set<Promise<unknown>>();
+
+  track<T>(p: Promise<T>): Promise<T> {
+    this.calls.add(p);
+    const forget = () => this.calls.delete(p);
+    p.then(forget, forget);
+    return p;
+  }
+
+  async settle(maxMs: number): Promise<void> {
+    if (this.calls.size === 0) return;
+    await Promise.race([
+      Promise.allSettled([...this.calls]),
+      new Promise((r) => setTimeout(r, maxMs).unref()),
+    ]);
+  }
+}
+
 export interface PollOptions {
   deadlineMs: number;
   initialDelayMs?: number;

@@ -49,6 +49,11 @@ export function exitFacts(state: ContainerState, reportsOomKills = true): ExitFa
   };
 }
 
+/** exitFacts as the engine that ran it reports them (its facts say whether OOM kills are reported). */
+export async function exitFactsOn(engine: Engine, state: ContainerState): Promise<ExitFacts> {
+  return exitFacts(state, (await engine.facts().catch(() => undefined))?.reportsOomKills);
+}
+
 /** The engine's RFC 3339 times carry nanoseconds, which Date.parse does not read: keep milliseconds. */
 function parseTime(t: string | undefined): number {
   return Date.parse((t ?? "").replace(/(\.\d{3})\d+/, "$1"));

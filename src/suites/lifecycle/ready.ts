@@ -7,7 +7,7 @@ import type { ContainerView } from "../../engine/provider.js";
 import { EngineError } from "../../errors.js";
 import { type Readiness, readinessOf } from "../../inventory/schema.js";
 import type { CaseContext, Draft } from "./case.js";
-import { describeExit, exitFacts, knownCause, lastLine, logExcerpt } from "./diagnose.js";
+import { describeExit, type ExitFacts, exitFactsOn, knownCause, lastLine, logExcerpt } from "./diagnose.js";
 import { describeReadiness, type WaitOutcome, waitUntilReady } from "./readiness.js";
 
 export interface Ready {
@@ -109,7 +109,7 @@ async function notRunning(
   inspected?: ContainerView,
 ): Promise<Ready> {
   const info = inspected ?? (await c.engine.inspect(containerId, c.signal));
-  const facts = exitFacts(info.state, (await c.engine.facts().catch(() => undefined))?.reportsOomKills);
+  const facts = await exitFactsOn(c.engine, info.state);
   const excerpt = await logExcerpt(c.engine, containerId);
   const cause = knownCause(excerpt, c.subject.writableRoots);
   const line = lastLine(excerpt);
@@ -135,7 +135,7 @@ async function notRunning(
   };
 }
 
-function crashFix(f: ReturnType<typeof exitFacts>, memory: string | number, startError?: string): string {
+function crashFix(f: ExitFacts, memory: string | number, startError?: string): string {
   if (startError)
     return "check the image's ENTRYPOINT/CMD (and the inventory's command): the executable must exist and be runnable by the image's USER";
   if (f.oomKilled || f.oomUnreported)

@@ -2,7 +2,7 @@
 // Without `init: true` the image's own PID 1 receives the signal, as under a plain `run`: a PID 1
 // without a TERM handler ignores it (the kernel's rule for PID 1), and that is what is graded.
 import type { CaseContext, Draft } from "./case.js";
-import { describeExit, exitFacts, knownCause, lastLine, logExcerpt } from "./diagnose.js";
+import { describeExit, exitFactsOn, knownCause, lastLine, logExcerpt } from "./diagnose.js";
 
 export async function stopSubject(c: CaseContext, containerId: string): Promise<Draft> {
   const { engine, subject } = c;
@@ -13,7 +13,7 @@ export async function stopSubject(c: CaseContext, containerId: string): Promise<
   const state = (await engine.inspect(containerId)).state;
   if (!wasRunning) {
     // It died on its own after it was ready: nothing received SIGTERM; say what happened instead.
-    const facts = exitFacts(state, (await engine.facts().catch(() => undefined))?.reportsOomKills);
+    const facts = await exitFactsOn(engine, state);
     const excerpt = await logExcerpt(engine, containerId);
     // The same reading of its log as a crash before readiness: the known cause and its fix.
     const cause = knownCause(excerpt, subject.writableRoots);

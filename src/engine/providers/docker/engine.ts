@@ -4,7 +4,7 @@
 // differently is its dialect (./dialect.ts), chosen from the engine's own /version.
 import Docker from "dockerode";
 import { EngineError } from "../../../errors.js";
-import { DEFAULT_CALL_TIMEOUT_MS, withTimeout } from "../../deadline.js";
+import { DEFAULT_CALL_TIMEOUT_MS, InFlight, withTimeout } from "../../deadline.js";
 import { normalizeRef } from "../../ownership.js";
 import {
   type BuilderChoice,
@@ -61,7 +61,7 @@ class Slots {
 
 export class DockerEngine implements Engine {
   readonly docker: Docker;
-  private readonly inflight = new Set<Promise<unknown>>();
+  private readonly inflight = new InFlight();
   private dialectPromise: Promise<{ dialect: DockerDialect; facts: EngineFacts }> | undefined;
   private versionPromise: Promise<Docker.DockerVersion> | undefined;
   private createSlots: Slots | undefined;
@@ -84,22 +84,16 @@ export class DockerEngine implements Engine {
     timeoutMs = this.callTimeoutMs,
     outer?: AbortSignal,
   ): Promise<T> {
-    const p = withTimeout(what, timeoutMs, fn, outer).catch((err: unknown) => {
-      throw toEngineError(what, err);
-    });
-    this.inflight.add(p);
-    const forget = () => this.inflight.delete(p);
-    p.then(forget, forget);
-    return p;
+    return this.inflight.track(
+      withTimeout(what, timeoutMs, fn, outer).catch((err: unknown) => {
+        throw toEngineError(what, err);
+      }),
+    );
   }
 
   /** Waits (bounded) for calls in flight, so a container being created is listed by cleanup. */
-  async settle(maxMs = 3000): Promise<void> {
-    if (this.inflight.size === 0) return;
-    await Promise.race([
-      Promise.allSettled([...this.inflight]),
-      new Promise((r) => setTimeout(r, maxMs).unref()),
-    ]);
+  settle(maxMs = 3000): Promise<void> {
+    return this.inflight.settle(maxMs);
   }
 
   async ping(timeoutMs = 5000): Promise<void> {

@@ -6,7 +6,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { EngineError } from "../../../errors.js";
-import { DEFAULT_CALL_TIMEOUT_MS, withTimeout } from "../../deadline.js";
+import { DEFAULT_CALL_TIMEOUT_MS, InFlight, withTimeout } from "../../deadline.js";
 import { normalizeRef } from "../../ownership.js";
 import {
   type BuilderChoice,
@@ -68,7 +68,7 @@ export class MemoryEngine implements Engine {
   /** Every call, in order: "create", "start", ... (the method names). */
   readonly calls: EngineMethod[] = [];
   private readonly faults: { method: EngineMethod; fault: Fault; times: number }[] = [];
-  private readonly inflight = new Set<Promise<unknown>>();
+  private readonly inflight = new InFlight();
   private answer: ProbeAnswer = () => ({ stdout: "", stderr: "no probe answer given", exitCode: 1 });
 
   constructor(readonly callTimeoutMs = DEFAULT_CALL_TIMEOUT_MS) {}
@@ -120,18 +120,11 @@ export class MemoryEngine implements Engine {
       },
       outer,
     );
-    this.inflight.add(p);
-    const forget = () => this.inflight.delete(p);
-    p.then(forget, forget);
-    return p;
+    return this.inflight.track(p);
   }
 
-  async settle(maxMs = 3000): Promise<void> {
-    if (this.inflight.size === 0) return;
-    await Promise.race([
-      Promise.allSettled([...this.inflight]),
-      new Promise((r) => setTimeout(r, maxMs).unref()),
-    ]);
+  settle(maxMs = 3000): Promise<void> {
+    return this.inflight.settle(maxMs);
   }
 
   facts(): Promise<EngineFacts> {
