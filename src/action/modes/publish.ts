@@ -31,12 +31,7 @@ async function publishCommand({ inputs, decision, owner }: Step, dir: string): P
   const client = createGitHubClient({ token: inputs.githubToken, log: actionsLogger });
   const done = await publishCommandRun(verified.ok ? (verified.report ?? null) : null, decision!, {
     client,
-    checkName: inputs.checkName,
-    comment: inputs.comment,
-    commentAuthor: inputs.commentAuthor,
-    commentUpdate: inputs.commentUpdate,
-    commentOnPass: inputs.commentOnPass,
-    maxAnnotations: inputs.maxAnnotations,
+    ...publishingInputs(inputs),
     runUrl: eventContextSafe()?.runUrl,
     externalId: externalIdFor(process.env, owner),
     log: actionsLogger,
@@ -59,12 +54,7 @@ async function publishFork({ inputs, owner }: Step, dir: string): Promise<void> 
   const { actionsLogger } = await import("../log.js");
   const outcome = await publishBundle(dir, {
     token: inputs.githubToken,
-    checkName: inputs.checkName,
-    comment: inputs.comment,
-    commentAuthor: inputs.commentAuthor,
-    commentUpdate: inputs.commentUpdate,
-    commentOnPass: inputs.commentOnPass,
-    maxAnnotations: inputs.maxAnnotations,
+    ...publishingInputs(inputs),
     allowOutsideWorkflowRun: inputs.allowOutsideWorkflowRun,
     externalId: externalIdFor(process.env, owner),
     log: actionsLogger,
@@ -87,4 +77,13 @@ async function publishFork({ inputs, owner }: Step, dir: string): Promise<void> 
   else if (outcome.report && failsStep(outcome.report.verdict, inputs.failOn)) {
     core.setFailed(`docker-acceptance verdict: ${outcome.report.verdict}`);
   }
+}
+
+/**
+ * The inputs that shape a publication, the same for both publish paths (a path that dropped one
+ * sent 1,000 annotations whatever max-annotations said).
+ */
+function publishingInputs(inputs: Step["inputs"]) {
+  const { checkName, comment, commentAuthor, commentUpdate, commentOnPass, maxAnnotations } = inputs;
+  return { checkName, comment, commentAuthor, commentUpdate, commentOnPass, maxAnnotations };
 }
