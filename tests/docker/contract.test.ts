@@ -1,7 +1,10 @@
 // The engine contract (tests/engine/contract.ts) against the real engine at DOCKER_HOST: Docker in
 // the Docker leg, Podman's compatible socket in the Podman leg (.ci/run).
-import { describe, it } from "vitest";
-import { engineContract } from "../engine/contract.js";
+import { afterAll, describe, expect, it } from "vitest";
+import { cleanupOwned } from "../../src/engine/cleanup.js";
+import { newRunId } from "../../src/engine/ownership.js";
+import { oomEventLogged } from "../../src/engine/providers/docker/oom.js";
+import { engineContract, specFor } from "../engine/contract.js";
 import { BASE_IMAGE, ENGINE_KIND, hasEngine, newEngine } from "../helpers/engine.js";
 
 /** Podman 4.3's compatible API ignores these (tests/helpers/differences.ts, README "Engines"). */
@@ -14,3 +17,43 @@ if (hasEngine)
     knownDeviations: ENGINE_KIND === "podman" ? PODMAN_IGNORES : [],
   }));
 else describe.skip("engine contract: real engine", () => it("needs an engine", () => undefined));
+
+describe.skipIf(!hasEngine)("OOM kills, as the engine reports them", () => {
+  const engine = newEngine();
+  const owner = newRunId();
+  afterAll(() => cleanupOwned(engine, { owner }, { trigger: "test-teardown" }));
+  const limited = (name: string, script: string) => ({
+    ...specFor(owner, name, BASE_IMAGE, script),
+    limits: { memoryBytes: 16 * 1024 * 1024, memorySwapBytes: 16 * 1024 * 1024, pids: 32 },
+  });
+
+  it("the kernel's OOM kill reads oomKilled where the engine reports them; a SIGKILL sent by stop never does", async () => {
+    const { reportsOomKills } = await engine.facts();
+    const oom = await engine.create(
+      limited("oom", "x=$(head -c 200000000 /dev/zero | tr '\\0' a); sleep 60"),
+    );
+    const stubborn = await engine.create(limited("stubborn", "sleep 300"));
+    await Promise.all([engine.start(oom), engine.start(stubborn)]);
+    expect(await engine.wait(oom, 30_000)).toBe(137);
+    expect((await engine.inspect(oom)).state.oomKilled).toBe(reportsOomKills);
+    expect(await engine.stop(stubborn, 1)).toBe(true);
+    expect((await engine.inspect(stubborn)).state).toMatchObject({ exitCode: 137, oomKilled: false });
+  });
+
+  // Docker sets OOMKilled from two racing events; when the exit wins, only its event log says "oom".
+  it.skipIf(ENGINE_KIND !== "docker")(
+    "an OOM kill is confirmed from the engine's event log, a sent SIGKILL is not",
+    async () => {
+      const oom = await engine.create(
+        limited("oom-log", "x=$(head -c 200000000 /dev/zero | tr '\\0' a); sleep 60"),
+      );
+      const killed = await engine.create(limited("killed", "sleep 300"));
+      await Promise.all([engine.start(oom), engine.start(killed)]);
+      await engine.wait(oom, 30_000);
+      await engine.stop(killed, 0);
+      const signal = new AbortController().signal;
+      expect(await oomEventLogged(engine.docker, await engine.inspectRaw(oom), signal)).toBe(true);
+      expect(await oomEventLogged(engine.docker, await engine.inspectRaw(killed), signal)).toBe(false);
+    },
+  );
+});

@@ -26,6 +26,7 @@ import {
 import { probeLaunch } from "../../trusted-probe.js";
 import { chooseBuilder, loadBuildKit, runBuild } from "./build.js";
 import { type DockerDialect, dockerDialect } from "./dialect.js";
+import { OOM_NOTICE_MS, oomEventLogged, unconfirmedKill } from "./oom.js";
 import { runLine } from "./run-line.js";
 import {
   type ContainerInspect,
@@ -65,6 +66,7 @@ export class DockerEngine implements Engine {
   private dialectPromise: Promise<{ dialect: DockerDialect; facts: EngineFacts }> | undefined;
   private versionPromise: Promise<Docker.DockerVersion> | undefined;
   private createSlots: Slots | undefined;
+  private readonly oomAnswers = new Map<string, Promise<boolean>>();
 
   constructor(
     docker?: Docker,
@@ -262,10 +264,33 @@ export class DockerEngine implements Engine {
 
   async inspect(id: string, signal?: AbortSignal): Promise<ContainerView> {
     const { dialect, facts } = await this.dialect();
-    return toView(
-      await dialect.hear(await this.inspectRaw(id, signal), (ref) => this.nameOf(ref)),
-      facts.defaults,
-    );
+    const doc = await dialect.hear(await this.inspectRaw(id, signal), (ref) => this.nameOf(ref));
+    if (facts.reportsOomKills && unconfirmedKill(doc))
+      doc.State.OOMKilled = await this.oomEventOf(doc, signal);
+    return toView(doc, facts.defaults);
+  }
+
+  /**
+   * Whether the engine logged an "oom" event for this run of the container. Docker records an OOM
+   * kill from two events that race (the task's exit and the kernel's OOM notice): when the exit is
+   * handled first, inspect can read OOMKilled false although the event log says "oom" (seen in CI
+   * under load, a 16m subject diagnosed "killed by SIGKILL"). The answer is kept per exit, so
+   * later inspects cost nothing.
+   */
+  private oomEventOf(doc: ContainerInspect, signal?: AbortSignal): Promise<boolean> {
+    const key = `${doc.Id}@${doc.State.FinishedAt}`;
+    let answer = this.oomAnswers.get(key);
+    if (!answer) {
+      answer = this.call(
+        `read the events of ${short(doc.Id)}`,
+        (abortSignal) => oomEventLogged(this.docker, doc, abortSignal),
+        OOM_NOTICE_MS + this.callTimeoutMs,
+        signal,
+      );
+      this.oomAnswers.set(key, answer);
+      answer.catch(() => this.oomAnswers.delete(key));
+    }
+    return answer;
   }
 
   /** The inspect document as the engine returned it. */

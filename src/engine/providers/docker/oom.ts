@@ -1,0 +1,52 @@
+// Whether Docker's OOM killer verdict can be read from inspect alone. Docker sets OOMKilled from
+// two events that race (the task's exit and the kernel's OOM notice); when the exit is handled
+// first, inspect reads false although the engine logs an "oom" event for the container. So a
+// SIGKILL under a memory limit is confirmed from the event log.
+import type Docker from "dockerode";
+import { sleep } from "../../deadline.js";
+import type { ContainerInspect } from "./translate.js";
+
+/** How long past a SIGKILLed container's exit its OOM notice may still arrive, and how often to look. */
+export const OOM_NOTICE_MS = 1000;
+const OOM_POLL_MS = 200;
+
+/** Stopped by SIGKILL under a memory limit and not marked OOM-killed: the notice may be late. */
+export function unconfirmedKill(doc: ContainerInspect): boolean {
+  const s = doc.State;
+  return !!s && !s.Running && s.ExitCode === 137 && !s.OOMKilled && (doc.HostConfig?.Memory ?? 0) > 0;
+}
+
+/** Whether the engine logged "oom" for this run of the container, waiting up to OOM_NOTICE_MS past its exit. */
+export async function oomEventLogged(
+  docker: Docker,
+  doc: ContainerInspect,
+  signal: AbortSignal,
+): Promise<boolean> {
+  const since = Math.floor(Date.parse(doc.State.StartedAt) / 1000);
+  const settled = Date.parse(doc.State.FinishedAt) + OOM_NOTICE_MS;
+  for (;;) {
+    const stream = await docker.getEvents({
+      since,
+      // Now, to the millisecond: the engine answers what it has logged and ends the stream.
+      until: Date.now() / 1000,
+      filters: { type: ["container"], container: [doc.Id], event: ["oom"] },
+      abortSignal: signal,
+    } as Docker.GetEventsOptions);
+    if ((await readAll(stream)).trim()) return true;
+    const left = settled - Date.now();
+    if (!(left > 0)) return false;
+    await sleep(Math.min(OOM_POLL_MS, left), signal);
+  }
+}
+
+function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = "";
+    stream.on("data", (chunk: Buffer | string) => {
+      text += chunk.toString();
+    });
+    stream.on("end", () => resolve(text));
+    stream.on("error", reject);
+  });
+}
+
