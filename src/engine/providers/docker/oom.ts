@@ -49,4 +49,3 @@ function readAll(stream: NodeJS.ReadableStream): Promise<string> {
     stream.on("error", reject);
   });
 }
-
