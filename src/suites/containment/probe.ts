@@ -27,33 +27,45 @@ printf 'Z %s %s\n' "$(printf '%s\n' "$out" | wc -c)" "$(printf '%s\n' "$out" | s
 // except the probe's own (those whose parent chain reaches this shell); DA_MATCH=tree (a subject
 // sharing the host's namespace) takes DA_ROOT, its init's pid, and everything under it;
 // DA_MATCH=cgroup (a subject sharing another container's) falls back to DA_ID in
-// /proc/<pid>/cgroup. Output is one tagged record per line.
+// /proc/<pid>/cgroup. Output is one tagged record per line. Files are read in awk, one process
+// for many files, not a command per file: 35 probes at once on 2 cores spent half their script time
+// forking (measured: 32 ms of CPU per probe before, 14 ms after). busybox awk stops at a file it
+// cannot open, so each is read with getline, which only fails for that file (a process can exit
+// while it is read).
 export const PROBE_SCRIPT = framed(String.raw`
 set -u
 # Processes in this pid namespace whose cgroup is neither the subject's (that of its process $1)
 # nor this probe's: another container (or the host) shares the subject's pid namespace. One
 # "O <count> <container id|->" line per cgroup owner; nothing when the engine gives no cgroups apart.
 foreign_processes() {
-  own=$(cat "/proc/$1/cgroup" 2>/dev/null) || return 0
-  self=$(cat /proc/self/cgroup 2>/dev/null)
-  for d in /proc/[0-9]*; do
-    cg=$(cat "$d/cgroup" 2>/dev/null) || continue
-    [ "$cg" = "$own" ] || [ "$cg" = "$self" ] && continue
-    # The subject's own, in another of its cgroups (an exec'd process on the way in): not foreign.
-    case "$cg" in *"$DA_ID"*) continue ;; esac
-    id=$(printf '%s\n' "$cg" | grep -o '[0-9a-f]\{64\}' | head -n 1)
-    [ -n "$id" ] || id=-
-    echo "$id"
-  done | sort | uniq -c | while read -r n id; do echo "O $n $id"; done
+  awk -v own="/proc/$1/cgroup" -v subject="$DA_ID" '
+    function slurp(f,   s, l) { s = ""; while ((getline l < f) > 0) s = s l "\n"; close(f); return s }
+    BEGIN {
+      mine = slurp(own)
+      if (mine == "") exit
+      self = slurp("/proc/self/cgroup")
+      for (i = 1; i < ARGC; i++) {
+        cg = slurp(ARGV[i])
+        # The subject own, in another of its cgroups (an exec-ed process on the way in): not foreign.
+        if (cg == "" || cg == mine || cg == self || index(cg, subject) > 0) continue
+        id = match(cg, /[0-9a-f]{64}/) ? substr(cg, RSTART, RLENGTH) : "-"
+        n[id]++
+      }
+      for (id in n) print "O " n[id] " " id
+      exit
+    }' /proc/[0-9]*/cgroup
 }
 echo "V 1"
 first=""
 done_=""
-members=$(cd /proc && for p in [0-9]*; do
-  pp=$(sed -n 's/^PPid:[[:space:]]*//p' "$p/status" 2>/dev/null) && echo "$p $pp"
-done | awk -v self=$$ -v root="$DA_ROOT" -v match_="$DA_MATCH" '
-  { parent[$1] = $2 }
-  END {
+members=$(cd /proc && awk -v self=$$ -v root="$DA_ROOT" -v match_="$DA_MATCH" '
+  BEGIN {
+    for (i = 1; i < ARGC; i++) {
+      p = ARGV[i]
+      sub(/\/status$/, "", p)
+      while ((getline l < ARGV[i]) > 0) if (l ~ /^PPid:/) { sub(/^PPid:[ \t]*/, "", l); parent[p] = l; break }
+      close(ARGV[i])
+    }
     for (p in parent) {
       q = p; hit = ""
       for (n = 0; n < 256 && q != "" && q != 0; n++) {
@@ -63,7 +75,8 @@ done | awk -v self=$$ -v root="$DA_ROOT" -v match_="$DA_MATCH" '
       }
       if (hit == "root" || (match_ != "tree" && hit != "self")) print p
     }
-  }' | sort -n)
+    exit
+  }' [0-9]*/status | sort -n)
 for pid in $members; do
   d=/proc/$pid
   if [ "$DA_MATCH" = cgroup ]; then
@@ -72,19 +85,30 @@ for pid in $members; do
   fi
   [ -r "$d/status" ] || continue
   echo "P $pid"
-  grep -E '^(Uid|Gid|Groups|CapInh|CapPrm|CapEff|CapBnd|CapAmb|NoNewPrivs|Seccomp):' "$d/status" 2>/dev/null | sed 's/^/S /'
   for n in pid net ipc uts mnt cgroup user; do
     t=$(readlink "$d/ns/$n" 2>/dev/null) && echo "N $n $t" || echo "U ns"
   done
   a=$(cat "$d/attr/current" 2>/dev/null) && echo "A $a"
-  ifs=$(sed -n 's/^ *\([^:]*\):.*/\1/p' "$d/net/dev" 2>/dev/null | tr '\n' ' ') && echo "D $ifs"
-  [ -n "$first" ] || [ "$DA_MODE" = ids ] && continue
-  if mi=$(cat "$d/mountinfo" 2>/dev/null) && [ -n "$mi" ]; then
-    first=$pid
-    printf '%s\n' "$mi" | sed 's/^/M /'
-  else
-    echo "U mountinfo"
-  fi
+  # Its status lines, its interfaces (no D line when they cannot be read) and, for the first
+  # readable process, the mount table, in one pass: true when the mount table was printed.
+  if [ -n "$first" ] || [ "$DA_MODE" = ids ]; then m=0; else m=1; fi
+  if awk -v d="$d" -v m="$m" '
+    BEGIN {
+      while ((getline l < (d "/status")) > 0)
+        if (l ~ /^(Uid|Gid|Groups|CapInh|CapPrm|CapEff|CapBnd|CapAmb|NoNewPrivs|Seccomp):/) print "S " l
+      readable = 0
+      ifs = ""
+      while ((getline l < (d "/net/dev")) > 0) {
+        readable = 1
+        if (l ~ /:/) { sub(/:.*/, "", l); sub(/^ */, "", l); ifs = ifs l " " }
+      }
+      if (readable) print "D " ifs
+      if (!m) exit 1
+      n = 0
+      while ((getline l < (d "/mountinfo")) > 0) { print "M " l; n++ }
+      if (n == 0) print "U mountinfo"
+      exit (n == 0)
+    }'; then first=$pid; fi
 done
 # ids mode (a subject whose user is a name): the status lines say which uid:gid to probe as.
 [ -z "$first" ] || [ "$DA_MODE" = ids ] && return 0
