@@ -4,7 +4,7 @@
 // differently is its dialect (./dialect.ts), chosen from the engine's own /version.
 import Docker from "dockerode";
 import { EngineError } from "../../../errors.js";
-import { DEFAULT_CALL_TIMEOUT_MS, InFlight, withTimeout } from "../../deadline.js";
+import { DEFAULT_CALL_TIMEOUT_MS, InFlight, sleep, withTimeout } from "../../deadline.js";
 import { normalizeRef } from "../../ownership.js";
 import {
   type BuilderChoice,
@@ -399,7 +399,23 @@ export class DockerEngine implements Engine {
       const { stdout, stderr } = await this.logs(id);
       return { stdout, stderr, exitCode };
     } finally {
-      if (id) await this.removeContainer(id).catch(() => undefined);
+      if (id) await this.removeProbe(id);
+    }
+  }
+
+  /**
+   * A probe goes as soon as it is read. A refused removal (Podman under load: a lock held past
+   * its timeout, "removal already in progress") is tried again, briefly; what still stays is the
+   * run's closing sweep's, which lists by the owner label.
+   */
+  private async removeProbe(id: string): Promise<void> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        return await this.removeContainer(id);
+      } catch (err) {
+        if ((err as EngineError).statusCode === 404) return;
+        await sleep(100 * 2 ** attempt);
+      }
     }
   }
 
