@@ -680,13 +680,18 @@ async function benchCheckStack(n, count = 35) {
     "--probe-image",
     PROBE_IMAGE,
   ];
+  // With --baseline DIST: that build's CLI checks the same stack in the same repetitions (before/after).
+  const baselineCli = flags.baseline ? path.resolve(flags.baseline, "cli.js") : undefined;
   await cliJson(args); // warm-up
+  if (baselineCli) await cliJson(args, baselineCli);
   const cli = [];
+  const before = [];
   let report;
   for (let i = 0; i < n; i++) {
     const r = await cliJson(args);
     cli.push(r.ms);
     report = r.report;
+    if (baselineCli) before.push((await cliJson(args, baselineCli)).ms);
   }
   const graded = new Set(report.cases.map((c) => c.subject)).size;
   const failed = report.cases.filter((c) => c.status === "fail");
@@ -701,6 +706,7 @@ async function benchCheckStack(n, count = 35) {
     failingCases,
     verdict: report.verdict,
     cli: stats(cli),
+    ...(baselineCli ? { baseline: { dir: flags.baseline, cli: stats(before) } } : {}),
   };
 }
 

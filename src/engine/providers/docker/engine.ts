@@ -265,8 +265,9 @@ export class DockerEngine implements Engine {
   async inspect(id: string, signal?: AbortSignal): Promise<ContainerView> {
     const { dialect, facts } = await this.dialect();
     const doc = await dialect.hear(await this.inspectRaw(id, signal), (ref) => this.nameOf(ref));
+    // The event log only confirms: when it cannot be read, the inspect stands as the engine gave it.
     if (facts.reportsOomKills && unconfirmedKill(doc))
-      doc.State.OOMKilled = await this.oomEventOf(doc, signal);
+      doc.State.OOMKilled = await this.oomEventOf(doc, signal).catch(() => false);
     return toView(doc, facts.defaults);
   }
 
