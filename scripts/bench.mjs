@@ -341,6 +341,7 @@ function suiteTable(a, m) {
   const row = (name, values, total) =>
     `| ${name} | ${keys.map((k) => (values[k] === undefined ? "—" : values[k])).join(" | ")} | ${total} |`;
   const signed = (v) => (v > 0 ? `+${v}` : String(v));
+  const x = (r) => r.toFixed(2);
   const load = `${m.loadAverage?.[0] ?? "?"} at the start, ${m.loadAverageAtEnd?.[0] ?? "?"} at the end`;
   return [
     `Run of ${m.date.slice(0, 16).replace("T", " ")} UTC, ${a.suite.n} repetitions interleaved (suite, floor${a.baseline ? ", baseline" : ""}), load average (1 min) ${load}. Medians in ms.`,
@@ -364,10 +365,10 @@ function suiteTable(a, m) {
         ]
       : []),
     "",
-    `Pipeline in-process / floor: **${a.pipelineRatio}** (medians; paired per repetition: median ${a.pairedPipelineRatio}, ${Math.min(...a.pairedPipelineRatios)}–${Math.max(...a.pairedPipelineRatios)}). ` +
-      `CLI wall / floor: **${a.ratio}** (paired: median ${a.pairedSuiteRatio}, ${Math.min(...a.pairedSuiteRatios)}–${Math.max(...a.pairedSuiteRatios)}; the CLI adds ${a.cliOverMs} ms).` +
+    `Pipeline in-process / floor: **${x(a.pipelineRatio)}** (medians; paired per repetition: median ${x(a.pairedPipelineRatio)}, ${x(Math.min(...a.pairedPipelineRatios))}–${x(Math.max(...a.pairedPipelineRatios))}). ` +
+      `CLI wall / floor: **${x(a.ratio)}** (paired: median ${x(a.pairedSuiteRatio)}, ${x(Math.min(...a.pairedSuiteRatios))}–${x(Math.max(...a.pairedSuiteRatios))}; the CLI adds ${a.cliOverMs} ms).` +
       (a.baseline
-        ? ` Baseline in the same repetitions: pipeline / floor ${a.baseline.pipelineRatio}, CLI / floor ${a.baseline.ratio}.`
+        ? ` Baseline in the same repetitions: pipeline / floor ${x(a.baseline.pipelineRatio)}, CLI / floor ${x(a.baseline.ratio)}.`
         : ""),
   ].join("\n");
 }
