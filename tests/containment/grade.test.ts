@@ -188,6 +188,30 @@ describe("probe report parser", () => {
     expect(ev.rootReadable).toBe(true);
   });
 
+  it("network none: loopback only passes, another interface fails, interfaces it could not read SKIP (never 'loopback only')", () => {
+    const none = { ...target, network: "none" as const };
+    const offline = inspect({
+      ports: {},
+      modes: { pid: "", net: "none", ipc: "private", uts: "", cgroup: "private", userns: "" },
+    });
+    const grade = (d: string[]) => {
+      const probe = parseProbeOutput(
+        frame(["V 1", "P 1", "S Uid:\t65532\t65532\t65532\t65532", ...d]),
+        65532,
+        65532,
+      );
+      return status(
+        "containment.network",
+        gradeContainment({ inspect: offline, probe, host: { error: "-" } }, none),
+      );
+    };
+    expect(grade(["D lo "])).toBe("pass");
+    expect(grade(["D lo eth0 "])).toBe("fail");
+    // The probe prints no D line when net/dev cannot be read; an empty list would read as loopback only.
+    expect(grade([])).toBe("skip");
+    expect(grade(["D "])).toBe("skip");
+  });
+
   it("refuses output that is not a complete report", () => {
     expect(() => parseProbeOutput("hello", 0, 0)).toThrow(/not a report/);
     expect(() => parseProbeOutput("V 1\nP 1\n", 0, 0)).toThrow(/truncated/);

@@ -596,7 +596,9 @@ export const CONTAINMENT_SUITE = {
         if (t.network === "none") {
           if (mode !== "none")
             return fail(`declared network none, launched with ${mode || "default"}`, evidence);
-          if (!interfaces) return skip(unobservedReason(ev, "the subject's network interfaces"), evidence);
+          // Every network namespace has lo: an empty list is a file that could not be read.
+          if (!interfaces?.length)
+            return skip(unobservedReason(ev, "the subject's network interfaces"), evidence);
           const extra = interfaces.filter((n) => n !== "lo");
           if (extra.length > 0) return fail(`interfaces beyond loopback: ${extra.join(", ")}`, evidence);
           return pass("only loopback in the subject's network namespace", evidence);
