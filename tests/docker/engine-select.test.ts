@@ -4,7 +4,8 @@ import { createEngine } from "../../src/engine/select.js";
 import { ENGINE_KIND, hasEngine } from "../helpers/engine.js";
 
 describe.skipIf(!hasEngine)("engine selection on the real engine", () => {
-  const host = process.env.DOCKER_HOST ?? "unix:///var/run/docker.sock";
+  // An empty DOCKER_HOST is unset, as the docker CLI reads it.
+  const host = process.env.DOCKER_HOST || "unix:///var/run/docker.sock";
 
   it("auto speaks to the engine DOCKER_HOST names and reads which one it is", async () => {
     const engine = createEngine("auto", { DOCKER_HOST: host });
