@@ -453,7 +453,7 @@ async function engineFloor() {
     await p.logs({ stdout: true, stderr: true });
     await p.remove({ force: true });
   };
-  await docker.version();
+  await docker.ping(); // which engine answers, hence which builder: its headers say it
   await docker.getImage(PROBE_IMAGE).inspect();
   const host = runProbe(lib.createBody(lib.probeLaunch(lib.hostProbeOptions(owner, PROBE_IMAGE))));
   host.catch(() => {});

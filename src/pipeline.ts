@@ -203,7 +203,7 @@ type Observers = (subject: Subject) => Observer[];
 async function runSubjects(run: RunContext, into: Results, errors: Report["errors"]): Promise<void> {
   const { opts, engine, owner, subjects, suites, probeImage } = run;
   const { log, signal } = opts;
-  // The engine's facts (its /version: which engine, which builder) are asked beside the ping, not
+  // The engine's facts (which engine, hence which builder) are asked beside the ping, not
   // after it: every run needs both, and a dead engine fails the ping with its own message.
   engine.facts().catch(() => {});
   await engine.ping();

@@ -1,5 +1,8 @@
 // The engine chosen is the engine spoken to: an endpoint answering as the other engine is refused.
 import { describe, expect, it } from "vitest";
+import { chooseBuilder } from "../../src/engine/providers/docker/build.js";
+import type { DockerEngine } from "../../src/engine/providers/docker/engine.js";
+import { identityFromVersion } from "../../src/engine/providers/docker/identity.js";
 import { createEngine } from "../../src/engine/select.js";
 import { ENGINE_KIND, hasEngine } from "../helpers/engine.js";
 
@@ -11,6 +14,18 @@ describe.skipIf(!hasEngine)("engine selection on the real engine", () => {
     const engine = createEngine("auto", { DOCKER_HOST: host });
     await engine.ping();
     expect((await engine.facts()).kind).toBe(ENGINE_KIND);
+  });
+
+  it("knows which engine answers without its /version (Podman's waits on the store lock), as /version says it", async () => {
+    const engine = createEngine("auto", { DOCKER_HOST: host }) as DockerEngine;
+    const fromVersion = identityFromVersion(await engine.docker.version());
+    engine.docker.version = () => Promise.reject(new Error("/version was asked"));
+    const facts = await engine.facts();
+    expect(facts.kind).toBe(fromVersion.product);
+    expect(facts.name).toBe(
+      `${fromVersion.product === "podman" ? "Podman" : "Docker"} ${fromVersion.version}`,
+    );
+    expect(await engine.builderFor("auto")).toEqual(chooseBuilder("auto", fromVersion));
   });
 
   it("asking for the other engine is refused at ping, naming what answered", async () => {

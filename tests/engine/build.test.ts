@@ -174,7 +174,7 @@ describe("legacyCreatedImages: what a legacy build created, from its own step ou
 });
 
 describe("chooseBuilder", () => {
-  const docker = { ApiVersion: "1.41", Os: "linux" } as never;
+  const docker = { product: "docker", version: "20.10.24", apiVersion: "1.41", os: "linux" };
   it("is BuildKit by default, legacy when the inventory asks, and says why", () => {
     expect(chooseBuilder("auto", docker)).toEqual({
       builder: "buildkit",
@@ -183,17 +183,18 @@ describe("chooseBuilder", () => {
     expect(chooseBuilder("legacy", docker).reason).toContain("build.builder: legacy");
   });
   it("falls back to legacy on engines without a BuildKit session, naming the reason", () => {
-    expect(chooseBuilder("auto", { ApiVersion: "1.38", Os: "linux" } as never)).toMatchObject({
+    expect(chooseBuilder("auto", { ...docker, apiVersion: "1.38" })).toMatchObject({
       builder: "legacy",
       reason: expect.stringContaining("predates BuildKit"),
     });
-    expect(
-      chooseBuilder("auto", {
-        ApiVersion: "1.41",
-        Os: "linux",
-        Components: [{ Name: "Podman Engine" }],
-      } as never),
-    ).toMatchObject({ builder: "legacy", reason: expect.stringContaining("Podman") });
+    expect(chooseBuilder("auto", { ...docker, product: "podman", version: "4.3.1" })).toMatchObject({
+      builder: "legacy",
+      reason: expect.stringContaining("Podman"),
+    });
+    expect(chooseBuilder("auto", { ...docker, os: "windows" })).toMatchObject({
+      builder: "legacy",
+      reason: expect.stringContaining("windows containers"),
+    });
   });
 });
 

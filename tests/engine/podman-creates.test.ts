@@ -1,16 +1,21 @@
 // Podman creates containers one at a time behind a lock; a stack's 50 probes sent together each
 // waited for all the others and passed their own call timeout. Creates go a few at a time there.
+import { Readable } from "node:stream";
 import type Docker from "dockerode";
 import { describe, expect, it } from "vitest";
 import { DockerEngine } from "../../src/engine/providers/docker/engine.js";
 import { DIALECTS } from "../helpers/engine.js";
 
-function engineOf(component: string) {
+function engineOf(headers: Record<string, string>) {
   let inFlight = 0;
   let most = 0;
   let n = 0;
   const docker = {
-    version: async () => ({ Version: "4.3.1", Components: [{ Name: component, Version: "4.3.1" }] }),
+    // GET /_ping: Podman names itself in Libpod-API-Version.
+    modem: {
+      dial: (_opts: unknown, done: (err: null, res: Readable) => void) =>
+        done(null, Object.assign(Readable.from(["OK"]), { headers: { "api-version": "1.41", ...headers } })),
+    },
     createContainer: async () => {
       most = Math.max(most, ++inFlight);
       await new Promise((r) => setTimeout(r, 5));
@@ -23,14 +28,14 @@ function engineOf(component: string) {
 
 describe("containers created at once", () => {
   it("Podman: at most 4 creates in flight, and every one of 50 is created", async () => {
-    const { engine, most } = engineOf("Podman Engine");
+    const { engine, most } = engineOf({ "libpod-api-version": "4.3.1" });
     const ids = await Promise.all(Array.from({ length: 50 }, () => engine.createContainer({ Image: "x" })));
     expect(new Set(ids).size).toBe(50);
     expect(most()).toBe(4);
   });
 
   it("a create that fails frees its slot for the next", async () => {
-    const { engine } = engineOf("Podman Engine");
+    const { engine } = engineOf({ "libpod-api-version": "4.3.1" });
     let calls = 0;
     (engine.docker as unknown as { createContainer: () => Promise<unknown> }).createContainer = async () => {
       if (calls++ < 4) throw new Error("no space left on device");
@@ -44,7 +49,7 @@ describe("containers created at once", () => {
   });
 
   it("Docker: not limited", async () => {
-    const { engine, most } = engineOf("Engine");
+    const { engine, most } = engineOf({ server: "Docker/20.10.24+dfsg1 (linux)" });
     await Promise.all(Array.from({ length: 20 }, () => engine.createContainer({ Image: "x" })));
     expect(most()).toBe(20);
   });

@@ -16,7 +16,7 @@ export interface Provider {
   ): Endpoint | undefined;
   /**
    * An engine answering the Docker Engine API: the Docker transport serves it in this dialect,
-   * recognised from /version (so `engine: auto` at DOCKER_HOST finds whichever answers).
+   * recognised by its kind (so `engine: auto` at DOCKER_HOST finds whichever answers).
    */
   dialect?: DockerDialect;
   /** Any other engine: its own factory; `expect` (the user named it) refuses another one there. */

@@ -4,6 +4,7 @@
 import type Docker from "dockerode";
 import { contextTar } from "../../context.js";
 import type { BuilderChoice, BuildRequest, BuildStep } from "../../provider.js";
+import type { EngineIdentity } from "./identity.js";
 
 export {
   type Builder,
@@ -25,32 +26,28 @@ export interface BuildOutcome extends BuilderChoice {
 const BUILD_LOG_LIMIT = 64 * 1024;
 
 /** BuildKit (API 1.39, Docker 18.09, on Linux) unless asked for legacy or the engine is not Docker. */
-export function chooseBuilder(
-  requested: BuildRequest["builder"],
-  version: Docker.DockerVersion,
-): BuilderChoice {
+export function chooseBuilder(requested: BuildRequest["builder"], engine: EngineIdentity): BuilderChoice {
   if (requested === "legacy")
     return { builder: "legacy", reason: "the inventory asks for it (build.builder: legacy)" };
-  const components = (version as { Components?: { Name?: string }[] }).Components ?? [];
-  if (components.some((c) => /podman/i.test(c.Name ?? ""))) {
+  if (engine.product === "podman") {
     return {
       builder: "legacy",
       reason: "the engine is Podman, which builds with Buildah, not a BuildKit session",
     };
   }
-  if (version.Os && version.Os !== "linux") {
+  if (engine.os && engine.os !== "linux") {
     return {
       builder: "legacy",
-      reason: `the engine runs ${version.Os} containers; BuildKit builds Linux images only`,
+      reason: `the engine runs ${engine.os} containers; BuildKit builds Linux images only`,
     };
   }
-  const [major = 0, minor = 0] = (version.ApiVersion ?? "0.0").split(".").map(Number);
+  const [major = 0, minor = 0] = engine.apiVersion.split(".").map(Number);
   if (major < 1 || (major === 1 && minor < 39)) {
-    return { builder: "legacy", reason: `the engine's API ${version.ApiVersion} predates BuildKit (1.39)` };
+    return { builder: "legacy", reason: `the engine's API ${engine.apiVersion} predates BuildKit (1.39)` };
   }
   return {
     builder: "buildkit",
-    reason: `BuildKit is the default builder (engine API ${version.ApiVersion})`,
+    reason: `BuildKit is the default builder (engine API ${engine.apiVersion})`,
   };
 }
 

@@ -1,15 +1,14 @@
 // An engine that answers the Docker Engine API in its own way (Podman's compatible API): how it is
-// recognised from /version, its facts, and what it needs said or read differently. Docker's own
-// dialect says everything as written.
-import type Docker from "dockerode";
+// recognised (its kind is the product the engine's identity names), its facts, and what it needs
+// said or read differently. Docker's own dialect says everything as written.
 import type { EngineDefaults, EngineFacts, HardenedSetting } from "../../provider.js";
+import type { EngineIdentity } from "./identity.js";
 import type { ContainerInspect, CreateOptions } from "./translate.js";
 
 export interface DockerDialect {
+  /** The product whose engines speak this dialect (EngineIdentity.product). */
   kind: string;
-  /** Whether the engine behind this /version is this dialect's. */
-  recognises(version: Docker.DockerVersion): boolean;
-  facts(version: Docker.DockerVersion): EngineFacts;
+  facts(engine: EngineIdentity): EngineFacts;
   /** The create body in this engine's terms. */
   speak(body: CreateOptions): CreateOptions;
   /** The inspect document in Docker's terms; `nameOf` names a container by ID. */
@@ -75,10 +74,9 @@ const DOCKER_REMEDIATION: Partial<Record<HardenedSetting, string>> = {
 
 export const dockerDialect: DockerDialect = {
   kind: "docker",
-  recognises: () => true,
-  facts: (v) => ({
+  facts: (engine) => ({
     kind: "docker",
-    name: `Docker ${v.Version}`,
+    name: `Docker ${engine.version}`,
     cli: "docker",
     remediation: DOCKER_REMEDIATION,
     defaults: DOCKER_DEFAULTS,

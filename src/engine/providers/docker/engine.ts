@@ -1,7 +1,8 @@
 // The Docker Engine API transport: a narrow, typed surface over dockerode where every call has its
 // own timeout and every object the tool creates carries the owner labels. It serves every engine
 // that speaks this API (Docker, Podman's compatible socket); what one of them needs said or read
-// differently is its dialect (./dialect.ts), chosen from the engine's own /version.
+// differently is its dialect (./dialect.ts), chosen by the engine's identity (./identity.ts).
+import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
 import Docker from "dockerode";
 import { EngineError } from "../../../errors.js";
 import { DEFAULT_CALL_TIMEOUT_MS, InFlight, sleep, withTimeout } from "../../deadline.js";
@@ -26,6 +27,7 @@ import {
 import { probeLaunch } from "../../trusted-probe.js";
 import { chooseBuilder, loadBuildKit, runBuild } from "./build.js";
 import { type DockerDialect, dockerDialect } from "./dialect.js";
+import { type EngineIdentity, identityFromPing, identityFromVersion } from "./identity.js";
 import { OOM_NOTICE_MS, oomEventLogged, unconfirmedKill } from "./oom.js";
 import { runLine } from "./run-line.js";
 import {
@@ -64,7 +66,7 @@ export class DockerEngine implements Engine {
   readonly docker: Docker;
   private readonly inflight = new InFlight();
   private dialectPromise: Promise<{ dialect: DockerDialect; facts: EngineFacts }> | undefined;
-  private versionPromise: Promise<Docker.DockerVersion> | undefined;
+  private identityPromise: Promise<EngineIdentity> | undefined;
   private createSlots: Slots | undefined;
   private readonly oomAnswers = new Map<string, Promise<boolean>>();
 
@@ -99,12 +101,7 @@ export class DockerEngine implements Engine {
   }
 
   async ping(timeoutMs = 5000): Promise<void> {
-    await this.call(
-      "ping",
-      (abortSignal) =>
-        (this.docker.ping as (o: object) => Promise<unknown>)({ abortSignal }).then(() => undefined),
-      timeoutMs,
-    );
+    await this.pingHeaders(timeoutMs);
     if (!this.expectKind) return;
     const facts = await this.facts();
     if (facts.kind !== this.expectKind)
@@ -114,22 +111,53 @@ export class DockerEngine implements Engine {
       );
   }
 
-  /** The engine's /version, asked once (a failure is asked again next time). */
-  private version(): Promise<Docker.DockerVersion> {
-    this.versionPromise ??= this.call("version", (abortSignal) =>
-      (this.docker.version as (o: object) => Promise<Docker.DockerVersion>)({ abortSignal }),
+  /** GET /_ping: the engine answers, and its headers say which engine it is. */
+  private pingHeaders(timeoutMs = this.callTimeoutMs): Promise<IncomingHttpHeaders> {
+    return this.call(
+      "ping",
+      (abortSignal) =>
+        new Promise<IncomingHttpHeaders>((resolve, reject) =>
+          this.docker.modem.dial(
+            {
+              path: "/_ping",
+              method: "GET",
+              isStream: true,
+              abortSignal,
+              statusCodes: { 200: true, 500: "server error" },
+            } as Parameters<Docker["modem"]["dial"]>[0],
+            (err, res) => {
+              if (err || !res) return reject(err ?? new Error("no answer"));
+              (res as IncomingMessage).resume(); // the body is "OK"
+              resolve((res as IncomingMessage).headers);
+            },
+          ),
+        ),
+      timeoutMs,
     );
-    this.versionPromise.catch(() => {
-      this.versionPromise = undefined;
-    });
-    return this.versionPromise;
   }
 
-  /** Which engine answers (its dialect), from /version; read once (a failure is asked again). */
+  /** Which engine answers, read once (a failure is asked again): see ./identity.ts. */
+  private identity(): Promise<EngineIdentity> {
+    this.identityPromise ??= this.pingHeaders().then(
+      async (headers) =>
+        identityFromPing(headers) ??
+        identityFromVersion(
+          await this.call("version", (abortSignal) =>
+            (this.docker.version as (o: object) => Promise<Docker.DockerVersion>)({ abortSignal }),
+          ),
+        ),
+    );
+    this.identityPromise.catch(() => {
+      this.identityPromise = undefined;
+    });
+    return this.identityPromise;
+  }
+
+  /** The dialect of the engine that answers (Docker's when no other is its product). */
   private dialect(): Promise<{ dialect: DockerDialect; facts: EngineFacts }> {
-    this.dialectPromise ??= this.version().then((v) => {
-      const dialect = this.dialects.find((d) => d !== dockerDialect && d.recognises(v)) ?? dockerDialect;
-      return { dialect, facts: dialect.facts(v) };
+    this.dialectPromise ??= this.identity().then((engine) => {
+      const dialect = this.dialects.find((d) => d.kind === engine.product) ?? dockerDialect;
+      return { dialect, facts: dialect.facts(engine) };
     });
     this.dialectPromise.catch(() => {
       this.dialectPromise = undefined;
@@ -143,7 +171,7 @@ export class DockerEngine implements Engine {
 
   /** Which builder a build would use here, and why. */
   async builderFor(requested: BuildRequest["builder"]): Promise<BuilderChoice> {
-    return chooseBuilder(requested, await this.version());
+    return chooseBuilder(requested, await this.identity());
   }
 
   /**

@@ -1,6 +1,5 @@
 // Podman, through its Docker-compatible socket: the Docker API transport with Podman's dialect
 // (what it needs said differently, what it reports differently, how to fix what it ignores).
-import type Docker from "dockerode";
 import type { Endpoint, EndpointSearch, EngineDefaults } from "../../provider.js";
 import { DOCKER_DEFAULTS, type DockerDialect } from "../docker/dialect.js";
 import { PODMAN_REMEDIATION, podmanCreateOptions, podmanInspect } from "./compat.js";
@@ -17,10 +16,9 @@ const PODMAN_DEFAULTS: EngineDefaults = {
 
 export const podmanDialect: DockerDialect = {
   kind: "podman",
-  recognises: (v: Docker.DockerVersion) => (v.Components ?? []).some((c) => /podman/i.test(c.Name)),
-  facts: (v) => ({
+  facts: (engine) => ({
     kind: "podman",
-    name: `Podman ${v.Version}`,
+    name: `Podman ${engine.version}`,
     cli: "podman",
     remediation: PODMAN_REMEDIATION,
     defaults: PODMAN_DEFAULTS,
