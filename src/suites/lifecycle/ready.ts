@@ -8,6 +8,7 @@ import { EngineError } from "../../errors.js";
 import { type Readiness, readinessOf } from "../../inventory/schema.js";
 import type { CaseContext, Draft } from "./case.js";
 import { describeExit, type ExitFacts, exitFactsOn, knownCause, lastLine, logExcerpt } from "./diagnose.js";
+import { explainListening, listeners } from "./listening.js";
 import { describeReadiness, type WaitOutcome, waitUntilReady } from "./readiness.js";
 
 export interface Ready {
@@ -80,17 +81,33 @@ export async function startAndWaitReady(c: CaseContext, containerId: string): Pr
       draft: { status: "pass", message: `ready: ${what} after ${evidence.waitedMs} ms`, evidence },
     };
   }
-  const excerpt = await logExcerpt(engine, containerId);
+  const [excerpt, listening] = await Promise.all([
+    logExcerpt(engine, containerId),
+    readiness.type === "http" || readiness.type === "tcp" ? whyNoAnswer(c, containerId) : undefined,
+  ]);
   return {
     hostPort,
     logExcerpt: excerpt,
     draft: {
       status: "fail",
-      message: `not ready within ${deadlineMs} ms: expected ${what}${outcome.last ? ` (last: ${outcome.last})` : ""}`,
-      evidence: { ...evidence, logExcerpt: excerpt },
-      remediation: notReadyFix(readiness, outcome, what),
+      message: `not ready within ${deadlineMs} ms: expected ${what}${outcome.last ? ` (last: ${outcome.last})` : ""}${listening ? `; ${listening.note}` : ""}`,
+      evidence: {
+        ...evidence,
+        logExcerpt: excerpt,
+        ...(listening ? { listening: listening.listeners } : {}),
+      },
+      remediation: listening?.fix ?? notReadyFix(readiness, outcome, what),
     },
   };
+}
+
+/** What the subject listens on instead, when that explains why its port did not answer. */
+async function whyNoAnswer(c: CaseContext, containerId: string) {
+  const found = await listeners(c.engine, c.owner, c.probeImage, containerId, c.signal);
+  if (!found) return undefined;
+  // On network "none" the checks ask from inside the namespace, where loopback is reachable.
+  const explained = explainListening(found, c.subject.port, c.subject.network === "none");
+  return explained && { ...explained, listeners: found };
 }
 
 function notReadyFix(r: Readiness, outcome: WaitOutcome, what: string): string {
