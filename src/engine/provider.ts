@@ -210,6 +210,20 @@ export interface ImageView {
   user: string;
   /** The image's VOLUME paths. */
   volumes: string[];
+  /** The image's HEALTHCHECK, when it declares one ("NONE" and an empty test are none). */
+  healthcheck?: ImageHealthcheck;
+}
+
+/** A HEALTHCHECK as the engine runs it: `CMD-SHELL x` is ["/bin/sh", "-c", x]. */
+export interface ImageHealthcheck {
+  /** The command as written: ["CMD", ...argv] or ["CMD-SHELL", text]. */
+  test: string[];
+  /** The argv the engine executes in the container. */
+  argv: string[];
+  /** Each run's time-out (the engine's default: 30 s). */
+  timeoutMs: number;
+  /** Consecutive failures before the engine calls it unhealthy (default 3). */
+  retries: number;
 }
 
 export interface OwnedContainer {
@@ -332,6 +346,16 @@ export interface Engine {
   logs(id: string, tailLines?: number): Promise<{ stdout: string; stderr: string }>;
   /** Runs a trusted probe to completion and removes it: its whole output, never a counted tail. */
   probe(spec: ProbeSpec, signal?: AbortSignal): Promise<ProbeOutput>;
+  /**
+   * Runs `argv` in the running container as its own user, as the engine runs a HEALTHCHECK: the
+   * exit code and the output (stdout and stderr together, at most 4 KB).
+   */
+  exec(
+    id: string,
+    argv: string[],
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<{ exitCode: number; output: string }>;
   /** The shell line that launches `spec` by hand with this engine's CLI (facts().cli). */
   reproduce(spec: LaunchSpec, image: ReproduceImage): Promise<string>;
 

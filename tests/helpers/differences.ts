@@ -49,6 +49,14 @@ export const PODMAN_DIFFERENCES: (EngineDifference & { when: "always" | "read-on
     why: "the same /run and /var/tmp tmpfs accept the subject's writes (and without noexec).",
   },
   {
+    subject: "healthcheck-missing-tool",
+    case: "lifecycle.probes",
+    docker: "fail",
+    podman: "pass",
+    when: "always",
+    why: "Podman's Docker-compatible build writes OCI images, which have no HEALTHCHECK (Buildah drops it): the image has no check for the engine to run, nor for the tool to hold.",
+  },
+  {
     subject: "device-cgroup-rule",
     case: "containment.devices",
     docker: "fail",

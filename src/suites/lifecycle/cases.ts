@@ -31,7 +31,7 @@ export const LIFECYCLE_SUITE = {
       id: "lifecycle.probes",
       title: "Answers its probes",
       measures:
-        "the declared probes (HTTP status and body, TCP, log line, HEALTHCHECK) hold once it is ready",
+        "the declared probes (HTTP status and body, TCP, log line, HEALTHCHECK) hold once it is ready, and so does the image's own HEALTHCHECK",
     },
     {
       id: "lifecycle.limits",

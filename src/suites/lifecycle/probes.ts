@@ -1,11 +1,19 @@
 // lifecycle.probes: every probe the subject declares holds once it is ready: HTTP (method, path,
 // expected status, optional body substring), TCP (connect, optional send and expected answer),
-// a log line, or the image's HEALTHCHECK. Network "none": HTTP and TCP are asked from a probe
+// a log line, or the image's HEALTHCHECK; and the image's HEALTHCHECK itself when the inventory
+// does not name it (./image-healthcheck.ts). Network "none": HTTP and TCP are asked from a probe
 // container in the subject's network namespace.
 import { sleep } from "../../engine/deadline.js";
+import type { ImageHealthcheck } from "../../engine/provider.js";
 import type { HttpProbe, Probe } from "../../inventory/schema.js";
 import { type CaseContext, type Draft, netnsTarget } from "./case.js";
 import { type HttpAnswer, httpRequest } from "./http.js";
+import {
+  holdImageCheck,
+  IMAGE_CHECK_FIX,
+  type ImageCheckResult,
+  imageCheckToHold,
+} from "./image-healthcheck.js";
 import { askInNetns, tcpInNetns } from "./netns-http.js";
 import { tcpExchange, tcpHeld } from "./tcp.js";
 
@@ -23,34 +31,40 @@ export async function checkProbes(
   c: CaseContext,
   containerId: string,
   hostPort: number | undefined,
+  healthcheck?: ImageHealthcheck,
 ): Promise<Draft> {
   const { subject } = c;
+  const imageCheck = imageCheckToHold(subject, healthcheck);
   // Nothing declared, nothing to hold: a pass that says so (an empty list is not drift).
-  if (subject.probes.length === 0)
+  if (subject.probes.length === 0 && !imageCheck)
     return { status: "pass", message: "no probes declared", evidence: { probes: [] } };
   const http = subject.probes.filter(isHttp);
   const viaNetns =
     subject.network === "none" && http.length > 0
       ? await askInNetns(netnsTarget(c, containerId), http)
       : undefined;
-  const results = await Promise.all(
-    subject.probes.map((p) =>
+  const results: (ProbeResult | ImageCheckResult)[] = await Promise.all([
+    ...subject.probes.map((p) =>
       isHttp(p)
         ? checkHttp(c, p, viaNetns ? viaNetns[http.indexOf(p)] : undefined, hostPort)
         : checkOther(c, p, containerId, hostPort),
     ),
-  );
+    ...(imageCheck ? [holdImageCheck(c, containerId, imageCheck)] : []),
+  ]);
   const failed = results.filter((r) => !r.ok);
   if (failed.length === 0)
     return { status: "pass", message: `${results.length} probe(s) held`, evidence: { probes: results } };
+  const fixes = new Set(failed.map((f) => (f.type === "image-healthcheck" ? IMAGE_CHECK_FIX : PROBE_FIX)));
   return {
     status: "fail",
     message: failed.map((f) => `${f.name}: expected ${f.expected}, got ${f.got}`).join("; "),
     evidence: { probes: results },
-    remediation:
-      "fix the endpoint, or update the probe's expectation in the inventory if the change is intended",
+    remediation: [...fixes].join("; "),
   };
 }
+
+const PROBE_FIX =
+  "fix the endpoint, or update the probe's expectation in the inventory if the change is intended";
 
 function isHttp(p: Probe): p is HttpProbe {
   return p.type === undefined || p.type === "http";

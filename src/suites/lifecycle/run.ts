@@ -2,7 +2,7 @@
 // suites: containment], stop, cleanup. Each case is a module of its own; this file only orders them, times them and
 // records them. A case that cannot run because an earlier one failed is a SKIP that says which.
 import { cleanupOwned } from "../../engine/cleanup.js";
-import type { ContainerView, LaunchSpec } from "../../engine/provider.js";
+import type { ContainerView, ImageHealthcheck, LaunchSpec } from "../../engine/provider.js";
 import { readBack } from "../../engine/readback.js";
 import { errorEvidence } from "../../errors.js";
 import type { CaseResult, CleanupEvidence, Phase, SubjectReport } from "../../report/model.js";
@@ -61,7 +61,9 @@ export async function runSubject(ctx: SubjectRunContext): Promise<SubjectOutcome
         return ready.draft;
       }),
     );
-    await run.step("lifecycle.probes", "probes", () => checkProbes(ctx, run.containerId!, run.hostPort));
+    await run.step("lifecycle.probes", "probes", () =>
+      checkProbes(ctx, run.containerId!, run.hostPort, run.healthcheck),
+    );
     await run.step("lifecycle.limits", "limits", async () => {
       run.running ??= await engine.inspect(run.containerId!, signal); // limits are fixed at create
       return checkLimits(run.running, run.expected!);
@@ -91,6 +93,8 @@ class SubjectRun {
   containerId: string | undefined;
   hostPort: number | undefined;
   expected: LaunchPlan["expected"] | undefined;
+  /** The image's HEALTHCHECK, held by lifecycle.probes when the inventory does not name it. */
+  healthcheck: ImageHealthcheck | undefined;
   /** The inspect that saw the subject ready, read by limits and handed on to containment. */
   running: ContainerView | undefined;
   cleanup: CleanupEvidence | undefined;
@@ -150,6 +154,7 @@ class SubjectRun {
     const imageId = this.imageId!;
     const config = await engine.inspectImage(imageId);
     const imageVolumes = config.volumes;
+    this.healthcheck = config.healthcheck;
     const name = `${owner}-${subject.name}`;
     const image = { user: config.user, volumes: imageVolumes };
     let plan = planLaunch(subject, imageId, owner, name, image);

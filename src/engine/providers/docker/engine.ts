@@ -62,6 +62,9 @@ class Slots {
   }
 }
 
+/** A HEALTHCHECK's output kept, as the engine keeps its own health log's (4 KB). */
+const EXEC_OUTPUT_BYTES = 4096;
+
 export class DockerEngine implements Engine {
   readonly docker: Docker;
   private readonly inflight = new InFlight();
@@ -430,6 +433,40 @@ export class DockerEngine implements Engine {
     } finally {
       if (id) await this.removeProbe(id);
     }
+  }
+
+  async exec(
+    id: string,
+    argv: string[],
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<{ exitCode: number; output: string }> {
+    return this.call(
+      `exec in ${short(id)}`,
+      async (abortSignal) => {
+        const exec = await this.docker
+          .getContainer(id)
+          .exec({
+            Cmd: argv,
+            AttachStdout: true,
+            AttachStderr: true,
+            abortSignal,
+          } as Docker.ExecCreateOptions);
+        const stream = await exec.start({
+          hijack: true,
+          stdin: false,
+          abortSignal,
+        } as Docker.ExecStartOptions);
+        abortSignal.addEventListener("abort", () => stream.destroy(), { once: true });
+        const chunks: Buffer[] = [];
+        for await (const chunk of stream) chunks.push(chunk as Buffer);
+        const { stdout, stderr } = demux(Buffer.concat(chunks));
+        const { ExitCode } = await exec.inspect({ abortSignal } as object);
+        return { exitCode: ExitCode ?? -1, output: `${stdout}${stderr}`.slice(-EXEC_OUTPUT_BYTES) };
+      },
+      timeoutMs,
+      signal,
+    );
   }
 
   /**

@@ -1,7 +1,13 @@
 // The Docker Engine API's terms for the neutral types: a launch spec as a create body, an inspect
 // document as the neutral view. Pure; a dialect (Podman's) adjusts both around these.
 import type Docker from "dockerode";
-import type { ContainerView, EngineDefaults, ImageView, LaunchSpec } from "../../provider.js";
+import type {
+  ContainerView,
+  EngineDefaults,
+  ImageHealthcheck,
+  ImageView,
+  LaunchSpec,
+} from "../../provider.js";
 
 export type ContainerInspect = Docker.ContainerInspectInfo;
 export type ImageInspect = Docker.ImageInspectInfo;
@@ -163,7 +169,7 @@ function dataRootOf(doc: ContainerInspect): { dataRoot?: string } {
 
 export function imageView(info: ImageInspect, tags: (t: string) => string): ImageView {
   const cfg = (info.Config ?? {}) as Loose;
-  return {
+  const view: ImageView = {
     id: info.Id,
     parentId: info.Parent ?? "",
     tags: (info.RepoTags ?? []).filter((t) => t !== "<none>:<none>").map(tags),
@@ -172,5 +178,24 @@ export function imageView(info: ImageInspect, tags: (t: string) => string): Imag
     created: Math.floor(Date.parse(info.Created) / 1000) || 0,
     user: str(cfg.User),
     volumes: Object.keys((cfg.Volumes as Record<string, unknown> | null) ?? {}),
+  };
+  const healthcheck = healthcheckOf(cfg.Healthcheck as Loose | undefined);
+  return healthcheck ? { ...view, healthcheck } : view;
+}
+
+const NS_PER_MS = 1_000_000;
+
+/** The image's HEALTHCHECK in the engine's terms (durations in ns, 0 for the default). */
+function healthcheckOf(h: Loose | undefined): ImageHealthcheck | undefined {
+  const test = Array.isArray(h?.Test) ? (h.Test as string[]) : [];
+  const [kind, ...rest] = test;
+  const argv =
+    kind === "CMD" ? rest : kind === "CMD-SHELL" && rest[0] !== undefined ? ["/bin/sh", "-c", rest[0]] : [];
+  if (!argv.length) return undefined; // NONE, an empty test, or inherited ([] in the config)
+  return {
+    test,
+    argv,
+    timeoutMs: Math.round(Number(h?.Timeout ?? 0) / NS_PER_MS) || 30_000,
+    retries: Number(h?.Retries ?? 0) || 3,
   };
 }

@@ -16,6 +16,7 @@ import {
   type ContainerView,
   type Engine,
   type EngineFacts,
+  type ImageHealthcheck,
   type ImageView,
   type LaunchSpec,
   type ListFilters,
@@ -46,6 +47,9 @@ export interface MemoryImage {
   volumes: string[];
   /** Files a container of it can read (readFile). */
   files: Record<string, string>;
+  /** Its HEALTHCHECK, and what running it answers (exec). */
+  healthcheck?: ImageHealthcheck;
+  healthAnswer?: { exitCode: number; output: string };
 }
 
 const FACTS: EngineFacts = {
@@ -206,7 +210,7 @@ export class MemoryEngine implements Engine {
 
   inspectImage(ref: string): Promise<ImageView> {
     return this.call("inspectImage", () => {
-      const { files: _, ...view } = this.image(ref);
+      const { files: _, healthAnswer: __, ...view } = this.image(ref);
       return { ...view, repoDigests: [] };
     });
   }
@@ -330,6 +334,20 @@ export class MemoryEngine implements Engine {
               .join("");
       return { stdout: tail(c.stdout), stderr: tail(c.stderr) };
     });
+  }
+
+  /** Whatever runs in a running container answers as its image's healthAnswer says (exit 0 if none). */
+  exec(id: string, _argv: string[], timeoutMs: number, signal?: AbortSignal) {
+    return this.call(
+      "exec",
+      () => {
+        const c = this.container(id);
+        if (c.status !== "running") throw new EngineError(`container ${id} is not running`, "engine", 409);
+        return this.images.get(c.imageId)?.healthAnswer ?? { exitCode: 0, output: "" };
+      },
+      timeoutMs,
+      signal,
+    );
   }
 
   /** A probe is a container (owned, listed while it runs) whose output is the answer given. */

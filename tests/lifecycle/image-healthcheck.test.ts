@@ -1,0 +1,93 @@
+// The image's own HEALTHCHECK as lifecycle.probes holds it: read from the image's config as the
+// engine runs it, run at once, passed at its first success, failed at once when the command does
+// not exist, and tried again otherwise (a service may warm up after its readiness signal).
+import { describe, expect, it } from "vitest";
+import type { Engine, ImageHealthcheck } from "../../src/engine/provider.js";
+import { type ImageInspect, imageView } from "../../src/engine/providers/docker/translate.js";
+import type { Subject } from "../../src/inventory/schema.js";
+import type { CaseContext } from "../../src/suites/lifecycle/case.js";
+import { holdImageCheck, imageCheckToHold } from "../../src/suites/lifecycle/image-healthcheck.js";
+
+const inspect = (Healthcheck: unknown) =>
+  imageView(
+    { Id: "sha256:1", Created: "2026-11-30T00:00:00Z", Config: { Healthcheck } } as ImageInspect,
+    (t) => t,
+  ).healthcheck;
+
+describe("the image's HEALTHCHECK, read from its config", () => {
+  it("runs CMD-SHELL through /bin/sh -c and CMD as written, with the engine's defaults", () => {
+    expect(inspect({ Test: ["CMD-SHELL", "curl -f http://127.0.0.1/ || exit 1"] })).toEqual({
+      test: ["CMD-SHELL", "curl -f http://127.0.0.1/ || exit 1"],
+      argv: ["/bin/sh", "-c", "curl -f http://127.0.0.1/ || exit 1"],
+      timeoutMs: 30_000,
+      retries: 3,
+    });
+    expect(inspect({ Test: ["CMD", "/app/health"], Timeout: 2_000_000_000, Retries: 5 })).toMatchObject({
+      argv: ["/app/health"],
+      timeoutMs: 2000,
+      retries: 5,
+    });
+  });
+
+  it("is none for NONE (a disabled check), an empty test and no HEALTHCHECK", () => {
+    expect(inspect({ Test: ["NONE"] })).toBeUndefined();
+    expect(inspect({ Test: [] })).toBeUndefined();
+    expect(inspect(undefined)).toBeUndefined();
+  });
+});
+
+const check: ImageHealthcheck = {
+  test: ["CMD-SHELL", "x"],
+  argv: ["/bin/sh", "-c", "x"],
+  timeoutMs: 30_000,
+  retries: 3,
+};
+const subject = (more: Partial<Subject> = {}) => ({ startupTimeoutMs: 2000, probes: [], ...more }) as Subject;
+
+/** An engine whose exec answers in turn (the last answer repeats). */
+function answering(...answers: { exitCode: number; output: string }[]) {
+  let runs = 0;
+  const engine = { exec: async () => answers[Math.min(runs++, answers.length - 1)]! } as unknown as Engine;
+  return (s = subject()) =>
+    ({ engine, subject: s, signal: new AbortController().signal }) as unknown as CaseContext;
+}
+
+describe("holding the image's HEALTHCHECK", () => {
+  it("passes at its first success, after failures while the service warms up", async () => {
+    const ctx = answering(
+      { exitCode: 1, output: "curl: (7) Failed to connect" },
+      { exitCode: 0, output: "" },
+    )();
+    expect(await holdImageCheck(ctx, "c1", check)).toMatchObject({ ok: true, runs: 2 });
+  });
+
+  it("fails at once when the shell says the command does not exist, with what it said", async () => {
+    for (const output of [
+      "/bin/sh: 1: curl: not found\n",
+      "sh: curl: not found\n",
+      "bash: line 1: curl: command not found\n",
+    ]) {
+      const result = await holdImageCheck(answering({ exitCode: 1, output })(), "c1", check);
+      expect(result).toMatchObject({ ok: false, runs: 1, got: `exit 1 (${output.trim()})` });
+    }
+    const missing = await holdImageCheck(answering({ exitCode: 127, output: "" })(), "c1", check);
+    expect(missing).toMatchObject({ ok: false, runs: 1, got: "exit 127" });
+  });
+
+  it("fails once the start-up time-out has passed with `retries` failures in a row", async () => {
+    const result = await holdImageCheck(answering({ exitCode: 1, output: "not ready\n" })(), "c1", check);
+    expect(result).toMatchObject({ ok: false, got: "exit 1 (not ready)" });
+    expect(result.runs).toBeGreaterThanOrEqual(3);
+  });
+
+  it("is left to the inventory when it already waits on or probes the HEALTHCHECK", () => {
+    expect(imageCheckToHold(subject(), check)).toBe(check);
+    expect(
+      imageCheckToHold(subject({ readiness: { type: "healthcheck" } } as Partial<Subject>), check),
+    ).toBeUndefined();
+    expect(
+      imageCheckToHold(subject({ probes: [{ type: "healthcheck" }] } as Partial<Subject>), check),
+    ).toBeUndefined();
+    expect(imageCheckToHold(subject(), undefined)).toBeUndefined();
+  });
+});
