@@ -350,7 +350,7 @@ export interface Engine {
    * Runs `argv` in the running container as its own user, as the engine runs a HEALTHCHECK: the
    * exit code and the output (stdout and stderr together, at most 4 KB).
    */
-  exec(
+  execCommand(
     id: string,
     argv: string[],
     timeoutMs: number,

@@ -66,13 +66,13 @@ describe.skipIf(!hasEngine)("exec, as the engine runs a HEALTHCHECK", () => {
   it("runs a command in the running container as its user: exit code and output", async () => {
     const id = await engine.create({ ...specFor(owner, "exec", BASE_IMAGE, "sleep 60"), user: "1234:1234" });
     await engine.start(id);
-    const ran = await engine.exec(id, ["sh", "-c", "echo out; id -u; echo err >&2; exit 3"], 10_000);
+    const ran = await engine.execCommand(id, ["sh", "-c", "echo out; id -u; echo err >&2; exit 3"], 10_000);
     expect(ran.exitCode).toBe(3);
     expect(ran.output).toMatch(/out\n1234\n/);
     expect(ran.output).toContain("err\n");
-    const shell = await engine.exec(id, ["sh", "-c", "nosuchtool --version || exit 1"], 10_000);
+    const shell = await engine.execCommand(id, ["sh", "-c", "nosuchtool --version || exit 1"], 10_000);
     expect(shell).toMatchObject({ exitCode: 1, output: expect.stringMatching(/nosuchtool: not found/) });
-    const missing = await engine.exec(id, ["/nonexistent"], 10_000);
+    const missing = await engine.execCommand(id, ["/nonexistent"], 10_000);
     expect([126, 127]).toContain(missing.exitCode);
   });
 });

@@ -47,7 +47,9 @@ const subject = (more: Partial<Subject> = {}) => ({ startupTimeoutMs: 2000, prob
 /** An engine whose exec answers in turn (the last answer repeats). */
 function answering(...answers: { exitCode: number; output: string }[]) {
   let runs = 0;
-  const engine = { exec: async () => answers[Math.min(runs++, answers.length - 1)]! } as unknown as Engine;
+  const engine = {
+    execCommand: async () => answers[Math.min(runs++, answers.length - 1)]!,
+  } as unknown as Engine;
   return (s = subject()) =>
     ({ engine, subject: s, signal: new AbortController().signal }) as unknown as CaseContext;
 }

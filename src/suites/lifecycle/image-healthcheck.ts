@@ -46,7 +46,7 @@ export async function holdImageCheck(
   let runs = 0;
   let delay = 250;
   for (;;) {
-    const { exitCode, output } = await c.engine.exec(containerId, check.argv, timeoutMs, c.signal);
+    const { exitCode, output } = await c.engine.execCommand(containerId, check.argv, timeoutMs, c.signal);
     runs++;
     const base = {
       name: "the image's HEALTHCHECK",

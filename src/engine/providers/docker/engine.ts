@@ -435,7 +435,7 @@ export class DockerEngine implements Engine {
     }
   }
 
-  async exec(
+  async execCommand(
     id: string,
     argv: string[],
     timeoutMs: number,
@@ -444,14 +444,12 @@ export class DockerEngine implements Engine {
     return this.call(
       `exec in ${short(id)}`,
       async (abortSignal) => {
-        const exec = await this.docker
-          .getContainer(id)
-          .exec({
-            Cmd: argv,
-            AttachStdout: true,
-            AttachStderr: true,
-            abortSignal,
-          } as Docker.ExecCreateOptions);
+        const exec = await this.docker.getContainer(id).exec({
+          Cmd: argv,
+          AttachStdout: true,
+          AttachStderr: true,
+          abortSignal,
+        } as Docker.ExecCreateOptions);
         const stream = await exec.start({
           hijack: true,
           stdin: false,

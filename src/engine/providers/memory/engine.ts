@@ -337,7 +337,7 @@ export class MemoryEngine implements Engine {
   }
 
   /** Whatever runs in a running container answers as its image's healthAnswer says (exit 0 if none). */
-  exec(id: string, _argv: string[], timeoutMs: number, signal?: AbortSignal) {
+  execCommand(id: string, _argv: string[], timeoutMs: number, signal?: AbortSignal) {
     return this.call(
       "exec",
       () => {
