@@ -339,7 +339,7 @@ export class MemoryEngine implements Engine {
   /** Whatever runs in a running container answers as its image's healthAnswer says (exit 0 if none). */
   execCommand(id: string, _argv: string[], timeoutMs: number, signal?: AbortSignal) {
     return this.call(
-      "exec",
+      "execCommand",
       () => {
         const c = this.container(id);
         if (c.status !== "running") throw new EngineError(`container ${id} is not running`, "engine", 409);
