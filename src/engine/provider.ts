@@ -224,6 +224,8 @@ export interface ImageHealthcheck {
   timeoutMs: number;
   /** Consecutive failures before the engine calls it unhealthy (default 3). */
   retries: number;
+  /** How long failures do not count while the service starts (default 0). */
+  startPeriodMs: number;
 }
 
 export interface OwnedContainer {

@@ -21,12 +21,16 @@ describe("the image's HEALTHCHECK, read from its config", () => {
       argv: ["/bin/sh", "-c", "curl -f http://127.0.0.1/ || exit 1"],
       timeoutMs: 30_000,
       retries: 3,
+      startPeriodMs: 0,
     });
-    expect(inspect({ Test: ["CMD", "/app/health"], Timeout: 2_000_000_000, Retries: 5 })).toMatchObject({
-      argv: ["/app/health"],
-      timeoutMs: 2000,
-      retries: 5,
-    });
+    expect(
+      inspect({
+        Test: ["CMD", "/app/health"],
+        Timeout: 2_000_000_000,
+        Retries: 5,
+        StartPeriod: 60_000_000_000,
+      }),
+    ).toMatchObject({ argv: ["/app/health"], timeoutMs: 2000, retries: 5, startPeriodMs: 60_000 });
   });
 
   it("is none for NONE (a disabled check), an empty test and no HEALTHCHECK", () => {
@@ -41,6 +45,7 @@ const check: ImageHealthcheck = {
   argv: ["/bin/sh", "-c", "x"],
   timeoutMs: 30_000,
   retries: 3,
+  startPeriodMs: 0,
 };
 const subject = (more: Partial<Subject> = {}) => ({ startupTimeoutMs: 2000, probes: [], ...more }) as Subject;
 
@@ -80,6 +85,19 @@ describe("holding the image's HEALTHCHECK", () => {
     const result = await holdImageCheck(answering({ exitCode: 1, output: "not ready\n" })(), "c1", check);
     expect(result).toMatchObject({ ok: false, got: "exit 1 (not ready)" });
     expect(result.runs).toBeGreaterThanOrEqual(3);
+  });
+
+  it("tries again for the check's own start period when it is longer than the start-up time-out", async () => {
+    const fail = { exitCode: 1, output: "warming up\n" };
+    const ctx = answering(fail, fail, fail, { exitCode: 0, output: "" })(subject({ startupTimeoutMs: 500 }));
+    expect(await holdImageCheck(ctx, "c1", { ...check, startPeriodMs: 10_000 })).toMatchObject({
+      ok: true,
+      runs: 4,
+    });
+    const without = answering(fail, fail, fail, { exitCode: 0, output: "" })(
+      subject({ startupTimeoutMs: 500 }),
+    );
+    expect(await holdImageCheck(without, "c1", check)).toMatchObject({ ok: false, runs: 3 });
   });
 
   it("is left to the inventory when it already waits on or probes the HEALTHCHECK", () => {

@@ -32,16 +32,16 @@ export interface ImageCheckResult {
 
 /**
  * Runs the check until it passes. A failure is tried again (the engine calls a container
- * unhealthy only after `retries` failures in a row) until the subject's start-up time-out has
- * passed, since a service may warm up after its readiness signal; a command that does not exist
- * fails at once.
+ * unhealthy only after `retries` failures in a row) until the subject's start-up time-out or the
+ * check's own start period has passed, since a service may warm up after its readiness signal;
+ * a command that does not exist fails at once.
  */
 export async function holdImageCheck(
   c: CaseContext,
   containerId: string,
   check: ImageHealthcheck,
 ): Promise<ImageCheckResult> {
-  const end = Date.now() + c.subject.startupTimeoutMs;
+  const end = Date.now() + Math.max(c.subject.startupTimeoutMs, check.startPeriodMs);
   const timeoutMs = Math.min(check.timeoutMs, c.subject.startupTimeoutMs);
   let runs = 0;
   let delay = 250;

@@ -197,5 +197,6 @@ function healthcheckOf(h: Loose | undefined): ImageHealthcheck | undefined {
     argv,
     timeoutMs: Math.round(Number(h?.Timeout ?? 0) / NS_PER_MS) || 30_000,
     retries: Number(h?.Retries ?? 0) || 3,
+    startPeriodMs: Math.round(Number(h?.StartPeriod ?? 0) / NS_PER_MS),
   };
 }
