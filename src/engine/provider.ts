@@ -350,7 +350,8 @@ export interface Engine {
   probe(spec: ProbeSpec, signal?: AbortSignal): Promise<ProbeOutput>;
   /**
    * Runs `argv` in the running container as its own user, as the engine runs a HEALTHCHECK: the
-   * exit code and the output (stdout and stderr together, at most 4 KB).
+   * exit code and the output (stdout and stderr together, at most 4 KB). A container that is not
+   * running: EngineError 409.
    */
   execCommand(
     id: string,

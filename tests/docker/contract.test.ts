@@ -74,5 +74,8 @@ describe.skipIf(!hasEngine)("exec, as the engine runs a HEALTHCHECK", () => {
     expect(shell).toMatchObject({ exitCode: 1, output: expect.stringMatching(/nosuchtool: not found/) });
     const missing = await engine.execCommand(id, ["/nonexistent"], 10_000);
     expect([126, 127]).toContain(missing.exitCode);
+    // A container that stopped refuses with 409, which the image's HEALTHCHECK counts as a failure.
+    await engine.stop(id, 0);
+    await expect(engine.execCommand(id, ["true"], 10_000)).rejects.toMatchObject({ statusCode: 409 });
   });
 });

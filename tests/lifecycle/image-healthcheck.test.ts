@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 import type { Engine, ImageHealthcheck } from "../../src/engine/provider.js";
 import { type ImageInspect, imageView } from "../../src/engine/providers/docker/translate.js";
+import { EngineError } from "../../src/errors.js";
 import type { Subject } from "../../src/inventory/schema.js";
 import type { CaseContext } from "../../src/suites/lifecycle/case.js";
 import { holdImageCheck, imageCheckToHold } from "../../src/suites/lifecycle/image-healthcheck.js";
@@ -49,11 +50,15 @@ const check: ImageHealthcheck = {
 };
 const subject = (more: Partial<Subject> = {}) => ({ startupTimeoutMs: 2000, probes: [], ...more }) as Subject;
 
-/** An engine whose exec answers in turn (the last answer repeats). */
-function answering(...answers: { exitCode: number; output: string }[]) {
+/** An engine whose exec answers in turn (the last answer repeats); an Error is thrown. */
+function answering(...answers: ({ exitCode: number; output: string } | Error)[]) {
   let runs = 0;
   const engine = {
-    execCommand: async () => answers[Math.min(runs++, answers.length - 1)]!,
+    execCommand: async () => {
+      const answer = answers[Math.min(runs++, answers.length - 1)]!;
+      if (answer instanceof Error) throw answer;
+      return answer;
+    },
   } as unknown as Engine;
   return (s = subject()) =>
     ({ engine, subject: s, signal: new AbortController().signal }) as unknown as CaseContext;
@@ -98,6 +103,24 @@ describe("holding the image's HEALTHCHECK", () => {
       subject({ startupTimeoutMs: 500 }),
     );
     expect(await holdImageCheck(without, "c1", check)).toMatchObject({ ok: false, runs: 3 });
+  });
+
+  it("counts a run past its time-out, or in a container that stopped, as a failure; the engine's other errors stand", async () => {
+    const timedOut = new EngineError("exec in c1: no answer within 2000 ms", "timeout");
+    const slow = await holdImageCheck(answering(timedOut)(subject({ startupTimeoutMs: 100 })), "c1", {
+      ...check,
+      timeoutMs: 2000,
+      retries: 1,
+    });
+    expect(slow).toMatchObject({ ok: false, got: "no exit code (no exit within 100 ms)" });
+    const stopped = new EngineError("container c1 is not running", "engine", 409);
+    const gone = await holdImageCheck(answering(stopped)(subject({ startupTimeoutMs: 100 })), "c1", {
+      ...check,
+      retries: 1,
+    });
+    expect(gone).toMatchObject({ ok: false, got: "no exit code (the container is not running)" });
+    const unreachable = new EngineError("connect ENOENT /var/run/docker.sock", "unreachable");
+    await expect(holdImageCheck(answering(unreachable)(), "c1", check)).rejects.toBe(unreachable);
   });
 
   it("is left to the inventory when it already waits on or probes the HEALTHCHECK", () => {

@@ -6,6 +6,7 @@
 // so the tool runs the same command the same way (in the container, as its user) at once.
 import { sleep } from "../../engine/deadline.js";
 import type { ImageHealthcheck } from "../../engine/provider.js";
+import { EngineError } from "../../errors.js";
 import type { Subject } from "../../inventory/schema.js";
 import { readinessOf } from "../../inventory/schema.js";
 import type { CaseContext } from "./case.js";
@@ -46,7 +47,7 @@ export async function holdImageCheck(
   let runs = 0;
   let delay = 250;
   for (;;) {
-    const { exitCode, output } = await c.engine.execCommand(containerId, check.argv, timeoutMs, c.signal);
+    const { exitCode, output } = await runOnce(c, containerId, check.argv, timeoutMs);
     runs++;
     const base = {
       name: "the image's HEALTHCHECK",
@@ -58,10 +59,27 @@ export async function holdImageCheck(
     const cannotRun = exitCode === 126 || exitCode === 127 || NOT_FOUND.test(output);
     if (cannotRun || (runs >= check.retries && Date.now() + delay > end) || c.signal.aborted) {
       const said = output.trim().split("\n").slice(-3).join(" / ").slice(0, 300);
-      return { ...base, ok: false, expected: "exit 0", got: `exit ${exitCode}${said ? ` (${said})` : ""}` };
+      const how = exitCode === -1 ? "no exit code" : `exit ${exitCode}`;
+      return { ...base, ok: false, expected: "exit 0", got: `${how}${said ? ` (${said})` : ""}` };
     }
     await sleep(delay, c.signal);
     delay = Math.min(delay * 2, 2000);
+  }
+}
+
+/**
+ * One run. Past its time-out a check has failed, as the engine counts it; a container that is no
+ * longer running fails it too (its exit is what the other cases report). Anything else is the
+ * engine's own error.
+ */
+async function runOnce(c: CaseContext, containerId: string, argv: string[], timeoutMs: number) {
+  try {
+    return await c.engine.execCommand(containerId, argv, timeoutMs, c.signal);
+  } catch (err) {
+    if (!(err instanceof EngineError) || c.signal.aborted) throw err;
+    if (err.kind === "timeout") return { exitCode: -1, output: `no exit within ${timeoutMs} ms` };
+    if (err.statusCode === 409) return { exitCode: -1, output: "the container is not running" };
+    throw err;
   }
 }
 

@@ -441,6 +441,23 @@ export class DockerEngine implements Engine {
     timeoutMs: number,
     signal?: AbortSignal,
   ): Promise<{ exitCode: number; output: string }> {
+    try {
+      return await this.execOnce(id, argv, timeoutMs, signal);
+    } catch (err) {
+      // Docker refuses a stopped container with 409, Podman with 500 ("container state
+      // improper"): both are said as Docker says it.
+      if (!(err instanceof EngineError) || err.kind !== "engine" || err.statusCode === 409) throw err;
+      if ((await this.inspect(id, signal)).state.running) throw err;
+      throw new EngineError(`exec in ${short(id)}: the container is not running`, "engine", 409);
+    }
+  }
+
+  private execOnce(
+    id: string,
+    argv: string[],
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<{ exitCode: number; output: string }> {
     return this.call(
       `exec in ${short(id)}`,
       async (abortSignal) => {
