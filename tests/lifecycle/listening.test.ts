@@ -61,6 +61,9 @@ describe("explainListening", () => {
   });
 
   it("says when nothing listens at all", () => {
-    expect(explainListening([], 8080)?.note).toBe("nothing in the container listens on any TCP port");
+    const why = explainListening([], 8080);
+    expect(why?.note).toBe("nothing in the container listens on any TCP port");
+    // A slow starter may simply not be listening yet.
+    expect(why?.fix).toMatch(/raise startupTimeoutMs/);
   });
 });

@@ -80,11 +80,11 @@ export function explainListening(
   if (others.length)
     return {
       note: `nothing listens on port ${port}; it listens on ${others.join(", ")}`,
-      fix: `set the inventory's port to the one the subject serves, or make it listen on ${port}`,
+      fix: `set the inventory's port to the one the subject serves, or make it listen on ${port} (or raise startupTimeoutMs if it is still starting)`,
     };
   return {
     note: "nothing in the container listens on any TCP port",
-    fix: `make the subject's server start and listen on 0.0.0.0:${port}; its log says why it has not`,
+    fix: `make the subject's server start and listen on 0.0.0.0:${port} (its log says why it has not), or raise startupTimeoutMs in the inventory if it is still starting`,
   };
 }
 
