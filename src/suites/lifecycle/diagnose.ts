@@ -152,6 +152,49 @@ function lowPortRefused(line: string): KnownCause | undefined {
   };
 }
 
+/**
+ * "exec /entrypoint.sh: no such file or directory" (runc's words, on Docker and Podman alike) when
+ * the file is there is the most confusing crash a user meets: the kernel could not find what the
+ * file names as its interpreter. The file is read from the container to say which: a `#!` line
+ * ending in a carriage return (a script saved with Windows line endings), an interpreter the image
+ * lacks, or a dynamically linked program whose loader (libc) the image lacks. Undefined when the
+ * log says nothing of the kind or the file cannot be read as one.
+ */
+export async function missingInterpreter(
+  engine: Engine,
+  id: string,
+  log: string,
+): Promise<KnownCause | undefined> {
+  const line = log.split(/\r?\n/).find((l) => EXEC_ENOENT.test(l));
+  const file = line && EXEC_ENOENT.exec(line)?.[1];
+  if (!line || !file) return undefined;
+  const head = await engine.readFile(id, file, 256).catch(() => undefined);
+  if (!head) return undefined;
+  if (head.subarray(0, 4).equals(ELF_MAGIC))
+    return {
+      cause: `${file} is a dynamically linked program whose loader (the libc it was linked against) is not in the image`,
+      fix: "link it statically (Go: CGO_ENABLED=0), or build FROM a base image with the libc it was linked against",
+      line,
+    };
+  const shebang = head.toString("latin1").split("\n")[0]!;
+  if (!shebang.startsWith("#!")) return undefined;
+  if (shebang.endsWith("\r"))
+    return {
+      cause: `${file} has Windows (CRLF) line endings, so its interpreter is read as "${shebang.slice(2).trim()}\\r", which does not exist`,
+      fix: `convert ${file} to LF line endings (in the Dockerfile: RUN sed -i 's/\\r$//' ${file}; in the repository: \`*.sh text eol=lf\` in .gitattributes)`,
+      line,
+    };
+  const interpreter = shebang.slice(2).trim().split(/\s+/)[0] ?? "";
+  return {
+    cause: `${file} starts with #!${interpreter}, which is not in the image`,
+    fix: `install ${interpreter} in the image, or change ${file}'s first line to an interpreter the image has (e.g. #!/bin/sh)`,
+    line,
+  };
+}
+
+const EXEC_ENOENT = /\bexec (\/[^\s:]+): no such file or directory/i;
+const ELF_MAGIC = Buffer.from([0x7f, 0x45, 0x4c, 0x46]);
+
 /** The last lines of the subject's log, redacted and bounded; never throws. */
 export async function logExcerpt(engine: Engine, id: string): Promise<string> {
   try {

@@ -7,7 +7,15 @@ import type { ContainerView } from "../../engine/provider.js";
 import { EngineError } from "../../errors.js";
 import { type Readiness, readinessOf } from "../../inventory/schema.js";
 import type { CaseContext, Draft } from "./case.js";
-import { describeExit, type ExitFacts, exitFactsOn, knownCause, lastLine, logExcerpt } from "./diagnose.js";
+import {
+  describeExit,
+  type ExitFacts,
+  exitFactsOn,
+  knownCause,
+  lastLine,
+  logExcerpt,
+  missingInterpreter,
+} from "./diagnose.js";
 import { explainListening, listeners } from "./listening.js";
 import { describeReadiness, type WaitOutcome, waitUntilReady } from "./readiness.js";
 
@@ -128,7 +136,9 @@ async function notRunning(
   const info = inspected ?? (await c.engine.inspect(containerId, c.signal));
   const facts = await exitFactsOn(c.engine, info.state);
   const excerpt = await logExcerpt(c.engine, containerId);
-  const cause = knownCause(excerpt, c.subject.writableRoots);
+  const cause =
+    knownCause(excerpt, c.subject.writableRoots) ??
+    (await missingInterpreter(c.engine, containerId, excerpt));
   const line = lastLine(excerpt);
   const happened = startError
     ? `could not be started: ${startError}`
