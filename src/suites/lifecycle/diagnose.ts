@@ -153,9 +153,9 @@ function lowPortRefused(line: string): KnownCause | undefined {
 }
 
 /**
- * "exec /entrypoint.sh: no such file or directory" (runc's words, on Docker and Podman alike) when
- * the file is there is the most confusing crash a user meets: the kernel could not find what the
- * file names as its interpreter. The file is read from the container to say which: a `#!` line
+ * "exec /entrypoint.sh: no such file or directory" (the OCI runtime's words, the same on every
+ * engine measured) when the file is there is the most confusing crash a user meets: the kernel
+ * could not find what the file names as its interpreter. The file is read from the container to say which: a `#!` line
  * ending in a carriage return (a script saved with Windows line endings), an interpreter the image
  * lacks, or a dynamically linked program whose loader (libc) the image lacks. Undefined when the
  * log says nothing of the kind or the file cannot be read as one.
