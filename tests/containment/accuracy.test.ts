@@ -172,6 +172,32 @@ describe("host paths", () => {
     ]);
   });
 
+  it("the host's programs and libraries allowed read-write are still a finding; read-only they pass (CIS 5.5)", () => {
+    const allowed = [
+      { path: "/usr/local/share", readOnly: false },
+      { path: "/lib64", readOnly: false },
+      { path: "/opt", readOnly: false },
+    ];
+    const judged = judgeHostBinds(
+      {
+        mounts: [
+          bind("/usr/local/share/fonts", "/a", true),
+          bind("/usr/local/share/fonts", "/b"),
+          bind("/lib64", "/c", true),
+          bind("/opt", "/d", true),
+        ],
+        dataRoot: "/var/lib/docker",
+      },
+      allowed,
+    );
+    expect(judged.map((b) => b.problem ?? "ok")).toEqual([
+      "host path /usr/local/share/fonts is inside the host's /usr, mounted read-write: the subject can change what the host runs (read-only at most)",
+      "ok",
+      "host path /lib64 is inside the host's /lib64, mounted read-write: the subject can change what the host runs (read-only at most)",
+      "ok",
+    ]);
+  });
+
   it("an allowed host path with shared propagation is a finding (CIS 5.19)", () => {
     const judged = judgeHostBinds(
       { mounts: [{ ...bind("/srv/data", "/a"), propagation: "rshared" }], dataRoot: "/var/lib/docker" },

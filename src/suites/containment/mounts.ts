@@ -147,6 +147,26 @@ export const SENSITIVE_HOST_PATHS = [
   "/home",
 ];
 
+/**
+ * The host's programs and libraries (CIS 5.5 names /usr and /lib): bound read-only they only
+ * disclose, bound read-write they let the subject change what the host runs. Allowed read-write
+ * they are still a finding.
+ */
+export const HOST_SYSTEM_DIRS = ["/usr", "/lib", "/lib32", "/lib64", "/bin", "/sbin"];
+
+/** Why writing host path `source` reaches what the host runs (it is, holds, or sits inside one). */
+export function hostSystemPath(source: string): string | undefined {
+  const src = normalHostPath(source);
+  for (const r of HOST_SYSTEM_DIRS) {
+    if (under(src, r)) return `inside the host's ${r}`;
+    if (under(r, src)) return `contains the host's ${r}`;
+  }
+  return undefined;
+}
+
+const writableSystem = (source: string, where: string) =>
+  `host path ${source} is ${where}, mounted read-write: the subject can change what the host runs (read-only at most)`;
+
 /** Why a host path is sensitive (it is, holds, or sits inside one), or undefined. */
 export function sensitiveHostPath(source: string, dataRoot?: string): string | undefined {
   const src = normalHostPath(source);
@@ -179,15 +199,18 @@ function hostPathProblem(
 ): string | undefined {
   const sensitive = sensitiveHostPath(source, dataRoot);
   const allow = allowed.find((a) => under(source, normalHostPath(a.path)));
+  const system = rw ? hostSystemPath(source) : undefined;
   return sensitive
     ? `host path ${source} is ${sensitive}: never allowed, read-only or not`
     : !allow
       ? `host path ${source} is not an allowed host path`
       : allow.readOnly && rw
         ? `host path ${source} is allowed read-only but mounted read-write`
-        : /^r?shared$/.test(propagation ?? "")
-          ? `host path ${source} is mounted with ${propagation} propagation (mounts made inside reach the host)`
-          : undefined;
+        : system
+          ? writableSystem(source, system)
+          : /^r?shared$/.test(propagation ?? "")
+            ? `host path ${source} is mounted with ${propagation} propagation (mounts made inside reach the host)`
+            : undefined;
 }
 
 /** Every declared host bind with its judgement (engine-managed files are not declared mounts). */
@@ -242,7 +265,8 @@ export function hostPathDevices(
 
 /**
  * The problem with a bound mountinfo entry as measured, where its declared source hides it: only
- * sensitivity is judged here (an allowed directory reached through a symlink stays allowed).
+ * sensitivity (and a writable host system directory) is judged here (an allowed directory reached
+ * through a symlink stays allowed).
  */
 function measuredBindProblem(
   m: MountEntry,
@@ -256,7 +280,9 @@ function measuredBindProblem(
   if (!hostDevices.has(m.device)) return undefined;
   const real = normalHostPath(m.root);
   const sensitive = sensitiveHostPath(real, dataRoot);
-  return sensitive && `host path ${real} is ${sensitive}${via}: never allowed, read-only or not`;
+  if (sensitive) return `host path ${real} is ${sensitive}${via}: never allowed, read-only or not`;
+  const system = bind.rw && !m.options.includes("ro") ? hostSystemPath(real) : undefined;
+  return system && writableSystem(`${real}${via}`, system);
 }
 
 /** The declared host bind a mountinfo entry belongs to (its own mount point or a sub-mount of it). */
