@@ -203,9 +203,8 @@ type Observers = (subject: Subject) => Observer[];
 async function runSubjects(run: RunContext, into: Results, errors: Report["errors"]): Promise<void> {
   const { opts, engine, owner, subjects, suites, probeImage } = run;
   const { log, signal } = opts;
-  // The engine's facts (which engine, hence which builder) are asked beside the ping, not
-  // after it: every run needs both, and a dead engine fails the ping with its own message.
-  engine.facts().catch(() => {});
+  // The ping's answer also says which engine answers (hence its facts and builder), so nothing
+  // else is asked before the run starts; a dead engine fails the ping with its own message.
   await engine.ping();
   // BuildKit's session code loads while the engine answers the calls below, not at the first build.
   if (subjects.some((s) => s.build && s.build.builder !== "legacy")) engine.prepareBuild?.();

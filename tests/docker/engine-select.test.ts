@@ -28,6 +28,16 @@ describe.skipIf(!hasEngine)("engine selection on the real engine", () => {
     expect(await engine.builderFor("auto")).toEqual(chooseBuilder("auto", fromVersion));
   });
 
+  it("a ping names the engine: its facts and builder need no further call", async () => {
+    const engine = createEngine("auto", { DOCKER_HOST: host }) as DockerEngine;
+    await engine.ping();
+    engine.docker.modem.dial = () => {
+      throw new Error("the engine was asked again");
+    };
+    expect((await engine.facts()).kind).toBe(ENGINE_KIND);
+    await engine.builderFor("auto");
+  });
+
   it("asking for the other engine is refused at ping, naming what answered", async () => {
     const other = ENGINE_KIND === "podman" ? "docker" : "podman";
     const engine = createEngine(other, { DOCKER_HOST: host, CONTAINER_HOST: host });

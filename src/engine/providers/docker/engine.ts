@@ -104,7 +104,9 @@ export class DockerEngine implements Engine {
   }
 
   async ping(timeoutMs = 5000): Promise<void> {
-    await this.pingHeaders(timeoutMs);
+    const named = identityFromPing(await this.pingHeaders(timeoutMs));
+    // The answer names the engine: its facts and the builder choice need no call of their own.
+    if (named) this.identityPromise ??= Promise.resolve(named);
     if (!this.expectKind) return;
     const facts = await this.facts();
     if (facts.kind !== this.expectKind)
