@@ -34,7 +34,7 @@ export interface CheckRunState {
 }
 
 export async function reportStep(step: Step, mode: ReportMode): Promise<void> {
-  const { inputs, decision } = step;
+  const { decision } = step;
   // A command run tests exactly the commit the maintainer accepted, or nothing.
   if (decision) await (await import("../bot/index.js")).assertWorkspaceAt(step.workspace, decision);
   await mode.validate?.(step);

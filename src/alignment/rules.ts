@@ -9,7 +9,6 @@ import type { CodeOwners } from "./codeowners.js";
 import { type AlignmentConfig, type PathRule, principleLevel, type Target } from "./config.js";
 import type { DiffFile } from "./diff.js";
 import { FindingCollector, type FindingHead } from "./findings.js";
-import { languageOf } from "./languages.js";
 import {
   CONTEXT_BUDGET_CHARS,
   compileHunkPattern,

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { listOwned } from "../../src/engine/cleanup.js";
-import { newRunId, normalizeRef } from "../../src/engine/ownership.js";
+import { newRunId } from "../../src/engine/ownership.js";
 import { DockerEngine } from "../../src/engine/providers/docker/engine.js";
 import { silentLogger } from "../../src/log.js";
 import { runPipeline } from "../../src/pipeline.js";

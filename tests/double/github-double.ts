@@ -8,15 +8,8 @@
 // Faults (403, 404, 422, 5xx, secondary rate limits) are programmable per operation.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { schema as graphqlSchema } from "@octokit/graphql-schema";
 import { Ajv, type ValidateFunction } from "ajv";
-import {
-  buildSchema,
-  execute,
-  type GraphQLSchema,
-  type parse as parseGraphql,
-  validate as validateGraphql,
-} from "graphql";
+import type { GraphQLSchema, parse as parseGraphql } from "graphql";
 import { type Schema, schemaSampler } from "../helpers/schema-sample.js";
 import subset from "./openapi-subset.json" with { type: "json" };
 

@@ -1,7 +1,5 @@
 // The engine contract against the in-memory double, plus what only a double can do: faults on demand.
 import { describe, expect, it } from "vitest";
-import { MemoryEngine } from "../../src/engine/providers/memory/engine.js";
-import { interpret } from "../../src/engine/providers/memory/script.js";
 import type { EngineError } from "../../src/errors.js";
 import { MEMORY_BASE, memoryEngine } from "../helpers/memory.js";
 import { engineContract, specFor } from "./contract.js";

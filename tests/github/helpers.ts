@@ -1,7 +1,8 @@
+import { afterEach, beforeEach, expect } from "vitest";
 import type { RunDecision } from "../../src/bot/index.js";
 import { createGitHubClient, type GitHubClient } from "../../src/github/client.js";
 import type { EventContext } from "../../src/github/context.js";
-import { FULL_TOKEN, type GitHubDouble } from "../double/github-double.js";
+import { FULL_TOKEN, GitHubDouble } from "../double/github-double.js";
 
 export const HEAD = "1234567890abcdef1234567890abcdef12345678";
 export const HEAD2 = "fedcba0987654321fedcba0987654321fedcba09";
@@ -55,4 +56,21 @@ export function maintainerRun(headSha = HEAD): RunDecision {
     requestedBy: "maintainer",
     reactionTarget: { owner: "octo-org", repo: "app", commentId: 900 },
   };
+}
+
+/**
+ * A GitHub double for each test of the file, with fork PR #7 (stranger/app, at HEAD); after each
+ * test every request it saw must have matched GitHub's OpenAPI description.
+ */
+export function forkPullDouble(): () => GitHubDouble {
+  let double: GitHubDouble;
+  beforeEach(async () => {
+    double = await new GitHubDouble().start();
+    double.seedPull(7, { headSha: HEAD, headRepo: "stranger/app", headRef: "feature" });
+  });
+  afterEach(async () => {
+    await double.stop();
+    expect(double.problems).toEqual([]);
+  });
+  return () => double;
 }

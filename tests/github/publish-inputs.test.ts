@@ -5,25 +5,16 @@
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { publishCommandRun } from "../../src/bot/step.js";
 import { forkCheckName, publishBundle } from "../../src/commands/publish.js";
 import { writeBundle } from "../../src/report/bundle.js";
 import type { Report } from "../../src/report/model.js";
-import { GitHubDouble } from "../double/github-double.js";
 import { workflowRunEvent } from "../e2e/events.js";
 import { makeCase, makeReport } from "../report/fixtures.js";
-import { clientFor, HEAD, maintainerRun } from "./helpers.js";
+import { clientFor, forkPullDouble, HEAD, maintainerRun } from "./helpers.js";
 
-let double: GitHubDouble;
-beforeEach(async () => {
-  double = await new GitHubDouble().start();
-  double.seedPull(7, { headSha: HEAD, headRepo: "stranger/app", headRef: "feature" });
-});
-afterEach(async () => {
-  await double.stop();
-  expect(double.problems).toEqual([]);
-});
+const double = forkPullDouble();
 
 /** `n` failing cases, each annotated on its own Dockerfile line. */
 const failing = (n: number): Report =>
@@ -60,7 +51,7 @@ async function forkPhase2(report: Report, inputs: Inputs) {
       GITHUB_EVENT_NAME: "workflow_run",
       GITHUB_EVENT_PATH: eventPath,
     },
-    client: clientFor(double),
+    client: clientFor(double()),
     ...inputs,
   });
   expect(out.exitCode, out.messages.join("\n")).toBe(0);
@@ -69,7 +60,7 @@ async function forkPhase2(report: Report, inputs: Inputs) {
 
 const decision = maintainerRun();
 async function commandPublish(report: Report, inputs: Inputs) {
-  return (await publishCommandRun(report, decision, { client: clientFor(double), ...inputs })).published!;
+  return (await publishCommandRun(report, decision, { client: clientFor(double()), ...inputs })).published!;
 }
 
 describe.each([
@@ -78,7 +69,7 @@ describe.each([
 ] as const)("%s", (_, publish, name) => {
   it("max-annotations: at most that many annotations, and the check run says what was left out", async () => {
     await publish(failing(12), { maxAnnotations: 5 });
-    const run = double.checkRuns.find((r) => r.name === name)!;
+    const run = double().checkRuns.find((r) => r.name === name)!;
     expect(run.output.annotations).toHaveLength(5);
     expect(run.output.summary).toContain(
       "Annotations not sent: 7 beyond the limit of 5 (input max-annotations)",
@@ -95,6 +86,8 @@ describe.each([
     await publish(failing(1), {});
     const green = await publish(passing(), { commentOnPass: "delete" });
     expect(green.comment).toBe("deleted");
-    expect(double.comments.filter((c) => c.login === "github-actions[bot]" && c.issue === 7)).toHaveLength(0);
+    expect(double().comments.filter((c) => c.login === "github-actions[bot]" && c.issue === 7)).toHaveLength(
+      0,
+    );
   });
 });

@@ -3,7 +3,7 @@
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { publishCommandRun } from "../../src/bot/step.js";
 import { publish } from "../../src/commands/publish.js";
 import { commentMarker } from "../../src/github/comment.js";
@@ -11,25 +11,16 @@ import { writeBundle } from "../../src/report/bundle.js";
 import { renderMarkdown } from "../../src/report/markdown.js";
 import type { Report } from "../../src/report/model.js";
 import { CONTAINMENT_CASES } from "../../src/suites/ids.js";
-import { GitHubDouble } from "../double/github-double.js";
 import { workflowRunEvent } from "../e2e/events.js";
 import { commandLine } from "../helpers/cli.js";
 import { makeCase, makeReport } from "../report/fixtures.js";
-import { clientFor, HEAD, HEAD2, maintainerRun } from "./helpers.js";
+import { clientFor, forkPullDouble, HEAD, HEAD2, maintainerRun } from "./helpers.js";
 
 const TRUSTED = "docker-acceptance";
 const FORK = "docker-acceptance (fork, unverified)";
 const BASE_SHA = "b".repeat(40);
 
-let double: GitHubDouble;
-beforeEach(async () => {
-  double = await new GitHubDouble().start();
-  double.seedPull(7, { headSha: HEAD, headRepo: "stranger/app", headRef: "feature" });
-});
-afterEach(async () => {
-  await double.stop();
-  expect(double.problems).toEqual([]);
-});
+const double = forkPullDouble();
 
 /** A bundle as the fork's own phase 1 can make it: anything it likes, sealed with SHA256SUMS. */
 async function forkBundle(
@@ -62,7 +53,7 @@ async function phase2(
         workflowRunEvent(o.run ?? { headSha: HEAD, headRepo: "stranger/app" }),
       ),
     },
-    client: clientFor(double),
+    client: clientFor(double()),
     out: () => {},
     err: (t) => err.push(t),
   });
@@ -73,7 +64,7 @@ const decision = maintainerRun();
 
 /** The command recipe's publish job (maintainer-approved run). */
 async function maintainerPublishes(report: Report) {
-  return publishCommandRun(report, decision, { client: clientFor(double) });
+  return publishCommandRun(report, decision, { client: clientFor(double()) });
 }
 
 /** Seven fabricated passing cases, every field a fork would want. */
@@ -84,7 +75,7 @@ const forgedGreen = (over: Partial<Report> = {}) =>
     ...over,
   });
 
-const trustedRuns = () => double.checkRuns.filter((r) => r.name === TRUSTED);
+const trustedRuns = () => double().checkRuns.filter((r) => r.name === TRUSTED);
 const firstVisibleLine = (body: string) => body.split("\n").find((l) => l.trim() && !l.startsWith("<!--"))!;
 
 describe("attack 1: a forged green result in the fork recipe", () => {
@@ -96,13 +87,13 @@ describe("attack 1: a forged green result in the fork recipe", () => {
     async (_, report) => {
       const r = await phase2(await forkBundle(report));
       expect(r.code).toBe(0);
-      expect(double.checkRuns.map((c) => c.conclusion)).not.toContain("success");
+      expect(double().checkRuns.map((c) => c.conclusion)).not.toContain("success");
       expect(trustedRuns()).toEqual([]);
-      expect(double.checkRuns).toEqual([
+      expect(double().checkRuns).toEqual([
         expect.objectContaining({ name: FORK, head_sha: HEAD, conclusion: "neutral" }),
       ]);
-      expect(double.checkRuns[0]!.output.title).toMatch(/^UNVERIFIED \(fork's own workflow\)/);
-      const body = double.comments[0]!.body;
+      expect(double().checkRuns[0]!.output.title).toMatch(/^UNVERIFIED \(fork's own workflow\)/);
+      const body = double().comments[0]!.body;
       expect(body.startsWith(commentMarker(TRUSTED))).toBe(false);
       expect(firstVisibleLine(body)).toMatch(/^## ❔ Unverified, produced by the fork's own workflow/);
       expect(body).toContain("Never make this check required");
@@ -120,17 +111,17 @@ describe("attack 2: the forgery overwrites a maintainer-approved result", () => 
       cases: [makeCase({ id: "containment.user", status: "fail", message: "uid 0" })],
     });
     await maintainerPublishes(fail);
-    const trustedComment = double.comments.find((c) => c.body.startsWith(commentMarker(TRUSTED)))!;
+    const trustedComment = double().comments.find((c) => c.body.startsWith(commentMarker(TRUSTED)))!;
     const trustedBody = trustedComment.body;
     expect(trustedBody).toMatch(/docker-acceptance: FAIL/);
 
     // The fork closes and reopens its PR; phase 1 uploads a forged PASS; phase 2 publishes it.
     const r = await phase2(await forkBundle(forgedGreen()));
     expect(r.code).toBe(0);
-    expect(double.comments.find((c) => c.id === trustedComment.id)!.body).toBe(trustedBody);
+    expect(double().comments.find((c) => c.id === trustedComment.id)!.body).toBe(trustedBody);
     expect(trustedRuns().map((c) => c.conclusion)).toEqual(["failure"]);
-    expect(double.checkRuns.filter((c) => c.conclusion === "success")).toEqual([]);
-    expect(double.comments).toHaveLength(2);
+    expect(double().checkRuns.filter((c) => c.conclusion === "success")).toEqual([]);
+    expect(double().comments).toHaveLength(2);
   });
 });
 
@@ -153,14 +144,14 @@ describe("attack 4: the command recipe's publish job trusts the bundle's verdict
     expect(done.report?.verdict).toBe("error");
     expect(done.report?.errors.map((e) => e.kind)).toEqual(["head-mismatch"]);
     expect(trustedRuns().map((c) => c.conclusion)).toEqual(["failure"]);
-    expect(double.comments[0]!.body).toContain("names no head commit");
+    expect(double().comments[0]!.body).toContain("names no head commit");
   });
 
   it("the fork recipe treats a missing head the same way", async () => {
     const r = await phase2(await forkBundle(forgedGreen({ head: {} })));
     expect(r.code).toBe(0);
-    expect(double.checkRuns).toEqual([expect.objectContaining({ name: FORK, conclusion: "failure" })]);
-    expect(double.comments[0]!.body).toMatch(/ERROR/);
+    expect(double().checkRuns).toEqual([expect.objectContaining({ name: FORK, conclusion: "failure" })]);
+    expect(double().comments[0]!.body).toMatch(/ERROR/);
   });
 });
 
@@ -168,7 +159,7 @@ describe("attack 6: the fork comment shows the bundle's claimed head", () => {
   it("the head shown is the triggering run's; the claim (base commit + fake stale banner) is an error", async () => {
     const r = await phase2(await forkBundle(forgedGreen({ head: { sha: BASE_SHA, movedTo: HEAD2 } })));
     expect(r.code).toBe(0);
-    const body = double.comments[0]!.body;
+    const body = double().comments[0]!.body;
     expect(body).toContain(`head \`${HEAD.slice(0, 12)}\``);
     expect(body).not.toContain(`head \`${BASE_SHA.slice(0, 12)}\``);
     expect(body).not.toMatch(/Stale: the pull request's head moved/);
@@ -176,7 +167,7 @@ describe("attack 6: the fork comment shows the bundle's claimed head", () => {
     expect(body).toMatch(
       /claims it tested commit b{6}\u200db{34}, but the workflow\\_run that produced it names/,
     );
-    expect(double.checkRuns).toEqual([
+    expect(double().checkRuns).toEqual([
       expect.objectContaining({ name: FORK, head_sha: HEAD, conclusion: "failure" }),
     ]);
   });
@@ -189,7 +180,7 @@ describe("attack 7: publish outside workflow_run, and PRs matched by head SHA on
       expect(r.code).toBe(1);
       expect(r.err).toMatch(/not workflow_run: there is no triggering run .*refusing/);
     }
-    expect(double.requests).toEqual([]);
+    expect(double().requests).toEqual([]);
   });
 
   it("told explicitly (--allow-outside-workflow-run) it publishes, still unverified and never success", async () => {
@@ -198,7 +189,7 @@ describe("attack 7: publish outside workflow_run, and PRs matched by head SHA on
       args: ["--allow-outside-workflow-run"],
     });
     expect(r.code).toBe(0);
-    expect(double.checkRuns).toEqual([expect.objectContaining({ name: FORK, conclusion: "neutral" })]);
+    expect(double().checkRuns).toEqual([expect.objectContaining({ name: FORK, conclusion: "neutral" })]);
   });
 
   it("told explicitly, it still posts only on the PR's current head (never on, say, the base branch's commit)", async () => {
@@ -212,24 +203,24 @@ describe("attack 7: publish outside workflow_run, and PRs matched by head SHA on
     );
     expect(r.code).toBe(1);
     expect(r.err).toContain("no workflow_run vouches for the other; refusing");
-    expect(double.checkRuns).toEqual([]);
-    expect(double.comments).toEqual([]);
+    expect(double().checkRuns).toEqual([]);
+    expect(double().comments).toEqual([]);
   });
 
   it("event.json naming a PR whose head has the same SHA but another repository or branch is refused", async () => {
     // The victim's PR carries the same commit (the attacker forked its branch).
-    double.seedPull(9, { headSha: HEAD, headRepo: "victim/app", headRef: "fix" });
+    double().seedPull(9, { headSha: HEAD, headRepo: "victim/app", headRef: "fix" });
     const toVictim = { prNumber: 9, headSha: HEAD, repository: "octo-org/app" };
     const otherRepo = await phase2(await forkBundle(forgedGreen(), toVictim));
     expect(otherRepo.code).toBe(1);
     expect(otherRepo.err).toContain(
       "comes from victim/app:fix, but the workflow_run ran on stranger/app:feature",
     );
-    double.seedPull(10, { headSha: HEAD, headRepo: "stranger/app", headRef: "other-branch" });
+    double().seedPull(10, { headSha: HEAD, headRepo: "stranger/app", headRef: "other-branch" });
     const otherBranch = await phase2(await forkBundle(forgedGreen(), { ...toVictim, prNumber: 10 }));
     expect(otherBranch.code).toBe(1);
-    expect(double.comments).toEqual([]);
-    expect(double.checkRuns).toEqual([]);
+    expect(double().comments).toEqual([]);
+    expect(double().checkRuns).toEqual([]);
   });
 
   it("a workflow_run payload without head repository or branch vouches for nothing", async () => {
@@ -240,13 +231,13 @@ describe("attack 7: publish outside workflow_run, and PRs matched by head SHA on
         GITHUB_EVENT_NAME: "workflow_run",
         GITHUB_EVENT_PATH: await eventFile({ workflow_run: { head_sha: HEAD } }),
       },
-      client: clientFor(double),
+      client: clientFor(double()),
       out: () => {},
       err: (t) => err.push(t),
     });
     expect(code).toBe(1);
     expect(err.join("")).toMatch(/names no head_sha, head_repository or head_branch; refusing/);
-    expect(double.requests).toEqual([]);
+    expect(double().requests).toEqual([]);
   });
 });
 
@@ -266,7 +257,7 @@ describe("attack 5: live links and references through untrusted text", async () 
       errors: [{ kind: "x", message: evil }],
     });
     await maintainerPublishes(report);
-    const body = double.comments[0]!.body;
+    const body = double().comments[0]!.body;
     const html = await marked.parse(body, { gfm: true });
     // marked implements GFM's links and autolinks: no anchor may point anywhere the text chose.
     expect(html).not.toMatch(/<a [^>]*href="[^"]*evil/);
