@@ -32,6 +32,8 @@ export const OPERATIONS = [
   // The PR-comment bot (src/bot): the commenter's permission, and reactions on the command.
   ["get", "/repos/{owner}/{repo}/collaborators/{username}/permission"],
   ["post", "/repos/{owner}/{repo}/issues/comments/{comment_id}/reactions"],
+  // The bot's pinned head: the pushes GitHub recorded to the PR's head branch, with their times.
+  ["get", "/repos/{owner}/{repo}/activity"],
 ];
 
 // Prose and examples are not needed to validate and would make the subset ten times larger.

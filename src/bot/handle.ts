@@ -1,21 +1,30 @@
 // From a PR comment to a decision: ignore it, reply (help or refusal), or run on a pinned head.
 // Cheap first: everything decidable from the payload (not a new comment, not a PR, a bot, no
 // command) is decided with no request at all, since every comment on every PR starts this
-// workflow. Only then do we ask the API who the commenter is and what the PR's head is.
+// workflow. Only then do we ask the API who the commenter is and which head they saw (pin.ts).
 import { UsageError } from "../errors.js";
 import { call, type GitHubClient, toPublishError } from "../github/client.js";
 import { type Logger, silentLogger } from "../log.js";
 import type { Verdict } from "../report/model.js";
 import { type RunDecision, runDecisionSchema } from "./decision.js";
 import { type IssueCommentEvent, isBot, issueCommentEventSchema } from "./event.js";
-import { parseCommands } from "./parse.js";
-import { ALLOWED_PERMISSIONS, renderClosed, renderHelp, renderRefusal, renderRunFailure } from "./replies.js";
+import { type Command, parseCommands } from "./parse.js";
+import { type PullRef, pinReviewedHead, type Refusal, readPull } from "./pin.js";
+import {
+  ALLOWED_PERMISSIONS,
+  renderClosed,
+  renderHelp,
+  renderNotPinned,
+  renderRefusal,
+  renderRunFailure,
+} from "./replies.js";
 
 export type { RunDecision } from "./decision.js";
+export type { PullRef } from "./pin.js";
 
 export type BotDecision =
   | { kind: "ignore"; reason: string }
-  | { kind: "refused"; replyId: number; reason: "permission" | "closed" }
+  | { kind: "refused"; replyId: number; reason: "permission" | Refusal["reason"] }
   | { kind: "help"; replyId: number }
   | RunDecision;
 
@@ -41,55 +50,74 @@ export async function handleIssueComment(event: unknown, deps: BotDeps): Promise
   const command = parseCommands(e.comment.body ?? "")[0];
   if (!command) return ignore("no command");
 
-  const owner = e.repository.owner.login;
-  const repo = e.repository.name;
-  const commentId = e.comment.id;
-  const issueNumber = e.issue.number;
-  const login = e.comment.user!.login;
-  const log = deps.log ?? silentLogger;
-  const reply = (body: string) => postReply(deps.client, { owner, repo, issueNumber }, body);
-
+  const pr = { owner: e.repository.owner.login, repo: e.repository.name, number: e.issue.number };
+  const reply = (body: string) =>
+    postReply(deps.client, { owner: pr.owner, repo: pr.repo, issueNumber: pr.number }, body);
   if (command.kind === "help") {
-    return { kind: "help", replyId: await reply(renderHelp(commentId, command.problem)) };
+    return { kind: "help", replyId: await reply(renderHelp(e.comment.id, command.problem)) };
   }
+  const asked = { id: e.comment.id, body: e.comment.body ?? "", login: e.comment.user!.login };
+  const outcome = await acceptRun(deps, pr, asked, command);
+  if (outcome.kind !== "refused") return outcome.kind === "deleted" ? ignore("comment deleted") : outcome;
+  return { kind: "refused", reason: outcome.reason, replyId: await reply(outcome.body) };
+}
 
-  const permission = await readPermission(deps.client, owner, repo, login);
+type Accepted =
+  | RunDecision
+  | { kind: "refused"; reason: "permission" | Refusal["reason"]; body: string }
+  | { kind: "deleted" };
+
+/** A run command from a person: their permission, then the head they saw, pinned, and 👀. */
+async function acceptRun(
+  deps: BotDeps,
+  pr: PullRef,
+  asked: { id: number; body: string; login: string },
+  command: Extract<Command, { kind: "run" }>,
+): Promise<Accepted> {
+  const log = deps.log ?? silentLogger;
+  const permission = await readPermission(deps.client, pr.owner, pr.repo, asked.login);
   if (!permission.allowed) {
-    log.info(`docker-acceptance bot: ${login} has ${permission.name}; refusing /acceptance run`);
+    log.info(`docker-acceptance bot: ${asked.login} has ${permission.name}; refusing /acceptance run`);
     return {
       kind: "refused",
       reason: "permission",
-      replyId: await reply(renderRefusal(commentId, login, permission.name)),
+      body: renderRefusal(asked.id, asked.login, permission.name),
     };
   }
-
-  // The head is read once, now: the run, the check run and the report all use this SHA, so a
-  // push after the maintainer's command cannot slip unreviewed code into the accepted run.
-  const pull = await call("pull-requests: read", `read pull request #${issueNumber}`, () =>
-    deps.client.octokit.rest.pulls.get({ owner, repo, pull_number: issueNumber }),
-  );
-  if (pull.data.state !== "open") {
-    return { kind: "refused", reason: "closed", replyId: await reply(renderClosed(commentId, issueNumber)) };
+  const pin = await pinReviewedHead(deps.client, pr, asked, command.sha);
+  if (pin.kind === "deleted") return pin;
+  if (pin.kind === "refused") {
+    const { refusal } = pin;
+    log.info(`docker-acceptance bot: not running: ${refusal.reason}`);
+    const body =
+      refusal.reason === "closed"
+        ? renderClosed(asked.id, pr.number)
+        : renderNotPinned(asked.id, refusal, command.subjects);
+    return { kind: "refused", reason: refusal.reason, body };
   }
-  const baseRepo = `${owner}/${repo}`;
-  const headRepo = pull.data.head.repo?.full_name ?? baseRepo;
+  const baseRepo = `${pr.owner}/${pr.repo}`;
+  const headRepo = pin.pull.headRepo ?? baseRepo;
   const decision = runDecisionSchema.parse({
     kind: "run",
-    owner,
-    repo,
-    pr: issueNumber,
-    headSha: pull.data.head.sha,
-    baseSha: /^[0-9a-f]{40}$/.test(pull.data.base.sha) ? pull.data.base.sha : undefined,
+    owner: pr.owner,
+    repo: pr.repo,
+    pr: pr.number,
+    headSha: pin.pull.sha,
+    baseSha: /^[0-9a-f]{40}$/.test(pin.pull.baseSha) ? pin.pull.baseSha : undefined,
     headRepo,
-    fork: headRepo.toLowerCase() !== baseRepo.toLowerCase(),
+    // A head repository that is gone is nobody's here: treated as a fork's.
+    fork: pin.pull.headRepo === null || headRepo.toLowerCase() !== baseRepo.toLowerCase(),
     subjects: command.subjects,
-    commentId,
-    requestedBy: login,
-    reactionTarget: { owner, repo, commentId },
+    commentId: asked.id,
+    requestedBy: asked.login,
+    reactionTarget: { owner: pr.owner, repo: pr.repo, commentId: asked.id },
   });
   await react(deps, decision.reactionTarget, "eyes");
   log.info(
-    `docker-acceptance bot: ${login} (${permission.name}) accepted; running on ${decision.headSha}` +
+    `docker-acceptance bot: ${asked.login} (${permission.name}) accepted; running on ${decision.headSha} ` +
+      (pin.by === "named"
+        ? "(named in the command)"
+        : "(unchanged since the comment, by GitHub's push record)") +
       (decision.fork ? ` from fork ${headRepo}` : ""),
   );
   return decision;
@@ -125,22 +153,14 @@ export function reactionFor(verdict: Verdict): Reaction {
   return verdict === "pass" || verdict === "warn" ? "rocket" : "confused";
 }
 
-export interface PullRef {
-  owner: string;
-  repo: string;
-  number: number;
-}
-
 /** Reads the PR again: stale when its head is no longer the SHA the run used. */
 export async function isHeadStale(
   client: GitHubClient,
   pr: PullRef,
   headSha: string,
 ): Promise<{ stale: boolean; currentSha: string }> {
-  const pull = await call("pull-requests: read", `read pull request #${pr.number}`, () =>
-    client.octokit.rest.pulls.get({ owner: pr.owner, repo: pr.repo, pull_number: pr.number }),
-  );
-  return { stale: pull.data.head.sha !== headSha, currentSha: pull.data.head.sha };
+  const pull = await readPull(client, pr);
+  return { stale: pull.sha !== headSha, currentSha: pull.sha };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -12,9 +12,17 @@
 const SUBJECT_NAME = /^[a-z0-9][a-z0-9._-]{0,62}$/;
 /** More subjects than any inventory needs on one line is a paste accident, not a request. */
 const MAX_SUBJECTS = 20;
+/**
+ * A named commit is its full SHA (40 hex, 64 in a SHA-256 repository). A short one is refused:
+ * a commit whose SHA starts with the reviewed one's 7 or 12 characters takes seconds to hours
+ * to make, so `@abc1234` could pin a commit nobody saw. (A full SHA is also longer than any
+ * GitHub login, so `@<sha>` never mentions anyone.)
+ */
+const FULL_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i;
 
 export type Command =
-  | { kind: "run"; subjects: string[]; line: number }
+  /** `sha`: the commit the maintainer named (`@<sha>`), lower case; absent for a bare command. */
+  | { kind: "run"; subjects: string[]; line: number; sha?: string }
   | { kind: "help"; line: number; problem?: string };
 
 /** Block-quote and list-item markers before a line's content, so fences nested in them are seen. */
@@ -115,14 +123,31 @@ function readCommand(rest: string, line: number): Command {
   switch (verb.toLowerCase()) {
     case "help":
       return { kind: "help", line };
-    case "run": {
-      const bad = args.find((a) => !SUBJECT_NAME.test(a));
-      if (bad !== undefined) return { kind: "help", line, problem: `${bad} is not a subject name` };
-      if (args.length > MAX_SUBJECTS)
-        return { kind: "help", line, problem: `more than ${MAX_SUBJECTS} subjects named` };
-      return { kind: "run", subjects: [...new Set(args)], line };
-    }
+    case "run":
+      return readRun(args, line);
     default:
       return { kind: "help", line, problem: `unknown command ${verb}` };
   }
+}
+
+/** `run [@<sha>] [subject ...]`: the commit may be named anywhere among the subjects, once. */
+function readRun(args: string[], line: number): Command {
+  const named = args.filter((a) => a.startsWith("@"));
+  const subjects = args.filter((a) => !a.startsWith("@"));
+  const problem = (text: string): Command => ({ kind: "help", line, problem: text });
+  if (named.length > 1) return problem("more than one commit named");
+  const sha = named[0]?.slice(1);
+  if (sha !== undefined && !FULL_SHA.test(sha)) {
+    return problem(
+      /^[0-9a-f]{4,}$/i.test(sha)
+        ? `@${sha} is not a full commit SHA (name all 40 characters: a short one can match another commit)`
+        : `@${sha} is not a commit SHA`,
+    );
+  }
+  const hexWord = subjects.find((a) => FULL_SHA.test(a));
+  if (hexWord !== undefined) return problem(`${hexWord} looks like a commit: name it as @${hexWord}`);
+  const bad = subjects.find((a) => !SUBJECT_NAME.test(a));
+  if (bad !== undefined) return problem(`${bad} is not a subject name`);
+  if (subjects.length > MAX_SUBJECTS) return problem(`more than ${MAX_SUBJECTS} subjects named`);
+  return { kind: "run", subjects: [...new Set(subjects)], line, ...(sha ? { sha: sha.toLowerCase() } : {}) };
 }

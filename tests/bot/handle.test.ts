@@ -1,7 +1,7 @@
 // The bot against the OpenAPI-validated GitHub double, driven by issue_comment payloads that
 // validate against GitHub's webhook schema. What a PR participant would see: replies, reactions,
 // the report comment; and what they must not cause: runs, requests, replies to bots.
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   applyPinnedHead,
   commandOutputs,
@@ -14,62 +14,20 @@ import {
   type RunDecision,
 } from "../../src/bot/index.js";
 import { UsageError } from "../../src/errors.js";
-import { createGitHubClient, type GitHubClient, PublishError } from "../../src/github/client.js";
-import type { Logger } from "../../src/log.js";
-import { FULL_TOKEN, GitHubDouble } from "../double/github-double.js";
+import { PublishError } from "../../src/github/client.js";
 import { makeReport } from "../helpers/report.js";
-import { type CommentScenario, issueCommentPayload } from "./payloads.js";
+import { HEAD, PR, useBotDouble } from "./fixture.js";
+import { issueCommentPayload } from "./payloads.js";
 
-const HEAD = "1".repeat(40);
 const MOVED = "2".repeat(40);
-const PR = 7;
 
-let double: GitHubDouble;
-let client: GitHubClient;
-const warnings: string[] = [];
-const log: Logger = {
-  info: () => {},
-  warn: (m) => warnings.push(m),
-  error: () => {},
-  group: (_t, fn) => fn(),
-};
-
-beforeEach(async () => {
-  double = await new GitHubDouble().start();
-  double.seedPull(PR, { headSha: HEAD });
-  double.seedCollaborator("maintainer", "maintain");
-  double.seedCollaborator("writer", "write");
-  double.seedCollaborator("boss", "admin");
-  double.seedCollaborator("triager", "triage");
-  // Writes unspaced: GitHub's 1 s / 3 s spacing would only make this file slow, not more real.
-  client = createGitHubClient({
-    token: FULL_TOKEN,
-    baseUrl: double.url,
-    retryAfterBaseMs: 1,
-    spaceWrites: false,
-  });
-  warnings.length = 0;
-});
-
-afterEach(async () => {
-  expect(double.problems, "requests GitHub would reject").toEqual([]);
-  await double.stop();
-});
-
-/** A comment as it exists on GitHub (so reactions can find it) and the webhook announcing it. */
-function comment(body: string, login: string, over: Partial<CommentScenario> = {}) {
-  const commentId = double.seedComment(PR, body, login);
-  const payload = issueCommentPayload({ body, login, commentId, issue: PR, ...over });
-  return { commentId, payload };
-}
-
-const botComments = () => double.comments.filter((c) => c.login === "github-actions[bot]");
-const reactionsOn = (id: number) => double.reactions.filter((r) => r.commentId === id).map((r) => r.content);
+const f = useBotDouble();
+const { comment, botComments, reactionsOn, log, warnings } = f;
 
 describe("a member's /acceptance run", () => {
-  it("runs once on the head read at acceptance, reacts 👀 then 🚀, and leaves exactly one report comment", async () => {
+  it("runs once on the head it saw (unmoved since), reacts 👀 then 🚀, and leaves exactly one report comment", async () => {
     const { commentId, payload } = comment("Looks right to me.\n/acceptance run", "maintainer");
-    const decision = await handleIssueComment(payload, { client, log });
+    const decision = await handleIssueComment(payload, { client: f.client, log });
 
     expect(decision).toEqual({
       kind: "run",
@@ -86,8 +44,13 @@ describe("a member's /acceptance run", () => {
       requestedBy: "maintainer",
       reactionTarget: { owner: "octo-org", repo: "app", commentId },
     });
-    expect(double.ops()).toEqual([
+    // Who asked; the comment as it is now (unedited, and when it was made); the head; GitHub's
+    // record of the head branch's last push (an hour before the comment); the head again.
+    expect(f.double.ops()).toEqual([
       "repos/get-collaborator-permission-level 200",
+      "issues/get-comment 200",
+      "pulls/get 200",
+      "repos/list-activities 200",
       "pulls/get 200",
       "reactions/create-for-issue-comment 201",
     ]);
@@ -100,7 +63,7 @@ describe("a member's /acceptance run", () => {
     const done = await publishCommandRun(
       makeReport({ head: { sha: HEAD } }),
       parseRunDecision(commandOutputs(decision).decision!),
-      { client, log },
+      { client: f.client, log },
     );
     expect(done.published?.errors).toEqual([]);
     expect(done.published?.comment).toBe("created");
@@ -110,28 +73,28 @@ describe("a member's /acceptance run", () => {
     expect(botComments()).toHaveLength(1);
     expect(botComments()[0]!.body).toContain(HEAD.slice(0, 12));
     expect(botComments()[0]!.body).not.toMatch(/stale/i);
-    expect(double.checkRuns.map((r) => [r.head_sha, r.conclusion])).toEqual([[HEAD, "success"]]);
+    expect(f.double.checkRuns.map((r) => [r.head_sha, r.conclusion])).toEqual([[HEAD, "success"]]);
     expect(warnings).toEqual([]);
   });
 
   it("names subjects, and accepts write, maintain and admin alike", async () => {
     for (const login of ["writer", "maintainer", "boss"]) {
       const { payload } = comment("/acceptance run web api", login);
-      const d = await handleIssueComment(payload, { client });
+      const d = await handleIssueComment(payload, { client: f.client });
       expect(d).toMatchObject({ kind: "run", subjects: ["web", "api"], requestedBy: login, headSha: HEAD });
     }
   });
 
   it("marks a fork's head as such, so its code runs only with a read-only token", async () => {
-    double.seedPull(8, { headSha: HEAD, headRepo: "stranger/app" });
-    const commentId = double.seedComment(8, "/acceptance run", "maintainer");
+    f.double.seedPull(8, { headSha: HEAD, headRepo: "stranger/app" });
+    const commentId = f.double.seedComment(8, "/acceptance run", "maintainer");
     const payload = issueCommentPayload({
       body: "/acceptance run",
       login: "maintainer",
       commentId,
       issue: 8,
     });
-    expect(await handleIssueComment(payload, { client })).toMatchObject({
+    expect(await handleIssueComment(payload, { client: f.client })).toMatchObject({
       kind: "run",
       pr: 8,
       fork: true,
@@ -141,25 +104,31 @@ describe("a member's /acceptance run", () => {
 
   it("reports stale when the PR head moves during the run, and says so in the report comment", async () => {
     const { commentId, payload } = comment("/acceptance run", "maintainer");
-    const decision = (await handleIssueComment(payload, { client })) as RunDecision;
-    double.issues.find((i) => i.number === PR)!.pull!.headSha = MOVED; // a push lands mid-run
+    const decision = (await handleIssueComment(payload, { client: f.client })) as RunDecision;
+    f.double.issues.find((i) => i.number === PR)!.pull!.headSha = MOVED; // a push lands mid-run
 
-    const head = await isHeadStale(client, { owner: "octo-org", repo: "app", number: PR }, decision.headSha);
+    const head = await isHeadStale(
+      f.client,
+      { owner: "octo-org", repo: "app", number: PR },
+      decision.headSha,
+    );
     expect(head).toEqual({ stale: true, currentSha: MOVED });
-    const done = await publishCommandRun(makeReport({ head: { sha: HEAD } }), decision, { client });
+    const done = await publishCommandRun(makeReport({ head: { sha: HEAD } }), decision, { client: f.client });
     expect(done.report?.head).toMatchObject({ sha: HEAD, movedTo: MOVED });
 
     expect(botComments()).toHaveLength(1);
     expect(botComments()[0]!.body).toMatch(/Stale: the pull request's head moved to `222222222222`/);
     // The check run stays on the commit that was tested, not the one that arrived later.
-    expect(double.checkRuns.map((r) => r.head_sha)).toEqual([HEAD]);
+    expect(f.double.checkRuns.map((r) => r.head_sha)).toEqual([HEAD]);
     expect(reactionsOn(commentId)).toEqual(["eyes", "rocket"]);
   });
 
   it("reacts 😕 on a failing verdict, and replies once only when no report could be published", async () => {
     const { commentId, payload } = comment("/acceptance run", "maintainer");
-    const decision = (await handleIssueComment(payload, { client })) as RunDecision;
-    expect(await finishCommand(decision, { verdict: "fail" }, { client })).toEqual({ reaction: "confused" });
+    const decision = (await handleIssueComment(payload, { client: f.client })) as RunDecision;
+    expect(await finishCommand(decision, { verdict: "fail" }, { client: f.client })).toEqual({
+      reaction: "confused",
+    });
     expect(botComments()).toEqual([]);
 
     const out = await finishCommand(
@@ -169,7 +138,7 @@ describe("a member's /acceptance run", () => {
         failure: "the suites job was cancelled <b>@team</b>",
         runUrl: "https://github.com/octo-org/app/actions/runs/9",
       },
-      { client },
+      { client: f.client },
     );
     expect(out.reaction).toBe("confused");
     expect(botComments()).toHaveLength(1);
@@ -183,9 +152,9 @@ describe("a member's /acceptance run", () => {
 
   it("replies once, naming the SHA, when the suites job left no report", async () => {
     const { commentId, payload } = comment("/acceptance run", "maintainer");
-    const decision = (await handleIssueComment(payload, { client })) as RunDecision;
+    const decision = (await handleIssueComment(payload, { client: f.client })) as RunDecision;
     const done = await publishCommandRun(null, decision, {
-      client,
+      client: f.client,
       runUrl: "https://github.com/o/r/actions/runs/3",
     });
     expect(done).toMatchObject({ report: null, reaction: "confused" });
@@ -193,14 +162,14 @@ describe("a member's /acceptance run", () => {
     expect(botComments()[0]!.body).toMatch(
       /The run on `?<code>111111111111<\/code>`? ended without a report: the suites job produced no report bundle/,
     );
-    expect(double.checkRuns).toEqual([]);
+    expect(f.double.checkRuns).toEqual([]);
     expect(reactionsOn(commentId)).toEqual(["eyes", "confused"]);
   });
 
   it("refuses, with one reply, a command on a closed pull request", async () => {
-    double.issues.find((i) => i.number === PR)!.state = "closed";
+    f.double.issues.find((i) => i.number === PR)!.state = "closed";
     const { commentId, payload } = comment("/acceptance run", "maintainer");
-    const d = await handleIssueComment(payload, { client });
+    const d = await handleIssueComment(payload, { client: f.client });
     expect(d).toMatchObject({ kind: "refused", reason: "closed" });
     expect(botComments()).toHaveLength(1);
     expect(botComments()[0]!.body).toContain("is closed");
@@ -208,12 +177,12 @@ describe("a member's /acceptance run", () => {
   });
 
   it("still runs when the 👀 reaction cannot be added, and says why in the log", async () => {
-    double.fail("reactions/create-for-issue-comment", {
+    f.double.fail("reactions/create-for-issue-comment", {
       status: 403,
       message: "Resource not accessible by integration",
     });
     const { payload } = comment("/acceptance run", "maintainer");
-    expect(await handleIssueComment(payload, { client, log })).toMatchObject({ kind: "run" });
+    expect(await handleIssueComment(payload, { client: f.client, log })).toMatchObject({ kind: "run" });
     expect(warnings.join("\n")).toMatch(/eyes reaction.*pull-requests: write/);
   });
 });
@@ -222,10 +191,10 @@ describe("an outsider's /acceptance run", () => {
   it("gets exactly one polite refusal and no run, whatever the payload claims", async () => {
     // author_association OWNER in the payload is a claim; the API says read.
     const { commentId, payload } = comment("/acceptance run", "drive-by", { authorAssociation: "OWNER" });
-    const d = await handleIssueComment(payload, { client });
+    const d = await handleIssueComment(payload, { client: f.client });
 
     expect(d).toMatchObject({ kind: "refused", reason: "permission" });
-    expect(double.ops()).toEqual([
+    expect(f.double.ops()).toEqual([
       "repos/get-collaborator-permission-level 200",
       "issues/create-comment 201",
     ]);
@@ -237,19 +206,19 @@ describe("an outsider's /acceptance run", () => {
     expect(reply.body).toContain("<code>read</code>");
     expect(parseCommands(reply.body)).toEqual([]);
     expect(reactionsOn(commentId)).toEqual([]);
-    expect(double.checkRuns).toEqual([]);
+    expect(f.double.checkRuns).toEqual([]);
   });
 
   it("refuses triage, which can comment and label but not push", async () => {
     const { payload } = comment("/acceptance run", "triager");
-    expect(await handleIssueComment(payload, { client })).toMatchObject({ kind: "refused" });
+    expect(await handleIssueComment(payload, { client: f.client })).toMatchObject({ kind: "refused" });
     expect(botComments()[0]!.body).toContain("<code>triage</code>");
   });
 
   it("treats a 404 from the permission API (no such collaborator) as no permission", async () => {
-    double.fail("repos/get-collaborator-permission-level", { status: 404 });
+    f.double.fail("repos/get-collaborator-permission-level", { status: 404 });
     const { payload } = comment("/acceptance run", "ghost-user");
-    expect(await handleIssueComment(payload, { client })).toMatchObject({
+    expect(await handleIssueComment(payload, { client: f.client })).toMatchObject({
       kind: "refused",
       reason: "permission",
     });
@@ -258,9 +227,9 @@ describe("an outsider's /acceptance run", () => {
   });
 
   it("runs nothing when the permission cannot be read, and says which request failed", async () => {
-    double.fail("repos/get-collaborator-permission-level", { status: 500, times: 3 });
+    f.double.fail("repos/get-collaborator-permission-level", { status: 500, times: 3 });
     const { commentId, payload } = comment("/acceptance run", "maintainer");
-    const err = await handleIssueComment(payload, { client }).catch((e: unknown) => e);
+    const err = await handleIssueComment(payload, { client: f.client }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PublishError);
     expect((err as Error).message).toMatch(
       /check maintainer's permission on octo-org\/app: GitHub is failing \(500\)/,
@@ -288,10 +257,10 @@ describe("comments that trigger nothing, with no request at all", () => {
   for (const [name, make] of silent) {
     it(name, async () => {
       const { payload } = make();
-      const d = await handleIssueComment(payload, { client });
+      const d = await handleIssueComment(payload, { client: f.client });
       expect(d.kind).toBe("ignore");
-      expect(double.requests).toEqual([]);
-      expect(client.requests()).toBe(0);
+      expect(f.double.requests).toEqual([]);
+      expect(f.client.requests()).toBe(0);
     });
   }
 });
@@ -299,8 +268,8 @@ describe("comments that trigger nothing, with no request at all", () => {
 describe("help", () => {
   it("answers /acceptance help from anyone with one reply listing the commands and who may use them", async () => {
     const { commentId, payload } = comment("/acceptance help", "drive-by");
-    const d = await handleIssueComment(payload, { client });
-    expect(double.ops()).toEqual(["issues/create-comment 201"]);
+    const d = await handleIssueComment(payload, { client: f.client });
+    expect(f.double.ops()).toEqual(["issues/create-comment 201"]);
     expect(d).toEqual({ kind: "help", replyId: botComments()[0]!.id });
     const body = botComments()[0]!.body;
     expect(body).toContain("`/acceptance run`");
@@ -312,7 +281,7 @@ describe("help", () => {
 
   it("answers an unknown command with short help naming it, escaped", async () => {
     const { payload } = comment("/acceptance deploy_<img src=x>", "maintainer");
-    const d = await handleIssueComment(payload, { client });
+    const d = await handleIssueComment(payload, { client: f.client });
     expect(d.kind).toBe("help");
     expect(botComments()).toHaveLength(1);
     const body = botComments()[0]!.body;
@@ -322,16 +291,16 @@ describe("help", () => {
 
   it("acts on the first command only: one comment, one reply at most", async () => {
     const { payload } = comment("/acceptance help\n/acceptance deploy\n/acceptance run", "drive-by");
-    await handleIssueComment(payload, { client });
+    await handleIssueComment(payload, { client: f.client });
     expect(botComments()).toHaveLength(1);
-    expect(double.ops()).toEqual(["issues/create-comment 201"]);
+    expect(f.double.ops()).toEqual(["issues/create-comment 201"]);
   });
 });
 
 describe("the decision between jobs", () => {
   it("survives the trip through a job output, and a tampered one is refused with the field named", async () => {
     const { payload } = comment("/acceptance run web", "maintainer");
-    const decision = (await handleIssueComment(payload, { client })) as RunDecision;
+    const decision = (await handleIssueComment(payload, { client: f.client })) as RunDecision;
     expect(parseRunDecision(JSON.stringify(decision))).toEqual(decision);
     const tampered = JSON.stringify({ ...decision, headSha: "main" });
     expect(() => parseRunDecision(tampered)).toThrow(UsageError);
@@ -341,19 +310,22 @@ describe("the decision between jobs", () => {
 
   it("gives later jobs run=false and nothing else when the command was not accepted", async () => {
     const { payload } = comment("/acceptance run", "drive-by");
-    const outputs = commandOutputs(await handleIssueComment(payload, { client }));
+    const outputs = commandOutputs(await handleIssueComment(payload, { client: f.client }));
     expect(outputs).toEqual({ run: "false", decision: "", "head-sha": "", pr: "", subjects: "" });
   });
 
   it("never throws from the publish phase when the token cannot comment: the log says why", async () => {
     const { commentId, payload } = comment("/acceptance run web", "maintainer");
-    const decision = (await handleIssueComment(payload, { client })) as RunDecision;
-    double.fail("issues/create-comment", {
+    const decision = (await handleIssueComment(payload, { client: f.client })) as RunDecision;
+    f.double.fail("issues/create-comment", {
       status: 403,
       message: "Resource not accessible by integration",
       times: 2,
     });
-    const done = await publishCommandRun(makeReport({ head: { sha: HEAD } }), decision, { client, log });
+    const done = await publishCommandRun(makeReport({ head: { sha: HEAD } }), decision, {
+      client: f.client,
+      log,
+    });
     expect(done.published?.comment).toBe("failed");
     expect(done.reaction).toBe("rocket");
     expect(botComments()).toEqual([]);
@@ -363,7 +335,7 @@ describe("the decision between jobs", () => {
 
   it("turns a bundle that claims another commit into an error verdict", async () => {
     const { payload } = comment("/acceptance run", "maintainer");
-    const decision = (await handleIssueComment(payload, { client })) as RunDecision;
+    const decision = (await handleIssueComment(payload, { client: f.client })) as RunDecision;
     const report = applyPinnedHead(makeReport({ head: { sha: MOVED } }), decision, {
       stale: false,
       currentSha: HEAD,
@@ -374,7 +346,7 @@ describe("the decision between jobs", () => {
   });
 
   it("rejects a payload that is not an issue_comment event with the field named", async () => {
-    await expect(handleIssueComment({ action: "created" }, { client })).rejects.toThrow(
+    await expect(handleIssueComment({ action: "created" }, { client: f.client })).rejects.toThrow(
       /issue_comment event payload: issue: /,
     );
   });

@@ -63,6 +63,24 @@ interface Comment {
   minimized?: string;
 }
 
+/** A change to a branch as GET /repos/{owner}/{repo}/activity lists it: GitHub's record of pushes. */
+export interface Activity {
+  id: number;
+  /** `owner/name` of the repository pushed to (a fork for a fork's pull request). */
+  repo: string;
+  ref: string;
+  before: string;
+  after: string;
+  /** When GitHub recorded it, to the second as GitHub gives it. */
+  timestamp: string;
+  type: "push" | "force_push" | "branch_creation" | "branch_deletion";
+  actor: string;
+}
+
+/** A time as GitHub writes it: ISO 8601 to the second, in UTC. */
+export const githubTime = (ms: number) =>
+  new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(".000Z", "Z");
+
 /** GitHub's GraphQL schema (@octokit/graphql-schema), built once: every GraphQL request is checked against it. */
 let githubGraphql: GraphQLSchema | undefined;
 const graphqlNodeId = (id: number) => `IC_${Buffer.from(`comment:${id}`).toString("base64url")}`;
@@ -122,6 +140,8 @@ export class GitHubDouble {
   /** Repository roles by login (admin, maintain, write, triage, read); anyone else reads a public repo. */
   readonly collaborators = new Map<string, string>();
   readonly pullFiles = new Map<number, Array<{ filename: string; status?: string; patch?: string }>>();
+  /** Pushes to branches, oldest first, in the base repository and in forks alike. */
+  readonly activities: Activity[] = [];
   readonly identities = new Map<string, Identity>([
     [FULL_TOKEN, { login: "github-actions[bot]", type: "Bot", write: ["checks", "pull_requests", "issues"] }],
     [READ_ONLY_TOKEN, { login: "github-actions[bot]", type: "Bot", write: [] }],
@@ -133,6 +153,8 @@ export class GitHubDouble {
   private nextId = 1000;
   private faults = new Map<string, Fault[]>();
   private barriers = new Map<string, { n: number; waiting: Array<() => void> }>();
+  private hooks = new Map<string, Array<{ nth: number; run: () => void }>>();
+  private seen = new Map<string, number>();
   private ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true });
   private validators = new Map<string, ValidateFunction>();
   url = "";
@@ -174,9 +196,30 @@ export class GitHubDouble {
     this.barriers.set(operationId, { n, waiting: [] });
   }
 
+  /**
+   * Runs `fn` just before the `nth` request to `operationId` is answered (1: the next one): a
+   * push, an edit or a rewind landing between two reads of the code under test.
+   */
+  beforeRequest(operationId: string, fn: () => void, nth = 1): void {
+    const list = this.hooks.get(operationId) ?? [];
+    list.push({ nth: (this.seen.get(operationId) ?? 0) + nth, run: fn });
+    this.hooks.set(operationId, list);
+  }
+
+  /**
+   * A pull request whose head branch was created at `pushedAt` (default an hour ago), so a
+   * comment made now comes well after the last push, as it does when someone has read the change.
+   */
   seedPull(
     number: number,
-    p: { headSha: string; headRepo?: string; baseRepo?: string; headRef?: string; baseSha?: string },
+    p: {
+      headSha: string;
+      headRepo?: string;
+      baseRepo?: string;
+      headRef?: string;
+      baseSha?: string;
+      pushedAt?: string;
+    },
   ): void {
     const base = `${this.owner}/${this.repo}`;
     this.issues.push({
@@ -194,14 +237,48 @@ export class GitHubDouble {
         commits: [p.headSha],
       },
     });
+    this.recordActivity(p.headRepo ?? base, p.headRef ?? "feature", {
+      before: "0".repeat(40),
+      after: p.headSha,
+      type: "branch_creation",
+      at: p.pushedAt ?? githubTime(Date.now() - 3600_000),
+    });
   }
 
-  /** A push to a seeded PR: `sha` becomes its head and its newest commit. */
-  pushPull(number: number, sha: string): void {
+  /**
+   * A push to a seeded PR: `sha` becomes its head and its newest commit, and GitHub's activity
+   * log records it (at `at`, default now). `force` rewrites the branch: `sha` is then its only commit.
+   */
+  pushPull(number: number, sha: string, opts: { force?: boolean; at?: string; actor?: string } = {}): void {
     const pull = this.issues.find((i) => i.number === number)?.pull;
     if (!pull) throw new Error(`no seeded pull request #${number}`);
+    this.recordActivity(pull.headRepo, pull.headRef, {
+      before: pull.headSha,
+      after: sha,
+      type: opts.force ? "force_push" : "push",
+      at: opts.at ?? githubTime(Date.now()),
+      actor: opts.actor,
+    });
     pull.headSha = sha;
-    pull.commits.push(sha);
+    if (opts.force) pull.commits = [sha];
+    else pull.commits.push(sha);
+  }
+
+  private recordActivity(
+    repo: string,
+    branch: string,
+    a: { before: string; after: string; type: Activity["type"]; at: string; actor?: string },
+  ): void {
+    this.activities.push({
+      id: this.nextId++,
+      repo,
+      ref: `refs/heads/${branch}`,
+      before: a.before,
+      after: a.after,
+      timestamp: a.at,
+      type: a.type,
+      actor: a.actor ?? "contributor",
+    });
   }
 
   /** The files a seeded PR changes, as GET .../pulls/{n}/files lists them (patch optional). */
@@ -209,8 +286,9 @@ export class GitHubDouble {
     this.pullFiles.set(number, files);
   }
 
-  seedComment(issue: number, body: string, login = "someone"): number {
-    const now = new Date().toISOString();
+  /** A comment made `at` (default now). */
+  seedComment(issue: number, body: string, login = "someone", at?: string): number {
+    const now = at ?? new Date().toISOString();
     const id = this.nextId++;
     this.comments.push({ id, issue, body, login, createdAt: now, updatedAt: now });
     return id;
@@ -335,6 +413,10 @@ export class GitHubDouble {
       });
     }
 
+    this.seen.set(op.operationId, (this.seen.get(op.operationId) ?? 0) + 1);
+    const due = (this.hooks.get(op.operationId) ?? []).filter((h) => h.nth === this.seen.get(op.operationId));
+    for (const h of due) h.run();
+
     const fault = this.faults.get(op.operationId)?.shift();
     const faultAnswer = (f: Fault) =>
       answer(
@@ -343,8 +425,7 @@ export class GitHubDouble {
         f.headers,
       );
     if (fault && !fault.afterApply) return faultAnswer(fault);
-    if (params.owner !== this.owner || params.repo !== this.repo)
-      return answer(404, { message: "Not Found" });
+    if (!this.serves(op, params)) return answer(404, { message: "Not Found" });
     const needs = writeNeeded(op, this.issueFor(params.issue_number));
     if (needs && !needs.some((n) => who.write.includes(n))) {
       return answer(403, {
@@ -429,6 +510,16 @@ export class GitHubDouble {
       return problem(`graphql: ${result.errors.map((e) => e.message).join("; ")}`);
     record.operationId ??= "graphql";
     return answer(200, result);
+  }
+
+  /** The base repository; and for reading push records, any repository a seeded PR's head lives in. */
+  private serves(op: Operation, params: Record<string, string>): boolean {
+    const name = `${params.owner}/${params.repo}`.toLowerCase();
+    if (name === `${this.owner}/${this.repo}`.toLowerCase()) return true;
+    return (
+      op.operationId === "repos/list-activities" &&
+      this.issues.some((i) => i.pull?.headRepo.toLowerCase() === name)
+    );
   }
 
   private issueFor(n: string | undefined): Issue | undefined {
@@ -619,6 +710,27 @@ export class GitHubDouble {
           },
           `/repos/${this.owner}/${this.repo}/pulls/${params.pull_number}/files`,
         );
+      }
+      case "repos/list-activities": {
+        const repo = `${params.owner}/${params.repo}`.toLowerCase();
+        const ref = query.ref && !query.ref.startsWith("refs/") ? `refs/heads/${query.ref}` : query.ref;
+        const list = this.activities
+          .filter((a) => a.repo.toLowerCase() === repo && (!ref || a.ref === ref))
+          .filter((a) => !query.activity_type || a.type === query.activity_type);
+        // Newest first unless asked otherwise, as GitHub sorts it (direction defaults to desc).
+        // Its pagination is by cursor (before/after), which nothing here asks for: one page.
+        const sorted = query.direction === "asc" ? list : [...list].reverse();
+        const body = sorted.slice(0, Math.min(100, Number(query.per_page ?? 30))).map((a) => ({
+          id: a.id,
+          node_id: `A_${a.id}`,
+          before: a.before,
+          after: a.after,
+          ref: a.ref,
+          timestamp: a.timestamp,
+          activity_type: a.type,
+          actor: this.user(a.actor, "User"),
+        }));
+        return { status: 200, body };
       }
       case "repos/get-collaborator-permission-level": {
         const role = this.collaborators.get(params.username ?? "") ?? "read";
