@@ -28,6 +28,22 @@ describe("parseCommands", () => {
     expect(parseCommands(`/acceptance run ${many}`)[0]).toMatchObject({ kind: "help" });
   });
 
+  it("reads a named commit (@ and its full SHA, anywhere among the subjects, once) and refuses short or bare ones", () => {
+    const sha = "0123456789abcdef0123456789abcdef01234567";
+    expect(parseCommands(`/acceptance run @${sha}`)).toEqual([{ kind: "run", subjects: [], line: 1, sha }]);
+    expect(parseCommands(`/acceptance run web @${sha.toUpperCase()} api`)).toEqual([
+      { kind: "run", subjects: ["web", "api"], line: 1, sha },
+    ]);
+    const sha256 = "ab".repeat(32);
+    expect(parseCommands(`/acceptance run @${sha256}`)[0]).toMatchObject({ kind: "run", sha: sha256 });
+    const problem = (body: string) => (parseCommands(body)[0] as { problem?: string }).problem;
+    expect(problem("/acceptance run @0123456")).toMatch(/@0123456 is not a full commit SHA \(name all 40/);
+    expect(problem(`/acceptance run @${sha.slice(0, 39)}`)).toMatch(/not a full commit SHA/);
+    expect(problem("/acceptance run @someone")).toBe("@someone is not a commit SHA");
+    expect(problem(`/acceptance run @${sha} @${sha}`)).toBe("more than one commit named");
+    expect(problem(`/acceptance run ${sha}`)).toBe(`${sha} looks like a commit: name it as @${sha}`);
+  });
+
   it("ignores comments that only mention the command", () => {
     expect(kinds("")).toEqual([]);
     expect(kinds("please type `/acceptance run` when ready")).toEqual([]);

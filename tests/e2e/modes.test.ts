@@ -441,8 +441,8 @@ describe.skipIf(!hasEngine)(
         expect(double.reactions.filter((r) => r.commentId === commentId).map((r) => r.content)).toEqual([
           "eyes",
         ]);
-        // The permission, the pull request's head, the reaction.
-        expect(double.requests.length - requests).toBe(3);
+        // The permission, the comment, the head, its branch's push record, the head again, the reaction.
+        expect(double.requests.length - requests).toBe(6);
         expect(post.code).toBe(0);
       });
 
