@@ -12,7 +12,9 @@ export {
   type Reaction,
 } from "./handle.js";
 export { type Command, parseCommands } from "./parse.js";
-export { renderHelp, renderRefusal, replyMarker } from "./replies.js";
+export { type Pin, PUSH_MARGIN_MS, type PullHead, pinReviewedHead, type Refusal } from "./pin.js";
+export { type LastPush, lastPush } from "./pushes.js";
+export { renderHelp, renderNotPinned, renderRefusal, replyMarker } from "./replies.js";
 export { applyPinnedHead } from "./stale.js";
 export {
   assertWorkspaceAt,

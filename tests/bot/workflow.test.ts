@@ -41,7 +41,8 @@ describe("docs/workflows/acceptance-commands.yml", () => {
 
   it("accepts without checking anything out, and exposes the decision to later jobs", () => {
     const { accept } = wf.jobs;
-    expect(accept!.permissions).toEqual({ "pull-requests": "write" });
+    // contents: read for the head branch's record of pushes, which decides the pinned head.
+    expect(accept!.permissions).toEqual({ "pull-requests": "write", contents: "read" });
     expect(accept!.steps.every((s) => !s.uses?.startsWith("actions/checkout@") && s.run === undefined)).toBe(
       true,
     );
