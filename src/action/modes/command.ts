@@ -15,6 +15,6 @@ export async function execute({ inputs }: Step): Promise<void> {
   core.info(
     decision.kind === "run"
       ? `docker-acceptance: command accepted; the suites run on ${decision.headSha} (PR #${decision.pr})`
-      : `docker-acceptance: no run (${decision.kind === "ignore" ? decision.reason : decision.kind})`,
+      : `docker-acceptance: no run (${decision.kind === "ignore" ? decision.reason : decision.kind === "refused" ? `refused: ${decision.reason}` : decision.kind})`,
   );
 }
