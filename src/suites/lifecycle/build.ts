@@ -16,6 +16,7 @@ import { redact, registerSecret } from "../../errors.js";
 import type { SubjectReport } from "../../report/model.js";
 import { terminalSafe } from "../../report/text.js";
 import { type CaseContext, type Draft, EXCERPT_BYTES } from "./case.js";
+import { BuildProgress, outputBlock } from "./progress.js";
 
 const BUILD_TIMEOUT_MS = 15 * 60_000;
 /** How many lines of a failing step's output the FAIL message's evidence keeps. */
@@ -111,7 +112,7 @@ async function buildFromDockerfile(c: CaseContext): Promise<Built> {
     return notRunnable(`build.secrets need BuildKit, but the legacy builder runs: ${choice.reason}`, choice);
   }
   log.info(`  build: ${choice.builder === "buildkit" ? "BuildKit" : "legacy builder"} (${choice.reason})`);
-  let lines = 0;
+  const progress = new BuildProgress(log);
   try {
     const built = await engine.build({
       context,
@@ -125,10 +126,7 @@ async function buildFromDockerfile(c: CaseContext): Promise<Built> {
       secrets: secrets.values,
       timeoutMs: BUILD_TIMEOUT_MS,
       signal: c.signal,
-      onLine: (line) => {
-        if (++lines % 20 === 0) log.info(`  build: ${lines} lines of output so far`);
-        if (/^Step \d+\/\d+|^#\d+ \[/.test(line)) log.info(`  build: ${terminalSafe(line.trim(), 200)}`);
-      },
+      onStep: (event) => progress.step(event),
     });
     const cached = built.steps.filter((s) => s.cached).length;
     return {
@@ -161,8 +159,22 @@ async function buildFromDockerfile(c: CaseContext): Promise<Built> {
   } catch (err) {
     // The Dockerfile failed: the subject's fault, a FAIL with the log's tail, not an engine error.
     if (!(err instanceof BuildFailedError)) throw err;
+    showFailedOutput(log, err);
     return buildFailed(err, { tag, dockerfile, dockerfileLabel });
+  } finally {
+    progress.stop();
   }
+}
+
+/** The failing step's output in the job log (the legacy builder's: the log's end, where it stands). */
+function showFailedOutput(log: CaseContext["log"], err: BuildFailedError): void {
+  const step = err.failedStep;
+  const output = redact(step?.outputTail || err.log);
+  if (!output.trim()) return;
+  const title = step
+    ? `step ${terminalSafe(step.name, 120)} failed; its output (last lines)`
+    : "build output (last lines)";
+  log.info(outputBlock(title, output, FAILED_STEP_LINES));
 }
 
 function buildFailed(

@@ -14,6 +14,7 @@ import type { CaseContext, Draft } from "./case.js";
 import { type LaunchPlan, needsUserLookup, planLaunch } from "./create.js";
 import { checkLimits } from "./limits.js";
 import { checkProbes } from "./probes.js";
+import { outputBlock } from "./progress.js";
 import { startAndWaitReady } from "./ready.js";
 import { reproduceImage } from "./reproduce.js";
 import { stopSubject } from "./stop.js";
@@ -276,13 +277,7 @@ const TERMINAL_EXCERPT_LINES = 15;
 
 /** The subject's last log lines, each made terminal-safe, as one block (written at once). */
 export function excerptLines(excerpt: string): string {
-  const lines = excerpt.split(/\r?\n/).filter((l) => l.trim());
-  const shown = lines.slice(-TERMINAL_EXCERPT_LINES).map((l) => `      | ${terminalSafe(l, 200)}`);
-  const more =
-    lines.length > shown.length
-      ? [`      | (${lines.length - shown.length} earlier line(s) in the report)`]
-      : [];
-  return ["      log (last lines):", ...more, ...shown].join("\n");
+  return outputBlock("log (last lines)", excerpt, TERMINAL_EXCERPT_LINES);
 }
 
 function cleanupDraft(cleanup: CleanupEvidence, owner: string): Draft {

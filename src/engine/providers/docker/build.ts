@@ -67,9 +67,16 @@ export async function runBuild(
   abortSignal: AbortSignal,
 ): Promise<BuildOutcome> {
   let log = "";
+  let legacyStep: string | undefined;
   const append = (line: string) => {
     log = `${log}${line}\n`.slice(-BUILD_LOG_LIMIT);
     req.onLine?.(line);
+    // The legacy builder's steps run one at a time: each "Step i/n" ends the one before.
+    if (choice.builder === "legacy" && /^Step \d+\/\d+ : /.test(line)) {
+      if (legacyStep) req.onStep?.({ name: legacyStep, state: "done" });
+      legacyStep = line.trim();
+      req.onStep?.({ name: legacyStep, state: "running" });
+    }
   };
   if (choice.builder === "buildkit") {
     const { buildWithBuildKit } = await loadBuildKit();
@@ -83,6 +90,7 @@ export async function runBuild(
       secrets: req.secrets ?? {},
       abortSignal,
       onLine: append,
+      onStep: req.onStep,
     });
     if (out.failure) append(`ERROR: ${out.failure}`);
     return { ...choice, ...out, log, intermediateImages: [] };
