@@ -36,7 +36,7 @@ async function build(dockerfile: string): Promise<{ report: Report; lines: strin
         build: { context: "ctx" },
         port: 8080,
         limits: { memory: "64m", pids: 64, cpus: 0.5 },
-        startupTimeoutMs: 10_000,
+        readiness: { type: "delay", ms: 100 },
         stopTimeoutMs: 3_000,
       },
     ]),

@@ -71,8 +71,9 @@ export async function runBuild(
   const append = (line: string) => {
     log = `${log}${line}\n`.slice(-BUILD_LOG_LIMIT);
     req.onLine?.(line);
-    // The legacy builder's steps run one at a time: each "Step i/n" ends the one before.
-    if (choice.builder === "legacy" && /^Step \d+\/\d+ : /.test(line)) {
+    // The legacy builder's steps run one at a time: each step's line ends the one before
+    // (Docker's "Step 2/4 : RUN ...", Buildah's "STEP 2/4: RUN ..." on Podman).
+    if (choice.builder === "legacy" && /^step \d+\/\d+ ?: /i.test(line)) {
       if (legacyStep) req.onStep?.({ name: legacyStep, state: "done" });
       legacyStep = line.trim();
       req.onStep?.({ name: legacyStep, state: "running" });
