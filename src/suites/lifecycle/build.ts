@@ -16,6 +16,7 @@ import { redact, registerSecret } from "../../errors.js";
 import type { SubjectReport } from "../../report/model.js";
 import { terminalSafe } from "../../report/text.js";
 import { type CaseContext, type Draft, EXCERPT_BYTES } from "./case.js";
+import type { DockerfileSource } from "./locate.js";
 import { BuildProgress, outputBlock } from "./progress.js";
 
 const BUILD_TIMEOUT_MS = 15 * 60_000;
@@ -29,6 +30,8 @@ export interface Built {
   report: Partial<SubjectReport>;
   /** Untagged images the build created (legacy builder steps), for cleanup by ID. */
   intermediateImages: string[];
+  /** The Dockerfile as read, repository-relative: where later failures point (locate.ts). */
+  dockerfile?: DockerfileSource;
 }
 
 export async function buildSubject(c: CaseContext): Promise<Built> {
@@ -102,8 +105,9 @@ async function buildFromDockerfile(c: CaseContext): Promise<Built> {
   const { engine, subject, owner, log } = c;
   const b = subject.build!;
   const context = readBuildContext(path.resolve(c.workspace, b.context), b.dockerfile, b.context);
-  const dockerfileLabel = `${b.context}/${context.dockerfile}`;
+  const dockerfileLabel = path.posix.normalize(`${b.context}/${context.dockerfile}`);
   const dockerfile = parseDockerfile(readDockerfile(context.root, context.dockerfile));
+  const source = { path: dockerfileLabel, parsed: dockerfile };
   const tag = ownedTag(owner, subject.name);
   const secrets = readSecrets(b.secrets ?? {});
   if (secrets.missing.length > 0) return missingSecrets(secrets.missing, b.secrets ?? {});
@@ -130,6 +134,7 @@ async function buildFromDockerfile(c: CaseContext): Promise<Built> {
     });
     const cached = built.steps.filter((s) => s.cached).length;
     return {
+      dockerfile: source,
       imageId: built.imageId,
       intermediateImages: built.intermediateImages,
       report: {
@@ -160,7 +165,7 @@ async function buildFromDockerfile(c: CaseContext): Promise<Built> {
     // The Dockerfile failed: the subject's fault, a FAIL with the log's tail, not an engine error.
     if (!(err instanceof BuildFailedError)) throw err;
     showFailedOutput(log, err);
-    return buildFailed(err, { tag, dockerfile, dockerfileLabel });
+    return { ...buildFailed(err, { tag, dockerfile, dockerfileLabel }), dockerfile: source };
   } finally {
     progress.stop();
   }
@@ -198,6 +203,7 @@ function buildFailed(
           400,
         ),
         evidence: { tag: at.tag, syntax: syntax.image, buildLogTail: redact(err.log.slice(-EXCERPT_BYTES)) },
+        location: { path: at.dockerfileLabel, line: syntax.line },
         remediation: `remove the "# syntax=" line from ${at.dockerfileLabel} (the engine's built-in Dockerfile frontend is used), or make ${syntax.image} available to the engine (\`{cli} pull\` or \`{cli} load\` it before this step)`,
       },
     };
@@ -211,6 +217,7 @@ function buildFailed(
     draft: {
       status: "fail",
       message: terminalSafe(step ? `step ${step.name} failed at ${where}: ${err.reason}` : err.message, 400),
+      location: { path: at.dockerfileLabel, ...(line ? { line } : {}) },
       evidence: {
         tag: at.tag,
         builder: err.choice.builder,
