@@ -145,7 +145,9 @@ function renderSuite(
     // <properties> comes first in a <testsuite> (the JUnit schemas Jenkins and others validate).
     lines.push(
       "    <properties>",
-      ...props.map(([k, v]) => `      <property name="${xmlEscape(k, true)}" value="${xmlEscape(v, true)}"/>`),
+      ...props.map(
+        ([k, v]) => `      <property name="${xmlEscape(k, true)}" value="${xmlEscape(v, true)}"/>`,
+      ),
       "    </properties>",
     );
   }

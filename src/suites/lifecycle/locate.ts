@@ -90,8 +90,7 @@ function dockerfileLine(c: CaseResult, subject: Subject, stage: Instruction[]): 
       return subject.command === undefined ? pid1(stage) : undefined;
     case "lifecycle.ready":
       // A crash is what runs as PID 1; a HEALTHCHECK that never turned healthy is that line.
-      if (typeof c.evidence.exitCode === "number" && subject.command === undefined)
-        return pid1(stage);
+      if (typeof c.evidence.exitCode === "number" && subject.command === undefined) return pid1(stage);
       return subject.readiness?.type === "healthcheck" ? lastOf(stage, "HEALTHCHECK") : undefined;
     case "lifecycle.probes":
       return onlyImageCheckFailed(c) ? lastOf(stage, "HEALTHCHECK") : undefined;
