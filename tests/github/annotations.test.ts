@@ -9,9 +9,11 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { publishReport } from "../../src/github/publish.js";
 import { silentLogger } from "../../src/log.js";
 import { runPipeline } from "../../src/pipeline.js";
+import type { Finding } from "../../src/report/model.js";
 import { GitHubDouble } from "../double/github-double.js";
 import { BASE_IMAGE, hasEngine, newEngine, PROBE_IMAGE } from "../helpers/engine.js";
 import { writeInventory } from "../helpers/inventory.js";
+import { makeReport } from "../report/fixtures.js";
 import { clientFor, HEAD, prContext } from "./helpers.js";
 
 const DOCKERFILE = [
@@ -94,4 +96,76 @@ describe.skipIf(!hasEngine)("annotations of a failing run", () => {
       expect(a.path.startsWith("/") || a.path.includes(workspace)).toBe(false);
     }
   }, 300_000);
+});
+
+describe("annotations of alignment findings and external tests", () => {
+  const finding = (places: number): Finding => ({
+    tier: 1,
+    level: "blocking",
+    kind: "principle",
+    title: "No print in library code",
+    concern: "use the logger",
+    reviewers: [],
+    locations: Array.from({ length: places }, (_, i) => ({ path: `src/m${i % 3}.py`, line: i + 1 })),
+    hits: places,
+  });
+
+  it("every place of a finding is annotated up to max-annotations, and what was left out is said", async () => {
+    const report = makeReport({
+      alignment: {
+        configured: true,
+        findings: [finding(120)],
+        openRfcs: [],
+        notes: [],
+        clean: [],
+        summary: "",
+      },
+    });
+    await publishReport(report, {
+      context: prContext(),
+      client: clientFor(double),
+      comment: "never",
+      maxAnnotations: 100,
+    });
+    const run = double.checkRuns[0]!;
+    expect(run.output.annotations).toHaveLength(100);
+    expect(new Set(run.output.annotations.map((a) => `${a.path}:${a.start_line}`)).size).toBe(100);
+    expect(run.output.summary).toMatch(
+      /Annotations not sent: 20 beyond the limit of 100 \(input max-annotations\)/,
+    );
+  });
+
+  it("a failing external test is annotated where its runner says, its hostile text plain and bounded", async () => {
+    const report = makeReport({
+      external: {
+        tests: {
+          passed: 1,
+          skipped: 0,
+          failed: 2,
+          files: ["junit.xml"],
+          failures: [
+            {
+              name: "tests.test_app > test_login",
+              message: `AssertionError: \u001b[31m${"x".repeat(2000)}`,
+              path: "tests/test_app.py",
+              line: 42,
+              file: "junit.xml",
+            },
+            { name: "nowhere", message: "no file attribute", file: "junit.xml" },
+          ],
+        },
+      },
+    });
+    await publishReport(report, { context: prContext(), client: clientFor(double), comment: "never" });
+    const [a, ...rest] = double.checkRuns[0]!.output.annotations as Record<string, unknown>[];
+    expect(rest).toEqual([]); // a failure with no place is listed in the summary, not annotated
+    expect(a).toMatchObject({
+      path: "tests/test_app.py",
+      start_line: 42,
+      annotation_level: "failure",
+      title: "Test failed: tests.test_app > test_login",
+    });
+    expect(String(a!.message)).not.toContain("\u001b");
+    expect(double.checkRuns[0]!.output.summary).toContain("**Failing tests**");
+  });
 });
