@@ -4,6 +4,7 @@
 import { execFile } from "node:child_process";
 import { mkdtemp, readFile } from "node:fs/promises";
 import http from "node:http";
+import http2 from "node:http2";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -62,6 +63,7 @@ beforeAll(async () => {
       s.on("data", () => s.end(Buffer.from([0x00, 0x01, 0xff, 0xfe, 0x80, 0x81, 0x02, 0x03])));
     }),
   );
+  ports.h2c = await listen(http2.createServer() as unknown as net.Server);
   ports.silent = await listen(net.createServer((s) => s.on("error", () => undefined)));
   ports.http = await listen(http.createServer((_req, res) => res.writeHead(503).end("starting")));
   ports.endless = await listen(
@@ -94,6 +96,14 @@ describe("what a listening port that never answered HTTP speaks", () => {
     expect(speech?.kind).toBe("banner");
     expect(speech?.note).toBe(
       'port 8080 does not speak HTTP: it greets every connection with "220 mail.example.org ESMTP Postfix", another protocol\'s banner',
+    );
+  });
+
+  it("an HTTP/2-only server (h2c, gRPC): its SETTINGS frame", async () => {
+    const speech = classifySpeech(await hearOnHost(ports.h2c!), 50051);
+    expect(speech?.kind).toBe("http2");
+    expect(speech?.note).toBe(
+      "port 50051 sends HTTP/2 frames, not an HTTP/1.1 answer: it speaks HTTP/2 only (an h2c or gRPC server)",
     );
   });
 

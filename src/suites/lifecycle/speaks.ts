@@ -1,6 +1,6 @@
 // What a port that something listens on speaks, when it never answered HTTP: "last: no answer"
 // reads as if nothing listened, while the usual causes are a server that serves only TLS and one
-// that speaks another protocol (SSH, SMTP, a database). Three short exchanges tell them apart:
+// that speaks another protocol (HTTP/2 only, as gRPC does; SSH, SMTP, a database). Three short exchanges tell them apart:
 // wait for what it sends unasked (a banner), send a plain HTTP request, send a TLS ClientHello.
 // Each is bounded in bytes and time; everything read is the subject's text, shown escaped. From
 // the host for a published port (our own sockets), from a trusted probe on network "none".
@@ -20,8 +20,8 @@ export interface Exchanges {
 export interface Speech {
   note: string;
   fix: string;
-  /** tls, banner, other (bytes that are not HTTP) or silent. */
-  kind: "tls" | "banner" | "other" | "silent";
+  /** tls, http2 (frames only), banner, other (bytes that are not HTTP) or silent. */
+  kind: "tls" | "http2" | "banner" | "other" | "silent";
 }
 
 /** Each exchange reads at most this much and waits at most this long. */
@@ -62,6 +62,8 @@ export const CLIENT_HELLO: Buffer = (() => {
 })();
 
 const isTlsRecord = (b: Buffer) => b.length >= 2 && (b[0] === 0x16 || b[0] === 0x15) && b[1] === 3;
+/** An HTTP/2 server's first frame is SETTINGS (type 4) on stream 0: what h2c and gRPC servers send. */
+const isHttp2Settings = (b: Buffer) => b.length >= 9 && b[3] === 0x04 && b.readUInt32BE(5) === 0;
 
 /** Printable ASCII of the first line, at most 80 characters: what a person recognises a protocol by. */
 function shownText(b: Buffer): string {
@@ -89,6 +91,13 @@ export function classifySpeech(x: Exchanges, port: number): Speech | undefined {
       kind: "tls",
       note: `port ${port} answers a TLS handshake, not plain HTTP: it serves TLS (HTTPS) only`,
       fix: `serve plain HTTP on ${port} for the checks (terminate TLS in front of the service, or add a plain health port and point the inventory's port and readiness at it), or declare readiness { "type": "tcp" } for a TLS-only port`,
+    };
+  // Its SETTINGS come unasked (the server's preface) or in answer to the request.
+  if (isHttp2Settings(x.banner) || isHttp2Settings(x.http))
+    return {
+      kind: "http2",
+      note: `port ${port} sends HTTP/2 frames, not an HTTP/1.1 answer: it speaks HTTP/2 only (an h2c or gRPC server)`,
+      fix: `serve an HTTP/1.1 health endpoint for the checks (a second port the inventory's port and readiness point at), or declare readiness { "type": "tcp" } for an HTTP/2-only port`,
     };
   if (x.banner.length > 0)
     return {
