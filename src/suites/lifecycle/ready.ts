@@ -116,8 +116,10 @@ async function notReady(
     logExcerpt(c.engine, at.containerId),
     readiness.type === "http" || readiness.type === "tcp" ? whyNoAnswer(c, at) : undefined,
   ]);
-  // What the port speaks replaces "no answer", which would read as if nothing listened.
-  const last = outcome.last && !listening?.speech ? ` (last: ${outcome.last})` : "";
+  // What the port speaks replaces "no answer", which would read as if nothing listened; a port
+  // that stayed silent (maybe still starting) keeps it beside the note.
+  const spoke = listening?.speech && listening.speech.kind !== "silent";
+  const last = outcome.last && !spoke ? ` (last: ${outcome.last})` : "";
   return {
     hostPort: at.hostPort,
     logExcerpt: excerpt,
