@@ -24,6 +24,7 @@ import {
 import { CONTAINMENT_RUNTIME, DEFAULT_PROBE_IMAGE } from "./suites/containment/index.js";
 import { type CaseId, SUITES, type SuiteName } from "./suites/ids.js";
 import { checkLaunchSpec, LaunchSpecError } from "./suites/lifecycle/create.js";
+import { inventorySource } from "./suites/lifecycle/locate.js";
 import { runSubject } from "./suites/lifecycle/run.js";
 import type { Observer, SuiteRuntime } from "./suites/runtime.js";
 import { TOOL_VERSION } from "./version.js";
@@ -80,7 +81,12 @@ export async function runPipeline(opts: RunOptions): Promise<Report> {
   const { signal } = opts;
   const results: Results = { cases: [], subjectReports: [], cleanups: [] };
   try {
-    await runSubjects({ opts, engine, owner, inv, subjects, suites, probeImage, t0 }, results, errors);
+    const sources = { path: repoRelative(opts.workspace, loaded.path), text: loaded.text };
+    await runSubjects(
+      { opts, engine, owner, inv, subjects, suites, probeImage, t0, sources },
+      results,
+      errors,
+    );
   } catch (err) {
     errors.push(errorEvidence(err));
   } finally {
@@ -188,6 +194,8 @@ interface RunContext {
   suites: Set<SuiteName>;
   probeImage: string;
   t0: number;
+  /** The inventory file as read, for the subjects' lines (failing cases point at them). */
+  sources: { path: string | undefined; text: string };
 }
 
 interface Results {
@@ -277,7 +285,14 @@ function subjectContext(
     removeImages: opts.removeImages !== false,
     probeImage,
     observers,
+    inventorySource: inventorySource(run.sources.path, run.sources.text, subject.name),
   };
+}
+
+/** A path inside the workspace, repository-relative with `/`; undefined outside it. */
+function repoRelative(workspace: string, file: string): string | undefined {
+  const rel = path.relative(path.resolve(workspace), path.resolve(workspace, file));
+  return rel && !rel.startsWith("..") && !path.isAbsolute(rel) ? rel.split(path.sep).join("/") : undefined;
 }
 
 /** An observer whose cases carry the inventory's severity for them. */

@@ -1,11 +1,11 @@
 // One finding per rule (or RFC) per change: hits are collected under the rule's key and become a
-// single entry listing where it hit, a few lines per file, while `hits` counts them all.
+// single entry listing every place it hit (each becomes an annotation, up to max-annotations),
+// while `hits` counts them all. The markdown shows the first few (report/labels.ts).
+import { MAX_ANNOTATIONS } from "../report/github.js";
 import type { Finding, FindingLevel } from "../report/model.js";
 
-/** Lines listed per file per finding; the rest are counted. */
-export const LINES_PER_FILE = 3;
-/** Locations listed per finding; the rest are counted. */
-export const LOCATIONS_PER_FINDING = 30;
+/** Places listed per finding: GitHub keeps no more annotations per check run; the rest are counted. */
+export const LOCATIONS_PER_FINDING = MAX_ANNOTATIONS;
 
 const MAX_REVIEWERS = 10;
 
@@ -49,14 +49,7 @@ export class FindingCollector {
   findings(): Finding[] {
     const out: Finding[] = [];
     for (const g of this.groups.values()) {
-      const locations: Finding["locations"] = [];
-      for (const [path, lines] of [...g.files].sort(([a], [b]) => byCodePoint(a, b))) {
-        if (lines.length === 0) locations.push({ path });
-        for (const line of [...new Set(lines)].sort((a, b) => a - b).slice(0, LINES_PER_FILE)) {
-          locations.push({ path, line });
-        }
-      }
-      const listed = locations.slice(0, LOCATIONS_PER_FINDING);
+      const listed = placesOf(g.files);
       const first = listed[0];
       out.push({
         ...g.head,
@@ -75,6 +68,31 @@ export class FindingCollector {
         byCodePoint(a.title, b.title),
     );
   }
+}
+
+/**
+ * Every place a rule hit, in path and line order, at most LOCATIONS_PER_FINDING: past the cap,
+ * taken a line per file in turn, so a file with one hit is never crowded out by a flooded one.
+ */
+function placesOf(files: Map<string, number[]>): Finding["locations"] {
+  const perFile = [...files]
+    .sort(([a], [b]) => byCodePoint(a, b))
+    .map(([path, lines]) => ({
+      path,
+      lines: lines.length ? [...new Set(lines)].sort((a, b) => a - b) : [undefined],
+    }));
+  const picked: { path: string; line?: number; file: number }[] = [];
+  for (let round = 0; picked.length < LOCATIONS_PER_FINDING; round++) {
+    const before = picked.length;
+    perFile.forEach((f, file) => {
+      const line = f.lines[round];
+      if (round < f.lines.length && picked.length < LOCATIONS_PER_FINDING)
+        picked.push({ path: f.path, line, file });
+    });
+    if (picked.length === before) break;
+  }
+  picked.sort((a, b) => a.file - b.file || (a.line ?? 0) - (b.line ?? 0));
+  return picked.map(({ path, line }) => (line === undefined ? { path } : { path, line }));
 }
 
 /**

@@ -269,6 +269,15 @@ export interface BuildRequest {
   signal?: AbortSignal;
   /** Called with each line of build output, for progress logging. */
   onLine?: (line: string) => void;
+  /** Called as each step starts and ends, so progress can name the step that is running. */
+  onStep?: (event: BuildStepEvent) => void;
+}
+
+/** A build step starting or ending: BuildKit's vertices, the legacy builder's "Step i/n : ...". */
+export interface BuildStepEvent {
+  /** As the log names it: "[2/3] RUN make", "Step 2/3 : RUN make". */
+  name: string;
+  state: "running" | "done" | "cached" | "failed";
 }
 
 export interface BuilderChoice {

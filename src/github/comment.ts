@@ -7,10 +7,14 @@
 // to `github-actions[bot]`, the GITHUB_TOKEN identity; with a PAT or an app token, set it to the
 // user's login or `<app-slug>[bot]`. That also saves a request per run.
 //
-// At any thread length, at most two listings: the oldest page (a PR's first run comments early,
-// so ours is nearly always there) and, via the Link header's `last`, the newest page. A comment
-// in between (made late on a long thread, then buried by more than a page of newer comments) is
-// found by its id, which the previous run remembered on its check run (`knownId`, see checks.ts).
+// Finding it on a thread of any length, in a bounded number of requests: the oldest page (a PR's
+// first run comments early, so ours is nearly always there), then via the Link header's `last`
+// the newest page, then the id an earlier run remembered on its check run (`knownId`, see
+// checks.ts), then the pages in between, newest first, at most MIDDLE_PAGES of them and only while
+// the request budget keeps what posting needs. So with no memory at all a comment anywhere in the
+// newest 1,000 comments or the first 100 is found in at most 10 listings; one buried deeper in a
+// longer thread is not, and a new comment is posted: that one is then remembered (and on the last
+// page), so the thread gains at most that one duplicate, never one per run.
 //
 // Races: two runs on one PR may both find nothing and both create. After creating, we list the
 // comments updated since shortly before ours; of our marked comments the oldest (lowest id) wins,
@@ -84,7 +88,7 @@ export interface StickyCommentResult {
   removedDuplicates: number[];
   /** Of those, how many our own retried create made (GitHub applied a request whose answer was lost). */
   retryDuplicates: number;
-  /** Comment listing requests made to find it (at most 2). */
+  /** Comment listing requests made to find it (at most 2 + MIDDLE_PAGES), and after creating. */
   listings: number;
 }
 
@@ -97,6 +101,10 @@ interface ListedComment {
 }
 
 export const PER_PAGE = 100;
+/** Pages between the first and the last read at most when nothing remembers the comment's id. */
+export const MIDDLE_PAGES = 8;
+/** Requests the scan leaves for posting: the create and its two retries, the race listing (two on a busy thread). */
+const POSTING_REQUESTS = 5;
 /** After creating, comments updated this long before ours are listed to catch a racing run's. */
 const RACE_WINDOW_MS = 10 * 60_000;
 
@@ -154,7 +162,19 @@ class Finder {
       const found = known !== undefined ? await this.get(known) : undefined;
       if (found) ours = [found];
     }
+    if (ours.length === 0 && first.last !== undefined && first.last > 2) ours = await this.middle(first.last);
     return ours.sort((a, b) => a.id - b.id);
+  }
+
+  /** Pages last-1 down to 2, newest first, bounded in pages and by what posting needs of the budget. */
+  private async middle(last: number): Promise<ListedComment[]> {
+    for (let page = last - 1; page >= 2 && page >= last - MIDDLE_PAGES; page--) {
+      // This page and then posting: the page must leave POSTING_REQUESTS.
+      if (this.client.remaining() - this.client.reserve - 1 < POSTING_REQUESTS) break;
+      const { ours } = await this.list({ page });
+      if (ours.length > 0) return ours;
+    }
+    return [];
   }
 
   async get(id: number): Promise<ListedComment | undefined> {

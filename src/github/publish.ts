@@ -11,7 +11,8 @@
 // per further 50 annotations. A PR's first run (`opened`: no listing) and every run that finds
 // its comment on a short thread need 4. On a long thread with ours buried in the middle, the id
 // the last publication remembered on its check run is read (the previous head's, this head's,
-// else the PR's newest commits': a command or fork publication knows no previous head).
+// else the PR's newest commits': a command or fork publication knows no previous head); when
+// nothing remembers it, up to 8 pages in between are listed, newest first (comment.ts).
 //
 // Priorities within that budget: the comment goes first with requests held back for the check
 // run's conclusion; the conclusion carries the first 50 annotations; further annotations use only

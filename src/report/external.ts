@@ -27,6 +27,12 @@ export interface ExternalOptions {
 const SKIP_DIRS = new Set([".git", "node_modules"]);
 const MAX_FILES = 200;
 const MAX_FINDINGS = 5000;
+/** Failing tests kept by name (the count covers them all); their text is bounded as it is read. */
+const MAX_TEST_FAILURES = 200;
+const TEST_NAME_CHARS = 300;
+const TEST_MESSAGE_CHARS = 1000;
+
+export type TestFailure = NonNullable<NonNullable<ExternalResults["tests"]>["failures"]>[number];
 
 /** Builds the added-lines map from diff files (alignment/diff.ts DiffFile has this shape). */
 export function addedLinesFrom(
@@ -46,12 +52,13 @@ export async function readExternalResults(
   const all = await walk(opts.workspace);
   if (junit.length > 0) {
     const files = match(all, junit, "junit");
-    const tests = { passed: 0, skipped: 0, failed: 0, files };
+    const tests = { passed: 0, skipped: 0, failed: 0, files, failures: [] as TestFailure[] };
     for (const f of files) {
-      const c = parseJUnit(await readFile(path.join(opts.workspace, f), "utf8"), f);
+      const c = parseJUnit(await readFile(path.join(opts.workspace, f), "utf8"), f, opts.workspace);
       tests.passed += c.passed;
       tests.skipped += c.skipped;
       tests.failed += c.failed;
+      tests.failures.push(...c.failures.slice(0, MAX_TEST_FAILURES - tests.failures.length));
     }
     out.tests = tests;
   }
@@ -111,12 +118,23 @@ async function walk(root: string): Promise<string[]> {
 
 // An attribute list where quoted values may hold `>` (legal in XML).
 const ATTRS = `(?:[^>"']|"[^"]*"|'[^']*')*`;
-const TESTCASE = new RegExp(`<testcase\\b${ATTRS}?(?:/>|>([\\s\\S]*?)</testcase\\s*>)`, "g");
+const TESTCASE = new RegExp(`<testcase\\b(${ATTRS}?)(?:/>|>([\\s\\S]*?)</testcase\\s*>)`, "g");
+const OUTCOME = new RegExp(`<(failure|error)\\b(${ATTRS}?)(?:/>|>([\\s\\S]*?)</\\1\\s*>)`);
 
-/** Counts test cases by outcome: `<failure>` or `<error>` failed, `<skipped>` skipped, else passed. */
-export function parseJUnit(xml: string, file: string): { passed: number; skipped: number; failed: number } {
-  // Comments and CDATA hold free text (a captured log may say "<failure"): drop them first.
-  const text = xml.replace(/<!--[\s\S]*?-->/g, "").replace(/<!\[CDATA\[[\s\S]*?\]\]>/g, "");
+/**
+ * Counts test cases by outcome (`<failure>` or `<error>` failed, `<skipped>` skipped, else passed)
+ * and keeps each failing one by name with its message, as test reporters list them. The file
+ * may come from the pull request's own tests: its text is data, bounded and escaped where shown.
+ */
+export function parseJUnit(
+  xml: string,
+  file: string,
+  workspace = "",
+): { passed: number; skipped: number; failed: number; failures: TestFailure[] } {
+  // Comments are dropped; CDATA (free text: a log may say "<failure") is kept as escaped text.
+  const text = xml
+    .replace(/<!--[\s\S]*?-->/g, "")
+    .replace(/<!\[CDATA\[([\s\S]*?)\]\]>/g, (_, t: string) => t.replace(/&/g, "&amp;").replace(/</g, "&lt;"));
   if (!/<(testsuites|testsuite|testcase)\b/.test(text)) {
     throw new ConfigError(
       [
@@ -129,14 +147,61 @@ export function parseJUnit(xml: string, file: string): { passed: number; skipped
       file,
     );
   }
-  const c = { passed: 0, skipped: 0, failed: 0 };
+  const c = { passed: 0, skipped: 0, failed: 0, failures: [] as TestFailure[] };
   for (const m of text.matchAll(TESTCASE)) {
-    const body = m[1] ?? "";
-    if (/<(failure|error)\b/.test(body)) c.failed++;
-    else if (/<skipped\b/.test(body)) c.skipped++;
+    const body = m[2] ?? "";
+    const outcome = OUTCOME.exec(body);
+    if (outcome) {
+      c.failed++;
+      if (c.failures.length < MAX_TEST_FAILURES)
+        c.failures.push(testFailure(m[1] ?? "", outcome, file, workspace));
+    } else if (/<skipped\b/.test(body)) c.skipped++;
     else c.passed++;
   }
   return c;
+}
+
+/** One failing test: "classname > name", its message (else its text's first line), where it is. */
+function testFailure(attrs: string, outcome: RegExpExecArray, file: string, workspace: string): TestFailure {
+  const a = xmlAttributes(attrs);
+  const o = xmlAttributes(outcome[2] ?? "");
+  const name = [a.classname, a.name].filter(Boolean).join(" > ") || "(unnamed test)";
+  const detail =
+    xmlText(outcome[3] ?? "")
+      .trim()
+      .split(/\r?\n/, 1)[0] ?? "";
+  const message = o.message?.trim() || detail || o.type || outcome[1]!;
+  const where = a.file ? relativePath(a.file, workspace) : "";
+  const line = Number(a.line);
+  const inside = where !== "" && !where.startsWith("../") && !path.isAbsolute(where);
+  return {
+    name: bounded(name, TEST_NAME_CHARS),
+    message: bounded(message, TEST_MESSAGE_CHARS),
+    file,
+    ...(inside ? { path: where } : {}),
+    ...(inside && Number.isInteger(line) && line > 0 ? { line } : {}),
+  };
+}
+
+const bounded = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+const ATTR = /([\w:.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
+
+function xmlAttributes(attrs: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const m of attrs.matchAll(ATTR)) out[m[1]!] = xmlText(m[2] ?? m[3] ?? "");
+  return out;
+}
+
+const ENTITIES: Record<string, string> = { lt: "<", gt: ">", amp: "&", quot: '"', apos: "'" };
+
+/** XML text with its markup dropped and its five entities and character references read. */
+function xmlText(text: string): string {
+  return text.replace(/<[^>]*>/g, "").replace(/&(#x[0-9a-f]+|#\d+|\w+);/gi, (all, ref: string) => {
+    if (ref[0] !== "#") return ENTITIES[ref] ?? all;
+    const code = ref[1] === "x" || ref[1] === "X" ? Number.parseInt(ref.slice(2), 16) : Number(ref.slice(1));
+    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : all;
+  });
 }
 
 // ---- SARIF -----------------------------------------------------------------------------------

@@ -130,7 +130,8 @@ export function contentDigest(report: Report): string {
 /**
  * Annotations point at the file and line a maintainer must change: the Dockerfile line a case
  * names, the inventory line pinning a mismatched artifact, the line an alignment finding or an
- * external linter (on the PR's added lines only) reports. Messages are plain text, not markdown.
+ * external linter (on the PR's added lines only) reports, and a failing external test where its
+ * runner says it is. Messages are plain text, not markdown.
  */
 export function buildAnnotations(report: Report): Annotation[] {
   const out: Annotation[] = [];
@@ -170,6 +171,10 @@ export function buildAnnotations(report: Report): Annotation[] {
     const level = levelOf(f) === "blocking" ? "failure" : "notice";
     const places = f.locations.length > 0 ? f.locations : [{ path: f.path, line: f.line }];
     for (const p of places) add(p.path, p.line, level, f.title, f.concern);
+  }
+  for (const t of report.external.tests?.failures ?? []) {
+    // A failing test is this run's news wherever it is: annotated where the runner says it is.
+    add(t.path, t.line, "failure", `Test failed: ${t.name}`, t.message);
   }
   for (const f of report.external.lint?.findings ?? []) {
     const level = f.level === "error" ? "failure" : f.level === "note" ? "notice" : "warning";

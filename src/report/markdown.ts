@@ -266,6 +266,22 @@ function automatedChecks(report: Report, d: Detail): string {
       `| Cleanup | ${c.completed ? "✅ verified by listing" : `❌ ${c.remaining.length} owned object(s) remain`} |`,
     );
   }
+  rows.push(...externalRows(report), ...alignmentRows(report));
+  if (rows.length === 0) return "### Automated Checks\n\n_No checks ran._\n";
+  return [
+    "### Automated Checks",
+    "",
+    "| Check | Result |",
+    "| --- | --- |",
+    ...rows,
+    "",
+    ...externalItems(report, d),
+  ].join("\n");
+}
+
+/** The rows for results of earlier steps: JUnit counts and SARIF findings. */
+function externalRows(report: Report): string[] {
+  const rows: string[] = [];
   const ext = report.external;
   if (ext.tests) {
     const x = ext.tests;
@@ -277,6 +293,12 @@ function automatedChecks(report: Report, d: Detail): string {
     const k = ext.lint.findings.length;
     rows.push(`| Lint | ${k === 0 ? "✅ Lint: PASS" : `⚠️ Lint: ${k} finding${k === 1 ? "" : "s"}`} |`);
   }
+  return rows;
+}
+
+/** The alignment review's row, and what it checked and found clean. */
+function alignmentRows(report: Report): string[] {
+  const rows: string[] = [];
   const al = report.alignment;
   if (al?.configured) {
     const n = (l: string) => al.findings.filter((f) => levelOf(f) === l).length;
@@ -294,8 +316,50 @@ function automatedChecks(report: Report, d: Detail): string {
   } else if (al) {
     rows.push("| Alignment | ➖ not configured (no alignment config in the repository) |");
   }
-  if (rows.length === 0) return "### Automated Checks\n\n_No checks ran._\n";
-  return ["### Automated Checks", "", "| Check | Result |", "| --- | --- |", ...rows, ""].join("\n");
+  return rows;
+}
+
+/** External items listed per surface at most (the counts above cover them all). */
+const EXTERNAL_LISTED = 30;
+
+/**
+ * Each failing test by name with its message, and each lint finding by rule, as test reporters
+ * list them. Their text comes from files the pull request's own tests can write: escaped, bounded.
+ */
+function externalItems(report: Report, d: Detail): string[] {
+  const cap = Math.min(d.listCap, EXTERNAL_LISTED);
+  const out: string[] = [];
+  const failures = report.external.tests?.failures ?? [];
+  if (failures.length > 0) {
+    const items = failures.map(
+      (f) =>
+        `❌ ${inlineCode(f.name, 200)}: ${escapeInline(f.message, 300)}${location(f.path, f.line)} (${inlineCode(f.file, 100)})`,
+    );
+    out.push(
+      "**Failing tests**",
+      "",
+      ...listOf(items, cap, report.external.tests!.failed, "failing tests"),
+      "",
+    );
+  }
+  const findings = report.external.lint?.findings ?? [];
+  if (findings.length > 0) {
+    const icon = { error: "❌", warning: "⚠️", note: "📝" } as const;
+    const items = findings.map(
+      (f) =>
+        `${icon[f.level ?? "warning"]} ${inlineCode(f.rule, 100)}${location(f.path || undefined, f.line)}: ${escapeInline(f.message, 300)}`,
+    );
+    out.push("**Lint findings**", "", ...listOf(items, cap, findings.length, "lint findings"), "");
+  }
+  return out;
+}
+
+/** A capped numbered list of `total` items (more than listed when only some were kept). */
+function listOf(items: string[], cap: number, total: number, noun: string): string[] {
+  const shown = items.slice(0, cap).map((s, i) => `${i + 1}. ${s}`);
+  if (total > shown.length)
+    shown.push(`\n_… and ${total - shown.length} more ${noun} in report.json and the files named._`);
+  return shown;
 }
 
 function location(path: string | undefined, line: number | undefined): string {

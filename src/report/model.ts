@@ -179,7 +179,26 @@ export type TrustReport = z.infer<typeof trustReportSchema>;
 
 export const externalResultsSchema = z.object({
   tests: z
-    .object({ passed: z.number(), skipped: z.number(), failed: z.number(), files: z.array(z.string()) })
+    .object({
+      passed: z.number(),
+      skipped: z.number(),
+      failed: z.number(),
+      files: z.array(z.string()),
+      /** Each failing test by name, with its message (bounded; `failed` counts them all). */
+      failures: z
+        .array(
+          z.object({
+            name: z.string(),
+            message: z.string(),
+            /** Repository-relative, when the runner says where the test is. */
+            path: z.string().optional(),
+            line: z.number().int().positive().optional(),
+            /** The JUnit file it came from. */
+            file: z.string(),
+          }),
+        )
+        .optional(),
+    })
     .optional(),
   lint: z
     .object({

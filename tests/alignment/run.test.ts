@@ -14,7 +14,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-test("a flood of hits is one entry: its places capped per file, every hit counted", async () => {
+test("a flood of hits is one entry: every place listed up to GitHub's 1,000 annotations, none crowded out, every hit counted", async () => {
   const lines = Array.from({ length: 1005 }, (_, i) => ({
     line: i + 1,
     text: `console.log(${i});`,
@@ -32,10 +32,13 @@ test("a flood of hits is one entry: its places capped per file, every hit counte
   expect(report.findings).toHaveLength(1);
   const [f] = report.findings;
   expect(f!.hits).toBe(1006);
-  expect(f!.locations).toEqual([
+  expect(f!.locations).toHaveLength(1000);
+  expect(f!.locations.slice(0, 2)).toEqual([
     { path: "src/noisy.ts", line: 1 },
     { path: "src/noisy.ts", line: 2 },
-    { path: "src/noisy.ts", line: 3 },
+  ]);
+  expect(f!.locations.slice(-2)).toEqual([
+    { path: "src/noisy.ts", line: 999 },
     { path: "src/quiet.ts", line: 1 },
   ]);
   expect(report.summary).toBe("1 blocking, 0 for discussion, 0 advisory");

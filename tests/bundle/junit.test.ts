@@ -86,9 +86,27 @@ describe.skipIf(!hasPython && !process.env.CI)("renderJunit", () => {
     ]);
   });
 
+  it("counts what the report counts, and says in the file why the run suite's checks are more", () => {
+    const testcases = tree.children.flatMap((s) => s.children.filter((c) => c.tag === "testcase"));
+    const run = tree.children.find((s) => s.attrs.name === "run")!;
+    const runChecks = run.children.filter((c) => c.tag === "testcase").length;
+    expect(Number(tree.attrs.tests)).toBe(testcases.length);
+    expect(testcases.length - runChecks).toBe(report.cases.length);
+    const props = Object.fromEntries(
+      run.children.find((c) => c.tag === "properties")!.children.map((p) => [p.attrs.name, p.attrs.value]),
+    );
+    expect(props["docker-acceptance.cases"]).toBe(String(report.cases.length));
+    expect(props["docker-acceptance.run-checks"]).toBe(String(runChecks));
+    expect(props["docker-acceptance.note"]).toBe(
+      `${testcases.length} tests: the report's ${report.cases.length} cases, plus ${runChecks} run-level check(s) in the "run" suite (inventory completeness, artifact pins, cleanup, run errors), which decide the verdict but are not cases`,
+    );
+    expect(renderJunit(report)).toContain(`<!-- ${props["docker-acceptance.note"]} -->`);
+  });
+
   it("per-case durations add up to each suite's time", () => {
     for (const suite of tree.children) {
-      const sum = suite.children.reduce((t, c) => t + Number(c.attrs.time), 0);
+      const cases = suite.children.filter((c) => c.tag === "testcase");
+      const sum = cases.reduce((t, c) => t + Number(c.attrs.time), 0);
       expect(Number(suite.attrs.time)).toBeCloseTo(sum, 2);
     }
   });
@@ -179,6 +197,8 @@ const JUNIT10: Record<string, { attrs: string[]; required: string[]; children: s
     required: ["name"],
     children: ["skipped", "error", "failure", "system-out", "system-err"],
   },
+  properties: { attrs: [], required: [], children: ["property"] },
+  property: { attrs: ["name", "value"], required: ["name", "value"], children: [] },
   failure: { attrs: ["type", "message"], required: [], children: [] },
   error: { attrs: ["type", "message"], required: [], children: [] },
   skipped: { attrs: ["type", "message"], required: [], children: [] },

@@ -7,7 +7,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { completeLeftInProgress, externalIdFor } from "../../src/github/checks.js";
 import { createGitHubClient, toPublishError } from "../../src/github/client.js";
-import { commentMarker } from "../../src/github/comment.js";
+import { commentMarker, MIDDLE_PAGES } from "../../src/github/comment.js";
 import { readEventContext } from "../../src/github/context.js";
 import { type PublishOptions, publishReport, startCheckRun } from "../../src/github/publish.js";
 import type { Logger } from "../../src/log.js";
@@ -83,7 +83,8 @@ describe("the one comment on a 3000-comment thread", () => {
     seedOthers(3000);
     const r1 = await actionRun(failing(), prContext({ action: "synchronize" }));
     expect(r1.result.comment).toBe("created");
-    expect(r1.finding).toBeLessThanOrEqual(2);
+    // Nothing remembers a comment: before creating one, the bounded scan of the middle pages.
+    expect(r1.finding).toBe(2 + MIDDLE_PAGES);
     const id = r1.result.commentId!;
 
     seedOthers(150); // ours is now on page 31 of 32: neither the oldest nor the newest page
@@ -105,9 +106,9 @@ describe("the one comment on a 3000-comment thread", () => {
     expect(ours()).toHaveLength(1);
     expect(ours()[0]!.body).toContain("head `0123456789ab`");
     expect(double.comments).toHaveLength(3301);
-    // Each run stays well inside the 40-request budget (the first run's re-list after creating
+    // Each run stays inside the 40-request budget (the first run's re-list after creating
     // also reads the last page: here all 3000 comments are of the last ten minutes).
-    expect(r1.requests).toBeLessThanOrEqual(9);
+    expect(r1.requests).toBeLessThanOrEqual(9 + MIDDLE_PAGES);
     for (const r of [r2, r3]) expect(r.requests).toBeLessThanOrEqual(8);
   });
 

@@ -1,5 +1,5 @@
-// Pure parts of "the image as it will run": crash causes read from a log, the exit described,
-// the `docker run` line quoted, memory sizes as Docker reads them, readiness declarations checked
+// Pure parts of "the image as it will run" (crash causes and exits: diagnose.test.ts): the
+// `docker run` line quoted, memory sizes as Docker reads them, readiness declarations checked
 // when the inventory loads, parallel subjects' log lines kept whole and attributed, and the two
 // containment papercuts (a stopped container's network, an allowed capability never in effect).
 import { describe, expect, it } from "vitest";
@@ -11,7 +11,6 @@ import type { ContainmentEvidence } from "../../src/suites/containment/evidence.
 import { gradeContainment } from "../../src/suites/containment/grade.js";
 import type { InspectEvidence } from "../../src/suites/containment/inspect.js";
 import { planLaunch } from "../../src/suites/lifecycle/create.js";
-import { describeExit, exitFacts, knownCause } from "../../src/suites/lifecycle/diagnose.js";
 import { reproduceImage, shellQuote } from "../../src/suites/lifecycle/reproduce.js";
 import { lookupGroup, lookupPasswd, numericIds } from "../../src/suites/lifecycle/user.js";
 import { hardenedInspect } from "../helpers/evidence.js";
@@ -19,70 +18,6 @@ import { makeCase, makeReport } from "../helpers/report.js";
 
 const subject = (extra: Record<string, unknown> = {}) =>
   subjectSchema.parse({ name: "svc", image: "example/svc:1", ...extra });
-
-describe("known causes in a crashed subject's log", () => {
-  it.each([
-    ["touch: /var/run/app.pid: Read-only file system", "allot /var/run in writableRoots"],
-    [
-      '2026/11/30 nginx: [emerg] mkdir() "/var/cache/nginx/client_temp" failed (30: Read-only file system)',
-      "allot /var/cache/nginx in writableRoots",
-    ],
-    ["open /data/dump.rdb: permission denied", "allot /data in writableRoots, or chown that path"],
-    ["nginx: [emerg] bind() to 0.0.0.0:80 failed (13: Permission denied)", "allow NET_BIND_SERVICE"],
-    ["listen tcp :443: bind: permission denied", "allow NET_BIND_SERVICE"],
-    ["httpd: bind: Permission denied", "allow NET_BIND_SERVICE"],
-    ["OSError: [Errno 98] Address already in use", "make only one process listen on the port"],
-  ])("%s", (line, fix) => {
-    expect(knownCause(`starting\n${line}\nexiting\n`, ["/tmp"])?.fix).toContain(fix);
-  });
-
-  it("a high port refused is not a NET_BIND_SERVICE case, and a clean log names no cause", () => {
-    expect(knownCause("listen tcp :8080: bind: permission denied", [])?.fix ?? "").not.toContain(
-      "NET_BIND_SERVICE",
-    );
-    expect(knownCause("starting\nfatal: config missing\n", ["/tmp"])).toBeUndefined();
-  });
-
-  it("describes the exit from the engine's state: code, signal, OOM kill, how long", () => {
-    const state = (over: Record<string, unknown>) =>
-      ({
-        status: "exited",
-        running: false,
-        pid: 0,
-        restartCount: 0,
-        exitCode: 1,
-        oomKilled: false,
-        startedAt: "2026-11-30T15:44:18.34547823Z",
-        finishedAt: "2026-11-30T15:44:18.674513651Z",
-        ...over,
-      }) as never;
-    expect(describeExit(exitFacts(state({})))).toBe("exited with code 1 after 329 ms");
-    expect(describeExit(exitFacts(state({ exitCode: 139 })))).toBe(
-      "was killed by SIGSEGV (exit 139) after 329 ms",
-    );
-    expect(describeExit(exitFacts(state({ exitCode: 137, oomKilled: true })))).toBe(
-      "was OOM-killed (exit 137) after 329 ms",
-    );
-    // An engine whose oomKilled false proves nothing (Podman 4.3 on cgroup v1): a SIGKILL nobody
-    // sent is said to be most likely the OOM killer's; a signal other than SIGKILL is not.
-    expect(describeExit(exitFacts(state({ exitCode: 137 }), false))).toBe(
-      "was killed by SIGKILL (exit 137) after 329 ms, most likely by the kernel's OOM killer (this engine does not report OOM kills)",
-    );
-    expect(describeExit(exitFacts(state({ exitCode: 137 }), true))).toBe(
-      "was killed by SIGKILL (exit 137) after 329 ms",
-    );
-    expect(describeExit(exitFacts(state({ exitCode: 139 }), false))).toBe(
-      "was killed by SIGSEGV (exit 139) after 329 ms",
-    );
-    // Finished stamped before started (an instant exit under load): no measurable time, said as such.
-    expect(describeExit(exitFacts(state({ finishedAt: "2026-11-30T15:44:18.000000000Z" })))).toBe(
-      "exited with code 1 after 0 ms",
-    );
-    expect(describeExit(exitFacts(state({ finishedAt: "0001-01-01T00:00:00Z" })), 1500)).toBe(
-      "exited with code 1 within 1.5 s of its start",
-    );
-  });
-});
 
 describe("the docker run line", () => {
   it("quotes every word for a POSIX shell", () => {

@@ -88,6 +88,10 @@ describe("readExternalResults", () => {
       skipped: 1,
       failed: 2,
       files: ["reports/jest/junit.xml", "reports/pytest.xml"],
+      failures: [
+        { name: "t > bad", message: "assert 1 == 2", file: "reports/pytest.xml" },
+        { name: "t > err", message: "boom", file: "reports/pytest.xml" },
+      ],
     });
     expect(ext.lint).toEqual({
       files: ["ruff.sarif"],
@@ -113,6 +117,50 @@ describe("readExternalResults", () => {
     const md = renderMarkdown(makeReport({ external: ext }), { target: "comment" });
     expect(md).toContain("| Tests | ❌ Tests: 3 passed, 1 skipped, 2 failed |");
     expect(md).toContain("| Lint | ⚠️ Lint: 2 findings |");
+    // Listed by name with the message, as test reporters list them.
+    expect(md).toContain(
+      "**Failing tests**\n\n1. ❌ <code>t &gt; bad</code>: assert 1 == 2 (<code>reports/pytest.xml</code>)",
+    );
+    expect(md).toContain("1. ❌ <code>E501</code> at <code>src/app.py:3</code>: Line too long (120 &gt; 88)");
+  });
+
+  it("lists each failing test with its message and place, bounded, its text hostile", async () => {
+    const evil = "@octocat [click](https://evil.example) <img src=x onerror=alert(1)> ![x](y)";
+    const cases = Array.from(
+      { length: 250 },
+      (_, i) =>
+        `<testcase classname="pkg.Suite" name="case ${i}" file="tests/test_app.py" line="${i + 1}"><failure message="${i === 0 ? evil.replace(/</g, "&lt;").replace(/>/g, "&gt;") : `expected ${i}`}"/></testcase>`,
+    ).join("");
+    const noMessage = `<testcase name="cdata"><error type="TimeoutError"><![CDATA[Timed out after 5000 ms
+  at Object.<anonymous> (test.js:3:1)]]></error></testcase>`;
+    const outside = `<testcase name="elsewhere" file="/etc/passwd" line="3"><failure message="x"/></testcase>`;
+    const long = `<testcase name="${"n".repeat(500)}"><failure message="${"m".repeat(5000)}"/></testcase>`;
+    const ws = await workspace({
+      "a.xml": `<testsuite>${noMessage}${outside}${long}</testsuite>`,
+      "b.xml": `<testsuite>${cases}</testsuite>`,
+    });
+    const ext = await readExternalResults({ junit: ["*.xml"], sarif: [] }, { workspace: ws });
+    const t = ext.tests!;
+    expect(t.failed).toBe(253);
+    expect(t.failures).toHaveLength(200); // the count covers the rest
+    expect(t.failures![0]).toEqual({ name: "cdata", message: "Timed out after 5000 ms", file: "a.xml" });
+    expect(t.failures![1]).toEqual({ name: "elsewhere", message: "x", file: "a.xml" }); // no path outside
+    expect(t.failures![2]!.name).toHaveLength(300);
+    expect(t.failures![2]!.message).toHaveLength(1000);
+    expect(t.failures![3]).toEqual({
+      name: "pkg.Suite > case 0",
+      message: evil,
+      file: "b.xml",
+      path: "tests/test_app.py",
+      line: 1,
+    });
+    const md = renderMarkdown(makeReport({ external: ext }), { target: "comment" });
+    const listed = md.slice(md.indexOf("**Failing tests**"), md.indexOf("**Failing tests**") + 20_000);
+    // Markup shown as text: no image, no link, no mention.
+    expect(listed).not.toMatch(/<img|(?<!\\)\[click(?<!\\)\]\(|@octocat/);
+    expect(listed).toContain("&lt;img src=x onerror=alert(1)&gt;");
+    expect(listed).toContain("at <code>tests/test&#95;app.py:1</code>");
+    expect(listed).toContain("_… and 223 more failing tests in report.json and the files named._");
   });
 
   it("nothing asked, nothing read", async () => {

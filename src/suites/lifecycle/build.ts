@@ -16,6 +16,8 @@ import { redact, registerSecret } from "../../errors.js";
 import type { SubjectReport } from "../../report/model.js";
 import { terminalSafe } from "../../report/text.js";
 import { type CaseContext, type Draft, EXCERPT_BYTES } from "./case.js";
+import type { DockerfileSource } from "./locate.js";
+import { BuildProgress, outputBlock } from "./progress.js";
 
 const BUILD_TIMEOUT_MS = 15 * 60_000;
 /** How many lines of a failing step's output the FAIL message's evidence keeps. */
@@ -28,6 +30,8 @@ export interface Built {
   report: Partial<SubjectReport>;
   /** Untagged images the build created (legacy builder steps), for cleanup by ID. */
   intermediateImages: string[];
+  /** The Dockerfile as read, repository-relative: where later failures point (locate.ts). */
+  dockerfile?: DockerfileSource;
 }
 
 export async function buildSubject(c: CaseContext): Promise<Built> {
@@ -101,8 +105,9 @@ async function buildFromDockerfile(c: CaseContext): Promise<Built> {
   const { engine, subject, owner, log } = c;
   const b = subject.build!;
   const context = readBuildContext(path.resolve(c.workspace, b.context), b.dockerfile, b.context);
-  const dockerfileLabel = `${b.context}/${context.dockerfile}`;
+  const dockerfileLabel = path.posix.normalize(`${b.context}/${context.dockerfile}`);
   const dockerfile = parseDockerfile(readDockerfile(context.root, context.dockerfile));
+  const source = { path: dockerfileLabel, parsed: dockerfile };
   const tag = ownedTag(owner, subject.name);
   const secrets = readSecrets(b.secrets ?? {});
   if (secrets.missing.length > 0) return missingSecrets(secrets.missing, b.secrets ?? {});
@@ -111,7 +116,7 @@ async function buildFromDockerfile(c: CaseContext): Promise<Built> {
     return notRunnable(`build.secrets need BuildKit, but the legacy builder runs: ${choice.reason}`, choice);
   }
   log.info(`  build: ${choice.builder === "buildkit" ? "BuildKit" : "legacy builder"} (${choice.reason})`);
-  let lines = 0;
+  const progress = new BuildProgress(log);
   try {
     const built = await engine.build({
       context,
@@ -125,13 +130,11 @@ async function buildFromDockerfile(c: CaseContext): Promise<Built> {
       secrets: secrets.values,
       timeoutMs: BUILD_TIMEOUT_MS,
       signal: c.signal,
-      onLine: (line) => {
-        if (++lines % 20 === 0) log.info(`  build: ${lines} lines of output so far`);
-        if (/^Step \d+\/\d+|^#\d+ \[/.test(line)) log.info(`  build: ${terminalSafe(line.trim(), 200)}`);
-      },
+      onStep: (event) => progress.step(event),
     });
     const cached = built.steps.filter((s) => s.cached).length;
     return {
+      dockerfile: source,
       imageId: built.imageId,
       intermediateImages: built.intermediateImages,
       report: {
@@ -161,8 +164,22 @@ async function buildFromDockerfile(c: CaseContext): Promise<Built> {
   } catch (err) {
     // The Dockerfile failed: the subject's fault, a FAIL with the log's tail, not an engine error.
     if (!(err instanceof BuildFailedError)) throw err;
-    return buildFailed(err, { tag, dockerfile, dockerfileLabel });
+    showFailedOutput(log, err);
+    return { ...buildFailed(err, { tag, dockerfile, dockerfileLabel }), dockerfile: source };
+  } finally {
+    progress.stop();
   }
+}
+
+/** The failing step's output in the job log (the legacy builder's: the log's end, where it stands). */
+function showFailedOutput(log: CaseContext["log"], err: BuildFailedError): void {
+  const step = err.failedStep;
+  const output = redact(step?.outputTail || err.log);
+  if (!output.trim()) return;
+  const title = step
+    ? `step ${terminalSafe(step.name, 120)} failed; its output (last lines)`
+    : "build output (last lines)";
+  log.info(outputBlock(title, output, FAILED_STEP_LINES));
 }
 
 function buildFailed(
@@ -186,6 +203,7 @@ function buildFailed(
           400,
         ),
         evidence: { tag: at.tag, syntax: syntax.image, buildLogTail: redact(err.log.slice(-EXCERPT_BYTES)) },
+        location: { path: at.dockerfileLabel, line: syntax.line },
         remediation: `remove the "# syntax=" line from ${at.dockerfileLabel} (the engine's built-in Dockerfile frontend is used), or make ${syntax.image} available to the engine (\`{cli} pull\` or \`{cli} load\` it before this step)`,
       },
     };
@@ -199,6 +217,7 @@ function buildFailed(
     draft: {
       status: "fail",
       message: terminalSafe(step ? `step ${step.name} failed at ${where}: ${err.reason}` : err.message, 400),
+      location: { path: at.dockerfileLabel, ...(line ? { line } : {}) },
       evidence: {
         tag: at.tag,
         builder: err.choice.builder,

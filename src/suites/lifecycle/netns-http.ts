@@ -7,12 +7,14 @@ import type { Engine, ProbeSpec } from "../../engine/provider.js";
 import { runProbe, trustedProbe } from "../../engine/trusted-probe.js";
 import type { HttpProbe } from "../../inventory/schema.js";
 import type { HttpAnswer } from "./http.js";
+import { CLIENT_HELLO, EXCHANGE_BYTES, type Exchanges, HTTP_REQUEST } from "./speaks.js";
 import type { TcpAnswer } from "./tcp.js";
 
 // Mode "wait": poll DA_PATH until DA_STATUS or DA_DEADLINE seconds; "wait-tcp": connect (send
 // DA_SEND, expect DA_EXPECT in the answer) until it holds or the deadline; "ask": each "METHOD PATH"
-// line of DA_REQUESTS once, every answer between markers; "tcp": one exchange between markers.
-// Busybox nc's -w bounds only the connect, so `timeout` bounds the whole exchange.
+// line of DA_REQUESTS once, every answer between markers; "tcp": one exchange between markers;
+// "hear": what the port sends unasked, answers to DA_HTTP and to DA_HELLO (octal escapes), in
+// hex (speaks.ts). Busybox nc's -w bounds only the connect, so `timeout` bounds the whole exchange.
 const SCRIPT = String.raw`
 set -u
 ask() { printf '%s %s HTTP/1.0\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n' "$1" "$2" | nc -w "$3" 127.0.0.1 "$DA_PORT" 2>/dev/null; }
@@ -34,6 +36,13 @@ if [ "$DA_MODE" = wait-tcp ]; then
     [ "$(date +%s)" -ge "$end" ] && { echo "@@timeout"; exit 0; }
     backoff
   done
+fi
+if [ "$DA_MODE" = hear ]; then
+  hear() { timeout 2 nc -w 2 127.0.0.1 "$DA_PORT" 2>/dev/null | head -c 512 | od -An -tx1 -v | tr -d ' \n'; }
+  echo "@@banner $(sleep 1.5 | hear)"
+  echo "@@http $({ printf '%s' "$DA_HTTP"; sleep 1.5; } | hear)"
+  echo "@@tls $({ printf "$DA_HELLO"; sleep 1.5; } | hear)"
+  exit 0
 fi
 if [ "$DA_MODE" = tcp ]; then
   echo "@@begin 0"; tcpx "$DA_ASK_TIMEOUT"; echo; echo "@@end 0"; exit 0
@@ -120,6 +129,18 @@ export async function tcpInNetns(t: NetnsTarget, send: string | undefined): Prom
   const block = between(stdout, "@@begin 0\n", "\n@@end 0\n");
   if (block === undefined || block.includes("@@refused")) return { connected: false, answer: "" };
   return { connected: true, answer: block };
+}
+
+/** speaks.ts's three exchanges from inside the namespace (a subject on network "none"). */
+export async function hearInNetns(t: NetnsTarget): Promise<Exchanges> {
+  const hello = [...CLIENT_HELLO].map((b) => `\\${b.toString(8).padStart(3, "0")}`).join("");
+  const env = ["DA_MODE=hear", `DA_HTTP=${HTTP_REQUEST}`, `DA_HELLO=${hello}`];
+  const { stdout } = await runProbe(t.engine, options(t, env), t.signal, 3 * 2000 + PROBE_MARGIN_MS);
+  const heard = (name: string) => {
+    const hex = new RegExp(`^@@${name} ([0-9a-f]*)$`, "m").exec(stdout)?.[1] ?? "";
+    return Buffer.from(hex, "hex").subarray(0, EXCHANGE_BYTES);
+  };
+  return { banner: heard("banner"), http: heard("http"), tls: heard("tls") };
 }
 
 /** Each probe once, in one probe container; answers in order, undefined where none came. */

@@ -43,9 +43,8 @@ export function describeReadiness(r: Readiness, port: number): string {
 const POLL = { initialDelayMs: 20, maxDelayMs: 250 };
 
 export async function waitUntilReady(c: CaseContext, r: Readiness, t: WaitTarget): Promise<WaitOutcome> {
-  const { engine, subject, signal, log } = c;
+  const { engine, subject, signal } = c;
   const offline = subject.network === "none";
-  const started = Date.now();
   let attempts = 0;
   let last: string | undefined;
   /** Polls until the attempt says true (ready) or "give up" (it never will be), or the deadline. */
@@ -53,10 +52,6 @@ export async function waitUntilReady(c: CaseContext, r: Readiness, t: WaitTarget
     pollUntil(
       async () => {
         attempts++;
-        if (attempts % 20 === 0) {
-          const waited = Math.round((Date.now() - started) / 1000);
-          log.info(`  ready: still waiting until ${describeReadiness(r, subject.port)} (${waited} s)`);
-        }
         const answer = await attempt();
         return answer === false ? undefined : answer;
       },

@@ -6,7 +6,7 @@
 import type { ContainerView } from "../../engine/provider.js";
 import { EngineError } from "../../errors.js";
 import { type Readiness, readinessOf } from "../../inventory/schema.js";
-import type { CaseContext, Draft } from "./case.js";
+import { type CaseContext, type Draft, netnsTarget } from "./case.js";
 import {
   describeExit,
   type ExitFacts,
@@ -17,7 +17,10 @@ import {
   missingInterpreter,
 } from "./diagnose.js";
 import { explainListening, listeners } from "./listening.js";
+import { hearInNetns } from "./netns-http.js";
+import { withHeartbeat } from "./progress.js";
 import { describeReadiness, type WaitOutcome, waitUntilReady } from "./readiness.js";
+import { classifySpeech, type Exchanges, hearOnHost } from "./speaks.js";
 
 export interface Ready {
   draft: Draft;
@@ -65,15 +68,18 @@ export async function startAndWaitReady(c: CaseContext, containerId: string): Pr
     () => "exited" as const,
     () => new Promise<never>(() => {}),
   );
-  const outcome = await Promise.race([
-    waitUntilReady(c, readiness, { containerId, hostPort, deadlineMs }),
-    exited,
-  ]);
+  const waiting = describeReadiness(readiness, subject.port);
+  const outcome = await withHeartbeat(
+    c.log,
+    (ms) =>
+      `  ready: waiting until ${waiting} (${Math.round(ms / 1000)} s of ${Math.round(deadlineMs / 1000)} s)`,
+    () => Promise.race([waitUntilReady(c, readiness, { containerId, hostPort, deadlineMs }), exited]),
+  );
   // Whatever the race said, the engine's state decides whether the subject is still running.
   const state = await engine.inspect(containerId, signal);
   if (!state.state.running) return notRunning(c, containerId, readiness, started, undefined, state);
   if (outcome === "exited") return notRunning(c, containerId, readiness, started, undefined, state);
-  const what = describeReadiness(readiness, subject.port);
+  const what = waiting;
   const evidence = {
     readiness,
     attempts: outcome.attempts,
@@ -89,33 +95,88 @@ export async function startAndWaitReady(c: CaseContext, containerId: string): Pr
       draft: { status: "pass", message: `ready: ${what} after ${evidence.waitedMs} ms`, evidence },
     };
   }
+  return notReady(c, { containerId, hostPort, deadlineMs, readiness, outcome, evidence, what });
+}
+
+/** Running but not ready by the deadline: what it last answered, where it listens, what it speaks. */
+async function notReady(
+  c: CaseContext,
+  at: {
+    containerId: string;
+    hostPort?: number;
+    deadlineMs: number;
+    readiness: Readiness;
+    outcome: WaitOutcome;
+    evidence: Record<string, unknown>;
+    what: string;
+  },
+): Promise<Ready> {
+  const { readiness, outcome } = at;
   const [excerpt, listening] = await Promise.all([
-    logExcerpt(engine, containerId),
-    readiness.type === "http" || readiness.type === "tcp" ? whyNoAnswer(c, containerId) : undefined,
+    logExcerpt(c.engine, at.containerId),
+    readiness.type === "http" || readiness.type === "tcp" ? whyNoAnswer(c, at) : undefined,
   ]);
+  // What the port speaks replaces "no answer", which would read as if nothing listened; a port
+  // that stayed silent (maybe still starting) keeps it beside the note.
+  const spoke = listening?.speech && listening.speech.kind !== "silent";
+  const last = outcome.last && !spoke ? ` (last: ${outcome.last})` : "";
   return {
-    hostPort,
+    hostPort: at.hostPort,
     logExcerpt: excerpt,
     draft: {
       status: "fail",
-      message: `not ready within ${deadlineMs} ms: expected ${what}${outcome.last ? ` (last: ${outcome.last})` : ""}${listening ? `; ${listening.note}` : ""}`,
+      message: `not ready within ${at.deadlineMs} ms: expected ${at.what}${last}${listening ? `; ${listening.note}` : ""}`,
       evidence: {
-        ...evidence,
+        ...at.evidence,
         logExcerpt: excerpt,
-        ...(listening ? { listening: listening.listeners } : {}),
+        ...(listening?.listeners ? { listening: listening.listeners } : {}),
+        ...(listening?.speech ? { speaks: listening.speech } : {}),
       },
-      remediation: listening?.fix ?? notReadyFix(readiness, outcome, what),
+      remediation: listening?.fix ?? notReadyFix(readiness, outcome, at.what),
     },
   };
 }
 
-/** What the subject listens on instead, when that explains why its port did not answer. */
-async function whyNoAnswer(c: CaseContext, containerId: string) {
-  const found = await listeners(c.engine, c.owner, c.probeImage, containerId, c.signal);
+/**
+ * What the subject listens on instead, when that explains why its port did not answer; when it
+ * does listen on the port and never answered HTTP, what the port speaks instead. The listeners
+ * come first: a published port's proxy accepts connections even when nothing listens behind it.
+ */
+async function whyNoAnswer(
+  c: CaseContext,
+  at: { containerId: string; hostPort?: number; readiness: Readiness; outcome: WaitOutcome },
+) {
+  const found = await listeners(c.engine, c.owner, c.probeImage, at.containerId, c.signal);
   if (!found) return undefined;
   // On network "none" the checks ask from inside the namespace, where loopback is reachable.
-  const explained = explainListening(found, c.subject.port, c.subject.network === "none");
-  return explained && { ...explained, listeners: found };
+  const offline = c.subject.network === "none";
+  const explained = explainListening(found, c.subject.port, offline);
+  if (explained) return { ...explained, listeners: found };
+  // An HTTP status of any kind was an HTTP answer: only "no answer" (or, offline, none seen) is heard.
+  if (at.readiness.type !== "http" || (!offline && at.outcome.last !== "no answer")) return undefined;
+  const heard = await (offline
+    ? hearInNetns(netnsTarget(c, at.containerId))
+    : at.hostPort
+      ? hearOnHost(at.hostPort, c.signal)
+      : undefined
+  )?.catch(() => undefined); // a diagnosis only: the failure stands without it
+  const speech = heard && classifySpeech(heard, c.subject.port);
+  if (!speech) return undefined;
+  return {
+    note: speech.note,
+    fix: speech.fix,
+    listeners: found,
+    speech: { kind: speech.kind, ...heardHex(heard) },
+  };
+}
+
+/** The exchanges' first bytes as hex, for the evidence (bounded: the subject wrote them). */
+function heardHex(x: Exchanges): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(x)
+      .filter(([, b]) => b.length > 0)
+      .map(([k, b]) => [k, b.subarray(0, 64).toString("hex")]),
+  );
 }
 
 function notReadyFix(r: Readiness, outcome: WaitOutcome, what: string): string {
@@ -136,13 +197,14 @@ async function notRunning(
   const info = inspected ?? (await c.engine.inspect(containerId, c.signal));
   const facts = await exitFactsOn(c.engine, info.state);
   const excerpt = await logExcerpt(c.engine, containerId);
+  // The engine's refusal to start it is evidence too (the runtime's words, e.g. "permission denied").
+  const said = startError ? `${startError}\n${excerpt}` : excerpt;
   const cause =
-    knownCause(excerpt, c.subject.writableRoots) ??
-    (await missingInterpreter(c.engine, containerId, excerpt));
+    knownCause(said, c.subject.writableRoots) ?? (await missingInterpreter(c.engine, containerId, excerpt));
   const line = lastLine(excerpt);
   const happened = startError
     ? `could not be started: ${startError}`
-    : describeExit(facts, Date.now() - started);
+    : describeExit(facts, Date.now() - started, said);
   const message = `${happened} before it was ready${cause ? `: ${cause.cause}` : ""}${line ? ` (last log line: ${line})` : ""}`;
   return {
     logExcerpt: excerpt,
@@ -162,10 +224,17 @@ async function notRunning(
   };
 }
 
+/**
+ * The fix when no known cause was shown: only what the facts prove (an OOM kill, a process that
+ * ended by itself), else what to look at, never a guessed cause.
+ */
 function crashFix(f: ExitFacts, memory: string | number, startError?: string): string {
   if (startError)
-    return "check the image's ENTRYPOINT/CMD (and the inventory's command): the executable must exist and be runnable by the image's USER";
+    return "check the image's ENTRYPOINT/CMD (and the inventory's command) against the engine's error above: the executable must exist in the image and be executable by the image's USER";
   if (f.oomKilled || f.oomUnreported)
     return `the process needs more memory than limits.memory (${memory}): raise it in the inventory, or reduce the process's memory use`;
-  return "the process exited during start-up: read the log excerpt; it runs as the image's USER with a read-only root, so every path it writes must be an allotted writable root";
+  if (f.exitCode === 0 && !f.signal)
+    return "the process ended by itself (exit 0) before it was ready: a service must stay in the foreground as PID 1; check that its command does not start it in the background (a daemon mode, a trailing `&`, `service ... start`)";
+  const exit = f.signal ? `was killed by ${f.signal}` : `exited with code ${f.exitCode}`;
+  return `it ${exit} and its log names no cause docker-acceptance recognises: read the log's last lines (in the evidence and the job log) for the error it printed, and run the reproduce command to see the same exit; to find a hardening setting it trips over, run it without --read-only, --cap-drop ALL or --user, one at a time`;
 }

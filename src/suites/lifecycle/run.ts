@@ -13,7 +13,9 @@ import { buildSubject } from "./build.js";
 import type { CaseContext, Draft } from "./case.js";
 import { type LaunchPlan, needsUserLookup, planLaunch } from "./create.js";
 import { checkLimits } from "./limits.js";
+import { type DockerfileSource, type InventorySource, locateCase } from "./locate.js";
 import { checkProbes } from "./probes.js";
+import { outputBlock } from "./progress.js";
 import { startAndWaitReady } from "./ready.js";
 import { reproduceImage } from "./reproduce.js";
 import { stopSubject } from "./stop.js";
@@ -27,6 +29,8 @@ export interface SubjectRunContext extends CaseContext {
   removeImages: boolean;
   /** The selected suites that observe the running subject (containment), from the pipeline. */
   observers: readonly Observer[];
+  /** The subject's entry in the inventory, repository-relative: where failing cases point. */
+  inventorySource?: InventorySource;
 }
 
 export interface SubjectOutcome {
@@ -45,6 +49,7 @@ export async function runSubject(ctx: SubjectRunContext): Promise<SubjectOutcome
         const built = await buildSubject(ctx);
         run.imageId = built.imageId;
         run.builtImages = built.intermediateImages;
+        run.dockerfile = built.dockerfile;
         Object.assign(run.report, built.report);
         return built.draft;
       }),
@@ -74,7 +79,8 @@ export async function runSubject(ctx: SubjectRunContext): Promise<SubjectOutcome
     // Runs whatever happened above, cancellation included: this subject's objects only.
     await run.step("lifecycle.cleanup", "cleanup", () => run.cleanUp(), true);
   }
-  const { cases, report, cleanup } = run;
+  const { report, cleanup } = run;
+  const cases = run.cases.map((c) => run.located(c));
   if (report.reproduce && cases.some((c) => c.status === "fail" || c.status === "error"))
     log.info(`  reproduce: ${terminalSafe(report.reproduce, 4000)}`);
   return { cases, report, cleanup };
@@ -100,6 +106,8 @@ class SubjectRun {
   cleanup: CleanupEvidence | undefined;
   /** Untagged images the build created (legacy builder): cleanup removes them by ID. */
   builtImages: string[] = [];
+  /** The Dockerfile the build read, for pointing failures at its lines. */
+  dockerfile: DockerfileSource | undefined;
 
   constructor(readonly ctx: SubjectRunContext) {
     this.report = { name: ctx.subject.name, phases: this.phases };
@@ -138,6 +146,14 @@ class SubjectRun {
         ctx.log.info(excerptLines(result.evidence.logExcerpt));
     }
     return result;
+  }
+
+  /** A failing case with the place to change (a Dockerfile or inventory line); others as they are. */
+  located(c: CaseResult): CaseResult {
+    if (c.status !== "fail" && c.status !== "error") return c;
+    const sources = { dockerfile: this.dockerfile, inventory: this.ctx.inventorySource };
+    const location = locateCase(c, this.ctx.subject, sources);
+    return location ? { ...c, location } : c;
   }
 
   /** Build, create and ready gate everything after them; a failed probe or limit does not. */
@@ -276,13 +292,7 @@ const TERMINAL_EXCERPT_LINES = 15;
 
 /** The subject's last log lines, each made terminal-safe, as one block (written at once). */
 export function excerptLines(excerpt: string): string {
-  const lines = excerpt.split(/\r?\n/).filter((l) => l.trim());
-  const shown = lines.slice(-TERMINAL_EXCERPT_LINES).map((l) => `      | ${terminalSafe(l, 200)}`);
-  const more =
-    lines.length > shown.length
-      ? [`      | (${lines.length - shown.length} earlier line(s) in the report)`]
-      : [];
-  return ["      log (last lines):", ...more, ...shown].join("\n");
+  return outputBlock("log (last lines)", excerpt, TERMINAL_EXCERPT_LINES);
 }
 
 function cleanupDraft(cleanup: CleanupEvidence, owner: string): Draft {

@@ -3,12 +3,18 @@
 // without a TERM handler ignores it (the kernel's rule for PID 1), and that is what is graded.
 import type { CaseContext, Draft } from "./case.js";
 import { describeExit, exitFactsOn, knownCause, lastLine, logExcerpt } from "./diagnose.js";
+import { withHeartbeat } from "./progress.js";
 
 export async function stopSubject(c: CaseContext, containerId: string): Promise<Draft> {
   const { engine, subject } = c;
   const graceSec = Math.ceil(subject.stopTimeoutMs / 1000);
   const started = Date.now();
-  const wasRunning = await engine.stop(containerId, graceSec);
+  const wasRunning = await withHeartbeat(
+    c.log,
+    (ms) =>
+      `  stop: waiting for the subject to exit after SIGTERM (${Math.round(ms / 1000)} s of its ${graceSec} s grace)`,
+    () => engine.stop(containerId, graceSec),
+  );
   const stopMs = Date.now() - started;
   const state = (await engine.inspect(containerId)).state;
   if (!wasRunning) {
@@ -20,7 +26,7 @@ export async function stopSubject(c: CaseContext, containerId: string): Promise<
     const line = lastLine(excerpt);
     return {
       status: "fail",
-      message: `${describeExit(facts)} while running, before it was asked to stop${cause ? `: ${cause.cause}` : ""}${line ? ` (last log line: ${line})` : ""}`,
+      message: `${describeExit(facts, undefined, excerpt)} while running, before it was asked to stop${cause ? `: ${cause.cause}` : ""}${line ? ` (last log line: ${line})` : ""}`,
       evidence: {
         ...facts,
         ...(cause ? { cause: cause.cause, causeLine: cause.line } : {}),

@@ -67,9 +67,17 @@ export async function runBuild(
   abortSignal: AbortSignal,
 ): Promise<BuildOutcome> {
   let log = "";
+  let legacyStep: string | undefined;
   const append = (line: string) => {
     log = `${log}${line}\n`.slice(-BUILD_LOG_LIMIT);
     req.onLine?.(line);
+    // The legacy builder's steps run one at a time: each step's line ends the one before
+    // (Docker's "Step 2/4 : RUN ...", Buildah's "STEP 2/4: RUN ..." on Podman).
+    if (choice.builder === "legacy" && /^step \d+\/\d+ ?: /i.test(line)) {
+      if (legacyStep) req.onStep?.({ name: legacyStep, state: "done" });
+      legacyStep = line.trim();
+      req.onStep?.({ name: legacyStep, state: "running" });
+    }
   };
   if (choice.builder === "buildkit") {
     const { buildWithBuildKit } = await loadBuildKit();
@@ -83,6 +91,7 @@ export async function runBuild(
       secrets: req.secrets ?? {},
       abortSignal,
       onLine: append,
+      onStep: req.onStep,
     });
     if (out.failure) append(`ERROR: ${out.failure}`);
     return { ...choice, ...out, log, intermediateImages: [] };

@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import http2 from "node:http2";
 import type { Duplex } from "node:stream";
 import type Docker from "dockerode";
-import type { BuildStep } from "../../provider.js";
+import type { BuildStep, BuildStepEvent } from "../../provider.js";
 import { all, bool, decodeFields, encodeFields, has, num, str } from "./protowire.js";
 
 export interface BuildkitRequest {
@@ -25,6 +25,8 @@ export interface BuildkitRequest {
   abortSignal: AbortSignal;
   /** Each rendered log line, secrets already masked. */
   onLine: (line: string) => void;
+  /** Each step as it starts and ends (names masked too). */
+  onStep?: (event: BuildStepEvent) => void;
 }
 
 export interface BuildkitOutcome {
@@ -143,6 +145,7 @@ export class StatusLog {
   constructor(
     private readonly emit: (line: string) => void,
     private readonly mask: (text: string) => string = (t) => t,
+    private readonly onStep: (event: BuildStepEvent) => void = () => undefined,
   ) {}
 
   get steps(): BuildStep[] {
@@ -177,23 +180,30 @@ export class StatusLog {
   private vertex(f: ReturnType<typeof decodeFields>): void {
     const s = this.step(str(f, 1));
     s.name = str(f, 3) || s.name;
+    const step = (state: BuildStepEvent["state"]) => this.onStep({ name: this.mask(s.name), state });
     if (!s.shown && (has(f, 5) || bool(f, 4))) {
       s.shown = true;
       this.emit(`#${s.n} ${this.mask(s.name)}`);
+      if (!bool(f, 4)) step("running");
     }
     if (has(f, 5)) s.started ??= seconds(f, 5);
     if (bool(f, 4) && !s.cached) {
       s.cached = true;
       this.emit(`#${s.n} CACHED`);
+      step("cached");
     }
     const error = str(f, 7);
     if (error && !s.error) {
       s.error = this.mask(error);
       this.emit(`#${s.n} ERROR: ${s.error}`);
+      step("failed");
     }
     if (has(f, 6) && s.durationMs === undefined) {
       s.durationMs = s.started !== undefined ? Math.round((seconds(f, 6) - s.started) * 1000) : 0;
-      if (!s.cached && !s.error) this.emit(`#${s.n} DONE ${(s.durationMs / 1000).toFixed(1)}s`);
+      if (!s.cached && !s.error) {
+        this.emit(`#${s.n} DONE ${(s.durationMs / 1000).toFixed(1)}s`);
+        step("done");
+      }
     }
   }
 
@@ -213,7 +223,7 @@ function seconds(f: ReturnType<typeof decodeFields>, no: number): number {
 /** One BuildKit build: session open, /build with version 2, status decoded, session closed. */
 export async function buildWithBuildKit(docker: Docker, req: BuildkitRequest): Promise<BuildkitOutcome> {
   const mask = maskSecrets(Object.values(req.secrets));
-  const status = new StatusLog(req.onLine, mask);
+  const status = new StatusLog(req.onLine, mask, req.onStep);
   const session = await openSession(docker, req.secrets);
   let imageId: string | undefined;
   let failure: string | undefined;
