@@ -1,3 +1,0 @@
-import { createRequire as __daCreateRequire } from 'node:module';
-const require = __daCreateRequire(import.meta.url);
-import{a,b,c,d,e,f}from"./chunk-J2OHTLR5.js";import"./chunk-3KIY24QP.js";import"./chunk-ZY2J22QV.js";import"./chunk-V4QRDEM2.js";import"./chunk-Z3BSVWNL.js";import"./chunk-BFLJ2BVZ.js";import"./chunk-7PDPJTIO.js";import"./chunk-5IAYGZMI.js";import"./chunk-LN4OK232.js";import"./chunk-PZA4RAY2.js";import"./chunk-5SQMYPO4.js";import"./chunk-TQTMOH6S.js";import"./chunk-EN66KAXS.js";export{b as actionsLogger,c as caseLine,f as finalLine,e as logResults,a as logSafe,d as resultGroups};
