@@ -79,7 +79,12 @@ export function readImageFacts(
   const chain = chainOf(chosen, stages);
   facts.base = expand(chain[0]!.from, globals, notes, chain[0]!.line);
   const env: Record<string, string | undefined> = {};
-  for (const stage of chain) readStage(stage, { globals, buildArgs, env }, facts);
+  const run: Start = {};
+  for (const stage of chain) readStage(stage, { globals, buildArgs, env }, facts, run);
+  const pid1 = run.entrypoint
+    ? { ...run.entrypoint, value: "ENTRYPOINT" as const }
+    : run.cmd && { ...run.cmd, value: "CMD" as const };
+  if (pid1?.shell) facts.shellPid1 = { value: pid1.value, line: pid1.line };
   return facts;
 }
 
@@ -103,7 +108,13 @@ interface Scope {
   env: Record<string, string | undefined>;
 }
 
-function readStage(stage: Stage, scope: Scope, facts: ImageFacts): void {
+/** How the image starts, carried down the chain of stages. */
+interface Start {
+  entrypoint?: { shell: boolean; line: number };
+  cmd?: { shell: boolean; line: number };
+}
+
+function readStage(stage: Stage, scope: Scope, facts: ImageFacts, run: Start): void {
   const args: Record<string, string | undefined> = {};
   const vars = () => ({ ...args, ...scope.env });
   for (const ins of stage.instructions) {
@@ -139,11 +150,13 @@ function readStage(stage: Stage, scope: Scope, facts: ImageFacts): void {
       case "ADD":
         facts.copySources.push(...contextSources(rest).flatMap((src) => at(src) ?? []));
         break;
-      case "CMD":
       case "ENTRYPOINT":
-        // An exec-form ENTRYPOINT decides PID 1 whatever the CMD; a shell form always does.
-        if (!rest.startsWith("[")) facts.shellPid1 = { value: keyword, line: ins.line };
-        else if (keyword === "ENTRYPOINT" || facts.shellPid1?.value === "CMD") facts.shellPid1 = undefined;
+        // PID 1 is the ENTRYPOINT when there is one (setting it drops an inherited CMD), else the CMD.
+        run.entrypoint = { shell: !rest.startsWith("["), line: ins.line };
+        run.cmd = undefined;
+        break;
+      case "CMD":
+        run.cmd = { shell: !rest.startsWith("["), line: ins.line };
         break;
     }
   }

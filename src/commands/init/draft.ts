@@ -22,7 +22,7 @@ const SUBJECT_NAME = /^[a-z0-9][a-z0-9._-]{0,62}$/;
 
 export type SubjectJson = Record<string, unknown> & {
   name: string;
-  build: { context: string; dockerfile?: string };
+  build: { context: string; dockerfile?: string; target?: string };
 };
 
 export interface Draft {

@@ -19,8 +19,9 @@ export interface UpdatePlan {
 
 export function planUpdate(file: string, text: string, draft: Draft, workspace: string): UpdatePlan {
   const { inventory } = parseInventory(file, text, { workspace });
-  const buildKey = (b: { context: string; dockerfile?: string }) =>
-    `${b.context}\0${b.dockerfile ?? "Dockerfile"}`;
+  // One image is one subject: the same context, Dockerfile and target found again is not added twice.
+  const buildKey = (b: { context: string; dockerfile?: string; target?: string }) =>
+    JSON.stringify([b.context, b.dockerfile ?? "Dockerfile", b.target ?? ""]);
   const names = new Set(inventory.subjects.map((s) => s.name));
   const builds = new Set(inventory.subjects.flatMap((s) => (s.build ? [buildKey(s.build)] : [])));
   const added = draft.subjects.filter((s) => !names.has(s.name) && !builds.has(buildKey(s.build)));
