@@ -64,7 +64,7 @@ describe("loadInventory", () => {
 
   it("keeps the one-argument form and names a missing file with the fix", async () => {
     await expect(loadInventory("nope/inventory.json")).rejects.toThrow(
-      "nope/inventory.json: cannot read the inventory (ENOENT) (fix: create it or pass --inventory PATH)",
+      "nope/inventory.json: cannot read the inventory (ENOENT) (fix: `docker-acceptance init` writes one from the repository's Dockerfiles, or pass --inventory PATH)",
     );
   });
 

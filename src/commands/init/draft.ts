@@ -8,6 +8,7 @@
 // HEALTHCHECK is then held by lifecycle.probes at once, on every engine), else the HEALTHCHECK.
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
+import { ConfigError } from "../../errors.js";
 import { resolveInWorkspace } from "../../inventory/load.js";
 import { INVENTORY_SCHEMA_VERSION, subjectSchema } from "../../inventory/schema.js";
 import { CASES_BY_SUITE, SUITES } from "../../suites/ids.js";
@@ -40,7 +41,7 @@ export async function draftSubjects(workspace: string): Promise<Draft> {
   const names = new Set<string>();
   if (scan.compose) {
     draft.sources.push(scan.compose);
-    const compose = readCompose(await readBounded(workspace, scan.compose), scan.compose);
+    const compose = composeOf(workspace, scan.compose, await readBounded(workspace, scan.compose));
     draft.notes.push(...compose.notes);
     for (const service of compose.services) {
       draft.notes.push(...service.notes);
@@ -86,6 +87,24 @@ export function allPins(): Record<string, { required: string[] }> {
   return Object.fromEntries(
     SUITES.map((s) => [s, { required: [...(CASES_BY_SUITE[s] as readonly string[])] }]),
   );
+}
+
+function composeOf(workspace: string, file: string, text: string) {
+  try {
+    return readCompose(text, file);
+  } catch (err) {
+    const why = (err as Error).message.split("\n")[0];
+    throw new ConfigError(
+      [
+        {
+          path: "",
+          message: `not a compose file init can read: ${why}`,
+          fix: "fix its YAML (or move it aside) and run init again",
+        },
+      ],
+      path.join(workspace, file),
+    );
+  }
 }
 
 function imageOnlyNote(service: string, image: string): string {
