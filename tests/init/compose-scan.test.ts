@@ -147,6 +147,10 @@ describe("scanWorkspace", () => {
       "a/b/c/d/Dockerfile",
       "a/b/c/d/e/Dockerfile",
       "notes/Dockerfile.md.txt/x",
+      "src/dockerfile.ts",
+      "src/Dockerfile.test.ts",
+      "docs/Dockerfile.md",
+      "tmpl/Dockerfile.template",
     ])
       file(f);
     const outside = tempDir("outside");

@@ -14,7 +14,11 @@ export const MAX_DOCKERFILES = 32;
 export const COMPOSE_FILES = ["compose.yaml", "compose.yml", "docker-compose.yaml", "docker-compose.yml"];
 
 const SKIPPED_DIRS = new Set(["node_modules", "vendor", "third_party", "testdata", "bower_components"]);
-const DOCKERFILE = /^(?:(?:dockerfile|containerfile)(?:\.[\w.-]+)?|[\w.-]+\.(?:dockerfile|containerfile))$/i;
+// `Dockerfile`, `Dockerfile.prod`, `api.Dockerfile`; not `dockerfile.ts` nor `Dockerfile.md`, the
+// code and notes that share the name.
+const DOCKERFILE = /^(?:(?:Dockerfile|Containerfile)(?:\.[\w.-]+)?|[\w.-]+\.(?:dockerfile|containerfile))$/i;
+const NOT_A_DOCKERFILE =
+  /^[a-z]|\.(?:[cm]?[jt]sx?|py|go|rs|rb|java|md|txt|json|ya?ml|toml|sh|bak|orig|swp|tmpl|template|j2|in)$/;
 
 export interface Scan {
   /** Workspace-relative paths (with "/"), shallowest first, then by name. */
@@ -42,7 +46,7 @@ export async function scanWorkspace(workspace: string): Promise<Scan> {
       for (const e of list.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
         const rel = dir ? `${dir}/${e.name}` : e.name;
         if (e.isDirectory() && !e.name.startsWith(".") && !SKIPPED_DIRS.has(e.name)) next.push(rel);
-        else if (e.isFile() && DOCKERFILE.test(e.name)) dockerfiles.push(rel);
+        else if (e.isFile() && isDockerfileName(e.name)) dockerfiles.push(rel);
       }
       if (entries > MAX_ENTRIES) {
         notes.push(`stopped looking for Dockerfiles after ${MAX_ENTRIES} directory entries`);
@@ -69,4 +73,11 @@ function isPlainFile(file: string): boolean {
   } catch {
     return false;
   }
+}
+
+function isDockerfileName(name: string): boolean {
+  if (!DOCKERFILE.test(name)) return false;
+  if (/^(?:dockerfile|containerfile)$/i.test(name)) return true;
+  // The `Dockerfile.<variant>` form is capitalised; a lower-case or extension-named file is something else.
+  return /\.(?:dockerfile|containerfile)$/i.test(name) || !NOT_A_DOCKERFILE.test(name);
 }
