@@ -13,7 +13,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { CLI } from "../helpers/cli.js";
-import { hasEngine, PROBE_IMAGE } from "../helpers/engine.js";
+import { ENGINE_KIND, hasEngine, PROBE_IMAGE } from "../helpers/engine.js";
 import { REPO_ROOT } from "../helpers/inventory.js";
 import { tempDir } from "./repos.js";
 
@@ -39,7 +39,9 @@ describe("README: Your first inventory", () => {
     expect(COMMANDS).toEqual(["npx docker-acceptance init", "npx docker-acceptance run"]);
   });
 
-  it.skipIf(!hasEngine)(
+  // On Podman the README's known engine differences fail four cases of any subject (README, Engines):
+  // tests/init/init-run.test.ts holds init's output to exactly those there.
+  it.skipIf(!hasEngine || ENGINE_KIND === "podman")(
     "followed as written on a hardened repository, ends in a PASS, and shows the file init writes",
     { timeout: 900_000 },
     async () => {
