@@ -265,6 +265,7 @@ async function mergedInventory(
       requireComplete,
       selected: { subjects: selectedSubjects, suites: selectedSuites },
       drift,
+      fixes: invs.flatMap((r) => r.fixes ?? []),
     };
   }
 
@@ -302,6 +303,7 @@ async function mergedInventory(
     requireComplete,
     path: base.path,
     sha256: base.sha256,
+    text: loaded.text,
   });
 }
 

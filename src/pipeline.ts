@@ -125,6 +125,8 @@ export async function runPipeline(opts: RunOptions): Promise<Report> {
       requireComplete: opts.requireComplete !== false,
       path: opts.inventoryPath,
       sha256: loaded.sha256,
+      // The change's own file: a drift fix names the lines to add there.
+      text: loaded.text,
     }),
     errors,
     cleanup: runCleanup(results.cleanups, signal.aborted ? String(signal.reason ?? "cancelled") : "run-end"),

@@ -15,6 +15,11 @@ export interface CliCommand {
 const BUNDLE = { name: "BUNDLE_DIR", min: 1, max: 1 };
 
 export const CLI_COMMANDS: Record<Command, CliCommand> = {
+  init: {
+    summary:
+      "write a first inventory from the repository's Dockerfiles and compose file, every current case pinned",
+    note: "never replaces an inventory without --force; --update adds to one in its own layout. Paths are relative to --workspace",
+  },
   run: {
     summary: "build the inventory's subjects and run the lifecycle and containment suites",
     note: "with --base, the inventory's required cases, severities, pins and allowances are read at that commit, and the alignment review of the local diff runs",

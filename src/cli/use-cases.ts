@@ -7,6 +7,7 @@ import type { Command } from "../commands/request-options.js";
 export type UseCase = (request: never, positionals: string[]) => Promise<number>;
 
 export const USE_CASES: Record<Command, () => Promise<UseCase>> = {
+  init: async () => (await import("../commands/init.js")).init,
   run: async () => (await import("../commands/run.js")).run,
   check: async () => (await import("../commands/check.js")).check,
   verify: async () => (await import("../commands/verify.js")).verify,

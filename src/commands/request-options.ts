@@ -40,6 +40,7 @@ export type RequestOption = Kind & {
 
 /** The CLI's commands (src/cli/commands.ts says what each does and which positionals it takes). */
 export const COMMANDS = [
+  "init",
   "run",
   "check",
   "verify",
@@ -66,7 +67,7 @@ export const REQUEST_OPTIONS = {
     arg: "PATH",
     input: "inventory",
     flag: "inventory",
-    commands: ["run", "pin"],
+    commands: ["init", "run", "pin"],
     kind: "string",
     default: DEFAULT_INVENTORY_PATH,
     help: "the pinned acceptance inventory",
@@ -311,7 +312,7 @@ export const REQUEST_OPTIONS = {
   },
   workspace: {
     flag: "workspace",
-    commands: ["run", "verify", "merge", "pin", "align"],
+    commands: ["init", "run", "verify", "merge", "pin", "align"],
     arg: "DIR",
     kind: "string",
     default: ".",
@@ -421,6 +422,18 @@ export const REQUEST_OPTIONS = {
     arg: "BRANCH",
     kind: "string",
     help: "the repository's default branch, for `pull:` rules",
+  },
+  update: {
+    flag: "update",
+    commands: ["init"],
+    kind: "switch",
+    help: "add what the existing inventory lacks (current case pins, subjects found since), removing nothing",
+  },
+  force: {
+    flag: "force",
+    commands: ["init"],
+    kind: "switch",
+    help: "replace an existing inventory (and its schema file)",
   },
   reportSchema: {
     flag: "report",

@@ -25,7 +25,11 @@ export interface LoadOptions {
 }
 
 export async function loadInventory(file: string, opts: LoadOptions = {}): Promise<LoadedInventory> {
-  const text = await readUserFile(file, "the inventory", "create it or pass --inventory PATH");
+  const text = await readUserFile(
+    file,
+    "the inventory",
+    "`docker-acceptance init` writes one from the repository's Dockerfiles, or pass --inventory PATH",
+  );
   return parseInventory(file, text, { workspace: opts.workspace ?? process.cwd() });
 }
 

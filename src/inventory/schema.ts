@@ -264,12 +264,16 @@ const build = z
 /** Parts of the hardening contract an inventory may leave out, each by name. */
 export const RELAXABLE = ["read-only-root", "no-new-privileges"] as const;
 
+/** JSON has no comments: a note for people, which nothing reads (init writes where settings came from). */
+const description = z.string().max(4000).optional().describe("a note for people; the run never reads it");
+
 export const subjectSchema = z
   .object({
     name: z
       .string()
       .regex(/^[a-z0-9][a-z0-9._-]{0,62}$/, "lowercase letters, digits, '.', '_' or '-', at most 63")
       .describe("unique subject name, used in case results and container names"),
+    description,
     build: build.optional(),
     image: z.string().min(1).optional().describe("a prebuilt image reference (instead of build)"),
     imageId: z
@@ -421,6 +425,7 @@ const artifact = z
 export const inventorySchema = z
   .object({
     $schema: z.string().optional().describe("JSON Schema for editors: ./inventory.schema.json"),
+    description,
     schemaVersion: z.literal(INVENTORY_SCHEMA_VERSION).describe("inventory format version"),
     subjects: z.array(subjectSchema).min(1).describe("the containers under test"),
     suites: z
@@ -431,7 +436,9 @@ export const inventorySchema = z
       )
       .strict()
       .default({})
-      .describe("for each suite, the exact case IDs that must run; an absent suite pins no cases"),
+      .describe(
+        "for each suite, the exact case IDs every subject must run. A case that runs without being pinned here is drift and fails the run (unless require-complete is false), so a suite left out fails every case it runs: pin them all (`docker-acceptance init` writes every current case; `init --update` adds the ones a newer version brings)",
+      ),
     artifacts: z
       .array(artifact)
       .default([])

@@ -5,8 +5,12 @@
 // A suite absent from the inventory's `suites` pins no cases: if a run selects it anyway, every
 // case it ran is unexpected. Acceptance is only what the maintainers pinned; a suite nobody pinned
 // cannot make a run pass, and a pull request cannot add one silently.
+//
+// Each kind of drift comes with its fix, once per subject (./drift-fixes.ts): for cases that ran
+// unpinned, the exact JSON lines that pin them, as `init --update` would write them.
 import type { CaseResult, Report } from "../report/model.js";
 import { ALL_CASES, type SuiteName } from "../suites/ids.js";
+import { driftFixes } from "./drift-fixes.js";
 import { type Inventory, pinnedCases } from "./schema.js";
 
 export type InventoryReport = NonNullable<Report["inventory"]>;
@@ -27,6 +31,11 @@ export interface CompletenessOptions {
   /** The inventory file as given and the sha256 of its bytes, recorded in the report. */
   path: string;
   sha256: string;
+  /**
+   * The text of the inventory file a person edits (the change's own), so a fix can name the lines
+   * that pin what ran, and where they go. Absent: the fix is worked out from `inventory` alone.
+   */
+  text?: string;
 }
 
 export function checkCompleteness(
@@ -69,6 +78,11 @@ export function checkCompleteness(
     requireComplete: opts.requireComplete,
     selected: { subjects: [...opts.subjects], suites: [...opts.suites] },
     drift,
+    fixes: driftFixes(drift, {
+      path: opts.path,
+      text: opts.text ?? JSON.stringify(inventory),
+      removed: opts.removed ?? [],
+    }),
   };
 }
 

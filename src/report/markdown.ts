@@ -399,7 +399,10 @@ function tier1(report: Report, d: Detail): string {
     );
   }
   const inv = report.inventory;
-  if (inv && !inv.complete && inv.requireComplete) {
+  if (inv && !inv.complete && inv.requireComplete && inv.fixes) {
+    for (const f of inv.fixes) if (f.kind !== "skipped") items.push(driftFixItem(f));
+  } else if (inv && !inv.complete && inv.requireComplete) {
+    // A report written before fixes were recorded: its drift, one item per subject x suite.
     for (const x of inv.drift) {
       if (x.missing.length === 0 && x.unexpected.length === 0) continue;
       const what = [
@@ -424,6 +427,26 @@ function tier1(report: Report, d: Detail): string {
   }
   const body = items.length ? list(items, d.listCap, "items to fix") : ["_Nothing to fix._"];
   return ["### Tier 1: Fixes Required", "", ...body, ""].join("\n");
+}
+
+type DriftFix = NonNullable<NonNullable<Report["inventory"]>["fixes"]>[number];
+
+/** One subject's drift (or several subjects', when the fix is the same) with the lines that pin it. */
+function driftFixItem(f: DriftFix): string {
+  const who = f.subjects.map((s) => `**${escapeInline(s, 80)}**`).join(", ");
+  const head = `❌ inventory ${who}: ${escapeInlineWithCode(f.problem, 600)}\\\n   **Fix:** ${escapeInlineWithCode(f.fix, 600)}`;
+  // A <pre> block inside the list item: indented past the item's marker, after a blank line.
+  const blocks = f.add.map((a) => {
+    const where = a.at
+      ? `at the end of ${inlineCode(a.at, 200)} (line ${a.line})`
+      : "at the end of the top level";
+    const pre = preBlock(a.lines.join("\n"), { maxLines: 200, maxLineLength: 300 }).trimEnd();
+    return `\n\n    ${where}:\n\n${pre
+      .split("\n")
+      .map((l) => `    ${l}`)
+      .join("\n")}`;
+  });
+  return head + blocks.join("");
 }
 
 function findingItem(f: NonNullable<Report["alignment"]>["findings"][number], icon: string): string {

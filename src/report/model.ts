@@ -100,6 +100,24 @@ export const inventoryReportSchema = z.object({
       }),
     )
     .default([]),
+  /**
+   * The drift, once per subject (subjects needing the same change share one): what differs, what to
+   * do, and for unpinned cases that ran the exact JSON that pins them (src/inventory/verify.ts).
+   */
+  fixes: z
+    .array(
+      z.object({
+        subjects: z.array(z.string()),
+        kind: z.enum(["unexpected", "missing", "skipped"]),
+        problem: z.string(),
+        fix: z.string(),
+        /** Lines to add: into which object or list (a JSON path, "" the top level), at which line. */
+        add: z
+          .array(z.object({ at: z.string(), line: z.number().int().positive(), lines: z.array(z.string()) }))
+          .default([]),
+      }),
+    )
+    .optional(),
 });
 
 export const artifactResultSchema = z.object({

@@ -1,6 +1,7 @@
 // The terminal rendering of the one Report: compact, one line per case, failures with their
 // remediation, the cleanup line and the verdict last (the line people read). Untrusted text is
 // stripped of control characters so a subject's log cannot drive the terminal (ANSI escapes).
+import { describeDrift } from "./bundle-checks.js";
 import { byAttention, type CaseResult, countCases, type Report } from "./model.js";
 
 const STATUS_LABEL = { pass: "PASS", fail: "FAIL", skip: "SKIP", error: "ERROR" } as const;
@@ -72,16 +73,7 @@ export function renderText(report: Report): string {
       `  - artifact ${terminalSafe(a.path, 200)}: expected sha256 ${a.expected.slice(0, 12)}…, got ${a.actual ? `${a.actual.slice(0, 12)}…` : "missing file"}`,
     );
   }
-  if (report.inventory && !report.inventory.complete) {
-    for (const d of report.inventory.drift) {
-      const parts = [
-        d.missing.length ? `missing ${d.missing.join(", ")}` : "",
-        d.unexpected.length ? `unexpected ${d.unexpected.join(", ")}` : "",
-        d.skipped.length ? `skipped ${d.skipped.join(", ")}` : "",
-      ].filter(Boolean);
-      out.push(`  - inventory ${terminalSafe(d.subject, 80)}/${d.suite}: ${parts.join("; ")}`);
-    }
-  }
+  if (report.inventory && !report.inventory.complete) out.push(...driftLines(report.inventory));
   for (const e of report.errors)
     out.push(`  - error (${terminalSafe(e.kind, 40)}): ${terminalSafe(e.message, 300)}`);
 
@@ -92,6 +84,30 @@ export function renderText(report: Report): string {
     `Verdict: ${report.verdict.toUpperCase()}  ${n.passed} passed, ${n.failed} failed, ${n.skipped} skipped${n.errored ? `, ${n.errored} errored` : ""} of ${n.total}${sha} in ${formatDuration(report.durationMs)}`,
   );
   return `${out.join("\n")}\n`;
+}
+
+/** The inventory's drift: once per subject, with its fix and the exact lines that pin what ran. */
+function driftLines(inv: NonNullable<Report["inventory"]>): string[] {
+  const fails = inv.requireComplete
+    ? "the run fails until it is fixed"
+    : "a warning: require-complete is off";
+  const out = ["", `Inventory drift in ${terminalSafe(inv.path, 200)} (${fails}):`];
+  // A report written before fixes were recorded: its drift, one line per subject x suite.
+  if (!inv.fixes) {
+    for (const d of inv.drift) out.push(`  - ${terminalSafe(describeDrift(d), 1000)}`);
+    return out;
+  }
+  for (const f of inv.fixes) {
+    out.push(`  - ${terminalSafe(f.subjects.join(", "), 200)}: ${terminalSafe(f.problem, 1000)}`);
+    out.push(`    fix: ${terminalSafe(f.fix, 500)}`);
+    for (const a of f.add) {
+      const where = a.at
+        ? `at the end of ${terminalSafe(a.at, 200)} (line ${a.line})`
+        : "at the end of the top level";
+      out.push(`      ${where}:`, ...a.lines.map((l) => `        ${terminalSafe(l, 300)}`));
+    }
+  }
+  return out;
 }
 
 function cleanupLine(report: Report): string {

@@ -49,6 +49,7 @@ describe("checkCompleteness", () => {
       requireComplete: true,
       selected: { subjects: ["web", "api"], suites: ["lifecycle", "containment"] },
       drift: [],
+      fixes: [],
     });
   });
 

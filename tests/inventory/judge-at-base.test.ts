@@ -271,7 +271,10 @@ describe("a pull request that deletes a failing subject from the inventory", () 
       [1, "This change edits what judges it: subject worker"],
     ]);
     const comment = renderMarkdown(report, { target: "comment" });
-    expect(comment).toContain("❌ inventory **worker** / lifecycle: missing");
+    expect(comment).toContain(
+      "❌ inventory **worker**: is declared in the base's inventory but not in this change's",
+    );
+    expect(comment).toContain("restore subject &quot;worker&quot;");
     expect(comment).toContain("is removed (declared at the base");
   });
 

@@ -64,7 +64,7 @@ describe("loadInventory", () => {
 
   it("keeps the one-argument form and names a missing file with the fix", async () => {
     await expect(loadInventory("nope/inventory.json")).rejects.toThrow(
-      "nope/inventory.json: cannot read the inventory (ENOENT) (fix: create it or pass --inventory PATH)",
+      "nope/inventory.json: cannot read the inventory (ENOENT) (fix: `docker-acceptance init` writes one from the repository's Dockerfiles, or pass --inventory PATH)",
     );
   });
 
@@ -97,8 +97,8 @@ describe("bad input: each class has its exact message", () => {
     expect(err.exitCode).toBe(2);
     expect(err.message).toBe(
       [
-        `acceptance/inventory.json:${lineOf(t, '"prot"')}: subjects[0].prot: unknown key "prot"; expected one of name, build, image, imageId, port, healthPath, readiness, probes, user, init, relax, writableRoots, network, limits, capabilities, allowedHostPaths, env, command, startupTimeoutMs, stopTimeoutMs, weight (fix: rename it to "port")`,
-        `acceptance/inventory.json:${lineOf(t, '"colour"')}: colour: unknown key "colour"; expected one of $schema, schemaVersion, subjects, suites, artifacts, severity, probeImage (fix: remove it; no other keys are accepted here)`,
+        `acceptance/inventory.json:${lineOf(t, '"prot"')}: subjects[0].prot: unknown key "prot"; expected one of name, description, build, image, imageId, port, healthPath, readiness, probes, user, init, relax, writableRoots, network, limits, capabilities, allowedHostPaths, env, command, startupTimeoutMs, stopTimeoutMs, weight (fix: rename it to "port")`,
+        `acceptance/inventory.json:${lineOf(t, '"colour"')}: colour: unknown key "colour"; expected one of $schema, description, schemaVersion, subjects, suites, artifacts, severity, probeImage (fix: remove it; no other keys are accepted here)`,
       ].join("\n"),
     );
   });
