@@ -1,3 +1,0 @@
-import { createRequire as __daCreateRequire } from 'node:module';
-const require = __daCreateRequire(import.meta.url);
-import{a,b,c,d,e,f,g,h,i}from"./chunk-ZEVULO7Y.js";import"./chunk-Q7T2UO5L.js";import"./chunk-W4EPPLSV.js";import"./chunk-5MJJFFNI.js";import"./chunk-XSCBHTQZ.js";import"./chunk-KDUBH2T7.js";import"./chunk-BFLJ2BVZ.js";import"./chunk-OLMWY2TB.js";import"./chunk-CBT6ASG3.js";import"./chunk-PZA4RAY2.js";import"./chunk-5SQMYPO4.js";import"./chunk-TQTMOH6S.js";import"./chunk-EN66KAXS.js";export{a as ANNOTATIONS_PER_REQUEST,d as commentIdOf,h as completeCheckRun,i as completeLeftInProgress,f as createInProgressCheckRun,b as externalIdFor,e as listCheckRuns,g as planAnnotations,c as withCommentId};

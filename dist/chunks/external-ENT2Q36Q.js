@@ -1,3 +1,0 @@
-import { createRequire as __daCreateRequire } from 'node:module';
-const require = __daCreateRequire(import.meta.url);
-import{a,b,c,d}from"./chunk-4Q3ZVGD5.js";import"./chunk-7PDPJTIO.js";import"./chunk-MGU7OKBG.js";import"./chunk-OLMWY2TB.js";import"./chunk-EN66KAXS.js";export{a as addedLinesFrom,c as parseJUnit,d as parseSarif,b as readExternalResults};

@@ -1,4 +1,0 @@
-import { createRequire as __daCreateRequire } from 'node:module';
-const require = __daCreateRequire(import.meta.url);
-import{c as n}from"./chunk-UKPMQBS4.js";import"./chunk-RMKSZMOX.js";import"./chunk-3Z5JEYXB.js";import"./chunk-7PDPJTIO.js";import{e as o}from"./chunk-CBT6ASG3.js";import{c as r}from"./chunk-PZA4RAY2.js";import"./chunk-5SQMYPO4.js";import"./chunk-TQTMOH6S.js";import{a as t}from"./chunk-EN66KAXS.js";function p(e){let c=r(e==="inventory"?n:o,{target:"draft-7",io:"input",unrepresentable:"any"}),s=e==="inventory"?"docker-acceptance inventory":"docker-acceptance report",{$schema:a,...m}=c;return`${JSON.stringify({$schema:a,title:s,...m},null,2)}
-`}t(p,"schemaText");async function f(e){return process.stdout.write(p(e.reportSchema?"report":"inventory")),0}t(f,"schema");export{f as schema,p as schemaText};

@@ -1,3 +1,0 @@
-import { createRequire as __daCreateRequire } from 'node:module';
-const require = __daCreateRequire(import.meta.url);
-import{a,b,c,d,e}from"./chunk-UWBIL25W.js";import"./chunk-Q5V62DEH.js";import"./chunk-UKPMQBS4.js";import"./chunk-RMKSZMOX.js";import"./chunk-ILO4E2KT.js";import"./chunk-CYNCP2DR.js";import"./chunk-7PDPJTIO.js";import"./chunk-BFLJ2BVZ.js";import"./chunk-OKJO2KWW.js";import"./chunk-OLMWY2TB.js";import"./chunk-5IAYGZMI.js";import"./chunk-CBT6ASG3.js";import"./chunk-PZA4RAY2.js";import"./chunk-5SQMYPO4.js";import"./chunk-TQTMOH6S.js";import"./chunk-EN66KAXS.js";export{c as inventoryCheck,e as printable,d as renderVerification,a as verify,b as verifyBundleAgainst};
