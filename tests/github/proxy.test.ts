@@ -21,7 +21,7 @@ const API = "http://api.ghes.test";
 beforeEach(async () => {
   double = await new GitHubDouble().start();
   double.seedPull(7, { headSha: HEAD });
-  proxy = await startProxy({ "api.ghes.test:80": Number(new URL(double.url).port) });
+  proxy = await startProxy({ "api.ghes.test:80": new URL(double.url).host });
 });
 afterEach(async () => {
   for (const f of fronts.splice(0)) await f.close();

@@ -39,11 +39,11 @@ function splice(a: Socket, b: Socket): void {
 }
 
 /**
- * A tunnelling proxy: CONNECT host:port opens a TCP connection to `routes[host:port]` on
- * 127.0.0.1 when routed, else to host:port itself. Requests in absolute form (forwarding) are
+ * A tunnelling proxy: CONNECT host:port opens a TCP connection to `routes[host:port]` (another
+ * HOST:PORT) when routed, else to host:port itself. Requests in absolute form (forwarding) are
  * recorded and refused: undici tunnels every request, so one arriving here is a finding.
  */
-export async function startProxy(routes: Record<string, number> = {}): Promise<LoopbackProxy> {
+export async function startProxy(routes: Record<string, string> = {}): Promise<LoopbackProxy> {
   const relayed: string[] = [];
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
@@ -56,10 +56,8 @@ export async function startProxy(routes: Record<string, number> = {}): Promise<L
   });
   server.on("connect", (req, client: Socket, head) => {
     relayed.push(`CONNECT ${req.url}`);
-    const routed = routes[req.url ?? ""];
-    const [host, port] = routed
-      ? ["127.0.0.1", routed]
-      : [req.url!.replace(/:\d+$/, ""), Number(req.url!.split(":").pop())];
+    const target = routes[req.url ?? ""] ?? req.url ?? "";
+    const [host, port] = [target.replace(/:\d+$/, ""), Number(target.split(":").pop())];
     const upstream = connect(port, host, () => {
       client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
       upstream.write(head);
