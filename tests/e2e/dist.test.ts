@@ -8,12 +8,15 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
 import { afterAll, describe, expect, it } from "vitest";
 // @ts-expect-error: a plain .mjs script, typed by use
 import { bundle, bundleOptions, lazyImportProblems } from "../../scripts/bundle.mjs";
+import { FULL_TOKEN } from "../double/github-double.js";
 import { REPO_ROOT } from "../helpers/inventory.js";
-import { NODE24 } from "./runner.js";
+import { scheduleEvent } from "./events.js";
+import { NODE24, newJob, runStep } from "./runner.js";
 
 const temps: string[] = [];
 const tempDir = () => {
@@ -85,4 +88,49 @@ console.log(JSON.stringify(failed));`;
     writeFileSync(loader, script);
     expect(JSON.parse(node24(loader))).toEqual([]);
   });
+});
+
+describe("an error that escapes every handler, in dist/ under Node 24", () => {
+  // Planted from outside the bundle (node --import): as soon as the step installs its handler, a
+  // promise rejects that nobody awaits, its message carrying a token-shaped secret.
+  const SECRET = `ghp_${"x".repeat(36)}`;
+  const plant = () => {
+    const file = path.join(tempDir(), "plant.mjs");
+    writeFileSync(
+      file,
+      `const on = process.on.bind(process);
+process.on = (event, fn) => {
+  const r = on(event, fn);
+  if (event === "unhandledRejection")
+    setImmediate(() => Promise.reject(new TypeError("c is not a constructor ${SECRET}")));
+  return r;
+};
+`,
+    );
+    return pathToFileURL(file).href;
+  };
+
+  for (const step of ["main", "post"] as const) {
+    it(`${step}: one readable line naming the error, the token redacted; ${step === "main" ? "the step fails as an internal error (exit 3)" : "a warning, the job not failed (exit 0)"}`, async () => {
+      const j = newJob({
+        eventName: "schedule",
+        event: scheduleEvent(),
+        inputs: { mode: "merge", "report-dir": tempDir() },
+        token: FULL_TOKEN,
+        apiUrl: "http://127.0.0.1:9",
+        sha: "1".repeat(40),
+      });
+      temps.push(j.dir);
+      j.env.NODE_OPTIONS = `--import ${plant()}`;
+      const r = await runStep(j, step);
+      const log = r.stdout + r.stderr;
+      expect(r.code, log).toBe(step === "main" ? 3 : 0);
+      const command = step === "main" ? "::error::" : "::warning title=docker-acceptance post step failed::";
+      expect(r.stdout).toContain(
+        `${command}docker-acceptance ${step}: internal error: TypeError: c is not a constructor`,
+      );
+      expect(log).not.toContain(SECRET);
+      expect(log.split("\n").filter((l) => l.length > 2000)).toEqual([]);
+    });
+  }
 });
