@@ -5,7 +5,6 @@
 // post only warns, as it does for every failure of its own (it never fails the job).
 import * as core from "@actions/core";
 import { redact } from "../errors.js";
-import { logSafe } from "./log.js";
 
 /** Installs the last resort for `step`; called first thing by src/main.ts and src/post.ts. */
 export function installLastResort(step: "main" | "post"): void {
@@ -16,7 +15,12 @@ export function installLastResort(step: "main" | "post"): void {
       .split("\n")
       .slice(1, 4)
       .map((f) => f.trim());
-    const line = logSafe(redact(`docker-acceptance ${step}: internal error: ${e.name}: ${e.message}`));
+    // One line (no line of it can start a workflow command), the legacy `##[` defused as
+    // ./log.ts's logSafe does; not imported from there, which would load the report model into
+    // the post step's start-up.
+    const line = redact(`docker-acceptance ${step}: internal error: ${e.name}: ${e.message}`)
+      .replace(/\s+/g, " ")
+      .replace(/##\[/g, "#\u200b#[");
     const text = `${line.slice(0, 1000)}${frames.length ? ` (${frames.join(" < ")})` : ""}`;
     if (step === "main") core.setFailed(text);
     else core.warning(text, { title: "docker-acceptance post step failed" });
