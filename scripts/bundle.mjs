@@ -147,8 +147,48 @@ export const bundleOptions = {
   logLevel: "warning",
 };
 
+/**
+ * Lazy imports the bundle would break. With splitting, esbuild makes the module an `import()`
+ * loads a chunk of its own; for a module it bundles as CommonJS that chunk's only export is
+ * `default` (evanw/esbuild#3245), so every name the importer reads is undefined in dist/ while the
+ * source and its tests are right (`await import("undici")` gave "c is not a constructor" on every
+ * runner with a proxy). Read from esbuild's metafile: each dynamic import of something that is not
+ * an ES module (CommonJS, or no module syntax at all), naming the importer, the module and the fix.
+ */
+export function lazyImportProblems(metafile) {
+  const problems = [];
+  for (const [importer, input] of Object.entries(metafile.inputs)) {
+    for (const imp of input.imports) {
+      if (imp.kind !== "dynamic-import" || imp.external) continue;
+      const format = metafile.inputs[imp.path]?.format;
+      if (format === "esm" || imp.path.endsWith(".json")) continue;
+      problems.push(
+        `${importer}: import(${JSON.stringify(imp.original ?? imp.path)}) loads ${imp.path}, ` +
+          `${format === "cjs" ? "a CommonJS module" : "not an ES module"}: in the bundle only its ` +
+          "`default` export exists, so a named binding is undefined (fix: import it statically " +
+          "in a module of ours and import() that module; see src/github/proxy.ts)",
+      );
+    }
+  }
+  return problems;
+}
+
+/** Builds dist/ (or `options.outdir`), then refuses it when a lazy import would break. */
+export async function bundle(options = bundleOptions) {
+  const result = await build({ ...options, metafile: true });
+  const problems = lazyImportProblems(result.metafile);
+  if (problems.length > 0)
+    throw new Error(`the bundle in ${options.outdir} would break:\n${problems.join("\n")}`);
+  return result;
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   // Chunk names carry content hashes: start clean so no stale chunk lingers in the commit.
   rmSync(path.join(ROOT, "dist"), { recursive: true, force: true });
-  await build(bundleOptions);
+  try {
+    await bundle();
+  } catch (err) {
+    console.error(`scripts/bundle.mjs: ${err.message}`);
+    process.exit(1);
+  }
 }

@@ -6,7 +6,7 @@
 // publication of the run's passing subject, docs/img/fork-unverified.png. Needs the engine (scripts/engine.sh)
 // and `apt-get install -y chromium`. tests/e2e/render.test.ts renders hostile reports the same way.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -70,8 +70,12 @@ export async function loadRenderer() {
 }
 
 async function main() {
+  // A workspace laid out as a user's repository (acceptance/inventory.json beside the fixtures),
+  // run from inside it: the report names acceptance/inventory.json, not a temporary directory.
   const work = mkdtempSync(path.join(tmpdir(), "da-shots-"));
-  const inventory = path.join(work, "inventory.json");
+  cpSync(path.join(root, "acceptance/fixtures"), path.join(work, "acceptance/fixtures"), { recursive: true });
+  const inventory = "acceptance/inventory.json";
+  const own = JSON.parse(readFileSync(path.join(root, inventory), "utf8"));
   const base = process.env.DA_BASE_IMAGE ?? "docker-acceptance/busybox:local";
   const subject = (name, fixture, over = {}) => ({
     name,
@@ -82,16 +86,19 @@ async function main() {
     ...over,
   });
   writeFileSync(
-    inventory,
+    path.join(work, inventory),
     JSON.stringify({
       schemaVersion: 1,
       subjects: [
-        subject("web", "hardened", { healthPath: "/health", probes: [{ path: "/", bodyContains: "hello" }] }),
+        // The passing subject is this repository's own reference subject, as its inventory declares
+        // it (init included: its httpd is PID 1 without a TERM handler), so the picture shows what
+        // a run of it gives.
+        { ...own.subjects.find((x) => x.name === "hardened"), name: "web" },
         subject("worker", "unhealthy", { startupTimeoutMs: 3000 }),
         subject("legacy", "faults/root-user", { user: "0:0", healthPath: "/", startupTimeoutMs: 3000 }),
       ],
       // Every case pinned, as this repository's own inventory pins them.
-      suites: JSON.parse(readFileSync(path.join(root, "acceptance/inventory.json"), "utf8")).suites,
+      suites: own.suites,
     }),
   );
   const out = path.join(work, "bundle");
@@ -109,7 +116,7 @@ async function main() {
       "--format",
       "text",
     ],
-    { cwd: root, stdio: ["ignore", "inherit", "inherit"] },
+    { cwd: work, stdio: ["ignore", "inherit", "inherit"] },
   );
   if (run.status !== 1) throw new Error(`expected a failing run (exit 1), got exit ${run.status}`);
   const report = JSON.parse(readFileSync(path.join(out, "report.json"), "utf8"));
@@ -137,6 +144,12 @@ async function main() {
       renderMarkdown(web, { target: "check-summary", checkName: fork, unverified: true }),
     ],
   ];
+  // Nothing of this machine in a picture meant for every reader.
+  for (const [file, md] of shots) {
+    const leaked = [work, root.replace(/\/$/, ""), "da-shots-"].filter((p) => md.includes(p));
+    if (leaked.length)
+      throw new Error(`${file}: the markdown shows ${leaked.join(", ")}; fix the run's paths`);
+  }
   mkdirSync(path.join(root, "docs/img"), { recursive: true });
   await withBrowser(async (browser) => {
     const page = await browser.newPage({ viewport: { width: 912, height: 800 }, deviceScaleFactor: 1 });

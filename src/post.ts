@@ -2,6 +2,7 @@
 // progress (killed, or a create applied twice), then sweep whatever the main step's owner left
 // behind, prove it by listing, print it; never fail the job for either, but say so loudly.
 import * as core from "@actions/core";
+import { installLastResort } from "./action/last-resort.js";
 import { renderSweep } from "./commands/sweep.js";
 import { cleanupOwned } from "./engine/cleanup.js";
 import { isRunId } from "./engine/ownership.js";
@@ -58,4 +59,5 @@ export async function runPost(): Promise<void> {
   }
 }
 
+installLastResort("post");
 await runPost();

@@ -1,7 +1,7 @@
 // The one GitHub client: Octokit with retry (5xx, network) and throttling (primary and secondary
 // rate limits honoured via retry-after), pointed at GITHUB_API_URL (GitHub Enterprise Server:
 // https://HOST/api/v3, GraphQL at /api/graphql), through the runner's proxy when HTTPS_PROXY or
-// HTTP_PROXY is set (NO_PROXY honoured, as @actions/http-client does), counting every HTTP request
+// HTTP_PROXY is set (chosen as @actions/http-client does: src/github/proxy.ts), counting every HTTP request
 // it makes (retries included) against a per-run budget. Errors become PublishError, which names
 // the permission the workflow is missing and how to grant it. The token is registered as a secret
 // so redact() removes it from anything we print; it is never logged.
@@ -149,24 +149,21 @@ export function createGitHubClient(opts: GitHubClientOptions): GitHubClient {
 }
 
 /**
- * fetch through the runner's proxy when one is configured (self-hosted runners behind a proxy
- * set HTTPS_PROXY and NO_PROXY), else Node's fetch. undici's own fetch and EnvHttpProxyAgent go
- * together, loaded only when a proxy is set; only GitHub requests use them (never the Docker
- * engine's socket).
+ * fetch through the runner's proxy when a proxy variable is set (self-hosted runners behind a
+ * proxy set HTTPS_PROXY and NO_PROXY; the rules are src/github/proxy.ts's), else Node's fetch.
+ * The proxy's module (and undici with it) is loaded on the first request, not here: a failure to
+ * load it is that request's error, reported like any network failure, never a rejection nobody
+ * awaits (which ended the process before the report was written). Only GitHub requests use it
+ * (never the Docker engine's socket).
  */
 function proxiedFetch(env: Record<string, string | undefined>): typeof fetch {
-  const pick = (name: string) => env[name] ?? env[name.toLowerCase()];
-  const httpsProxy = pick("HTTPS_PROXY");
-  const httpProxy = pick("HTTP_PROXY");
-  if (!httpsProxy && !httpProxy) return fetch;
-  const ready = import("undici").then(({ EnvHttpProxyAgent, fetch: undiciFetch }) => ({
-    undiciFetch,
-    dispatcher: new EnvHttpProxyAgent({ httpProxy, httpsProxy, noProxy: pick("NO_PROXY") ?? "" }),
-  }));
+  const names = ["https_proxy", "http_proxy", "no_proxy"].flatMap((n) => [n, n.toUpperCase()]);
+  if (!names.some((n) => env[n])) return fetch;
+  let proxied: Promise<typeof fetch> | undefined;
   return (async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
-    const { undiciFetch, dispatcher } = await ready;
-    return undiciFetch(input as string, { ...(init as object), dispatcher });
-  }) as unknown as typeof fetch;
+    proxied ??= import("./proxy.js").then(({ fetchThroughProxy }) => fetchThroughProxy(env));
+    return (await proxied)(input, init);
+  }) as typeof fetch;
 }
 
 /** The longest rate-limit wait we sit through; beyond it the step would mostly be waiting. */

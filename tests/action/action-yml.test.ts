@@ -106,6 +106,20 @@ describe("action.yml", () => {
       expect(o.description?.length, name).toBeGreaterThan(5);
   });
 
+  it("names every value an enum input accepts in its description (`mode: command` was left out)", () => {
+    const missing: string[] = [];
+    for (const o of Object.values(REQUEST_OPTIONS) as Array<{
+      input?: string;
+      kind: string;
+      values?: readonly string[];
+    }>) {
+      if (!o.input || (o.kind !== "enum" && o.kind !== "enum-list")) continue;
+      const text = action.inputs[o.input]!.description;
+      for (const v of o.values!) if (!text.includes(`\`${v}\``)) missing.push(`${o.input}: \`${v}\``);
+    }
+    expect(missing).toEqual([]);
+  });
+
   it("declares exactly the inputs the action reads", () => {
     const { asked } = readWith({});
     expect([...asked].sort()).toEqual(Object.keys(action.inputs).sort());

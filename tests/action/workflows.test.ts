@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { readInputs } from "../../src/action/inputs.js";
 import { REPO_ROOT } from "../helpers/inventory.js";
+import { RELEASE_PLACEHOLDER, usesLines, yamlBlocks } from "./pins.js";
 
 const DIR = path.join(REPO_ROOT, "docs/workflows");
 const action = parse(readFileSync(path.join(REPO_ROOT, "action.yml"), "utf8"));
@@ -148,5 +149,73 @@ describe("docs/workflows", () => {
         Object.values(j.permissions as object).every((l) => l === "read"),
       ),
     ).toBe(true);
+  });
+});
+
+describe("README.md and docs/workflows agree on how to install", () => {
+  const readme = readFileSync(path.join(REPO_ROOT, "README.md"), "utf8");
+  const docs = readdirSync(path.join(REPO_ROOT, "docs")).filter((f) => f.endsWith(".md"));
+  const sources = [
+    { file: "README.md", lines: usesLines(yamlBlocks(readme)) },
+    ...docs.map((f) => ({
+      file: `docs/${f}`,
+      lines: usesLines(yamlBlocks(readFileSync(path.join(REPO_ROOT, "docs", f), "utf8"))),
+    })),
+    ...workflows.map((w) => ({ file: `docs/workflows/${w.file}`, lines: usesLines(w.text) })),
+  ];
+
+  it("every action is pinned alike everywhere, the docs' snippets too (one SHA and version per action), this one by the one placeholder", () => {
+    expect(sources[0]!.lines).toContain(RELEASE_PLACEHOLDER);
+    const pins = new Map<string, Set<string>>();
+    for (const { file, lines } of sources) {
+      for (const line of lines) {
+        const name = line.split("@")[0]!;
+        if (THIS_ACTION.test(line)) expect(line, file).toBe(RELEASE_PLACEHOLDER);
+        pins.set(name, (pins.get(name) ?? new Set()).add(line));
+      }
+    }
+    const differing = [...pins]
+      .filter(([, lines]) => lines.size > 1)
+      .map(([name, lines]) => `${name}: ${[...lines].join(" | ")}`);
+    expect(differing).toEqual([]);
+  });
+
+  it("the placeholder is explained once, in the README's Install section, with where the real line is", () => {
+    const prose = readme.replace(/^```[\s\S]*?^```$/gm, "");
+    expect(prose.split(RELEASE_PLACEHOLDER).length - 1).toBe(1);
+    const install = readme.slice(
+      readme.indexOf("\n## Install\n"),
+      readme.indexOf("\n## ", readme.indexOf("\n## Install\n") + 1),
+    );
+    expect(install).toContain(RELEASE_PLACEHOLDER);
+    expect(install).toMatch(/releases/);
+    for (const w of workflows) {
+      // Each use in the examples points there.
+      const pointers =
+        w.text.match(
+          /# The placeholder for a release: paste the uses: line from its notes \(README, Install\)\./g,
+        ) ?? [];
+      expect(pointers.length, w.file).toBe(usesLines(w.text).filter((l) => l === RELEASE_PLACEHOLDER).length);
+    }
+  });
+
+  it("nothing tells anyone to install this tool by its name from a registry (the name is not ours there)", () => {
+    const texts = [
+      "README.md",
+      "CHANGELOG.md",
+      "action.yml",
+      ...readdirSync(path.join(REPO_ROOT, "docs"))
+        .filter((f) => f.endsWith(".md"))
+        .map((f) => `docs/${f}`),
+      ...files.map((f) => `docs/workflows/${f}`),
+    ];
+    const found: string[] = [];
+    for (const file of texts) {
+      const text = readFileSync(path.join(REPO_ROOT, file), "utf8");
+      const re =
+        /\b(?:npx|npm\s+(?:i|install|exec|x)|yarn\s+(?:add|dlx)|pnpm\s+(?:add|dlx))(?:\s+-\S+)*\s+(?:@[\w-]+\/)?docker-acceptance(?![\w./-])/g;
+      for (const m of text.matchAll(re)) found.push(`${file}: ${m[0]}`);
+    }
+    expect(found).toEqual([]);
   });
 });

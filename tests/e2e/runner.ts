@@ -105,14 +105,17 @@ export function parseFileCommand(text: string): Record<string, string> {
 
 export type Running = Promise<StepResult> & { child: ChildProcess; output: () => string };
 
-/** Starts a step: `main` as the runner starts it, `post` with STATE_* from main's GITHUB_STATE. */
-export function startStep(job: Job, step: "main" | "post"): Running {
+/**
+ * Starts a step: `main` as the runner starts it, `post` with STATE_* from main's GITHUB_STATE, or
+ * `cli` (dist/cli.js with `args`, as a `run:` step of the same job would start the command line).
+ */
+export function startStep(job: Job, step: "main" | "post" | "cli", args: string[] = []): Running {
   const env = { ...job.env };
   if (step === "post") {
     for (const [k, v] of Object.entries(parseFileCommand(readFileSync(job.files.state, "utf8"))))
       env[`STATE_${k}`] = v;
   }
-  const child = spawn(NODE24, [path.join(REPO_ROOT, `dist/${step}.js`)], {
+  const child = spawn(NODE24, [path.join(REPO_ROOT, `dist/${step}.js`), ...args], {
     cwd: env.GITHUB_WORKSPACE,
     env,
     stdio: ["ignore", "pipe", "pipe"],
@@ -141,4 +144,5 @@ export function startStep(job: Job, step: "main" | "post"): Running {
   return Object.assign(done, { child, output: () => stdout });
 }
 
-export const runStep = (job: Job, step: "main" | "post") => startStep(job, step);
+export const runStep = (job: Job, step: "main" | "post" | "cli", args: string[] = []) =>
+  startStep(job, step, args);

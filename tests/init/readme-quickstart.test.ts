@@ -3,10 +3,10 @@
 // end in a PASS; and the file the README shows is the file `init` writes there. The README and
 // this test cannot drift apart: change one and the other fails.
 //
-// Two things stand in for what a user's machine has and this one cannot: `npx docker-acceptance`
-// finds this checkout's dist/cli.js in a node_modules/.bin above the repository (as after an
-// install; above it, so the link is not in the build context), and `run` is given the local probe
-// image, since nothing can be pulled here.
+// Two things stand in for what a user's machine has and this one cannot: `docker-acceptance` is
+// this checkout's dist/cli.js, linked from a directory on PATH above the repository (as after the
+// README's install; above it, so the link is not in the build context), and `run` is given the
+// local probe image, since nothing can be pulled here.
 import { execFile } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
 import path from "node:path";
@@ -36,7 +36,7 @@ const COMMANDS = block("quickstart")
 
 describe("README: Your first inventory", () => {
   it("shows the commands a user types: init, then run", () => {
-    expect(COMMANDS).toEqual(["npx docker-acceptance init", "npx docker-acceptance run"]);
+    expect(COMMANDS).toEqual(["docker-acceptance init", "docker-acceptance run"]);
   });
 
   // On Podman the README's known engine differences fail four cases of any subject (README, Engines):
@@ -54,10 +54,10 @@ describe("README: Your first inventory", () => {
       const outputs: string[] = [];
       for (const command of COMMANDS) {
         const argv = command.split(/\s+/);
-        if (argv[2] === "run") argv.push("--probe-image", PROBE_IMAGE);
+        if (argv[1] === "run") argv.push("--probe-image", PROBE_IMAGE);
         const r = await promisify(execFile)(argv[0]!, argv.slice(1), {
           cwd: ws,
-          env: { ...process.env, npm_config_yes: "false", npm_config_update_notifier: "false" },
+          env: { ...process.env, PATH: `${path.join(home, "node_modules/.bin")}${path.delimiter}${process.env.PATH}` },
           maxBuffer: 16 * 1024 * 1024,
         });
         outputs.push(r.stdout);
