@@ -57,7 +57,10 @@ describe("README: Your first inventory", () => {
         if (argv[1] === "run") argv.push("--probe-image", PROBE_IMAGE);
         const r = await promisify(execFile)(argv[0]!, argv.slice(1), {
           cwd: ws,
-          env: { ...process.env, PATH: `${path.join(home, "node_modules/.bin")}${path.delimiter}${process.env.PATH}` },
+          env: {
+            ...process.env,
+            PATH: `${path.join(home, "node_modules/.bin")}${path.delimiter}${process.env.PATH}`,
+          },
           maxBuffer: 16 * 1024 * 1024,
         });
         outputs.push(r.stdout);
