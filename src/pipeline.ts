@@ -137,7 +137,8 @@ type Review = typeof import("./alignment/index.js");
  */
 async function prepareRun(opts: RunOptions) {
   const inventoryFile = path.resolve(opts.workspace, opts.inventoryPath);
-  const loaded = await loadInventory(inventoryFile, { workspace: opts.workspace });
+  // A run builds from the inventory's paths: each must be there before any engine call.
+  const loaded = await loadInventory(inventoryFile, { workspace: opts.workspace, existing: true });
   // What judges the PR comes from its base (src/inventory/base.ts), never from the PR.
   const judged = await judgeAtBase(opts.workspace, loaded, opts.judgeAt);
   const probeImage = opts.probeImage ?? DEFAULT_PROBE_IMAGE;
