@@ -8,6 +8,7 @@ import { newRunId } from "./engine/ownership.js";
 import { createEngine, type Engine } from "./engine/select.js";
 import { ConfigError, type ConfigProblem, errorEvidence } from "./errors.js";
 import { type JudgeAt, judgeAtBase } from "./inventory/base.js";
+import type { EnvironmentAccess } from "./inventory/environment.js";
 import { verifyArtifacts } from "./inventory/hashes.js";
 import { loadInventory } from "./inventory/load.js";
 import type { Inventory } from "./inventory/schema.js";
@@ -80,7 +81,12 @@ export async function runPipeline(opts: RunOptions): Promise<Report> {
   const { signal } = opts;
   const results: Results = { cases: [], subjectReports: [], cleanups: [] };
   try {
-    await runSubjects({ opts, engine, owner, inv, subjects, suites, probeImage, t0 }, results, errors);
+    const environment = judged.environment;
+    await runSubjects(
+      { opts, engine, owner, inv, subjects, suites, probeImage, t0, environment },
+      results,
+      errors,
+    );
   } catch (err) {
     errors.push(errorEvidence(err));
   } finally {
@@ -182,6 +188,8 @@ function startAlignment(
 
 interface RunContext {
   opts: RunOptions;
+  /** Whether the inventory's references to the environment are read (src/inventory/environment.ts). */
+  environment: EnvironmentAccess;
   engine: Engine;
   owner: string;
   inv: Inventory;
@@ -278,6 +286,7 @@ function subjectContext(
     removeImages: opts.removeImages !== false,
     probeImage,
     observers,
+    environment: run.environment,
   };
 }
 
