@@ -10,8 +10,10 @@ export interface CleanupScope {
   owner: string;
   subject?: string;
   /**
-   * Untagged images this scope's builds created, by full ID (the legacy builder's step images and
-   * earlier stages carry no label): listed by inspecting each, removed like our own.
+   * Untagged images this scope's builds created, by full ID: the legacy builder's step images,
+   * which carry no label, known from the engine's record alone (the built image's parent chain,
+   * as far as it runs through images created during the build; never from the build's output,
+   * which the subject writes). Listed by inspecting each, removed like our own, never forced.
    */
   builtImages?: readonly string[];
   /**
@@ -172,7 +174,7 @@ export function planCleanup(
           : kept.has(img.id)
             ? "intermediate build image under an image that is kept"
             : built
-              ? "intermediate image this run's build created (known by ID from the build)"
+              ? "a step image of the image this run built: an untagged ancestor the engine shows created during the build"
               : `intermediate build image labelled ${OWNER_LABEL}=${scope.owner}`,
       });
       continue;

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { planCleanup } from "../../src/engine/cleanup.js";
 import { instructionOfStep, parseDockerfile } from "../../src/engine/dockerfile.js";
-import { chooseBuilder, legacyCreatedImages } from "../../src/engine/providers/docker/build.js";
+import { chooseBuilder } from "../../src/engine/providers/docker/build.js";
 import { maskSecrets, StatusLog } from "../../src/engine/providers/docker/buildkit.js";
 import { encodeFields } from "../../src/engine/providers/docker/protowire.js";
 
@@ -147,29 +147,6 @@ describe("instructionOfStep: a BuildKit step name back to its Dockerfile line", 
   it("has no line for BuildKit's internal steps", () => {
     expect(instructionOfStep(df, "[internal] load metadata for docker.io/library/busybox")).toBeUndefined();
     expect(instructionOfStep(df, "exporting to image")).toBeUndefined();
-  });
-});
-
-describe("legacyCreatedImages: what a legacy build created, from its own step output", () => {
-  it("counts new step images, not FROM and not cache hits", () => {
-    const seen = legacyCreatedImages();
-    for (const line of [
-      "Step 1/5 : FROM base AS build",
-      " ---> 111111111111",
-      "Step 2/5 : RUN make",
-      " ---> Using cache",
-      " ---> 222222222222",
-      "Step 3/5 : COPY . /src",
-      " ---> 333333333333",
-      "Step 4/5 : FROM base",
-      " ---> 111111111111",
-      "Step 5/5 : RUN true",
-      " ---> Running in cccccccccccc",
-      "Removing intermediate container cccccccccccc",
-      " ---> 555555555555",
-    ])
-      seen.see(line);
-    expect(seen.ids).toEqual(["333333333333", "555555555555"]);
   });
 });
 
