@@ -211,3 +211,23 @@ describe("planCleanup with build-created images known by ID", () => {
     expect(plan[0]?.remove).toBe(false);
   });
 });
+
+describe("a Dockerfile is the pull request's: reading it is linear", () => {
+  it("a line of many variables and a long continuation are matched exactly, and quickly", () => {
+    const many = `RUN ${"$A".repeat(2000)}`;
+    const df = parseDockerfile(`FROM base\n${many}\nRUN echo ${"x \\\n".repeat(20_000)}done\n`);
+    // A step name that cannot match: a backtracking pattern would try every split of it.
+    const shown = `[2/3] RUN ${"a".repeat(3000)}!`;
+    expect(instructionOfStep(df, shown)?.line).toBe(2); // "$A" repeated may stand for this text
+    expect(instructionOfStep(df, `[2/3] COPY ${"a".repeat(3000)}`)).toBeUndefined();
+    expect(df.instructions[2]?.text.endsWith("x done")).toBe(true);
+  });
+
+  it("literal parts between variables must appear in order, not overlapping the end", () => {
+    const df = parseDockerfile("FROM base\nRUN echo ${A}-$B.tar\n");
+    expect(instructionOfStep(df, "[2/2] RUN echo 1-2.tar")?.line).toBe(2);
+    expect(instructionOfStep(df, "[2/2] RUN echo 1.tar")).toBeUndefined();
+    expect(instructionOfStep(df, "[2/2] RUN echo -.tar")?.line).toBe(2);
+    expect(instructionOfStep(df, "[2/2] RUN echo .tar-")).toBeUndefined();
+  });
+});
