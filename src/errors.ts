@@ -88,7 +88,19 @@ export function redact(text: string): string {
 }
 
 const secretValues = new Set<string>();
+const secretListeners: ((value: string) => void)[] = [];
 /** Registers a value (e.g. the GitHub token) that must never appear in output. */
 export function registerSecret(value: string | undefined): void {
-  if (value) secretValues.add(value);
+  if (!value || secretValues.has(value)) return;
+  secretValues.add(value);
+  for (const listener of secretListeners) listener(value);
+}
+
+/**
+ * Also tells `listener` of every secret, those registered already included: the action masks each
+ * in the runner's log for the rest of the job (a line printed by a later step or a crash too).
+ */
+export function onSecret(listener: (value: string) => void): void {
+  secretListeners.push(listener);
+  for (const value of secretValues) listener(value);
 }

@@ -29,6 +29,17 @@ export class JsonSyntaxError extends Error {
   }
 }
 
+/** A document nested deeper than the reader accepts: refused where the limit was crossed. */
+export class JsonDepthError extends JsonSyntaxError {
+  constructor(
+    readonly maxDepth: number,
+    line: number,
+    column: number,
+  ) {
+    super(`nested deeper than ${maxDepth} levels of arrays and objects`, line, column);
+  }
+}
+
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /** `subjects[0].build.context`; keys that are not identifiers are quoted: `severity["lifecycle.build"]`. */
@@ -42,8 +53,15 @@ export function jsonPath(path: readonly PropertyKey[]): string {
   return out;
 }
 
-export function locateJson(text: string): LocatedJson {
-  const reader = new Reader(text);
+/**
+ * How deep arrays and objects may nest. The reader recurses once per level, so a document nested
+ * thousands deep would end in a stack overflow (a crash, not an error naming the line); an
+ * inventory needs 7 levels, and 64 leaves room for any hand-written file.
+ */
+export const JSON_MAX_DEPTH = 64;
+
+export function locateJson(text: string, maxDepth = JSON_MAX_DEPTH): LocatedJson {
+  const reader = new Reader(text, maxDepth);
   const value = reader.readValue([]);
   reader.ws();
   if (reader.i < text.length)
@@ -59,7 +77,10 @@ class Reader {
   private readonly lineStarts = [0];
   i: number;
 
-  constructor(private readonly text: string) {
+  constructor(
+    private readonly text: string,
+    private readonly maxDepth: number,
+  ) {
     for (let k = 0; k < text.length; k++) if (text.charCodeAt(k) === 10) this.lineStarts.push(k + 1);
     this.i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   }
@@ -92,6 +113,11 @@ class Reader {
     this.ws();
     const start = this.i;
     const c = this.text[this.i];
+    // The path's length is the nesting depth: refused before the recursion that would overflow.
+    if ((c === "{" || c === "[") && path.length >= this.maxDepth) {
+      const line = this.lineOf(start);
+      throw new JsonDepthError(this.maxDepth, line, start - this.lineStarts[line - 1]! + 1);
+    }
     const value =
       c === "{"
         ? this.readObject(path)

@@ -8,6 +8,7 @@ import { newRunId } from "./engine/ownership.js";
 import { createEngine, type Engine } from "./engine/select.js";
 import { ConfigError, type ConfigProblem, errorEvidence } from "./errors.js";
 import { type JudgeAt, judgeAtBase } from "./inventory/base.js";
+import type { EnvironmentAccess } from "./inventory/environment.js";
 import { verifyArtifacts } from "./inventory/hashes.js";
 import { loadInventory } from "./inventory/load.js";
 import type { Inventory } from "./inventory/schema.js";
@@ -81,9 +82,10 @@ export async function runPipeline(opts: RunOptions): Promise<Report> {
   const { signal } = opts;
   const results: Results = { cases: [], subjectReports: [], cleanups: [] };
   try {
+    const environment = judged.environment;
     const sources = { path: repoRelative(opts.workspace, loaded.path), text: loaded.text };
     await runSubjects(
-      { opts, engine, owner, inv, subjects, suites, probeImage, t0, sources },
+      { opts, engine, owner, inv, subjects, suites, probeImage, t0, sources, environment },
       results,
       errors,
     );
@@ -145,7 +147,8 @@ type Review = typeof import("./alignment/index.js");
  */
 async function prepareRun(opts: RunOptions) {
   const inventoryFile = path.resolve(opts.workspace, opts.inventoryPath);
-  const loaded = await loadInventory(inventoryFile, { workspace: opts.workspace });
+  // A run builds from the inventory's paths: each must be there before any engine call.
+  const loaded = await loadInventory(inventoryFile, { workspace: opts.workspace, existing: true });
   // What judges the PR comes from its base (src/inventory/base.ts), never from the PR.
   const judged = await judgeAtBase(opts.workspace, loaded, opts.judgeAt);
   const probeImage = opts.probeImage ?? DEFAULT_PROBE_IMAGE;
@@ -189,6 +192,8 @@ function startAlignment(
 
 interface RunContext {
   opts: RunOptions;
+  /** Whether the inventory's references to the environment are read (src/inventory/environment.ts). */
+  environment: EnvironmentAccess;
   engine: Engine;
   owner: string;
   inv: Inventory;
@@ -288,6 +293,7 @@ function subjectContext(
     probeImage,
     observers,
     inventorySource: inventorySource(run.sources.path, run.sources.text, subject.name),
+    environment: run.environment,
   };
 }
 

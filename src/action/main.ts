@@ -6,7 +6,7 @@ import path from "node:path";
 import * as core from "@actions/core";
 import { abortOnSignals } from "../commands/common.js";
 import { newRunId } from "../engine/ownership.js";
-import { registerSecret } from "../errors.js";
+import { onSecret, registerSecret } from "../errors.js";
 import { failStep } from "./fail.js";
 import { readInputs } from "./inputs.js";
 import { MODES } from "./modes/index.js";
@@ -20,6 +20,8 @@ export async function runAction(): Promise<void> {
   setMaxListeners(0, signals.signal);
   try {
     const inputs = readInputs();
+    // Every secret the run learns (the token, build secrets) is masked in the job's log too.
+    onSecret(maskInLog);
     registerSecret(inputs.githubToken);
     const workspace = process.env.GITHUB_WORKSPACE ?? process.cwd();
     // A step handed an accepted command works for exactly that command (a malformed one fails here).
@@ -42,4 +44,11 @@ export async function runAction(): Promise<void> {
   } finally {
     signals.dispose();
   }
+}
+
+/** The runner masks each line of a value on its own: a multi-line secret is masked line by line. */
+function maskInLog(value: string): void {
+  core.setSecret(value);
+  for (const line of value.split(/\r?\n/))
+    if (line.trim().length >= 4 && line !== value) core.setSecret(line);
 }

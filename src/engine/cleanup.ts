@@ -10,8 +10,10 @@ export interface CleanupScope {
   owner: string;
   subject?: string;
   /**
-   * Untagged images this scope's builds created, by full ID (the legacy builder's step images and
-   * earlier stages carry no label): listed by inspecting each, removed like our own.
+   * Untagged images this scope's builds created, by full ID: the legacy builder's step images,
+   * which carry no label, known from the engine's record alone (the built image's parent chain,
+   * as far as it runs through images created during the build; never from the build's output,
+   * which the subject writes). Listed by inspecting each, removed like our own, never forced.
    */
   builtImages?: readonly string[];
   /**
@@ -45,6 +47,29 @@ export interface PlannedAction {
 export interface Listing {
   containers: OwnedContainer[];
   images: OwnedImage[];
+  /**
+   * The parents outside the scope of the scope's images, by ID: whether each is untagged. An
+   * engine that removes an image's untagged parents with it (Podman ignores `noprune`) would take
+   * such a parent too, so the image over it stays: it is never ours to remove.
+   */
+  untaggedParents?: ReadonlySet<string>;
+}
+
+/** One spelling of an image ID: Podman gives parents as bare hex, images as `sha256:` + hex. */
+export function imageKey(id: string): string {
+  return /^[0-9a-f]{64}$/.test(id) ? `sha256:${id}` : id;
+}
+
+/**
+ * On an engine that prunes untagged parents: which of the images' parents are not in the listing
+ * and carry no tag, read from the engine (elsewhere `noprune` keeps every parent: none matter).
+ */
+async function untaggedParentsOf(engine: Engine, images: readonly OwnedImage[]): Promise<Set<string>> {
+  if (images.length === 0 || !(await prunesParents(engine))) return new Set();
+  const ids = new Set(images.map((i) => imageKey(i.id)));
+  const outside = [...new Set(images.map((i) => imageKey(i.parentId)))].filter((p) => p && !ids.has(p));
+  const infos = await Promise.all(outside.map((p) => unlessGone(engine.inspectImage(p))));
+  return new Set(outside.filter((_, n) => infos[n] !== undefined && infos[n]!.tags.length === 0));
 }
 
 function labelFilter(scope: CleanupScope): string[] {
@@ -81,7 +106,22 @@ export async function listOwned(engine: Engine, scope: CleanupScope): Promise<Li
     const info = await unlessGone(engine.inspectImage(id));
     if (info) images.set(id, fromInspect(info));
   }
-  return { containers, images: [...images.values()] };
+  return withParents(engine, { containers, images: [...images.values()] });
+}
+
+/** The listing with the untagged parents it stands on, when there are any (see Listing). */
+async function withParents(engine: Engine, listing: Listing): Promise<Listing> {
+  const parents = await untaggedParentsOf(engine, listing.images);
+  return parents.size > 0 ? { ...listing, untaggedParents: parents } : listing;
+}
+
+/** The engine's fact; an engine that cannot say (a test's double) is taken at `noprune`'s word. */
+async function prunesParents(engine: Engine): Promise<boolean> {
+  try {
+    return (await engine.facts()).prunesUntaggedParents === true;
+  } catch {
+    return false;
+  }
 }
 
 /** A 404 means gone: undefined. */
@@ -120,7 +160,7 @@ async function inspectKnown(engine: Engine, scope: CleanupScope): Promise<Listin
     const info = await unlessGone(engine.inspectImage(id));
     if (info) images.set(id, fromInspect(info));
   }
-  return { containers, images: [...images.values()] };
+  return withParents(engine, { containers, images: [...images.values()] });
 }
 
 function fromInspect(info: ImageView): OwnedImage {
@@ -128,24 +168,34 @@ function fromInspect(info: ImageView): OwnedImage {
   return { id, parentId, tags, labels, created };
 }
 
+const SHIELD =
+  "kept: it stands on an untagged image that is not this run's, which this engine (it removes untagged parents with an image, as Podman does) would remove with it";
+
 /** Side-effect free: given the listing, what to remove and what to retain, with reasons. */
 export function planCleanup(
   scope: CleanupScope,
   listing: Listing,
   opts: CleanupOptions = {},
 ): PlannedAction[] {
-  const byId = new Map(listing.images.map((i) => [i.id, i]));
+  const byId = new Map(listing.images.map((i) => [imageKey(i.id), i]));
+  const parentOf = (i: OwnedImage) => byId.get(imageKey(i.parentId));
   const builtIds = new Set(scope.builtImages ?? []);
   const depth = (i: OwnedImage): number => {
-    const parent = byId.get(i.parentId);
+    const parent = parentOf(i);
     return parent ? 1 + depth(parent) : 0;
+  };
+  // Such an engine prunes up the whole untagged chain: any of ours over a foreign untagged image stays.
+  const shields = (i: OwnedImage): boolean => {
+    let a = i;
+    for (let p = parentOf(a); p; p = parentOf(a)) a = p;
+    return listing.untaggedParents?.has(imageKey(a.parentId)) === true;
   };
   // An image we keep (shared tag, cleanup-images false) keeps its whole owned ancestry.
   const kept = new Set<string>();
   for (const img of listing.images) {
     const ours = img.tags.filter((t) => isOwnedTag(t, scope.owner, scope.subject));
     const keep = img.tags.length > ours.length || (ours.length > 0 && opts.removeImages === false);
-    for (let a: OwnedImage | undefined = keep ? img : undefined; a; a = byId.get(a.parentId)) kept.add(a.id);
+    for (let a: OwnedImage | undefined = keep ? img : undefined; a; a = parentOf(a)) kept.add(a.id);
   }
   const actions: PlannedAction[] = listing.containers.map((c) => ({
     kind: "container",
@@ -159,6 +209,16 @@ export function planCleanup(
   for (const img of [...listing.images].sort((a, b) => depth(b) - depth(a))) {
     const ours = img.tags.filter((t) => isOwnedTag(t, scope.owner, scope.subject));
     const others = img.tags.filter((t) => !ours.includes(t));
+    if (shields(img)) {
+      actions.push({
+        kind: "image",
+        id: img.id,
+        remove: false,
+        intermediate: ours.length === 0,
+        reason: SHIELD,
+      });
+      continue;
+    }
     if (ours.length === 0) {
       const built = builtIds.has(img.id);
       const untaggedOwned = others.length === 0 && (img.labels[OWNER_LABEL] === scope.owner || built);
@@ -172,7 +232,7 @@ export function planCleanup(
           : kept.has(img.id)
             ? "intermediate build image under an image that is kept"
             : built
-              ? "intermediate image this run's build created (known by ID from the build)"
+              ? "a step image of the image this run built: an untagged ancestor the engine shows created during the build"
               : `intermediate build image labelled ${OWNER_LABEL}=${scope.owner}`,
       });
       continue;
@@ -283,8 +343,11 @@ function leftOver(
     objects.filter((o) => o.kind === "image" && o.action === "removed").map((o) => o.id),
   );
   const keepTags = options?.removeImages === false;
+  // An image kept over someone else's untagged parent stays by design, tag and all.
+  const shielding = new Set(objects.filter((o) => o.reason === SHIELD).map((o) => o.id));
   const expectGone = (i: OwnedImage) =>
-    removedIds.has(i.id) || (!keepTags && i.tags.some((t) => isOwnedTag(t, scope.owner, scope.subject)));
+    removedIds.has(i.id) ||
+    (!keepTags && !shielding.has(i.id) && i.tags.some((t) => isOwnedTag(t, scope.owner, scope.subject)));
   return [
     ...after.containers.map((c) => ({ kind: "container" as const, id: c.id })),
     ...after.images.filter(expectGone).map((i) => ({ kind: "image" as const, id: i.id })),

@@ -1,11 +1,19 @@
 // The build context, decided before any engine call: which files are sent (honouring
 // .dockerignore the way the Docker CLI does) and whether any symlink escapes the context.
-import { readdirSync, readFileSync, readlinkSync, realpathSync, type Stats } from "node:fs";
+import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, type Stats } from "node:fs";
 import { lstat, open, readlink } from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
 import picomatch from "picomatch";
 import { ConfigError } from "../errors.js";
+
+/**
+ * What one build context may hold once .dockerignore is applied: the context is the pull
+ * request's, and all of it is read and sent to the engine. 100,000 files and 2 GiB cover a large
+ * monorepo's service; past either the build is refused with the fix, before anything is sent.
+ */
+export const CONTEXT_MAX_FILES = 100_000;
+export const CONTEXT_MAX_BYTES = 2 * 1024 ** 3;
 
 export interface BuildContext {
   root: string;
@@ -65,6 +73,7 @@ export function readBuildContext(root: string, dockerfile: string, contextLabel 
   const hasNegation = rules.some((r) => r.negate);
   const files: string[] = [];
   const escapes: string[] = [];
+  let bytes = 0;
 
   const walk = (dirRel: string) => {
     const dirAbs = path.join(absRoot, dirRel);
@@ -77,7 +86,10 @@ export function readBuildContext(root: string, dockerfile: string, contextLabel 
       }
       if (ignored) continue;
       if (entry.isSymbolicLink()) checkLink(rel);
+      else if (entry.isFile()) bytes += lstatSync(path.join(dirAbs, entry.name)).size;
       files.push(rel);
+      if (files.length > CONTEXT_MAX_FILES || bytes > CONTEXT_MAX_BYTES)
+        throw tooLarge(contextLabel, files.length, bytes);
     }
   };
   const checkLink = (rel: string) => {
@@ -108,6 +120,23 @@ export function readBuildContext(root: string, dockerfile: string, contextLabel 
   if (!files.includes(".dockerignore") && ignoreText) files.push(".dockerignore");
   files.sort();
   return { root: absRoot, dockerfile: df, files };
+}
+
+function tooLarge(contextLabel: string, count: number, bytes: number): ConfigError {
+  const over =
+    count > CONTEXT_MAX_FILES
+      ? `more than ${CONTEXT_MAX_FILES} files`
+      : `more than ${CONTEXT_MAX_BYTES / 1024 ** 3} GiB (${count} files so far)`;
+  return new ConfigError(
+    [
+      {
+        path: "build.context",
+        message: `the build context holds ${over} after .dockerignore; nothing was sent to the engine`,
+        fix: "list what the image does not need (node_modules, .git, build output, data) in the context's .dockerignore, or point build.context at a smaller directory",
+      },
+    ],
+    contextLabel,
+  );
 }
 
 function realpathOrUndefined(p: string): string | undefined {

@@ -18,6 +18,8 @@ export interface ParsedDockerfile {
 }
 
 const collapse = (s: string) => s.replace(/\s+/g, " ").trim();
+/** A line continued on the next: a backslash, then only white space. */
+const CONTINUED = /\\[ \t]*$/;
 
 export function parseDockerfile(text: string): ParsedDockerfile {
   const lines = text.split(/\r?\n/);
@@ -37,14 +39,16 @@ export function parseDockerfile(text: string): ParsedDockerfile {
       continue;
     }
     inDirectives = false;
-    let joined = raw;
-    while (/\\\s*$/.test(joined) && i < lines.length) {
-      joined = joined.replace(/\\\s*$/, " ");
+    // Each line's own end is tested (never the growing join: quadratic on a long continuation).
+    const parts = [raw];
+    while (CONTINUED.test(parts.at(-1)!) && i < lines.length) {
+      parts.push(parts.pop()!.replace(CONTINUED, " "));
       // Comment and blank lines inside a continuation are dropped; the continuation goes on.
       let next = lines[i++]!;
       while ((next.trim().startsWith("#") || next.trim() === "") && i < lines.length) next = lines[i++]!;
-      joined += next;
+      parts.push(next);
     }
+    const joined = parts.join("");
     const textOf = collapse(joined);
     const from = /^FROM\s+(?:--\S+\s+)*\S+(?:\s+AS\s+(\S+))?/i.exec(textOf);
     if (from) {
@@ -56,7 +60,8 @@ export function parseDockerfile(text: string): ParsedDockerfile {
   return out;
 }
 
-const STEP_NAME = /^\[(?:(\S+)\s+)?\s*\d+\/\d+\]\s+(.*)$/s;
+// No two neighbouring parts can match the same text, so a long name cannot make it backtrack.
+const STEP_NAME = /^\[(?:(\S+)\s+)?\d+\/\d+\]\s+(.*)$/s;
 
 /**
  * The instruction a BuildKit step name stands for, or undefined (an internal step such as
@@ -75,10 +80,27 @@ export function instructionOfStep(df: ParsedDockerfile, stepName: string): Instr
   // A FROM shows the normalised reference (docker.io/library/...): the stage's own FROM.
   if (shown.startsWith("from ")) return candidates.find((ins) => /^from\s/i.test(ins.text));
   // Variables are expanded in the name: let each `$VAR` / `${VAR}` stand for any text.
-  return candidates.find((ins) => variablePattern(ins.text).test(shown));
+  return candidates.find((ins) => matchesExpanded(ins.text.toLowerCase(), shown));
 }
 
-function variablePattern(text: string): RegExp {
-  const parts = text.toLowerCase().split(/\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*/);
-  return new RegExp(`^${parts.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(".*?")}$`, "s");
+/**
+ * Whether `shown` is `text` with each variable replaced by some text. The Dockerfile is the pull
+ * request's, so this is no regular expression (`.*?` per variable backtracks polynomially on a
+ * line of many variables): literal parts are found in order, each at its leftmost place, which
+ * for wildcards alone is exact and linear.
+ */
+export function matchesExpanded(text: string, shown: string): boolean {
+  const parts = text.split(/\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*/);
+  const first = parts[0]!;
+  const last = parts.at(-1)!;
+  if (parts.length === 1) return text === shown;
+  if (!shown.startsWith(first) || shown.length < first.length + last.length) return false;
+  let at = first.length;
+  const end = shown.length - last.length;
+  for (const middle of parts.slice(1, -1)) {
+    const found = shown.indexOf(middle, at);
+    if (found < 0 || found + middle.length > end) return false;
+    at = found + middle.length;
+  }
+  return shown.endsWith(last);
 }

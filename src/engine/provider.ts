@@ -62,6 +62,11 @@ export interface EngineFacts {
    * false for a process the kernel's OOM killer ended; there a SIGKILL is only "most likely" one.
    */
   reportsOomKills: boolean;
+  /**
+   * Whether removing an image also removes its parent once that is untagged and childless (Podman
+   * ignores `noprune`): cleanup then keeps an image of ours that sits on someone else's such image.
+   */
+  prunesUntaggedParents?: boolean;
 }
 
 /**

@@ -11,6 +11,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { gitTopLevel, gitTree } from "../git.js";
 import type { Finding, TrustReport } from "../report/model.js";
+import { type EnvironmentAccess, READ_ENVIRONMENT } from "./environment.js";
 import { type LoadedInventory, parseInventory } from "./load.js";
 import type { Inventory, Subject } from "./schema.js";
 
@@ -38,6 +39,11 @@ export interface JudgedInventory {
   trust: Pick<TrustReport, "inventoryFrom" | "notes" | "findings">;
   /** Subjects of the base's inventory that the change removed: they still owe their cases. */
   removed: string[];
+  /**
+   * Whether the build secrets and `env:` pins it names are read from the environment: only when
+   * a maintainer declared them (at the base, or outside a pull request), never from the change.
+   */
+  environment: EnvironmentAccess;
 }
 
 export async function judgeAtBase(
@@ -45,18 +51,23 @@ export async function judgeAtBase(
   head: LoadedInventory,
   at: JudgeAt | undefined,
 ): Promise<JudgedInventory> {
-  const asIs = (notes: string[], findings: Finding[] = []): JudgedInventory => ({
+  const asIs = (notes: string[], findings: Finding[] = [], fromChange?: string): JudgedInventory => ({
     inventory: head.inventory,
     pinsText: head.text,
     trust: { notes, findings },
     removed: [],
+    environment: fromChange ? { read: false, why: fromChange } : READ_ENVIRONMENT,
   });
   if (!at) return asIs([]);
   const unavailable = "unavailable" in at ? at.unavailable : await missingCommit(workspace, at.base);
   if (unavailable !== undefined) {
-    return asIs([
-      `The pull request's base is not available (${unavailable}), so the inventory's required cases, severities, artifact pins and allowances were read from the pull request itself, which may have weakened them (fix: actions/checkout with fetch-depth: 0).`,
-    ]);
+    return asIs(
+      [
+        `The pull request's base is not available (${unavailable}), so the inventory's required cases, severities, artifact pins and allowances were read from the pull request itself, which may have weakened them, and no environment variable it names (build secrets, an env: image ID) was read (fix: actions/checkout with fetch-depth: 0).`,
+      ],
+      [],
+      "the inventory could only be read from the pull request itself (its base is not available)",
+    );
   }
   const ref = (at as { base: string }).base;
   let rel: string;
@@ -74,8 +85,11 @@ export async function judgeAtBase(
   if (text === undefined) {
     const finding = trustFinding(rel, "the inventory", `is new in this change (absent at the base ${short})`);
     return asIs(
-      [`${rel} is new in this change: what judges this run was read from the change itself.`],
+      [
+        `${rel} is new in this change: what judges this run was read from the change itself, and no environment variable it names was read.`,
+      ],
       [finding],
+      `${rel} is new in this pull request, so no maintainer declared the variables it names`,
     );
   }
   let base: Inventory;
@@ -86,9 +100,10 @@ export async function judgeAtBase(
     const why = (err as Error).message.split("\n")[0];
     return asIs(
       [
-        `${rel} at the base ${short} does not load (${why}): what judges this run was read from the change itself.`,
+        `${rel} at the base ${short} does not load (${why}): what judges this run was read from the change itself, and no environment variable it names was read.`,
       ],
       [trustFinding(rel, "the inventory", `cannot be read at the base ${short}`)],
+      `${rel} does not load at the base ${short}, so no maintainer's declaration of the variables it names could be read`,
     );
   }
   return {
@@ -96,6 +111,8 @@ export async function judgeAtBase(
     pinsText: text,
     trust: { inventoryFrom: ref, notes: [], findings: changedParts(rel, head.inventory, base, short) },
     removed: removedSubjects(head.inventory, base),
+    // Both fields that name variables were just taken from the base: a maintainer's names.
+    environment: READ_ENVIRONMENT,
   };
 }
 

@@ -1,15 +1,30 @@
 // Reads and validates the inventory. Every problem names the file, the line, the JSON path, what
 // was expected and the fix; all problems are reported at once; nothing here touches the engine.
 import { createHash } from "node:crypto";
-import { realpathSync } from "node:fs";
-import path from "node:path";
 import type { z } from "zod";
 import { ConfigError, type ConfigProblem, readUserFile } from "../errors.js";
-import { JsonSyntaxError, jsonPath, locateJson, type Span } from "../jsonpos.js";
-import { type Inventory, inventorySchema, relPathProblem } from "./schema.js";
+import {
+  JSON_MAX_DEPTH,
+  JsonDepthError,
+  JsonSyntaxError,
+  jsonPath,
+  locateJson,
+  type Span,
+} from "../jsonpos.js";
+import { workspaceProblems } from "./paths.js";
+import { patternProblem } from "./pattern.js";
+import { type Inventory, inventorySchema } from "./schema.js";
 import { closest } from "./suggest.js";
 
+export { resolveInWorkspace } from "./paths.js";
 export { jsonPath };
+
+/**
+ * Largest inventory file read (bytes). This repository's is 2 KB; a thousand subjects fit in
+ * 1 MiB. Past it the file is refused before it is parsed, so a pull request cannot make the
+ * run spend its memory and time on the file that describes it.
+ */
+export const INVENTORY_MAX_BYTES = 1024 * 1024;
 
 export interface LoadedInventory {
   path: string;
@@ -22,6 +37,11 @@ export interface LoadedInventory {
 export interface LoadOptions {
   /** The repository root that pinned paths are relative to (default: the current directory). */
   workspace?: string;
+  /**
+   * Every path must also be there, of the right kind (a run about to build from them): a
+   * missing context, Dockerfile or pinned file is a configuration error, not a build failure.
+   */
+  existing?: boolean;
 }
 
 export async function loadInventory(file: string, opts: LoadOptions = {}): Promise<LoadedInventory> {
@@ -30,7 +50,40 @@ export async function loadInventory(file: string, opts: LoadOptions = {}): Promi
     "the inventory",
     "`docker-acceptance init` writes one from the repository's Dockerfiles, or pass --inventory PATH",
   );
-  return parseInventory(file, text, { workspace: opts.workspace ?? process.cwd() });
+  const loaded = parseInventory(file, text, { ...opts, workspace: opts.workspace ?? process.cwd() });
+  await checkPatterns(loaded);
+  return loaded;
+}
+
+/**
+ * Every log pattern compiles for the linear-time matcher (./pattern.ts), checked here rather
+ * than in the schema so that the matcher loads only for an inventory that declares a pattern.
+ */
+async function checkPatterns(loaded: LoadedInventory): Promise<void> {
+  const at: (string | number)[][] = [];
+  loaded.inventory.subjects.forEach((s, i) => {
+    if (s.readiness?.type === "log") at.push(["subjects", i, "readiness", "pattern"]);
+    s.probes.forEach((p, j) => {
+      if (p.type === "log") at.push(["subjects", i, "probes", j, "pattern"]);
+    });
+  });
+  if (at.length === 0) return;
+  const spans = locateJson(loaded.text).spans;
+  const problems: ConfigProblem[] = [];
+  for (const p of at) {
+    const source = valueAt(loaded.inventory, p) as string;
+    const message = await patternProblem(source);
+    if (message === undefined) continue;
+    problems.push({
+      path: jsonPath(p),
+      line: spans.get(jsonPath(p))?.line,
+      message,
+      fix: /lookaround|backreference/.test(message)
+        ? "match the line without it (a log pattern is tested against each line on its own)"
+        : "escape special characters such as ( [ . with a backslash",
+    });
+  }
+  if (problems.length > 0) throw new ConfigError(problems, loaded.path);
 }
 
 /**
@@ -38,16 +91,7 @@ export async function loadInventory(file: string, opts: LoadOptions = {}): Promi
  * absolute); with one, pinned paths that exist must also resolve inside it (no symlink escapes).
  */
 export function parseInventory(file: string, text: string, opts: LoadOptions = {}): LoadedInventory {
-  let located: ReturnType<typeof locateJson>;
-  try {
-    located = locateJson(text);
-  } catch (err) {
-    if (!(err instanceof JsonSyntaxError)) throw err;
-    throw new ConfigError(
-      [{ path: "", line: err.line, message: `not valid JSON: ${err.message}`, fix: "fix the JSON syntax" }],
-      file,
-    );
-  }
+  const located = locateInventory(file, text);
   const { value, spans } = located;
   const problems: ConfigProblem[] = located.duplicates.map((d) => ({
     path: jsonPath(d.path),
@@ -59,7 +103,7 @@ export function parseInventory(file: string, text: string, opts: LoadOptions = {
   if (!parsed.success) {
     for (const issue of parsed.error.issues) problems.push(...toProblems(issue, value, spans));
   } else if (opts.workspace) {
-    problems.push(...workspaceProblems(parsed.data, opts.workspace, spans));
+    problems.push(...workspaceProblems(parsed.data, opts.workspace, spans, opts.existing === true));
   }
   if (problems.length > 0 || !parsed.success) {
     problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
@@ -73,47 +117,36 @@ export function parseInventory(file: string, text: string, opts: LoadOptions = {
   };
 }
 
-/** Pinned paths that exist must stay inside the workspace once symbolic links are resolved. */
-function workspaceProblems(inv: Inventory, workspace: string, spans: Map<string, Span>): ConfigProblem[] {
-  const root = realOrSelf(path.resolve(workspace));
-  const checks: { at: (string | number)[]; rel: string }[] = [
-    ...inv.subjects.flatMap((s, i) =>
-      s.build ? [{ at: ["subjects", i, "build", "context"], rel: s.build.context }] : [],
-    ),
-    ...inv.artifacts.map((a, i) => ({ at: ["artifacts", i, "path"], rel: a.path })),
-  ];
-  const problems: ConfigProblem[] = [];
-  for (const { at, rel } of checks) {
-    const real = realOrSelf(path.resolve(root, rel));
-    if (real === root || real.startsWith(root + path.sep)) continue;
-    problems.push({
-      path: jsonPath(at),
-      line: spans.get(jsonPath(at))?.line,
-      message: `"${rel}" resolves outside the workspace (through a symbolic link, to ${real})`,
-      fix: "point it at a real file or directory inside the repository",
-    });
+/** The JSON with its positions, or a ConfigError: too large, too deep, or not JSON. */
+function locateInventory(file: string, text: string): ReturnType<typeof locateJson> {
+  const bytes = Buffer.byteLength(text);
+  if (bytes > INVENTORY_MAX_BYTES) {
+    throw new ConfigError(
+      [
+        {
+          path: "",
+          message: `is ${bytes} bytes; at most ${INVENTORY_MAX_BYTES} (1 MiB) are read`,
+          fix: "describe fewer subjects per inventory (one inventory per service group), or remove what the schema does not need",
+        },
+      ],
+      file,
+    );
   }
-  return problems;
-}
-
-/** The real path, resolving links in the deepest existing ancestor when `p` itself is missing. */
-function realOrSelf(p: string): string {
   try {
-    return realpathSync(p);
-  } catch {
-    // Missing paths are reported where they are used (artifact verification, build), but a
-    // missing file under a linked directory must still be seen to be outside.
-    const parent = path.dirname(p);
-    return parent === p ? p : path.join(realOrSelf(parent), path.basename(p));
+    return locateJson(text, JSON_MAX_DEPTH);
+  } catch (err) {
+    if (!(err instanceof JsonSyntaxError)) throw err;
+    const deep = err instanceof JsonDepthError;
+    const problem = {
+      path: "",
+      line: err.line,
+      message: deep ? `${err.message}; an inventory needs at most 7` : `not valid JSON: ${err.message}`,
+      fix: deep
+        ? "remove the extra nesting: see inventory.schema.json for each field's shape"
+        : "fix the JSON syntax",
+    };
+    throw new ConfigError([problem], file);
   }
-}
-
-/** Re-checks a path before it is read: the lexical rule, then the resolved location. */
-export function resolveInWorkspace(workspace: string, rel: string): string | undefined {
-  if (relPathProblem(rel)) return undefined;
-  const root = realOrSelf(path.resolve(workspace));
-  const real = realOrSelf(path.resolve(root, rel));
-  return real === root || real.startsWith(root + path.sep) ? real : undefined;
 }
 
 // ---- zod issues -> problems a person can act on ----
@@ -172,7 +205,7 @@ function toProblems(issue: z.core.$ZodIssue, root: unknown, spans: Map<string, S
     case "custom":
       return [problem(issue.message, (issue.params as { fix?: string } | undefined)?.fix)];
     case "unrecognized_keys":
-      return issue.keys.map((key) => unknownKeyProblem(at, key, problem));
+      return issue.keys.map((key) => unknownKeyProblem(at, key, root, problem));
     case "invalid_type":
       return [invalidTypeProblem(issue, at, value, problem)];
     case "invalid_value": {
@@ -194,8 +227,15 @@ function toProblems(issue: z.core.$ZodIssue, root: unknown, spans: Map<string, S
       return [problem(`expected ${expected}, ${got}`, "correct the value")];
     }
     case "too_small":
-    case "too_big":
-      return [problem(`expected ${boundOf(issue)}, ${got}`, "correct the value")];
+    case "too_big": {
+      // A list or a long string is counted, not quoted.
+      const size = Array.isArray(value)
+        ? `got ${value.length} item(s)`
+        : typeof value === "string" && issue.origin === "string"
+          ? `got ${value.length} character(s)`
+          : got;
+      return [problem(`expected ${boundOf(issue)}, ${size}`, "correct the value")];
+    }
     case "invalid_union":
       return [problem(`${issue.message}, ${got}`, "see the field's description in inventory.schema.json")];
     default:
@@ -203,12 +243,17 @@ function toProblems(issue: z.core.$ZodIssue, root: unknown, spans: Map<string, S
   }
 }
 
-function unknownKeyProblem(at: readonly PropertyKey[], key: string, problem: MakeProblem): ConfigProblem {
-  const known = knownKeys(at);
+function unknownKeyProblem(
+  at: readonly PropertyKey[],
+  key: string,
+  root: unknown,
+  problem: MakeProblem,
+): ConfigProblem {
+  const known = knownKeys(at, root);
   const near = closest(key, known);
   return problem(
     `unknown key "${key}"; expected one of ${known.join(", ")}`,
-    near ? `rename it to "${near}"` : "remove it; no other keys are accepted here",
+    near ? `did you mean "${near}"?` : "remove it; no other keys are accepted here",
     [...at, key],
   );
 }
@@ -247,11 +292,15 @@ function boundOf(issue: z.core.$ZodIssueTooSmall | z.core.$ZodIssueTooBig): stri
   return `a number ${cmp} ${bound}`;
 }
 
-/** The keys the schema accepts at a JSON path (zod reports only the unknown ones). */
-function knownKeys(at: readonly PropertyKey[]): string[] {
+/**
+ * The keys the schema accepts at a JSON path (zod reports only the unknown ones). Under a union
+ * (a probe, a readiness strategy) they are the keys of the options the value's `type` selects.
+ */
+function knownKeys(at: readonly PropertyKey[], root: unknown): string[] {
   let def = defOf(inventorySchema);
-  for (const seg of at) {
-    def = unwrap(def);
+  for (let n = 0; n < at.length; n++) {
+    def = unwrap(optionFor(unwrap(def), valueAt(root, at.slice(0, n))));
+    const seg = at[n]!;
     const next =
       def?.type === "object"
         ? (def.shape as Record<string, unknown>)[String(seg)]
@@ -263,7 +312,30 @@ function knownKeys(at: readonly PropertyKey[]): string[] {
     def = defOf(next);
   }
   def = unwrap(def);
-  return def?.type === "object" ? Object.keys(def.shape as object) : [];
+  const options = def?.type === "union" ? unionOptions(def, valueAt(root, at)) : [def];
+  return [...new Set(options.flatMap((o) => (o?.type === "object" ? Object.keys(o.shape as object) : [])))];
+}
+
+/** A union's option for `value`: the one its `type` names, when exactly one does. */
+function optionFor(def: Def | undefined, value: unknown): Def | undefined {
+  if (def?.type !== "union") return def;
+  const options = unionOptions(def, value);
+  return options.length === 1 ? options[0] : def;
+}
+
+/** The union's object options whose `type` accepts the value's (all of them when none does). */
+function unionOptions(def: Def, value: unknown): (Def | undefined)[] {
+  const all = (def.options as unknown[]).map((o) => unwrap(defOf(o)));
+  const type = (value as { type?: unknown } | undefined)?.type;
+  const literal = (o: Def | undefined) =>
+    unwrap(defOf((o?.shape as Record<string, unknown> | undefined)?.type));
+  const accepting = all.filter((o) => {
+    const l = literal(o);
+    return type === undefined
+      ? l === undefined || l.type !== "literal"
+      : (l?.values as unknown[] | undefined)?.includes(type);
+  });
+  return accepting.length > 0 ? accepting : all;
 }
 
 type Def = Record<string, unknown> & { type?: string };

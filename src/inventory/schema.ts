@@ -13,9 +13,45 @@ import {
   SUITES,
   type SuiteName,
 } from "../suites/ids.js";
+import { PATTERN_MAX_CHARS, patternLengthProblem } from "./pattern.js";
 import { closest } from "./suggest.js";
 
 export const INVENTORY_SCHEMA_VERSION = 1;
+
+/**
+ * Every size the inventory chooses, bounded: the inventory is a file of the pull request, so each
+ * number here is a cost the PR's author picks for the runner. The README's "Bounds" table gives
+ * the reason for each; past one, loading fails with the field, the bound and the fix.
+ */
+export const BOUNDS = {
+  subjects: 100,
+  probes: 32,
+  /** writableRoots, capabilities, allowedHostPaths, command arguments. */
+  listItems: 64,
+  /** env, build.args. */
+  mapEntries: 256,
+  secrets: 32,
+  artifacts: 1000,
+  /** Names, paths, references, probe strings. */
+  textChars: 4096,
+  /** One environment value, build argument or command argument. */
+  valueChars: 32 * 1024,
+  memoryBytes: 8 * 1024 ** 3,
+  pids: 4096,
+  cpus: 64,
+  startupTimeoutMs: 600_000,
+  stopTimeoutMs: 120_000,
+  delayMs: 600_000,
+  weight: 1000,
+} as const;
+
+const text = (min = 0) => z.string().min(min).max(BOUNDS.textChars);
+const value = () => z.string().max(BOUNDS.valueChars);
+const map = (values: z.ZodType<string>) =>
+  z.record(text(), values).refine((m) => Object.keys(m).length <= BOUNDS.mapEntries, {
+    message: `more than ${BOUNDS.mapEntries} entries`,
+    params: { fix: `keep at most ${BOUNDS.mapEntries}` },
+  });
 
 /** A problem with the lexical shape of a workspace-relative path, or undefined when it is safe. */
 export function relPathProblem(p: string): { message: string; fix: string } | undefined {
@@ -37,17 +73,14 @@ export function relPathProblem(p: string): { message: string; fix: string } | un
   return undefined;
 }
 
-const relPath = z
-  .string()
-  .min(1)
+const relPath = text(1)
   .superRefine((p, ctx) => {
     const problem = relPathProblem(p);
     if (problem) ctx.addIssue({ code: "custom", message: problem.message, params: { fix: problem.fix } });
   })
   .describe("a path relative to the workspace (the repository root); no '..', not absolute");
 
-const containerPath = z
-  .string()
+const containerPath = text()
   .regex(/^\/[^\0]*$/, "an absolute path inside the container, such as /tmp")
   .describe("absolute path inside the container");
 
@@ -104,41 +137,50 @@ function closestCase(id: string, ids: readonly string[]): string | undefined {
 const httpProbe = z
   .object({
     type: z.literal("http").optional().describe("the default probe type"),
-    name: z.string().min(1).optional().describe("shown in the report; defaults to METHOD path"),
+    name: text(1).optional().describe("shown in the report; defaults to METHOD path"),
     method: z.enum(["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH"]).default("GET"),
-    path: z.string().startsWith("/").describe("request path, starting with /"),
+    path: text().startsWith("/").describe("request path, starting with /"),
     expectStatus: z.number().int().min(100).max(599).default(200).describe("expected HTTP status"),
-    bodyContains: z.string().optional().describe("a substring the response body must contain"),
+    bodyContains: text().optional().describe("a substring the response body must contain"),
   })
   .strict()
   .describe("an HTTP request that must answer as expected once the subject is ready");
 
-/** A JavaScript regular expression, checked when the inventory loads. */
+/**
+ * A regular expression matched against each log line in linear time (./pattern.ts). Its syntax is
+ * checked here; what the linear-time matcher cannot run (lookaround, backreferences) is checked
+ * by loadInventory, which loads that matcher only when a pattern is declared.
+ */
 const pattern = z
   .string()
   .min(1)
   .superRefine((p, ctx) => {
-    try {
-      new RegExp(p);
-    } catch (err) {
-      ctx.addIssue({
-        code: "custom",
-        message: `not a valid regular expression: ${(err as Error).message}`,
-        params: { fix: "escape special characters such as ( [ . with a backslash" },
-      });
-    }
+    const problem = patternLengthProblem(p);
+    if (problem) ctx.addIssue({ code: "custom", message: problem, params: { fix: "shorten the pattern" } });
+    else
+      try {
+        new RegExp(p); // only compiled, never run: JavaScript's syntax errors, with the rest
+      } catch (err) {
+        ctx.addIssue({
+          code: "custom",
+          message: `not a valid regular expression: ${(err as Error).message}`,
+          params: { fix: "escape special characters such as ( [ . with a backslash" },
+        });
+      }
   })
-  .describe("a regular expression (JavaScript syntax) matched against each log line");
+  .describe(
+    `a regular expression matched against each log line, in linear time (JavaScript syntax without backreferences or lookaround; at most ${PATTERN_MAX_CHARS} characters)`,
+  );
 
 const tcpFields = {
-  send: z.string().optional().describe('bytes to send once connected (e.g. "PING\\r\\n")'),
-  expect: z.string().optional().describe("a substring the answer must contain"),
+  send: text().optional().describe('bytes to send once connected (e.g. "PING\\r\\n")'),
+  expect: text().optional().describe("a substring the answer must contain"),
 };
 
 const tcpProbe = z
   .object({
     type: z.literal("tcp"),
-    name: z.string().min(1).optional().describe("shown in the report; defaults to tcp PORT"),
+    name: text(1).optional().describe("shown in the report; defaults to tcp PORT"),
     ...tcpFields,
   })
   .strict()
@@ -147,14 +189,14 @@ const tcpProbe = z
 const logProbe = z
   .object({
     type: z.literal("log"),
-    name: z.string().min(1).optional().describe("shown in the report; defaults to log /PATTERN/"),
+    name: text(1).optional().describe("shown in the report; defaults to log /PATTERN/"),
     pattern,
   })
   .strict()
   .describe("a line of the subject's log that must have appeared by the time it is ready");
 
 const healthcheckProbe = z
-  .object({ type: z.literal("healthcheck"), name: z.string().min(1).optional() })
+  .object({ type: z.literal("healthcheck"), name: text(1).optional() })
   .strict()
   .describe("the image's HEALTHCHECK must report healthy");
 
@@ -170,7 +212,7 @@ const readiness = z
     z
       .object({
         type: z.literal("http"),
-        path: z.string().startsWith("/").default("/health").describe("GET path"),
+        path: text().startsWith("/").default("/health").describe("GET path"),
         expectStatus: z.number().int().min(100).max(599).default(200),
       })
       .strict()
@@ -190,7 +232,7 @@ const readiness = z
     z
       .object({
         type: z.literal("delay"),
-        ms: z.number().int().positive().max(600_000).describe("milliseconds to wait"),
+        ms: z.number().int().positive().max(BOUNDS.delayMs).describe("milliseconds to wait"),
       })
       .strict()
       .describe("the subject is still running after ms (the last resort)"),
@@ -203,15 +245,26 @@ const MEMORY_SIZE = /^(\d+(?:\.\d+)?) ?([bkmgtp])?(i?b)?$/i;
 const memory = z
   .union([
     z.number().int().positive(),
-    z.string().regex(MEMORY_SIZE, 'a size such as "256m", "256MB" or "1g"'),
+    z.string().max(32).regex(MEMORY_SIZE, 'a size such as "256m", "256MB" or "1g"'),
   ])
-  .describe('memory limit in bytes, or a size such as "256m", "256MB" or "1g"');
+  .superRefine((v, ctx) => {
+    if (typeof v === "string" && !MEMORY_SIZE.test(v.trim())) return; // reported by the regex
+    if (parseMemory(v) <= BOUNDS.memoryBytes) return;
+    ctx.addIssue({
+      code: "custom",
+      message: `asks for more than ${BOUNDS.memoryBytes / 1024 ** 3} GiB, the most a subject may have`,
+      params: { fix: 'lower it (a service under test rarely needs more than "1g")' },
+    });
+  })
+  .describe(
+    `memory limit in bytes, or a size such as "256m", "256MB" or "1g" (at most ${BOUNDS.memoryBytes / 1024 ** 3}g)`,
+  );
 
 const limits = z
   .object({
     memory: memory.default("256m"),
-    pids: z.number().int().positive().max(1_000_000).default(128).describe("maximum number of processes"),
-    cpus: z.number().positive().max(1024).default(1).describe("CPU quota, in cores"),
+    pids: z.number().int().positive().max(BOUNDS.pids).default(128).describe("maximum number of processes"),
+    cpus: z.number().positive().max(BOUNDS.cpus).default(1).describe("CPU quota, in cores"),
   })
   .strict()
   .describe("resource limits the subject runs under");
@@ -222,9 +275,9 @@ const RESERVED_ENV = /^(GITHUB_TOKEN|ACTIONS_[A-Z_]*|INPUT_[A-Z0-9_]*|RUNNER_[A-
 const build = z
   .object({
     context: relPath.describe("build context directory, relative to the workspace"),
-    dockerfile: z.string().min(1).default("Dockerfile").describe("Dockerfile path inside the context"),
-    args: z.record(z.string(), z.string()).default({}).describe("build arguments"),
-    target: z.string().optional().describe("multi-stage target: the stage to build"),
+    dockerfile: text(1).default("Dockerfile").describe("Dockerfile path inside the context"),
+    args: map(value()).default({}).describe("build arguments"),
+    target: text().optional().describe("multi-stage target: the stage to build"),
     builder: z
       .enum(["buildkit", "legacy"])
       .default("buildkit")
@@ -233,14 +286,22 @@ const build = z
       ),
     secrets: z
       .record(
-        z.string().regex(/^[A-Za-z0-9._-]+$/, "a secret id such as npm_token"),
         z
           .string()
+          .max(128)
+          .regex(/^[A-Za-z0-9._-]+$/, "a secret id such as npm_token"),
+        z
+          .string()
+          .max(128)
           .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "an environment variable name")
           .refine((name) => !RESERVED_ENV.test(name), {
             message: "names a variable the runner or the action itself holds; it is never handed to a build",
           }),
       )
+      .refine((m) => Object.keys(m).length <= BOUNDS.secrets, {
+        message: `more than ${BOUNDS.secrets} secrets`,
+        params: { fix: `keep at most ${BOUNDS.secrets}` },
+      })
       .default({})
       .describe(
         "BuildKit secret mounts: secret id -> name of the environment variable holding its value (`RUN --mount=type=secret,id=<id>`); values are never logged, reported or stored in the image",
@@ -275,28 +336,32 @@ export const subjectSchema = z
       .describe("unique subject name, used in case results and container names"),
     description,
     build: build.optional(),
-    image: z.string().min(1).optional().describe("a prebuilt image reference (instead of build)"),
+    image: text(1).optional().describe("a prebuilt image reference (instead of build)"),
     imageId: z
       .string()
+      .max(200)
       .regex(
         /^(sha256:[0-9a-f]{64}|env:[A-Za-z_][A-Za-z0-9_]*)$/,
         'sha256: and 64 lowercase hex digits, or "env:NAME" for an ID an earlier step put in the environment',
       )
+      .refine((v) => !RESERVED_ENV.test(v.replace(/^env:/, "")), {
+        message: "names a variable the runner or the action itself holds; an inventory never reads it",
+        params: {
+          fix: "pass the image ID in a variable of your own (env: IMAGE_ID in the step that runs docker-acceptance)",
+        },
+      })
       .optional()
       .describe(
         "with `image`: the image ID (or repo digest) it must have, verified before use like an artifact pin; \"env:NAME\" reads it from an environment variable at run time (docker/build-push-action's `imageid` output passed through the step's env)",
       ),
     port: z.number().int().min(1).max(65535).default(8080).describe("container port the subject serves on"),
-    healthPath: z
-      .string()
+    healthPath: text()
       .startsWith("/")
       .optional()
       .describe('shorthand for readiness { "type": "http", "path": ... } (default /health)'),
     readiness: readiness.optional(),
-    probes: z.array(probe).default([]).describe("checks that must hold once ready"),
-    user: z
-      .string()
-      .min(1)
+    probes: z.array(probe).max(BOUNDS.probes).default([]).describe("checks that must hold once ready"),
+    user: text(1)
       .optional()
       .describe("user[:group] the subject runs as; absent: the image's USER, as `docker run` would"),
     init: z
@@ -311,6 +376,7 @@ export const subjectSchema = z
       ),
     writableRoots: z
       .array(containerPath)
+      .max(BOUNDS.listItems)
       .default(["/tmp", "/dev/shm"])
       .describe("the only writable places: tmpfs mounts (and /dev/shm)"),
     network: z
@@ -319,36 +385,53 @@ export const subjectSchema = z
       .describe("bridge publishes the port on 127.0.0.1 only"),
     limits: limits.prefault({}),
     capabilities: z
-      .array(z.string().regex(/^[A-Z_]+$/, "a capability name such as NET_BIND_SERVICE"))
+      .array(
+        z
+          .string()
+          .max(64)
+          .regex(/^[A-Z_]+$/, "a capability name such as NET_BIND_SERVICE"),
+      )
+      .max(BOUNDS.listItems)
       .default([])
       .describe("capabilities the subject may keep (all others are dropped)"),
     allowedHostPaths: z
       .array(
         z
           .object({
-            path: z
-              .string()
+            path: text()
               .regex(/^\/[^\0:]*$/, "an absolute host path, such as /srv/data")
               .describe("host directory or file; binds of it and of anything under it are allowed"),
             readOnly: z.boolean().default(true).describe("false also allows a read-write bind"),
           })
           .strict(),
       )
+      .max(BOUNDS.listItems)
       .default([])
       .describe(
         "host paths containment.mounts accepts as bind sources (every other host bind is a finding; sensitive host paths such as /, /etc, /proc, /var/run or an engine socket never count)",
       ),
-    env: z.record(z.string(), z.string()).default({}).describe("environment variables"),
-    command: z.array(z.string()).optional().describe("overrides the image's CMD"),
+    env: map(value()).default({}).describe("environment variables"),
+    command: z.array(value()).max(BOUNDS.listItems).optional().describe("overrides the image's CMD"),
     startupTimeoutMs: z
       .number()
       .int()
       .positive()
-      .max(3_600_000)
+      .max(BOUNDS.startupTimeoutMs)
       .default(30_000)
       .describe("how long the subject may take to answer its health path"),
-    stopTimeoutMs: z.number().int().positive().max(600_000).default(10_000).describe("SIGTERM grace period"),
-    weight: z.number().positive().default(1).describe("relative cost, used to balance shards"),
+    stopTimeoutMs: z
+      .number()
+      .int()
+      .positive()
+      .max(BOUNDS.stopTimeoutMs)
+      .default(10_000)
+      .describe("SIGTERM grace period"),
+    weight: z
+      .number()
+      .positive()
+      .max(BOUNDS.weight)
+      .default(1)
+      .describe("relative cost, used to balance shards"),
   })
   .strict()
   .superRefine((s, ctx) => {
@@ -424,10 +507,10 @@ const artifact = z
 
 export const inventorySchema = z
   .object({
-    $schema: z.string().optional().describe("JSON Schema for editors: ./inventory.schema.json"),
+    $schema: text().optional().describe("JSON Schema for editors: ./inventory.schema.json"),
     description,
     schemaVersion: z.literal(INVENTORY_SCHEMA_VERSION).describe("inventory format version"),
-    subjects: z.array(subjectSchema).min(1).describe("the containers under test"),
+    subjects: z.array(subjectSchema).min(1).max(BOUNDS.subjects).describe("the containers under test"),
     suites: z
       .object(
         Object.fromEntries(SUITES.map((s) => [s, suiteRequirement(s).optional()])) as {
@@ -441,12 +524,11 @@ export const inventorySchema = z
       ),
     artifacts: z
       .array(artifact)
+      .max(BOUNDS.artifacts)
       .default([])
       .describe("files whose content is pinned; `docker-acceptance pin` rewrites the digests"),
     severity: severity.default({}),
-    probeImage: z
-      .string()
-      .min(1)
+    probeImage: text(1)
       .optional()
       .describe(
         "ignored: the probe image comes only from the probe-image input or the built-in default, never from a file in the pull request (kept so older inventories still load)",

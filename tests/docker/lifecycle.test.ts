@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { listOwned } from "../../src/engine/cleanup.js";
 import { newRunId } from "../../src/engine/ownership.js";
 import { DockerEngine } from "../../src/engine/providers/docker/engine.js";
+import { ConfigError } from "../../src/errors.js";
 import { silentLogger } from "../../src/log.js";
 import { runPipeline } from "../../src/pipeline.js";
 import type { Report } from "../../src/report/model.js";
@@ -170,22 +171,24 @@ describe.skipIf(!hasEngine)("lifecycle suite on the real engine", () => {
         return super.build(...args);
       }
     }
-    const report = await run(
+    // Refused when the inventory loads (exit 2, file, line and field), before any engine call.
+    const err = await run(
       [
         { name: "ignored-dockerfile", build: { context: "df" } },
         { name: "ignored-dir", build: { context: "sub", dockerfile: "sub/credentials" } },
       ],
       new RecordingEngine(),
       workspace,
-    );
-    for (const s of ["ignored-dockerfile", "ignored-dir"]) {
-      const build = report.cases.find((c) => c.subject === s && c.id === "lifecycle.build");
-      expect(build?.status).toBe("error");
-      expect(build?.message).toContain("symlink escapes the build context");
-    }
-    expect(JSON.stringify(report)).not.toContain("host-secret-line");
+    ).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as ConfigError).problems.map((p) => p.path)).toEqual([
+      "subjects[0].build.dockerfile",
+      "subjects[1].build.dockerfile",
+    ]);
+    for (const p of (err as ConfigError).problems)
+      expect(p.message).toMatch(/resolves outside the workspace/);
+    expect(String((err as Error).message)).not.toContain("host-secret-line");
     expect(calls).toEqual([]);
-    await nothingOwned(report.runId);
   });
 
   it("honours .dockerignore: ignored files never reach the build", async () => {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { planCleanup } from "../../src/engine/cleanup.js";
 import { instructionOfStep, parseDockerfile } from "../../src/engine/dockerfile.js";
-import { chooseBuilder, legacyCreatedImages } from "../../src/engine/providers/docker/build.js";
+import { chooseBuilder } from "../../src/engine/providers/docker/build.js";
 import { maskSecrets, StatusLog } from "../../src/engine/providers/docker/buildkit.js";
 import { encodeFields } from "../../src/engine/providers/docker/protowire.js";
 
@@ -150,29 +150,6 @@ describe("instructionOfStep: a BuildKit step name back to its Dockerfile line", 
   });
 });
 
-describe("legacyCreatedImages: what a legacy build created, from its own step output", () => {
-  it("counts new step images, not FROM and not cache hits", () => {
-    const seen = legacyCreatedImages();
-    for (const line of [
-      "Step 1/5 : FROM base AS build",
-      " ---> 111111111111",
-      "Step 2/5 : RUN make",
-      " ---> Using cache",
-      " ---> 222222222222",
-      "Step 3/5 : COPY . /src",
-      " ---> 333333333333",
-      "Step 4/5 : FROM base",
-      " ---> 111111111111",
-      "Step 5/5 : RUN true",
-      " ---> Running in cccccccccccc",
-      "Removing intermediate container cccccccccccc",
-      " ---> 555555555555",
-    ])
-      seen.see(line);
-    expect(seen.ids).toEqual(["333333333333", "555555555555"]);
-  });
-});
-
 describe("chooseBuilder", () => {
   const docker = { product: "docker", version: "20.10.24", apiVersion: "1.41", os: "linux" };
   it("is BuildKit by default, legacy when the inventory asks, and says why", () => {
@@ -232,5 +209,25 @@ describe("planCleanup with build-created images known by ID", () => {
       { containers: [], images: [img("foreign", "base")] },
     );
     expect(plan[0]?.remove).toBe(false);
+  });
+});
+
+describe("a Dockerfile is the pull request's: reading it is linear", () => {
+  it("a line of many variables and a long continuation are matched exactly, and quickly", () => {
+    const many = `RUN ${"$A".repeat(2000)}`;
+    const df = parseDockerfile(`FROM base\n${many}\nRUN echo ${"x \\\n".repeat(20_000)}done\n`);
+    // A step name that cannot match: a backtracking pattern would try every split of it.
+    const shown = `[2/3] RUN ${"a".repeat(3000)}!`;
+    expect(instructionOfStep(df, shown)?.line).toBe(2); // "$A" repeated may stand for this text
+    expect(instructionOfStep(df, `[2/3] COPY ${"a".repeat(3000)}`)).toBeUndefined();
+    expect(df.instructions[2]?.text.endsWith("x done")).toBe(true);
+  });
+
+  it("literal parts between variables must appear in order, not overlapping the end", () => {
+    const df = parseDockerfile("FROM base\nRUN echo ${A}-$B.tar\n");
+    expect(instructionOfStep(df, "[2/2] RUN echo 1-2.tar")?.line).toBe(2);
+    expect(instructionOfStep(df, "[2/2] RUN echo 1.tar")).toBeUndefined();
+    expect(instructionOfStep(df, "[2/2] RUN echo -.tar")?.line).toBe(2);
+    expect(instructionOfStep(df, "[2/2] RUN echo .tar-")).toBeUndefined();
   });
 });

@@ -97,7 +97,7 @@ describe("bad input: each class has its exact message", () => {
     expect(err.exitCode).toBe(2);
     expect(err.message).toBe(
       [
-        `acceptance/inventory.json:${lineOf(t, '"prot"')}: subjects[0].prot: unknown key "prot"; expected one of name, description, build, image, imageId, port, healthPath, readiness, probes, user, init, relax, writableRoots, network, limits, capabilities, allowedHostPaths, env, command, startupTimeoutMs, stopTimeoutMs, weight (fix: rename it to "port")`,
+        `acceptance/inventory.json:${lineOf(t, '"prot"')}: subjects[0].prot: unknown key "prot"; expected one of name, description, build, image, imageId, port, healthPath, readiness, probes, user, init, relax, writableRoots, network, limits, capabilities, allowedHostPaths, env, command, startupTimeoutMs, stopTimeoutMs, weight (fix: did you mean "port"?)`,
         `acceptance/inventory.json:${lineOf(t, '"colour"')}: colour: unknown key "colour"; expected one of $schema, description, schemaVersion, subjects, suites, artifacts, severity, probeImage (fix: remove it; no other keys are accepted here)`,
       ].join("\n"),
     );

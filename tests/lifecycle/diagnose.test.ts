@@ -4,9 +4,11 @@
 // and a crash no entry explains gets the exit, its last log line and what to look at, no fix
 // that guesses a cause. The exits below are recorded from Docker 20.10, Docker 26 and Podman 4.3
 // (exit 255 for an unexecutable entrypoint: runc 1.2 and later, as on Docker 28).
+
 import { describe, expect, it } from "vitest";
 import { newRunId } from "../../src/engine/ownership.js";
 import type { ContainerState } from "../../src/engine/provider.js";
+import { READ_ENVIRONMENT } from "../../src/inventory/environment.js";
 import { subjectSchema } from "../../src/inventory/schema.js";
 import { silentLogger } from "../../src/log.js";
 import { planLaunch } from "../../src/suites/lifecycle/create.js";
@@ -240,6 +242,7 @@ describe("a crash no known cause explains", () => {
       log: silentLogger,
       signal: AbortSignal.timeout(20_000),
       probeImage: MEMORY_BASE,
+      environment: READ_ENVIRONMENT,
     };
     return (await startAndWaitReady(ctx, id)).draft;
   }

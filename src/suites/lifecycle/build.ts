@@ -12,7 +12,8 @@ import {
   type BuildStep,
   type ImageView,
 } from "../../engine/provider.js";
-import { redact, registerSecret } from "../../errors.js";
+import { redact } from "../../errors.js";
+import { type EnvironmentAccess, readImageIdPin, readSecret } from "../../inventory/environment.js";
 import type { SubjectReport } from "../../report/model.js";
 import { terminalSafe } from "../../report/text.js";
 import { type CaseContext, type Draft, EXCERPT_BYTES } from "./case.js";
@@ -40,7 +41,7 @@ export async function buildSubject(c: CaseContext): Promise<Built> {
 
 /** A prebuilt image (e.g. docker/build-push-action's `load: true`), its pinned ID verified first. */
 async function usePrebuilt(c: CaseContext, image: string): Promise<Built> {
-  const pinned = resolvePin(c.subject.imageId);
+  const pinned = resolvePin(c.subject.imageId, c.environment);
   if (pinned.problem) {
     return { report: { image }, intermediateImages: [], draft: pinned.problem };
   }
@@ -78,24 +79,41 @@ async function usePrebuilt(c: CaseContext, image: string): Promise<Built> {
   };
 }
 
-/** A literal pin, or one an earlier workflow step put in the environment ("env:NAME"). */
-function resolvePin(declared: string | undefined): { value?: string; problem?: Draft } {
+/**
+ * A literal pin, or one an earlier workflow step put in the environment ("env:NAME"). The value
+ * is never quoted: only a `sha256:` digest comes back from the environment (../../inventory/environment.ts).
+ */
+function resolvePin(
+  declared: string | undefined,
+  access: EnvironmentAccess,
+): { value?: string; problem?: Draft } {
   if (!declared?.startsWith("env:")) return { value: declared };
   const variable = declared.slice(4);
-  const value = process.env[variable]?.trim();
-  if (value && /^sha256:[0-9a-f]{64}$/.test(value)) return { value };
+  const read = readImageIdPin(access, variable);
+  if ("value" in read) return { value: read.value };
   // Nothing to verify against is never a pass: the image is not used.
+  const message =
+    "refused" in read
+      ? `imageId comes from $${variable}, but the environment is not read for this inventory: ${read.refused}`
+      : "invalid" in read
+        ? `imageId comes from $${variable}, which does not hold sha256: and 64 hex digits (its value is not shown)`
+        : `imageId comes from $${variable}, which is not set`;
   return {
     problem: {
       status: "error",
-      message: value
-        ? `imageId comes from $${variable}, which holds ${JSON.stringify(terminalSafe(value, 80))}, not sha256: and 64 hex digits`
-        : `imageId comes from $${variable}, which is not set`,
+      message,
       evidence: { imageIdFrom: variable },
-      remediation: `set ${variable} in the env: of the docker-acceptance step to the build step's image ID (docker/build-push-action: \${{ steps.<id>.outputs.imageid }})`,
+      remediation:
+        "refused" in read
+          ? ENV_FROM_BASE_FIX
+          : `set ${variable} in the env: of the docker-acceptance step to the build step's image ID (docker/build-push-action: \${{ steps.<id>.outputs.imageid }})`,
     },
   };
 }
+
+/** What to do when the pull request's own inventory names environment variables. */
+const ENV_FROM_BASE_FIX =
+  "environment variables named by the inventory are read only when a maintainer declared them: at the pull request's base (check out with fetch-depth: 0 so the base is available), or once the inventory change is merged";
 
 function matchesPin(info: ImageView, pin: string): boolean {
   return info.id === pin || info.repoDigests.some((d) => d.endsWith(`@${pin}`));
@@ -109,8 +127,8 @@ async function buildFromDockerfile(c: CaseContext): Promise<Built> {
   const dockerfile = parseDockerfile(readDockerfile(context.root, context.dockerfile));
   const source = { path: dockerfileLabel, parsed: dockerfile };
   const tag = ownedTag(owner, subject.name);
-  const secrets = readSecrets(b.secrets ?? {});
-  if (secrets.missing.length > 0) return missingSecrets(secrets.missing, b.secrets ?? {});
+  const secrets = readSecrets(b.secrets ?? {}, c.environment);
+  if (secrets.missing.length > 0) return missingSecrets(secrets.missing, b.secrets ?? {}, c.environment);
   const choice = await engine.builderFor(b.builder === "legacy" ? "legacy" : "auto");
   if (Object.keys(secrets.values).length > 0 && choice.builder === "legacy") {
     return notRunnable(`build.secrets need BuildKit, but the legacy builder runs: ${choice.reason}`, choice);
@@ -246,22 +264,21 @@ function readDockerfile(root: string, dockerfile: string): string {
 }
 
 /** Secret values from the environment variables the inventory names; registered for redaction. */
-function readSecrets(named: Record<string, string>) {
+function readSecrets(named: Record<string, string>, access: EnvironmentAccess) {
   const values: Record<string, string> = {};
   const missing: string[] = [];
   for (const [id, variable] of Object.entries(named)) {
-    const value = process.env[variable];
-    if (value === undefined) missing.push(id);
-    else {
-      values[id] = value;
-      registerSecret(value);
-    }
+    const read = readSecret(access, variable);
+    if ("value" in read) values[id] = read.value;
+    else missing.push(id);
   }
   return { values, missing };
 }
 
-function missingSecrets(missing: string[], named: Record<string, string>): Built {
+function missingSecrets(missing: string[], named: Record<string, string>, access: EnvironmentAccess): Built {
   const list = missing.map((id) => `${id} (from $${named[id]})`).join(", ");
+  if (!access.read)
+    return notRunnable(`build secret(s) ${list} are not read: ${access.why}`, undefined, ENV_FROM_BASE_FIX);
   return notRunnable(
     `build secret(s) ${list} not set in the environment`,
     undefined,

@@ -1,6 +1,7 @@
 // What every lifecycle case gets and gives: the subject's context in, a draft result out
 // (run.ts adds the ID, suite, subject, severity and duration).
 import type { Engine } from "../../engine/provider.js";
+import type { EnvironmentAccess } from "../../inventory/environment.js";
 import type { Subject } from "../../inventory/schema.js";
 import type { Logger } from "../../log.js";
 import type { CaseResult } from "../../report/model.js";
@@ -17,6 +18,8 @@ export interface CaseContext {
   signal: AbortSignal;
   /** The trusted probe image: HTTP checks of a network "none" subject run from it. */
   probeImage: string;
+  /** Whether the inventory's build secrets and `env:` pin are read (only a maintainer's are). */
+  environment: EnvironmentAccess;
 }
 
 /** Log excerpts and build-log tails in evidence stay this small. */

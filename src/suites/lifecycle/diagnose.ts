@@ -334,7 +334,7 @@ function unrunnableFormat(file: string, head: Buffer): Omit<KnownCause, "line"> 
     const arch = MACHINES[machine] ?? `ELF machine ${machine}`;
     return {
       cause: `${file} is a program built for ${arch}, which this engine's CPU does not run`,
-      fix: "build the image for the engine's CPU architecture (e.g. `docker buildx build --platform linux/amd64` for an x86-64 runner), or FROM a base image built for it",
+      fix: "build the image for the engine's CPU architecture (e.g. `{cli} build --platform linux/amd64` for an x86-64 runner), or FROM a base image built for it",
     };
   }
   if (head.subarray(0, 2).toString("latin1") === "#!") return undefined;

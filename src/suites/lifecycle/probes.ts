@@ -5,6 +5,7 @@
 // container in the subject's network namespace.
 import { sleep } from "../../engine/deadline.js";
 import type { ImageHealthcheck } from "../../engine/provider.js";
+import { compileLinePattern } from "../../inventory/pattern.js";
 import type { HttpProbe, Probe } from "../../inventory/schema.js";
 import { type CaseContext, type Draft, netnsTarget } from "./case.js";
 import { type HttpAnswer, httpRequest } from "./http.js";
@@ -117,7 +118,7 @@ async function checkOther(
     }
     case "log": {
       const { stdout, stderr } = await engine.logs(containerId, 1000);
-      const re = new RegExp(p.pattern);
+      const re = await compileLinePattern(p.pattern); // linear time: the pattern and log are the PR's
       const ok = `${stdout}\n${stderr}`.split(/\r?\n/).some((line) => re.test(line));
       return {
         name: p.name ?? `log /${p.pattern}/`,

@@ -2,6 +2,7 @@
 // declared `readiness` into one wait that resolves when the subject is ready or the deadline
 // passes, and says what it last saw. Exits are not this module's business: ready.ts races them.
 import { pollUntil, sleep } from "../../engine/deadline.js";
+import { compileLinePattern } from "../../inventory/pattern.js";
 import type { Readiness } from "../../inventory/schema.js";
 import { type CaseContext, netnsTarget } from "./case.js";
 import { httpRequest } from "./http.js";
@@ -103,7 +104,8 @@ export async function waitUntilReady(c: CaseContext, r: Readiness, t: WaitTarget
       return { ready, attempts, via: "the engine's health status", last };
     }
     case "log": {
-      const re = new RegExp(r.pattern);
+      // Linear time (../../inventory/pattern.ts): the pattern and the log are both the PR's.
+      const re = await compileLinePattern(r.pattern);
       const ready = await poll(async () => {
         const { stdout, stderr } = await engine.logs(t.containerId, 1000);
         return `${stdout}\n${stderr}`.split(/\r?\n/).some((line) => re.test(line));

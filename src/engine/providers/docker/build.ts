@@ -106,9 +106,8 @@ async function legacyBuild(
   abortSignal: AbortSignal,
   append: (l: string) => void,
 ) {
-  let imageId: string | undefined;
   let failure: string | undefined;
-  const created = legacyCreatedImages();
+  const started = Date.now();
   const stream = await docker.buildImage(contextTar(req.context), {
     t: req.tag,
     dockerfile: req.context.dockerfile,
@@ -123,12 +122,9 @@ async function legacyBuild(
     docker.modem.followProgress(
       stream,
       (err) => (err ? reject(err) : resolve()),
-      (ev: { stream?: string; error?: string; aux?: { ID?: string } }) => {
-        for (const line of (ev.stream ?? "").split("\n")) {
-          created.see(line);
-          if (line.trim()) append(line);
-        }
-        if (ev.aux?.ID) imageId = ev.aux.ID;
+      (ev: { stream?: string; error?: string }) => {
+        // The steps' output is the subject's text: logged, never read for IDs.
+        for (const line of (ev.stream ?? "").split("\n")) if (line.trim()) append(line);
         if (ev.error) {
           failure = ev.error.trim();
           append(ev.error.trim());
@@ -136,43 +132,43 @@ async function legacyBuild(
       },
     );
   });
-  // Short IDs from the stream, to full immutable IDs (the final image goes by its tag instead).
-  const full = await Promise.all(
-    created.ids.map((id) =>
-      docker
-        .getImage(id)
-        .inspect()
-        .then(
-          (i) => i.Id,
-          () => undefined,
-        ),
-    ),
-  );
-  const intermediateImages = [...new Set(full.filter((id): id is string => !!id && id !== imageId))];
-  return { imageId, failure, intermediateImages };
+  if (failure) return { failure, intermediateImages: [] };
+  // The image is the one our tag names, and its step images are what the engine's record says:
+  // its parent chain, as far as it runs through untagged images made during this build.
+  const built = await docker.getImage(req.tag).inspect({ abortSignal } as Docker.ImageInspectOptions);
+  const intermediateImages = await ancestryMadeSince(docker, built, Date.now() - started, abortSignal);
+  return { imageId: built.Id, failure, intermediateImages };
 }
 
+/** A Dockerfile has far fewer steps; the walk stops here whatever the engine answers. */
+const MAX_ANCESTRY = 500;
+
 /**
- * The legacy builder prints "Step i/n : INSTRUCTION", then " ---> Using cache" when it reused an
- * existing image, then " ---> <12 hex>" for the step's image. A step other than FROM that did not
- * reuse one created that image: the build owns it.
+ * The untagged ancestors of `image` created during its build, nearest first: each step image the
+ * legacy builder committed. The build's start on the engine's clock is the image's creation less
+ * the build's duration on ours (measured from before the request, so never later than the start):
+ * an image made before it (a cached step, a base, an image a Dockerfile names by ID) is not this
+ * build's, and neither is a tagged one; the walk stops at the first of either.
  */
-export function legacyCreatedImages() {
-  let instruction = "";
-  let cached = false;
-  const ids: string[] = [];
-  return {
-    ids,
-    see(line: string) {
-      const step = /^Step \d+\/\d+ : (\S+)/.exec(line);
-      if (step) {
-        instruction = step[1]!.toUpperCase();
-        cached = false;
-      } else if (/^ ---> Using cache/.test(line)) cached = true;
-      else {
-        const id = /^ ---> ([0-9a-f]{12})\s*$/.exec(line)?.[1];
-        if (id && instruction && instruction !== "FROM" && !cached) ids.push(id);
-      }
-    },
-  };
+export async function ancestryMadeSince(
+  docker: Docker,
+  image: Docker.ImageInspectInfo,
+  buildMs: number,
+  abortSignal: AbortSignal,
+): Promise<string[]> {
+  const since = Date.parse(image.Created) - buildMs;
+  const out: string[] = [];
+  for (let parent = image.Parent; parent && out.length < MAX_ANCESTRY; ) {
+    let info: Docker.ImageInspectInfo;
+    try {
+      info = await docker.getImage(parent).inspect({ abortSignal } as Docker.ImageInspectOptions);
+    } catch {
+      break; // gone or unreadable: nothing more is known
+    }
+    const tagged = (info.RepoTags ?? []).some((t) => t !== "<none>:<none>");
+    if (tagged || !(Date.parse(info.Created) >= since)) break;
+    out.push(info.Id);
+    parent = info.Parent;
+  }
+  return out;
 }

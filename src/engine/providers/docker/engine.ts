@@ -28,6 +28,7 @@ import { probeLaunch } from "../../trusted-probe.js";
 import { chooseBuilder, loadBuildKit, runBuild } from "./build.js";
 import { type DockerDialect, dockerDialect } from "./dialect.js";
 import { type EngineIdentity, identityFromPing, identityFromVersion } from "./identity.js";
+import { LogTail } from "./log-tail.js";
 import { OOM_NOTICE_MS, oomEventLogged, unconfirmedKill } from "./oom.js";
 import { runLine } from "./run-line.js";
 import {
@@ -402,19 +403,17 @@ export class DockerEngine implements Engine {
     }
   }
 
-  /** Demultiplexed stdout and stderr: the last `tailLines` lines, or all of them when not given. */
+  /**
+   * Demultiplexed stdout and stderr: the last `tailLines` lines, or all of them when not given;
+   * either way at most LOG_KEPT_BYTES of each (./log-tail.ts), read as a stream, so a subject that
+   * writes gigabytes costs the run no more memory than one that writes a line.
+   */
   async logs(id: string, tailLines?: number): Promise<{ stdout: string; stderr: string }> {
     const whole = tailLines !== undefined && (await this.dialect()).dialect.tailDropsPartialLines;
-    const buf = await this.call(`logs ${short(id)}`, (abortSignal) =>
-      this.docker.getContainer(id).logs({
-        stdout: true,
-        stderr: true,
-        follow: false,
-        ...(tailLines === undefined || whole ? {} : { tail: tailLines }),
-        abortSignal,
-      }),
+    const tail = await this.call(`logs ${short(id)}`, (abortSignal) =>
+      streamLogs(this.docker, id, tailLines === undefined || whole ? undefined : tailLines, abortSignal),
     );
-    const { stdout, stderr } = demux(buf as unknown as Buffer);
+    const { stdout, stderr } = tail.result();
     return whole
       ? { stdout: lastLines(stdout, tailLines), stderr: lastLines(stderr, tailLines) }
       : { stdout, stderr };
@@ -571,6 +570,30 @@ export class DockerEngine implements Engine {
         .then(() => undefined),
     );
   }
+}
+
+/** GET /containers/{id}/logs (not following) as a stream into a bounded tail. */
+function streamLogs(docker: Docker, id: string, tail: number | undefined, abortSignal: AbortSignal) {
+  return new Promise<LogTail>((resolve, reject) =>
+    docker.modem.dial(
+      {
+        path: `/containers/${encodeURIComponent(id)}/logs?`,
+        method: "GET",
+        isStream: true,
+        abortSignal,
+        options: { stdout: true, stderr: true, follow: false, ...(tail === undefined ? {} : { tail }) },
+        statusCodes: { 200: true, 404: "no such container", 500: "server error" },
+      } as Parameters<Docker["modem"]["dial"]>[0],
+      (err, res) => {
+        if (err || !res) return reject(err ?? new Error("no answer"));
+        const kept = new LogTail();
+        const stream = res as IncomingMessage;
+        stream.on("data", (c: Buffer) => kept.push(c));
+        stream.on("end", () => resolve(kept));
+        stream.on("error", reject);
+      },
+    ),
+  );
 }
 
 function ignoreNotModified(err: { statusCode?: number }): void {

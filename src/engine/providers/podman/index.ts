@@ -24,6 +24,9 @@ export const podmanDialect: DockerDialect = {
     defaults: PODMAN_DEFAULTS,
     // Measured on 4.3 (cgroup v1): a container OOM-killed under --memory reads OOMKilled false.
     reportsOomKills: false,
+    // Measured on 4.3: removing an image also removes its parent when that is left untagged and
+    // childless, `noprune` or not (tests/docker/adversarial-inputs.test.ts).
+    prunesUntaggedParents: true,
   }),
   speak: podmanCreateOptions,
   hear: podmanInspect,

@@ -1,3 +1,0 @@
-import { createRequire as __daCreateRequire } from 'node:module';
-const require = __daCreateRequire(import.meta.url);
-import{a as d,b as e,c as f,d as g}from"./chunk-UCL6FFDO.js";import{a,b,d as c}from"./chunk-SZBNAY3M.js";import"./chunk-7PDPJTIO.js";import"./chunk-BFLJ2BVZ.js";import"./chunk-OKJO2KWW.js";import"./chunk-LOPMICXL.js";import"./chunk-APECH6RX.js";import"./chunk-PZA4RAY2.js";import"./chunk-5SQMYPO4.js";import"./chunk-7O3HAQFQ.js";import"./chunk-NS2G42GP.js";import"./chunk-EN66KAXS.js";export{b as BUNDLE_FILES,a as SUMS_FILE,f as parseReport,e as readReport,c as record,g as verifyBundle,d as writeBundle};

@@ -1,3 +1,0 @@
-import { createRequire as __daCreateRequire } from 'node:module';
-const require = __daCreateRequire(import.meta.url);
-import{a,b,c,d,e,f}from"./chunk-TDWDW26O.js";import"./chunk-YSPBUU3S.js";import"./chunk-ZY2J22QV.js";import"./chunk-V4QRDEM2.js";import"./chunk-DAEEBOWD.js";import"./chunk-SZBNAY3M.js";import"./chunk-7PDPJTIO.js";import"./chunk-BFLJ2BVZ.js";import"./chunk-5IAYGZMI.js";import"./chunk-APECH6RX.js";import"./chunk-PZA4RAY2.js";import"./chunk-5SQMYPO4.js";import"./chunk-7O3HAQFQ.js";import"./chunk-NS2G42GP.js";import"./chunk-EN66KAXS.js";export{b as actionsLogger,c as caseLine,f as finalLine,e as logResults,a as logSafe,d as resultGroups};

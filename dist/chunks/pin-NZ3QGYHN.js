@@ -1,7 +1,0 @@
-import { createRequire as __daCreateRequire } from 'node:module';
-const require = __daCreateRequire(import.meta.url);
-import{b as i}from"./chunk-GC6GYEMS.js";import{e as n}from"./chunk-3BOEXJSF.js";import"./chunk-LHWI5EFP.js";import"./chunk-KFHKJPSS.js";import"./chunk-RMKSZMOX.js";import"./chunk-UCL6FFDO.js";import"./chunk-SZBNAY3M.js";import"./chunk-7PDPJTIO.js";import"./chunk-BFLJ2BVZ.js";import"./chunk-OKJO2KWW.js";import"./chunk-OEJCORYR.js";import"./chunk-LOPMICXL.js";import"./chunk-5IAYGZMI.js";import"./chunk-APECH6RX.js";import"./chunk-PZA4RAY2.js";import"./chunk-5SQMYPO4.js";import"./chunk-7O3HAQFQ.js";import"./chunk-NS2G42GP.js";import{a}from"./chunk-EN66KAXS.js";async function f(o){let r=o.inventory,t=await i(r,o.workspace),s=t.filter(e=>e.changed);for(let e of t)process.stdout.write(e.changed?`pinned    ${n(e.path)}  ${e.after} (was ${n(e.before)||"empty"})
-`:`unchanged ${n(e.path)}  ${e.after}
-`);return process.stdout.write(s.length>0?`${r}: rewrote ${s.length} of ${t.length} pins
-`:`${r}: all ${t.length} pins already match
-`),0}a(f,"pin");export{f as pin};

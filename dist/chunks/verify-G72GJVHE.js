@@ -1,3 +1,0 @@
-import { createRequire as __daCreateRequire } from 'node:module';
-const require = __daCreateRequire(import.meta.url);
-import{a,b,c,d,e}from"./chunk-3BOEXJSF.js";import"./chunk-LHWI5EFP.js";import"./chunk-KFHKJPSS.js";import"./chunk-RMKSZMOX.js";import"./chunk-UCL6FFDO.js";import"./chunk-SZBNAY3M.js";import"./chunk-7PDPJTIO.js";import"./chunk-BFLJ2BVZ.js";import"./chunk-OKJO2KWW.js";import"./chunk-OEJCORYR.js";import"./chunk-LOPMICXL.js";import"./chunk-5IAYGZMI.js";import"./chunk-APECH6RX.js";import"./chunk-PZA4RAY2.js";import"./chunk-5SQMYPO4.js";import"./chunk-7O3HAQFQ.js";import"./chunk-NS2G42GP.js";import"./chunk-EN66KAXS.js";export{c as inventoryCheck,e as printable,d as renderVerification,a as verify,b as verifyBundleAgainst};
