@@ -89,10 +89,19 @@ export function redact(text: string): string {
 
 const secretValues = new Set<string>();
 const secretListeners: ((value: string) => void)[] = [];
+/**
+ * Secrets the runner masks already (the token it hands the step): redacted in our own text but
+ * never announced again, since announcing means printing the value on a `::add-mask::` line.
+ */
+const runnerMasked = new Set<string>();
 /** Registers a value (e.g. the GitHub token) that must never appear in output. */
-export function registerSecret(value: string | undefined): void {
+export function registerSecret(value: string | undefined, opts: { runnerMasks?: boolean } = {}): void {
   if (!value || secretValues.has(value)) return;
   secretValues.add(value);
+  if (opts.runnerMasks) {
+    runnerMasked.add(value);
+    return;
+  }
   for (const listener of secretListeners) listener(value);
 }
 
@@ -102,5 +111,5 @@ export function registerSecret(value: string | undefined): void {
  */
 export function onSecret(listener: (value: string) => void): void {
   secretListeners.push(listener);
-  for (const value of secretValues) listener(value);
+  for (const value of secretValues) if (!runnerMasked.has(value)) listener(value);
 }

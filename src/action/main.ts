@@ -20,9 +20,10 @@ export async function runAction(): Promise<void> {
   setMaxListeners(0, signals.signal);
   try {
     const inputs = readInputs();
-    // Every secret the run learns (the token, build secrets) is masked in the job's log too.
+    // Every secret the run learns (build secrets, a proxy's password) is masked in the job's log
+    // too; the token is the runner's own (github.token or a secret), masked by it already.
     onSecret(maskInLog);
-    registerSecret(inputs.githubToken);
+    registerSecret(inputs.githubToken, { runnerMasks: true });
     const workspace = process.env.GITHUB_WORKSPACE ?? process.cwd();
     // A step handed an accepted command works for exactly that command (a malformed one fails here).
     const decision = inputs.command

@@ -1,3 +1,0 @@
-import { createRequire as __daCreateRequire } from 'node:module';
-const require = __daCreateRequire(import.meta.url);
-import{a,b,c,d,e}from"./chunk-EN25W6CB.js";import"./chunk-5KDDGM37.js";import"./chunk-KFZWS5F3.js";import"./chunk-RMKSZMOX.js";import"./chunk-VFHF274Y.js";import"./chunk-SVZIL5GT.js";import"./chunk-7PDPJTIO.js";import"./chunk-BFLJ2BVZ.js";import"./chunk-KX3K6PHR.js";import"./chunk-OEJCORYR.js";import"./chunk-GRIJTZF7.js";import"./chunk-5IAYGZMI.js";import"./chunk-EL4BHQTD.js";import"./chunk-PZA4RAY2.js";import"./chunk-5SQMYPO4.js";import"./chunk-LRMSU3JF.js";import"./chunk-NS2G42GP.js";import"./chunk-EN66KAXS.js";export{c as inventoryCheck,e as printable,d as renderVerification,a as verify,b as verifyBundleAgainst};
