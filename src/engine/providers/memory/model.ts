@@ -17,6 +17,8 @@ export interface Container {
   imageId: string;
   program: Program;
   status: "created" | "running" | "exited";
+  /** Frozen (pause): still running, executing nothing. */
+  paused?: boolean;
   exitCode: number;
   pid: number;
   stdout: string;
@@ -98,7 +100,7 @@ export function viewOf(c: Container, defaults: EngineDefaults): ContainerView {
     image: s.image,
     labels: s.labels,
     state: {
-      status: c.status,
+      status: c.paused ? "paused" : c.status,
       running,
       pid: c.pid,
       exitCode: c.exitCode,
