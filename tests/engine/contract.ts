@@ -180,6 +180,11 @@ export function engineContract(name: string, setup: () => ContractSetup): void {
       await engine.start(id);
       await engine.pause(id);
       expect((await engine.inspect(id)).state.status).toBe("paused");
+      // Listed as paused: the status filter takes several values, any of them.
+      const listed = async (status: string[]) =>
+        (await engine.listContainers({ label: [`${OWNER_LABEL}=${owner}`], status })).map((c) => c.id);
+      expect(await listed(["running"])).not.toContain(id);
+      expect(await listed(["running", "paused"])).toContain(id);
       expect(await engine.unpause(id)).toBe(true);
       expect((await engine.inspect(id)).state).toMatchObject({ status: "running", running: true });
       expect(await engine.unpause(id)).toBe(false);

@@ -79,7 +79,8 @@ export async function listOtherContainers(
   owner: string,
   signal?: AbortSignal,
 ): Promise<OtherContainer[]> {
-  const listed = await engine.listContainers({ status: ["running"] });
+  // Paused too: another subject of the run is paused while its own probe reads it.
+  const listed = await engine.listContainers({ status: ["running", "paused"] });
   return Promise.all(
     listed
       .filter((c) => c.labels[OWNER_LABEL] !== owner || c.labels["org.docker-acceptance.role"] !== "probe")

@@ -401,7 +401,9 @@ export class MemoryEngine implements Engine {
   listContainers(filters: ListFilters): Promise<OwnedContainer[]> {
     return this.call("listContainers", () =>
       [...this.containers.values()]
-        .filter((c) => matches({ ...c, labels: c.spec.labels }, filters))
+        .filter((c) =>
+          matches({ ...c, status: c.paused ? "paused" : c.status, labels: c.spec.labels }, filters),
+        )
         .map((c) => listed(c, this.images)),
     );
   }
