@@ -102,8 +102,9 @@ const VIEW_MEMBERS = String.raw`
   }`;
 
 /**
- * Every member's records (P, its status lines S, namespaces N from `ls -l` of their ns links in
- * ENVIRON DA_NSL, LSM label A, interfaces D; U for what could not be read), then, from the first
+ * The probe's own permitted set (I: what it held), then every member's records (P, its status
+ * lines S, namespaces N from `ls -l` of their ns links in ENVIRON DA_NSL, LSM label A, interfaces
+ * D; U for what could not be read), then, from the first
  * member whose mount table can be read, the table (M), processes of other containers (O) and the
  * tests only the shell can make, as lower-case tasks: "r" (is its root open), then "x", "s" and
  * "w" with a path twice, as printed (the kernel's octal escapes: no space, tab, newline or
@@ -115,6 +116,7 @@ const READ_MEMBERS = String.raw`
   function unesc(s,   o) { o = ""; while (match(s, /\\[0-7][0-7][0-7]/)) { o = o substr(s, 1, RSTART - 1) sprintf("%c", (substr(s, RSTART + 1, 1) * 64) + (substr(s, RSTART + 2, 1) * 8) + substr(s, RSTART + 3, 1)); s = substr(s, RSTART + 4) } return o s }
   function esc(s,   o, c, i) { o = ""; for (i = 1; i <= length(s); i++) { c = substr(s, i, 1); o = o (c == " " ? "\\040" : c == "\t" ? "\\011" : c == "\n" ? "\\012" : c == "\\" ? "\\134" : c) } return o }
   function task(kind, dec) {
+    if (kind == "w" && seen[dec]++) return
     if (index(dec, "\n")) { if (kind == "s") print "K " esc(dec); if (kind == "w") print "W failed " esc(dec); return }
     print kind " " esc(dec) " " dec
   }
