@@ -1,11 +1,11 @@
 // `docker-acceptance check`: the containment suite against containers someone else started. It
-// reads them (inspect + trusted probes) and never stops, restarts or changes them; the only objects
-// it creates are its own labelled probes, removed as soon as read and swept at the end.
+// reads them (inspect + trusted probes) and never stops, restarts or changes them: each is paused
+// only while its probe reads it and thawed on every path (a signal included). The only objects it
+// creates are its own labelled probes, removed as soon as read and swept at the end.
 import { setMaxListeners } from "node:events";
 import path from "node:path";
 import { cleanupOwned } from "../engine/cleanup.js";
 import { newRunId, OWNER_LABEL } from "../engine/ownership.js";
-import type { ContainerView } from "../engine/provider.js";
 import { createEngine, type Engine } from "../engine/select.js";
 import { EngineError, errorEvidence, UsageError } from "../errors.js";
 import { writeBundle } from "../report/bundle.js";
@@ -63,8 +63,6 @@ interface Resolved {
   name: string;
   image: string;
   labels: Record<string, string>;
-  /** The inspect document read while resolving a name: not read again. */
-  inspect?: ContainerView;
 }
 
 /** Named containers by inspect (a missing one is a usage error naming it), filters by listing. */
@@ -77,7 +75,7 @@ export async function resolveContainers(
   for (const ref of sel.containers) {
     try {
       const doc = await engine.inspect(ref);
-      found.set(doc.id, { id: doc.id, name: doc.name, image: doc.image, labels: doc.labels, inspect: doc });
+      found.set(doc.id, { id: doc.id, name: doc.name, image: doc.image, labels: doc.labels });
     } catch (err) {
       if (err instanceof EngineError && err.statusCode === 404) {
         throw new UsageError(
@@ -135,7 +133,14 @@ async function collectAll<T extends CollectTarget>(
     targets.map(async (t) => {
       const started = performance.now();
       try {
-        return { t, ev: await collectEvidence(t, ctx), ms: performance.now() - started };
+        const ev = await collectEvidence(t, ctx);
+        // Frozen while it was read, and the engine would not thaw it: said, never left silent.
+        if (ev.thawError)
+          errors.push({
+            kind: "containment",
+            message: `${t.subject}: ${ev.thawError}; it may still be paused (unpause it with \`${(await ctx.engine.facts()).cli} unpause ${t.containerId.slice(0, 12)}\`)`,
+          });
+        return { t, ev, ms: performance.now() - started };
       } catch (err) {
         errors.push({ kind: "containment", message: `${t.subject}: ${errorEvidence(err).message}` });
         return undefined;
@@ -177,7 +182,6 @@ export async function checkContainers(opts: CheckOptions): Promise<Report> {
     containerId: s.id,
     subject: s.name,
     ...allowances.get(s.id)!.allowances,
-    ...(s.inspect ? { inspect: s.inspect } : {}),
   }));
   const ok = await collectAll(
     targets,

@@ -352,6 +352,18 @@ export interface Engine {
   create(spec: LaunchSpec, signal?: AbortSignal): Promise<string>;
   start(id: string, signal?: AbortSignal): Promise<void>;
   inspect(id: string, signal?: AbortSignal): Promise<ContainerView>;
+  /**
+   * Freezes every process of a running container (the cgroup freezer): none executes anything until
+   * unpause, and inspect shows state "paused". An EngineError when the engine cannot (rootless on
+   * cgroup v1 gives a container no cgroup to freeze) or the container is not running.
+   */
+  pause(id: string, signal?: AbortSignal): Promise<void>;
+  /**
+   * Thaws a paused container. False when it was not paused (never frozen, or thawed by someone
+   * else meanwhile); an EngineError when it is gone or the engine refuses. Takes no signal: a
+   * thaw is never abandoned half-way by the run's own cancellation.
+   */
+  unpause(id: string): Promise<boolean>;
   /** The stop signal, then a kill after `graceSec`; false when it was not running (nothing got the signal). */
   stop(id: string, graceSec: number): Promise<boolean>;
   /** Until the container exits: its exit code. */

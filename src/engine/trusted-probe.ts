@@ -1,10 +1,45 @@
 // Every trusted probe launches the same way, whatever the engine: the pinned image, labelled as
 // the run's own, never gaining privileges, read-only root, every capability dropped but the ones
-// the spec names, small limits. Providers launch this spec; none may loosen it. Both suites probe
-// through here: containment measures the subject's processes, lifecycle reaches a subject that has
-// no network from inside its network namespace.
+// the spec names and the ceiling allows, small limits. Providers launch this spec; none may loosen
+// it. Both suites probe through here: containment measures the subject's processes (frozen while
+// it reads them), lifecycle reaches a subject that has no network from inside its network namespace.
+import { EngineError, errorEvidence } from "../errors.js";
 import { ownerLabels } from "./ownership.js";
 import type { Engine, LaunchSpec, ProbeSpec } from "./provider.js";
+
+/**
+ * The most any probe holds, whatever it is asked for: the capabilities every engine gives a
+ * container by default, and the network and IPC ones that act inside a probe's own (empty)
+ * namespaces. Never SYS_ADMIN, SYS_PTRACE, DAC_READ_SEARCH (open_by_handle_at reaches outside a
+ * container), SYS_MODULE, SYS_RAWIO or any other that reaches the host: a probe asked for one
+ * (a subject granted it, a forged measurement) runs without it, and what the kernel then keeps
+ * from it is reported as not read.
+ */
+export const PROBE_CAPABILITY_CEILING: readonly string[] = [
+  "AUDIT_WRITE",
+  "CHOWN",
+  "DAC_OVERRIDE",
+  "FOWNER",
+  "FSETID",
+  "IPC_LOCK",
+  "KILL",
+  "MKNOD",
+  "NET_ADMIN",
+  "NET_BIND_SERVICE",
+  "NET_BROADCAST",
+  "NET_RAW",
+  "SETFCAP",
+  "SETGID",
+  "SETPCAP",
+  "SETUID",
+  "SYS_CHROOT",
+];
+
+/** `caps` under the ceiling, named as the ceiling names them (no CAP_ prefix, upper case). */
+export function underCeiling(caps: readonly string[]): string[] {
+  const names = caps.map((c) => c.trim().toUpperCase().replace(/^CAP_/, ""));
+  return [...new Set(names.filter((c) => PROBE_CAPABILITY_CEILING.includes(c)))];
+}
 
 export function probeLaunch(p: ProbeSpec): LaunchSpec {
   return {
@@ -16,7 +51,7 @@ export function probeLaunch(p: ProbeSpec): LaunchSpec {
     labels: p.labels,
     init: false,
     readOnlyRoot: true,
-    capabilities: { drop: ["ALL"], add: p.capabilities },
+    capabilities: { drop: ["ALL"], add: underCeiling(p.capabilities) },
     noNewPrivileges: true,
     namespaces: p.namespaces,
     limits: { memoryBytes: 32 * 1024 * 1024, pids: 64 },
@@ -59,4 +94,57 @@ export function runProbe(
   timeoutMs = spec.timeoutMs,
 ): Promise<{ stdout: string; stderr: string; exitCode: number }> {
   return engine.probe({ ...spec, timeoutMs }, signal);
+}
+
+/**
+ * Whether the subject stayed frozen the whole time it was read. `held`: the pause succeeded and
+ * the thaw found it still paused; otherwise the reason (the engine cannot pause it, or something
+ * thawed it meanwhile).
+ */
+export type Freeze = { held: true; pausedMs: number } | { held: false; reason: string };
+
+/**
+ * Runs `read` with container `id` frozen, so none of its processes executes anything while its
+ * evidence is taken: it cannot watch, signal or race what reads it. Thawed on every path (an error,
+ * the run's cancellation: the thaw takes no signal), also after a pause that got no answer. An
+ * engine that cannot pause still gets the read, and the freeze says why it did not hold.
+ */
+export async function whileFrozen<T>(
+  engine: Engine,
+  id: string,
+  /** Told whether the pause succeeded (a read may take fewer risks when it did). */
+  read: (frozen: boolean) => Promise<T>,
+  signal?: AbortSignal,
+): Promise<{ value: T; freeze: Freeze; thawError?: string }> {
+  const started = performance.now();
+  // An engine that answered no (not running, already paused by its owner, no cgroup to freeze)
+  // paused nothing, and its container is left as it was; one that gave no answer may have.
+  let paused = true;
+  const refused = await engine.pause(id, signal).then(
+    () => undefined,
+    (err: unknown) => {
+      paused = !(err instanceof EngineError && err.kind === "engine");
+      return `the engine did not pause it (${errorEvidence(err).message})`;
+    },
+  );
+  let read_: { value: T } | { error: unknown };
+  try {
+    read_ = { value: await read(refused === undefined) };
+  } catch (error) {
+    read_ = { error };
+  }
+  const pausedMs = Math.round(performance.now() - started);
+  const thaw = paused
+    ? await engine.unpause(id).then(
+        (was) => ({ was }),
+        (err: unknown) => ({ error: `could not unpause it: ${errorEvidence(err).message}` }),
+      )
+    : { was: false };
+  if ("error" in read_) throw read_.error;
+  const freeze: Freeze = refused
+    ? { held: false, reason: refused }
+    : "was" in thaw && !thaw.was
+      ? { held: false, reason: "something thawed it while the probe read it" }
+      : { held: true, pausedMs };
+  return { value: read_.value, freeze, ...("error" in thaw ? { thawError: thaw.error } : {}) };
 }

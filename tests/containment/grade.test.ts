@@ -13,7 +13,7 @@ import {
   numericUser,
 } from "../../src/suites/containment/inspect.js";
 import { classifyMounts, parseMountinfo } from "../../src/suites/containment/mounts.js";
-import { parseHostOutput, parseProbeOutput } from "../../src/suites/containment/probe.js";
+import { ProbeParseError, parseHostOutput, parseProbeOutput } from "../../src/suites/containment/probe.js";
 import { hardenedInspect } from "../helpers/evidence.js";
 
 const target = {
@@ -210,6 +210,36 @@ describe("probe report parser", () => {
     // The probe prints no D line when net/dev cannot be read; an empty list would read as loopback only.
     expect(grade([])).toBe("skip");
     expect(grade(["D "])).toBe("skip");
+  });
+
+  it("reads paths as the kernel escapes them (space, tab, newline, backslash), a full place as writable, and what the probe held", () => {
+    const ev = parseProbeOutput(
+      frame([
+        "V 1",
+        "I 0000000000000400",
+        "P 1",
+        "K /app\\040dir/app.sock",
+        "X 1 /proc/a\\134b",
+        "W accepted-cleaned /run/a\\040b",
+        "W full /var/cache",
+        "W failed /odd\\012name",
+      ]),
+      0,
+      0,
+    );
+    expect(ev.held).toEqual(["NET_BIND_SERVICE"]);
+    expect(ev.sockets).toEqual(["/app dir/app.sock"]);
+    expect(ev.exists).toEqual({ "/proc/a\\b": true });
+    expect(ev.writes).toEqual([
+      { path: "/run/a b", result: "accepted", cleaned: true },
+      { path: "/var/cache", result: "accepted", cleaned: true, full: true },
+      { path: "/odd\nname", result: "failed" },
+    ]);
+  });
+
+  it("a procfs that is not the kernel's view of the subject's namespace is not evidence (ERROR)", () => {
+    expect(() => parseProbeOutput(frame(["V 1", "U view"]), 0, 0)).toThrow(ProbeParseError);
+    expect(() => parseProbeOutput(frame(["V 1", "U view"]), 0, 0)).toThrow(/not the kernel's view/);
   });
 
   it("refuses output that is not a complete report", () => {

@@ -1,6 +1,6 @@
 // The probe channel cannot lie: the probe's report carries its length and SHA-256, and a report that
-// arrives altered (a line dropped, two lines merged, as Podman's log path can do) makes every case
-// that needed it ERROR with the reason, never PASS. Run through the real probe on the real engine;
+// arrives altered (a line dropped, two lines merged, as Podman's log path can do), or comes from a
+// probe that did not run to its end, makes every case that needed it ERROR with the reason, never PASS. Run through the real probe on the real engine;
 // only the log read is altered, the way an engine's log path would alter it.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cleanupOwned } from "../../src/engine/cleanup.js";
 import { readBuildContext } from "../../src/engine/context.js";
 import { newRunId, ownedTag, ownerLabels } from "../../src/engine/ownership.js";
+import type { ProbeSpec } from "../../src/engine/provider.js";
 import { DockerEngine } from "../../src/engine/providers/docker/engine.js";
 import type { CaseResult } from "../../src/report/model.js";
 import { measureHostNamespaces, runContainment } from "../../src/suites/containment/index.js";
@@ -24,9 +25,15 @@ class AlteringEngine extends DockerEngine {
   }
 
   alter: Alter = (s) => s;
+  /** The exit code a probe comes back with, as a probe killed by a signal would (137). */
+  exitCode: number | undefined;
   override async logs(id: string, tailLines?: number) {
     const out = await super.logs(id, tailLines);
     return { ...out, stdout: this.alter(out.stdout) };
+  }
+  override async probe(spec: ProbeSpec, signal?: AbortSignal) {
+    const out = await super.probe(spec, signal);
+    return this.exitCode === undefined ? out : { ...out, exitCode: this.exitCode };
   }
 }
 
@@ -53,8 +60,9 @@ describe.skipIf(!hasEngine)("probe channel on the real engine", () => {
   const hostDir = mkdtempSync(path.join(tmpdir(), "da-channel-bind-"));
   const fault = loadFaults().find((f) => f.name === "host-bind-rw")!;
   let id = "";
-  const run = async (alter: Alter): Promise<CaseResult[]> => {
+  const run = async (alter: Alter, exitCode?: number): Promise<CaseResult[]> => {
     engine.alter = alter;
+    engine.exitCode = exitCode;
     const host = measureHostNamespaces(engine, owner, PROBE_IMAGE);
     const target = {
       containerId: id,
@@ -91,14 +99,16 @@ describe.skipIf(!hasEngine)("probe channel on the real engine", () => {
   });
 
   it.each([
-    ["a dropped line", dropLine],
-    ["two merged lines", mergeLines],
-  ])("%s makes the probe's cases ERROR with the reason, never PASS", async (_what, alter) => {
-    const results = await run(alter);
+    ["a dropped line", dropLine, undefined, /probe report does not verify/],
+    ["two merged lines", mergeLines, undefined, /probe report does not verify/],
+    // An intact log from a probe that did not run to its end (killed: 128 + SIGKILL).
+    ["a probe that did not complete", (s: string) => s, 137, /the probe did not complete \(exit 137/],
+  ])("%s makes the probe's cases ERROR with the reason, never PASS", async (_what, alter, exitCode, why) => {
+    const results = await run(alter, exitCode);
     for (const caseId of ["containment.user", "containment.capabilities", "containment.writable_roots"]) {
       const r = results.find((x) => x.id === caseId)!;
       expect(r.status).toBe("error");
-      expect(r.message).toMatch(/probe report does not verify/);
+      expect(r.message).toMatch(why);
     }
     // The bind is still found from inspect alone; nothing the probe would have measured passes.
     expect(status(results, "containment.mounts")).toBe("fail");

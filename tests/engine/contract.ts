@@ -174,6 +174,26 @@ export function engineContract(name: string, setup: () => ContractSetup): void {
       expect(await engine.readFile(id, "/no/such/file")).toBeUndefined();
     });
 
+    it("pauses a running container and thaws it: a second thaw is false, a stopped one cannot be paused", async () => {
+      const id = await engine.create(specFor(owner, "freeze", image, "sleep 300"));
+      await expect(engine.pause(id)).rejects.toBeInstanceOf(EngineError);
+      await engine.start(id);
+      await engine.pause(id);
+      expect((await engine.inspect(id)).state.status).toBe("paused");
+      // Listed as paused: the status filter takes several values, any of them.
+      const listed = async (status: string[]) =>
+        (await engine.listContainers({ label: [`${OWNER_LABEL}=${owner}`], status })).map((c) => c.id);
+      expect(await listed(["running"])).not.toContain(id);
+      expect(await listed(["running", "paused"])).toContain(id);
+      expect(await engine.unpause(id)).toBe(true);
+      expect((await engine.inspect(id)).state).toMatchObject({ status: "running", running: true });
+      expect(await engine.unpause(id)).toBe(false);
+      await engine.pause(id);
+      // A paused container is removed as any other (the run's cleanup never waits on a thaw).
+      await engine.removeContainer(id);
+      await expect(engine.unpause(id)).rejects.toMatchObject({ statusCode: 404 });
+    });
+
     it("runs a trusted probe to completion: its whole output and exit code, and no probe left", async () => {
       const out = await engine.probe({
         image,

@@ -14,6 +14,9 @@ export interface EngineDifference {
 const CREATE_WHY =
   'Podman 4.3\'s Docker-compatible API ignores CgroupnsMode "private" and IpcMode "none", and adds writable tmpfs at /run and /var/tmp under a read-only root; the read-back names each setting. The subject still runs, so every other case is measured on what it really got.';
 
+const SYS_ADMIN_WHY =
+  "Podman gives a non-root user the capabilities added for it (in its ambient set), so the subject's processes hold SYS_ADMIN, above the probe's ceiling: the kernel shows their namespaces, root and mounts only to a reader holding it, so those are not read (Docker keeps an added capability of a non-root user in the bounding set only).";
+
 /** Every verdict that differs on rootful Podman 4.3 (cgroup v1), for the subjects it applies to. */
 export const PODMAN_DIFFERENCES: (EngineDifference & { when: "always" | "read-only root" })[] = [
   {
@@ -80,6 +83,22 @@ export const PODMAN_DIFFERENCES: (EngineDifference & { when: "always" | "read-on
     when: "always",
     why: "Podman's Docker-compatible API ignores `MemorySwap: -1` and records twice the memory limit: swap stays bounded, so there is nothing to find.",
   },
+  ...(
+    [
+      "containment.namespaces",
+      "containment.rootfs_readonly",
+      "containment.mounts",
+      "containment.writable_roots",
+      "containment.masked_paths",
+    ] as const
+  ).map((c) => ({
+    subject: "cap-add-sys-admin",
+    case: c,
+    docker: "pass",
+    podman: "skip",
+    when: "always" as const,
+    why: SYS_ADMIN_WHY,
+  })),
 ];
 
 /** The cases a subject fails on `engine`, given the ones it fails on Docker. */
@@ -90,12 +109,7 @@ export function failsOn(
   subject = "",
 ): string[] {
   if (engine !== "podman") return [...dockerFails].sort();
-  const applies = PODMAN_DIFFERENCES.filter(
-    (d) =>
-      d.case.startsWith("containment.") &&
-      (d.subject === "every subject" || d.subject === subject) &&
-      (d.when === "always" || readOnlyRoot),
-  );
+  const applies = differencesFor(subject, readOnlyRoot);
   const extra = applies.filter((d) => d.podman === "fail").map((d) => d.case);
   const fixed = new Set(applies.filter((d) => d.docker === "fail").map((d) => d.case as string));
   return [...new Set([...dockerFails.filter((c) => !fixed.has(c)), ...extra])].sort();
@@ -117,4 +131,29 @@ export function expectedOn(
       (x.when === "always" || readOnlyRoot),
   );
   return d && d.docker === dockerStatus ? d.podman : dockerStatus;
+}
+
+/** The differences that apply to `subject` on Podman; one named for it replaces "every subject"'s. */
+function differencesFor(subject: string, readOnlyRoot: boolean): EngineDifference[] {
+  const applies = PODMAN_DIFFERENCES.filter(
+    (d) =>
+      d.case.startsWith("containment.") &&
+      (d.subject === "every subject" || d.subject === subject) &&
+      (d.when === "always" || readOnlyRoot),
+  );
+  const own = new Set(applies.filter((d) => d.subject === subject).map((d) => d.case));
+  return applies.filter((d) => d.subject === subject || !own.has(d.case));
+}
+
+/** The cases a subject cannot have measured on `engine` (SKIP with the reason), where Docker measures them. */
+export function skipsOn(
+  engine: "docker" | "podman" | undefined,
+  subject: string,
+  readOnlyRoot = true,
+): string[] {
+  if (engine !== "podman") return [];
+  return differencesFor(subject, readOnlyRoot)
+    .filter((d) => d.podman === "skip")
+    .map((d) => d.case)
+    .sort();
 }

@@ -462,6 +462,10 @@ export const CONTAINMENT_SUITE = {
           ...executable.map((x) => `${x.path} is writable without ${x.missing.join(",")}`),
         ];
         if (findings.length > 0) return fail(findings.join("; "), evidence);
+        // A place the probe could not test (neither written nor refused) is not shown to refuse.
+        const untested = probes.filter((w) => w.result === "failed").map((w) => w.path);
+        if (untested.length > 0)
+          return skip(`the probe could not test whether ${untested.join(", ")} accepts writes`, evidence);
         // Stricter is not a failure: an allotted root that is missing or refuses the write is more
         // confined than allowed. One accepting root shows the probe's writes work (the positive control).
         if (accepting.length === 0 && controls.length > 0) {

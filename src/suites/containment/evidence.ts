@@ -1,6 +1,7 @@
 // What the containment graders read: the evidence a run collects (the trusted probe's report,
 // inspect, the host's namespaces, the other containers), what a grader is told about the subject,
 // and the small readers every grader shares. Pure: nothing here touches an engine.
+import type { Freeze } from "../../engine/trusted-probe.js";
 import type { CaseResult } from "../../report/model.js";
 import type { InspectEvidence } from "./inspect.js";
 import { type ClassifiedMount, classifyMounts, type HostPathAllowance, parseMountinfo } from "./mounts.js";
@@ -24,10 +25,16 @@ export interface ProcessEvidence {
 
 export interface WriteProbe {
   path: string;
-  /** accepted: a small file was created; refused: it was not; missing: the path is not a directory. */
-  result: "accepted" | "refused" | "missing";
+  /**
+   * accepted: a file was created (or would have been: `full`); refused: the kernel refused it
+   * (read-only, permission); missing: the path is not a directory; failed: it could not be
+   * probed for any other reason, so nothing is known of it.
+   */
+  result: "accepted" | "refused" | "missing" | "failed";
   /** Only for accepted writes: whether the probe's file was removed afterwards. */
   cleaned?: boolean;
+  /** Accepted, but full: permission to write was given and no space (or inode) was left. */
+  full?: boolean;
 }
 
 export interface ProbeEvidence {
@@ -47,6 +54,8 @@ export interface ProbeEvidence {
   foreign?: { container?: string; count: number }[];
   /** The probe could traverse /proc/<pid>/root of the first subject process. */
   rootReadable: boolean;
+  /** The capabilities the probe itself held (its own permitted set, as the kernel showed it). */
+  held?: string[];
   uid: number;
   gid: number;
 }
@@ -58,6 +67,13 @@ export interface ContainmentEvidence {
    * length/digest check, so what it says cannot be trusted either way.
    */
   probe: ProbeEvidence | { error: string; unverified?: boolean };
+  /**
+   * Whether the subject stayed frozen while every probe of it ran (absent: not asked, as for
+   * recorded inspect data). Not held, what the subject could watch (the write probes) proves no pass.
+   */
+  freeze?: Freeze;
+  /** The engine failed to thaw the subject afterwards: it may still be paused. */
+  thawError?: string;
   /** Host namespace identities, or why they could not be measured. */
   host: { ns: Record<string, string>; sources?: Record<string, string> } | { error: string };
   /** Other containers on the engine (never the subject, never this run's probes), or why not listed. */

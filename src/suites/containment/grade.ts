@@ -20,6 +20,7 @@ export function gradeContainment(ev: ContainmentEvidence, t: GradeTarget, collec
     // A case left unobserved because the report did not verify is an error, not a quiet skip.
     if (out.status === "skip" && "error" in ev.probe && ev.probe.unverified)
       out = { ...out, status: "error" };
+    out = distrusted(id, out, ev);
     return {
       id,
       suite: "containment",
@@ -34,4 +35,23 @@ export function gradeContainment(ev: ContainmentEvidence, t: GradeTarget, collec
       ...(out.status === "pass" ? {} : { remediation: remediationOf(id, "inventory") }),
     };
   });
+}
+
+/**
+ * Cases whose pass rests on what a subject that was not frozen could watch and race: the write
+ * probes make files it can see appear (inotify) before the next place is probed.
+ */
+const RACEABLE = new Set(["containment.writable_roots"]);
+
+/** A pass the freeze did not cover is an ERROR saying why; a thaw that failed is in every case. */
+function distrusted(id: string, out: Outcome, ev: ContainmentEvidence): Outcome {
+  const thaw = ev.thawError ? { thawError: ev.thawError } : {};
+  if (out.status === "pass" && RACEABLE.has(id) && ev.freeze && !ev.freeze.held) {
+    return {
+      status: "error",
+      message: `${out.message}; but ${ev.freeze.reason}, so the subject could watch the write probes and race them: not a pass`,
+      evidence: { ...out.evidence, freeze: ev.freeze, ...thaw },
+    };
+  }
+  return ev.thawError ? { ...out, evidence: { ...out.evidence, ...thaw } } : out;
 }

@@ -3,19 +3,15 @@
 
 import { readlink } from "node:fs/promises";
 import { OWNER_LABEL } from "../../engine/ownership.js";
-import type { ContainerView, Engine } from "../../engine/provider.js";
-import { runProbe } from "../../engine/trusted-probe.js";
+import type { Engine } from "../../engine/provider.js";
+import { runProbe, whileFrozen } from "../../engine/trusted-probe.js";
 import { errorEvidence } from "../../errors.js";
 import type { CaseResult } from "../../report/model.js";
 import type { SuiteRuntime } from "../runtime.js";
-import {
-  type ContainmentEvidence,
-  decodeCaps,
-  type OtherContainer,
-  type ProcessEvidence,
-} from "./evidence.js";
+import { type Credentials, launchCredentials, measuredCredentials, sameCredentials } from "./credentials.js";
+import type { ContainmentEvidence, OtherContainer, ProcessEvidence } from "./evidence.js";
 import { gradeContainment } from "./grade.js";
-import { type InspectEvidence, inspectEvidence, numericUser } from "./inspect.js";
+import { type InspectEvidence, inspectEvidence } from "./inspect.js";
 import type { HostPathAllowance } from "./mounts.js";
 import {
   censusOptions,
@@ -55,8 +51,6 @@ export interface ContainmentTarget {
   network: "bridge" | "none" | "any";
   /** Host paths the subject may bind (inventory allowedHostPaths, check --allow-host-path). */
   allowedHostPaths?: HostPathAllowance[];
-  /** An inspect document the caller read moments ago (the lifecycle's limits read): not read again. */
-  inspect?: ContainerView;
 }
 
 export interface ContainmentOptions {
@@ -85,7 +79,8 @@ export async function listOtherContainers(
   owner: string,
   signal?: AbortSignal,
 ): Promise<OtherContainer[]> {
-  const listed = await engine.listContainers({ status: ["running"] });
+  // Paused too: another subject of the run is paused while its own probe reads it.
+  const listed = await engine.listContainers({ status: ["running", "paused"] });
   return Promise.all(
     listed
       .filter((c) => c.labels[OWNER_LABEL] !== owner || c.labels["org.docker-acceptance.role"] !== "probe")
@@ -171,7 +166,8 @@ export const CONTAINMENT_RUNTIME: SuiteRuntime = {
     host.catch(() => {}); // judged per subject (the namespaces case says why), never unhandled
     return (subject) => ({
       suite: "containment",
-      observe: (containerId, inspect) =>
+      // The inspect the lifecycle hands on is not used: the subject is inspected again once frozen.
+      observe: (containerId) =>
         runContainment(
           {
             containerId,
@@ -180,7 +176,6 @@ export const CONTAINMENT_RUNTIME: SuiteRuntime = {
             allowedCapabilities: subject.capabilities,
             allowedHostPaths: subject.allowedHostPaths,
             network: subject.network,
-            inspect,
           },
           { engine, owner, probeImage, host, signal },
         ),
@@ -198,7 +193,11 @@ export async function runContainment(
   return gradeContainment(evidence, target, performance.now() - started);
 }
 
-/** Evidence for one subject: inspect once, probe once (twice for a user given by name), host shared. */
+/**
+ * Evidence for one subject: the subject frozen from before its inspect until its last probe has
+ * exited (so the PID the probe enters by is the one the inspect read, and none of its processes
+ * executes anything while it is read), the host's namespaces shared, the other containers listed.
+ */
 export async function collectEvidence(
   target: ContainmentTarget,
   opts: ContainmentOptions,
@@ -207,17 +206,20 @@ export async function collectEvidence(
     (h) => ({ ns: h.ns, ...(h.sources ? { sources: h.sources } : {}) }),
     (err: unknown) => ({ error: errorEvidence(err).message }),
   );
-  let inspect: InspectEvidence;
-  let initPid = 0;
+  let frozen: Awaited<ReturnType<typeof whileFrozen<Observed>>>;
   try {
-    const raw = target.inspect ?? (await opts.engine.inspect(target.containerId, opts.signal));
-    inspect = inspectEvidence(raw);
-    initPid = raw.state.pid;
+    frozen = await whileFrozen(
+      opts.engine,
+      target.containerId,
+      (pausable) => observe(target, opts, pausable),
+      opts.signal,
+    );
   } catch (err) {
     // Without inspect there is nothing to judge: every case is an error, not a pass.
     await host;
     throw err;
   }
+  const { inspect, probe } = frozen.value;
   const others = (opts.others ?? listOtherContainers(opts.engine, opts.owner, opts.signal)).then(
     async (list) => {
       const rest = list.filter((o) => o.id !== inspect.id);
@@ -226,13 +228,35 @@ export async function collectEvidence(
     },
     (err: unknown) => ({ error: errorEvidence(err).message }),
   );
-  const probe = inspect.running
-    ? await probeSubject(inspect, initPid, target, opts).catch((err: unknown) => ({
-        error: errorEvidence(err).message,
-        ...(err instanceof ProbeParseError ? { unverified: true } : {}),
-      }))
-    : { error: "the container is not running" };
-  return { inspect, probe, host: await host, others: await others };
+  return {
+    inspect,
+    probe,
+    freeze: frozen.freeze,
+    ...(frozen.thawError ? { thawError: frozen.thawError } : {}),
+    host: await host,
+    others: await others,
+  };
+}
+
+interface Observed {
+  inspect: InspectEvidence;
+  probe: ContainmentEvidence["probe"];
+}
+
+/** The frozen subject's inspect, then its probes. */
+async function observe(
+  target: ContainmentTarget,
+  opts: ContainmentOptions,
+  frozen: boolean,
+): Promise<Observed> {
+  const raw = await opts.engine.inspect(target.containerId, opts.signal);
+  const inspect = inspectEvidence(raw);
+  if (!inspect.running) return { inspect, probe: { error: "the container is not running" } };
+  const probe = await probeSubject(inspect, raw.state.pid, target, opts, frozen).catch((err: unknown) => ({
+    error: errorEvidence(err).message,
+    ...(err instanceof ProbeParseError ? { unverified: true } : {}),
+  }));
+  return { inspect, probe };
 }
 
 /**
@@ -255,22 +279,26 @@ export function withPeerNamespaces(all: ContainmentEvidence[]): ContainmentEvide
   });
 }
 
-/** How the probe tells the subject's processes apart, from the subject's pid-namespace mode. */
-function matchFor(pidMode: string, initPid: number): ProbeLaunch["match"] {
-  if (pidMode === "host") return { by: "tree", rootPid: initPid };
-  if (pidMode.startsWith("container:")) return { by: "cgroup" };
-  return { by: "ns" };
+/** Which processes of the namespace the probe reads are the subject's, from its pid-namespace mode. */
+function matchFor(pidMode: string): ProbeLaunch["match"] {
+  if (pidMode === "host") return "tree";
+  if (pidMode.startsWith("container:")) return "cgroup";
+  return "ns";
 }
+
+type SubjectLaunch = Omit<ProbeLaunch, "uid" | "gid" | "caps" | "mode">;
 
 async function probeSubject(
   inspect: InspectEvidence,
   initPid: number,
   target: ContainmentTarget,
   opts: ContainmentOptions,
+  frozen: boolean,
 ): Promise<ContainmentEvidence["probe"]> {
-  const launch = {
+  const launch: SubjectLaunch = {
     subjectId: inspect.id,
-    match: matchFor(inspect.modes.pid, initPid),
+    rootPid: initPid,
+    match: matchFor(inspect.modes.pid),
     writableRoots: target.writableRoots,
     existsPaths: [
       ...new Set([
@@ -281,73 +309,54 @@ async function probeSubject(
       ]),
     ],
   };
-  // When the launch settings name a uid:gid that can hold no capabilities, the full probe runs as
-  // that at once, holding none. Its own report lists the subject's processes' ids and capabilities
-  // (the same status lines an "ids" probe reads): the report is kept only when they are exactly
-  // what it ran as; otherwise it is discarded and the probe runs again as the processes measured.
-  const guess = credentialsFromInspect(inspect);
-  if (guess) {
-    const first = await fullProbe(launch, guess, opts).catch(() => undefined);
-    if (first && !("error" in first) && first.processes.length > 0) {
-      const measured = credentialsOf(first.processes, inspect);
-      if (measured && sameCredentials(measured, guess)) return first;
-      return probeAsMeasured(first.processes, inspect, launch, opts);
+  // Frozen, the subject cannot watch one probe's writes before the next reads it: the full probe
+  // runs at once as the launch's credentials, and its report is kept when the processes it read
+  // call for exactly what it held; otherwise it runs again as they call for. Not frozen, every
+  // read comes before any write: the processes are measured first (no writes), then one full probe.
+  const first = launchCredentials(inspect);
+  if (first && frozen) {
+    const report = await fullProbe(launch, first, opts).catch(() => undefined);
+    if (report && !("error" in report) && report.processes.length > 0) {
+      const wanted = measuredCredentials(report.processes, inspect);
+      const held = { uid: first.uid, gid: first.gid, caps: report.held ?? first.caps };
+      if (!wanted || sameCredentials(wanted, held)) return report;
+      return fullProbe(launch, wanted, opts);
     }
   }
-  // First a probe with nothing (any uid may read /proc/<pid>/status): which uid:gid and which
-  // capabilities the subject's processes hold, as the kernel reports them, whatever the engine's
-  // inspect says (engines differ in their default sets and in how they report them).
-  const census = await opts.census?.().catch(() => undefined);
-  const counted = census?.get(inspect.id);
-  const measured = counted?.length
-    ? counted
-    : parseProbeOutput(
-        (
-          await runProbe(
-            opts.engine,
-            probeOptions(opts.owner, opts.probeImage, {
-              ...launch,
-              caps: [],
-              uid: 65534,
-              gid: 65534,
-              mode: "ids",
-            }),
-            opts.signal,
-          )
-        ).stdout,
-        65534,
-        65534,
-      ).processes;
-  return probeAsMeasured(measured, inspect, launch, opts);
-}
-
-type SubjectLaunch = Omit<ProbeLaunch, "uid" | "gid" | "caps" | "mode">;
-interface Credentials {
-  uid: number;
-  gid: number;
-  caps: string[];
-}
-
-/**
- * The full probe as the subject's processes run: their effective uid:gid (a user given by name, or
- * an entrypoint that starts as root and drops to another user, leaves the configured user behind)
- * and the capabilities they hold (the kernel shows a process's namespaces and mounts only to a
- * reader with its uids and a superset of its permitted set).
- */
-async function probeAsMeasured(
-  measured: readonly ProcessEvidence[],
-  inspect: InspectEvidence,
-  launch: SubjectLaunch,
-  opts: ContainmentOptions,
-): Promise<ContainmentEvidence["probe"]> {
+  const counted = (await opts.census?.().catch(() => undefined))?.get(inspect.id);
+  const measured = counted?.length ? counted : await idsProbe(launch, opts);
   if (measured.length === 0) return { error: "no subject process visible to the probe" };
-  const creds = credentialsOf(measured, inspect);
+  const creds = measuredCredentials(measured, inspect);
   if (!creds) {
     return {
       error: `could not resolve user ${JSON.stringify(inspect.user)} to a uid:gid (no subject process visible)`,
     };
   }
   return fullProbe(launch, creds, opts);
+}
+
+/** The processes' status as the host shows them, read as nobody holding nothing: whom to probe as. */
+async function idsProbe(launch: SubjectLaunch, opts: ContainmentOptions): Promise<ProcessEvidence[]> {
+  const spec = probeOptions(opts.owner, opts.probeImage, {
+    ...launch,
+    caps: [],
+    uid: 65534,
+    gid: 65534,
+    mode: "ids",
+  });
+  const run = await runProbe(opts.engine, spec, opts.signal);
+  return parseProbeOutput(verifiedRun(run), 65534, 65534).processes;
+}
+
+/** A probe's report, when the probe ran to its end (exit 0): a probe that did not is not evidence. */
+function verifiedRun(run: { stdout: string; stderr: string; exitCode: number }): string {
+  if (run.exitCode !== 0) {
+    const stderr = run.stderr.trim().slice(0, 300);
+    throw new ProbeParseError(
+      `the probe did not complete (exit ${run.exitCode}${stderr ? `: ${stderr}` : ""})`,
+    );
+  }
+  return run.stdout;
 }
 
 async function fullProbe(
@@ -361,58 +370,13 @@ async function fullProbe(
     opts.signal,
   );
   try {
-    return parseProbeOutput(run.stdout, creds.uid, creds.gid);
+    return parseProbeOutput(verifiedRun(run), creds.uid, creds.gid);
   } catch (err) {
     const stderr = run.stderr.trim().slice(0, 300);
+    const why = run.exitCode === 0 && stderr ? ` (${stderr})` : "";
     return {
-      error: `${(err as Error).message} (exit ${run.exitCode}${stderr ? `: ${stderr}` : ""})`,
+      error: `${(err as Error).message}${why}`,
       ...(err instanceof ProbeParseError ? { unverified: true } : {}),
     };
   }
-}
-
-/** What the probe must run as: the processes' common uid:gid and the union of their permitted sets. */
-function credentialsOf(
-  processes: readonly ProcessEvidence[],
-  inspect: InspectEvidence,
-): Credentials | undefined {
-  const caps = [...new Set(processes.flatMap((p) => decodeCaps(p.status.CapPrm ?? "")))];
-  const ids = commonIds(processes) ?? numericUser(inspect.user);
-  if (!ids || ids.gid === undefined) return undefined;
-  return { uid: ids.uid, gid: ids.gid, caps };
-}
-
-/**
- * The credentials the launch settings promise when they leave no capability to hold: a numeric
- * uid:gid that is not root (the kernel gives a non-root process none), or root with every
- * capability dropped and none added. Never more than the subject could hold; undefined otherwise.
- */
-export function credentialsFromInspect(inspect: InspectEvidence): Credentials | undefined {
-  const ids = numericUser(inspect.user);
-  if (!ids || ids.gid === undefined || inspect.privileged) return undefined;
-  const dropsAll = inspect.capDrop.some((c) => /^(CAP_)?ALL$/i.test(c.trim()));
-  if (ids.uid === 0 && !(dropsAll && inspect.capAdd.length === 0)) return undefined;
-  return { uid: ids.uid, gid: ids.gid, caps: [] };
-}
-
-function sameCredentials(a: Credentials, b: Credentials): boolean {
-  const caps = (c: Credentials) => [...c.caps].sort().join(",");
-  return a.uid === b.uid && a.gid === b.gid && caps(a) === caps(b);
-}
-
-/** The effective uid:gid most of the subject's processes run as (ties: the earliest process's). */
-function commonIds(processes: readonly ProcessEvidence[]): { uid: number; gid: number } | undefined {
-  const counts = new Map<string, number>();
-  for (const p of processes) {
-    const uid = Number(p.status.Uid?.split(/\s+/)[1]);
-    const gid = Number(p.status.Gid?.split(/\s+/)[1]);
-    if (!Number.isInteger(uid) || !Number.isInteger(gid)) continue;
-    const key = `${uid}:${gid}`;
-    counts.set(key, (counts.get(key) ?? 0) + 1);
-  }
-  let best: string | undefined;
-  for (const [key, n] of counts) if (best === undefined || n > counts.get(best)!) best = key;
-  if (best === undefined) return undefined;
-  const [uid, gid] = best.split(":").map(Number) as [number, number];
-  return { uid, gid };
 }

@@ -34,7 +34,8 @@ export interface ClassifiedMount extends MountEntry {
 }
 
 /** mountinfo escapes space, tab, newline and backslash as \ooo. */
-function unescapeOctal(field: string): string {
+/** A mountinfo field as it is on disk: the kernel writes space, tab, newline and backslash in octal. */
+export function unescapeOctal(field: string): string {
   return field.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(Number.parseInt(o, 8)));
 }
 

@@ -4,142 +4,255 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { ProbeSpec } from "../../engine/provider.js";
 import { trustedProbe } from "../../engine/trusted-probe.js";
-import type { ProbeEvidence, ProcessEvidence } from "./evidence.js";
+import { decodeCaps, type ProbeEvidence, type ProcessEvidence, type WriteProbe } from "./evidence.js";
+import { unescapeOctal } from "./mounts.js";
 
 /**
  * The report's frame: the body's output, then one trailer line `Z <bytes> <sha256>` over exactly
  * the lines before it. An engine's log path may drop, split or merge lines (one engine merges
  * a split line into the one before); a report whose length or digest does not match is not evidence.
+ * The body runs whole or not at all: when any step of it fails (a reader killed, out of memory)
+ * the probe prints nothing, exits non-zero, and the report is not evidence either.
  */
 export function framed(body: string): string {
   return `report() {
 ${body}
 }
-out=$(report)
+out=$(report) || { echo "probe: the report did not complete (exit $?)" >&2; exit 3; }
 printf '%s\n' "$out"
 printf 'Z %s %s\n' "$(printf '%s\n' "$out" | wc -c)" "$(printf '%s\n' "$out" | sha256sum | cut -d' ' -f1)"
 `;
 }
 
-// One script, parameters in the environment (never interpolated). The probe joins the subject's
-// pid namespace, so the subject's processes are found by membership, not by cgroup path (rootless
-// engines on cgroup v1 give containers none): DA_MATCH=ns takes every process in that namespace
-// except the probe's own (those whose parent chain reaches this shell); DA_MATCH=tree (a subject
-// sharing the host's namespace) takes DA_ROOT, its init's pid, and everything under it;
-// DA_MATCH=cgroup (a subject sharing another container's) falls back to DA_ID in
-// /proc/<pid>/cgroup. Output is one tagged record per line. Files are read in awk, one process
-// for many files, not a command per file: 35 probes at once on 2 cores spent half their script time
-// forking (measured: 32 ms of CPU per probe before, 14 ms after). busybox awk stops at a file it
-// cannot open, so each is read with getline, which only fails for that file (a process can exit
-// while it is read).
-export const PROBE_SCRIPT = framed(String.raw`
-set -u
-# Processes in this pid namespace whose cgroup is neither the subject's (that of its process $1)
-# nor this probe's: another container (or the host) shares the subject's pid namespace. One
-# "O <count> <container id|->" line per cgroup owner; nothing when the engine gives no cgroups apart.
-foreign_processes() {
-  awk -v own="/proc/$1/cgroup" -v subject="$DA_ID" '
-    function slurp(f,   s, l) { s = ""; while ((getline l < f) > 0) s = s l "\n"; close(f); return s }
-    BEGIN {
-      mine = slurp(own)
-      if (mine == "") exit
-      self = slurp("/proc/self/cgroup")
-      for (i = 1; i < ARGC; i++) {
-        cg = slurp(ARGV[i])
-        # The subject own, in another of its cgroups (an exec-ed process on the way in): not foreign.
-        if (cg == "" || cg == mine || cg == self || index(cg, subject) > 0) continue
-        id = match(cg, /[0-9a-f]{64}/) ? substr(cg, RSTART, RLENGTH) : "-"
-        n[id]++
-      }
-      for (id in n) print "O " n[id] " " id
-      exit
-    }' /proc/[0-9]*/cgroup
+/** String.raw, except that `\${` stands for the shell's `${` (a template cannot hold it as written). */
+function sh(text: TemplateStringsArray, ...parts: string[]): string {
+  return String.raw(text, ...parts).replaceAll("\\${", "${");
 }
-echo "V 1"
-first=""
-done_=""
-members=$(cd /proc && awk -v self=$$ -v root="$DA_ROOT" -v match_="$DA_MATCH" '
+
+// The subject probe's awk programs, one per step (no single quote in any: each is quoted in the
+// script as written). Files are read with getline, which fails only for that file (a process can
+// exit while it is read), and one awk reads many files: 35 probes at once on 2 cores spent half
+// their script time forking (measured: 32 ms of CPU per probe before, 14 ms after).
+
+/**
+ * The subject's processes as the host sees them, without opening any of them (status and cgroup
+ * are world-readable): `root` (its init) and its descendants, and processes whose cgroup names
+ * `id` (the engine put them there: exec). One "<host pid> <pid in its namespace>" line each.
+ */
+const HOST_MEMBERS = String.raw`
+  function slurp(f,   s, l) { s = ""; while ((getline l < f) > 0) s = s l "\n"; close(f); return s }
   BEGIN {
     for (i = 1; i < ARGC; i++) {
-      p = ARGV[i]
-      sub(/\/status$/, "", p)
-      while ((getline l < ARGV[i]) > 0) if (l ~ /^PPid:/) { sub(/^PPid:[ \t]*/, "", l); parent[p] = l; break }
-      close(ARGV[i])
+      f = ARGV[i]; p = f; sub(/^\/proc\//, "", p); sub(/\/status$/, "", p)
+      while ((getline l < f) > 0) {
+        if (l ~ /^PPid:/) { sub(/^PPid:[ \t]*/, "", l); parent[p] = l }
+        else if (l ~ /^NSpid:/) { n = split(l, a, /[ \t]+/); inner[p] = a[n] }
+      }
+      close(f)
     }
     for (p in parent) {
-      q = p; hit = ""
-      for (n = 0; n < 256 && q != "" && q != 0; n++) {
-        if (q == self) { hit = "self"; break }
-        if (match_ == "tree" && q == root) { hit = "root"; break }
-        q = parent[q]
-      }
-      if (hit == "root" || (match_ != "tree" && hit != "self")) print p
+      hit = 0; k = 0
+      for (q = p; !hit && q != "" && q != 0 && k++ < 4096; q = parent[q]) if (q == root) hit = 1
+      if (!hit && id != "" && index(slurp("/proc/" p "/cgroup"), id) > 0) hit = 1
+      if (hit) print p, inner[p]
     }
     exit
-  }' [0-9]*/status | sort -n)
-for pid in $members; do
-  d=/proc/$pid
-  if [ "$DA_MATCH" = cgroup ]; then
-    cg=$(cat "$d/cgroup" 2>/dev/null) || continue
-    case "$cg" in *"$DA_ID"*) ;; *) continue ;; esac
-  fi
-  [ -r "$d/status" ] || continue
-  echo "P $pid"
-  for n in pid net ipc uts mnt cgroup user; do
-    t=$(readlink "$d/ns/$n" 2>/dev/null) && echo "N $n $t" || echo "U ns"
-  done
-  a=$(cat "$d/attr/current" 2>/dev/null) && echo "A $a"
-  # Its status lines, its interfaces (no D line when they cannot be read) and, for the first
-  # readable process, the mount table, in one pass: true when the mount table was printed.
-  if [ -n "$first" ] || [ "$DA_MODE" = ids ]; then m=0; else m=1; fi
-  if awk -v d="$d" -v m="$m" '
-    BEGIN {
+  }`;
+
+/**
+ * Whether the subject's procfs (`v`: /proc/<way in>/root/proc) is the kernel's view of the way-in
+ * process's PID namespace: the entry it has under that process's pid there (the last NSpid field)
+ * is the same process (the same start time) as the host's /proc/<way in>. A procfs of another
+ * namespace mounted in its place fails, and nothing of it is read.
+ */
+const SAME_VIEW = String.raw`
+  function started(f,   l) { l = ""; getline l < f; close(f); sub(/^.*\) /, "", l); split(l, x, " "); return x[20] }
+  BEGIN {
+    while ((getline l < ("/proc/" w "/status")) > 0) if (l ~ /^NSpid:/) { n = split(l, a, /[ \t]+/); inner = a[n] }
+    t = started("/proc/" w "/stat")
+    exit !(t != "" && inner != "" && started(v "/" inner "/stat") == t)
+  }`;
+
+/**
+ * The subject's processes in its procfs (ARGV: its <pid>/status files, run in it): every one for a
+ * PID namespace of its own (`match_` ns), `root` and its descendants in the host's (tree), those
+ * whose cgroup names `id` in another container's (cgroup). "m <pids>" (ascending), then "a <pids>"
+ * (everything there, for the processes of other containers).
+ */
+const VIEW_MEMBERS = String.raw`
+  function slurp(f,   s, l) { s = ""; while ((getline l < f) > 0) s = s l "\n"; close(f); return s }
+  BEGIN {
+    for (i = 1; i < ARGC; i++) {
+      p = ARGV[i]; sub(/\/status$/, "", p)
+      while ((getline l < ARGV[i]) > 0) if (l ~ /^PPid:/) { sub(/^PPid:[ \t]*/, "", l); parent[p] = l; break }
+      close(ARGV[i])
+      for (j = n++; j > 0 && pids[j - 1] + 0 > p + 0; j--) pids[j] = pids[j - 1]
+      pids[j] = p
+    }
+    m = ""; all = ""
+    for (j = 0; j < n; j++) {
+      p = pids[j]; all = all " " p; hit = match_ == "ns"; k = 0
+      if (match_ == "tree") for (q = p; !hit && q != "" && q != 0 && k++ < 4096; q = parent[q]) if (q == root) hit = 1
+      if (match_ == "cgroup") hit = index(slurp(p "/cgroup"), id) > 0
+      if (hit) m = m " " p
+    }
+    print "m" m
+    print "a" all
+    exit
+  }`;
+
+/**
+ * The probe's own permitted set (I: what it held), then every member's records (P, its status
+ * lines S, namespaces N from `ls -l` of their ns links in ENVIRON DA_NSL, LSM label A, interfaces
+ * D; U for what could not be read), then, from the first
+ * member whose mount table can be read, the table (M), processes of other containers (O) and the
+ * tests only the shell can make, as lower-case tasks: "r" (is its root open), then "x", "s" and
+ * "w" with a path twice, as printed (the kernel's octal escapes: no space, tab, newline or
+ * backslash) and as it is on disk. A path a task line cannot carry (a newline in it) is reported
+ * at once: a mount point as a possible socket (K), a write target as not probed (W failed).
+ */
+const READ_MEMBERS = String.raw`
+  function slurp(f,   s, l) { s = ""; while ((getline l < f) > 0) s = s l "\n"; close(f); return s }
+  function unesc(s,   o) { o = ""; while (match(s, /\\[0-7][0-7][0-7]/)) { o = o substr(s, 1, RSTART - 1) sprintf("%c", (substr(s, RSTART + 1, 1) * 64) + (substr(s, RSTART + 2, 1) * 8) + substr(s, RSTART + 3, 1)); s = substr(s, RSTART + 4) } return o s }
+  function esc(s,   o, c, i) { o = ""; for (i = 1; i <= length(s); i++) { c = substr(s, i, 1); o = o (c == " " ? "\\040" : c == "\t" ? "\\011" : c == "\n" ? "\\012" : c == "\\" ? "\\134" : c) } return o }
+  function task(kind, dec) {
+    if (kind == "w" && seen[dec]++) return
+    if (index(dec, "\n")) { if (kind == "s") print "K " esc(dec); if (kind == "w") print "W failed " esc(dec); return }
+    print kind " " esc(dec) " " dec
+  }
+  function mounts(d,   l, n, f, i) {
+    n = 0
+    while ((getline l < (d "/mountinfo")) > 0) {
+      print "M " l; n++
+      split(l, f, " "); mp[n] = unesc(f[5])
+      for (i = 7; f[i] != "" && f[i] != "-"; i++) ;
+      if (f[i + 1] !~ /^(proc|sysfs|cgroup|cgroup2|devpts|mqueue|securityfs|debugfs|tracefs|bpf|pstore)$/ && ("," f[6] ",") ~ /,rw,/) rw[n] = 1
+    }
+    close(d "/mountinfo")
+    return n
+  }
+  BEGIN {
+    while ((getline l < "/proc/self/status") > 0) if (l ~ /^CapPrm:/) { sub(/^CapPrm:[ \t]*/, "", l); print "I " l }
+    close("/proc/self/status")
+    lines = split(ENVIRON["DA_NSL"], ls, "\n")
+    for (i = 1; i <= lines; i++) {
+      l = ls[i]
+      if (l ~ /\/ns\/?:$/) { cur = l; sub(/\/ns\/?:$/, "", cur); sub(/^.*\//, "", cur) }
+      else if (match(l, / [a-z_]+ -> [a-z_]+:\[[0-9]+\]$/)) { split(substr(l, RSTART + 1), x, " "); ns[cur, x[1]] = x[3] }
+    }
+    split(members, pid, " ")
+    for (i = 1; pid[i] != ""; i++) {
+      d = v "/" pid[i]
+      print "P " pid[i]
+      split("pid net ipc uts mnt cgroup user", names, " ")
+      for (j = 1; j <= 7; j++) if ((pid[i], names[j]) in ns) print "N " names[j] " " ns[pid[i], names[j]]; else print "U ns"
+      if ((getline l < (d "/attr/current")) > 0) print "A " l
+      close(d "/attr/current")
       while ((getline l < (d "/status")) > 0)
         if (l ~ /^(Uid|Gid|Groups|CapInh|CapPrm|CapEff|CapBnd|CapAmb|NoNewPrivs|Seccomp):/) print "S " l
-      readable = 0
-      ifs = ""
-      while ((getline l < (d "/net/dev")) > 0) {
-        readable = 1
-        if (l ~ /:/) { sub(/:.*/, "", l); sub(/^ */, "", l); ifs = ifs l " " }
-      }
+      close(d "/status")
+      ifs = ""; readable = 0
+      while ((getline l < (d "/net/dev")) > 0) { readable = 1; if (l ~ /:/) { sub(/:.*/, "", l); sub(/^ */, "", l); ifs = ifs l " " } }
+      close(d "/net/dev")
       if (readable) print "D " ifs
-      if (!m) exit 1
-      n = 0
-      while ((getline l < (d "/mountinfo")) > 0) { print "M " l; n++ }
-      if (n == 0) print "U mountinfo"
-      exit (n == 0)
-    }'; then first=$pid; fi
+      if (first == "" && mode != "ids") { n = mounts(d); if (n > 0) first = pid[i]; else print "U mountinfo" }
+    }
+    if (first == "") exit
+    own = slurp(v "/" first "/cgroup")
+    split(everyone, all, " ")
+    for (i = 1; all[i] != "" && own != ""; i++) {
+      cg = slurp(v "/" all[i] "/cgroup")
+      if (cg == "" || cg == own || index(cg, id) > 0) continue
+      o = match(cg, /[0-9a-f]{64}/) ? substr(cg, RSTART, RLENGTH) : "-"
+      other[o]++
+    }
+    for (o in other) print "O " other[o] " " o
+    print "r " first
+    split(ENVIRON["DA_EXISTS"], x, "\n")
+    for (i = 1; x[i] != ""; i++) task("x", x[i])
+    for (i = 1; i <= n; i++) task("s", mp[i])
+    task("w", "/")
+    for (i = 1; i <= n; i++) if (rw[i]) task("w", mp[i])
+    split(ENVIRON["DA_ROOTS"], x, "\n")
+    for (i = 1; x[i] != ""; i++) task("w", x[i])
+    exit
+  }`;
+
+// The subject probe. It runs in the host's PID namespace, where no process of a subject with a
+// PID namespace of its own can see it (nothing of it to name, signal, trace or open), and reads
+// the subject through the subject's own procfs: /proc/<way in>/root/proc, the way in being the
+// subject's init (DA_ROOT, read while the subject is frozen) or, when this probe's credentials
+// cannot open that, the first of its descendants they can. Parameters come in the environment,
+// never interpolated; lists (DA_ROOTS, DA_EXISTS) one path a line. Nothing is word-split on a
+// space or expanded as a pattern (set -f): a path is used as it is on disk and printed as the
+// kernel prints mount points. DA_MODE=ids (a user given by name) reads only the status of the
+// processes the host shows as the subject's, to learn which uid:gid to probe as.
+export const PROBE_SCRIPT = framed(sh`
+set -fu
+IFS='
+'
+echo "V 1"
+# The status of the processes the host shows as the subject's (world-readable): all an ids probe
+# reads, and all a full one can when its credentials open none of them (namespaces, mounts unread).
+statuses() {
+  for line in $hosted; do
+    echo "P \${line#* }"
+    [ "$DA_MODE" = ids ] || echo "U ns"
+    awk '/^(Uid|Gid|Groups|CapInh|CapPrm|CapEff|CapBnd|CapAmb|NoNewPrivs|Seccomp):/ { print "S " $0 }' "/proc/\${line%% *}/status" 2>/dev/null
+  done
+}
+hosted=""
+in=""
+if [ "$DA_MODE" = full ] && [ -d "/proc/$DA_ROOT/root/proc" ]; then
+  in=$DA_ROOT
+else
+  hosted=$(set +f; awk -v root="$DA_ROOT" -v id="$DA_ID" '${HOST_MEMBERS}' /proc/[0-9]*/status) || exit 3
+  [ "$DA_MODE" = ids ] && { statuses; return 0; }
+  for line in $hosted; do
+    [ -d "/proc/\${line%% *}/root/proc" ] && { in=\${line%% *}; break; }
+  done
+fi
+[ -n "$in" ] || { statuses; return 0; }
+v=/proc/$in/root/proc
+awk -v w="$in" -v v="$v" '${SAME_VIEW}' || { echo "U view"; return 0; }
+listed=$(set +f; cd "$v" && awk -v root="$DA_ROOT" -v id="$DA_ID" -v match_="$DA_MATCH" '${VIEW_MEMBERS}' [0-9]*/status) || exit 3
+members="" everyone=""
+for line in $listed; do
+  case $line in m*) members=\${line#m} ;; a*) everyone=\${line#a} ;; esac
 done
-# ids mode (a subject whose user is a name): the status lines say which uid:gid to probe as.
-[ -z "$first" ] || [ "$DA_MODE" = ids ] && return 0
-foreign_processes "$first"
-r=/proc/$first/root
-if ls "$r/" >/dev/null 2>&1; then echo "R 1"; else echo "R 0"; return 0; fi
-for p in $DA_EXISTS; do
-  if [ -e "$r$p" ]; then echo "X 1 $p"; else echo "X 0 $p"; fi
-done
-# Mount points that are sockets: a host socket bound in is judged by what it is, not its name.
-awk '{ print $5 }' "/proc/$first/mountinfo" | while read -r mp; do
-  [ -S "$r$mp" ] && echo "K $mp"
-done
-# Bounded write probes: the writable mounts (minus kernel pseudo-filesystems), the root, and the
-# allotted roots. One small file each, removed straight after.
-targets=$(awk '{ for (i = 7; i < NF; i++) if ($i == "-") { print $5, $6, $(i + 1); break } }' "/proc/$first/mountinfo" |
-  while read -r mp opts fs; do
-    case "$fs" in proc|sysfs|cgroup|cgroup2|devpts|mqueue|securityfs|debugfs|tracefs|bpf|pstore) continue ;; esac
-    case ",$opts," in *,rw,*) echo "$mp" ;; esac
-  done)
-for p in / $targets $DA_ROOTS; do
-  case " $done_ " in *" $p "*) continue ;; esac
-  done_="$done_ $p"
-  [ -d "$r$p" ] || { echo "W missing $p"; continue; }
-  f="$r$p/.da-probe-$DA_NONCE"
-  [ "$p" = / ] && f="$r/.da-probe-$DA_NONCE"
-  if (echo x >"$f") 2>/dev/null; then
-    if rm -f "$f" 2>/dev/null; then echo "W accepted-cleaned $p"; else echo "W accepted $p"; fi
-  else
-    echo "W refused $p"
-  fi
+set --
+IFS=' '
+for p in $members; do set -- "$@" "$v/$p/ns/"; done
+IFS='
+'
+[ $# = 1 ] && set -- "$1" "$1"
+DA_NSL=""
+[ $# = 0 ] || DA_NSL=$(ls -l "$@" 2>/dev/null) || :
+read_=$(DA_NSL=$DA_NSL awk -v v="$v" -v members="$members" -v everyone="$everyone" -v id="$DA_ID" -v mode="$DA_MODE" '${READ_MEMBERS}') || exit 3
+r=""
+for line in $read_; do
+  kind=\${line%% *}
+  rest=\${line#* }
+  printed=\${rest%% *}
+  path=\${rest#* }
+  case $kind in
+  r) r=$v/$rest/root; if [ -d "$r/" ]; then echo "R 1"; else echo "R 0"; r=""; fi ;;
+  x) [ -n "$r" ] || continue; if [ -e "$r$path" ]; then echo "X 1 $printed"; else echo "X 0 $printed"; fi ;;
+  s) [ -n "$r" ] && [ -S "$r$path" ] && echo "K $printed" ;;
+  w) [ -n "$r" ] || continue
+    [ -d "$r$path" ] || { echo "W missing $printed"; continue; }
+    f="$r$path/.da-probe-$DA_NONCE"
+    if e=$( { : >"$f"; } 2>&1 ); then
+      if rm -f "$f" 2>/dev/null; then echo "W accepted-cleaned $printed"; else echo "W accepted $printed"; fi
+    else
+      case $e in
+      *"Read-only file system"* | *"Permission denied"* | *"Operation not permitted"*) echo "W refused $printed" ;;
+      *"No space left"* | *"quota exceeded"*) echo "W full $printed" ;;
+      *) echo "W failed $printed" ;;
+      esac
+    fi ;;
+  *) echo "$line" ;;
+  esac
 done
 `);
 
@@ -156,7 +269,8 @@ for n in pid net ipc uts cgroup; do t=$(readlink /proc/self/ns/$n 2>/dev/null) &
 // The census (check over many containers): one pass over the host's processes, as nobody with no
 // capabilities, reading only the world-readable status of the processes whose cgroup names one of
 // the subjects (DA_IDS). It stands in for one "ids" probe per subject: which uid, gid and
-// capabilities each subject's processes hold, so each subject's own probe gets exactly those.
+// capabilities each subject's processes hold, to narrow each subject's probe to (never to widen it:
+// credentials.ts).
 // Builtins only in the loop: a fork per host process would cost seconds on a busy host.
 export const CENSUS_SCRIPT = framed(String.raw`
 echo "V 1"
@@ -210,17 +324,21 @@ export const HOST_PROBE_USER = "65534:65534";
 
 export interface ProbeLaunch {
   subjectId: string;
+  /** The host PID of the subject's init, read while the subject is frozen: the probe's way in. */
+  rootPid: number;
   /**
-   * How the subject's processes are told apart (see PROBE_SCRIPT): its own pid namespace, the
-   * tree under `rootPid` (its init, when it shares the host's), or its cgroup path.
+   * Which processes of the namespace its procfs shows are the subject's (see PROBE_SCRIPT): all
+   * of its own pid namespace's, those under its init when it shares the host's, those in its
+   * cgroup when it shares another container's.
    */
-  match: { by: "ns" } | { by: "tree"; rootPid: number } | { by: "cgroup" };
+  match: "ns" | "tree" | "cgroup";
   uid: number;
   gid: number;
   /**
-   * The capabilities the subject's processes hold (their measured permitted sets): the probe gets
-   * exactly these, so it never holds more than the subject, and the kernel lets it read the
-   * subject's /proc entries (which needs a superset of the target's permitted set).
+   * The capabilities it holds: at most what the subject's launch granted, under the probe ceiling
+   * (trusted-probe.ts), narrowed to what the subject's processes hold when they were measured. The
+   * kernel shows a process's namespaces, root and mounts only to a reader with its uids and a
+   * superset of its permitted set.
    */
   caps: string[];
   writableRoots: string[];
@@ -229,11 +347,15 @@ export interface ProbeLaunch {
   mode?: "full" | "ids";
 }
 
+/** Paths as the probe takes them, one a line: one with a control character in it is not probed. */
+function pathList(paths: readonly string[]): string {
+  return paths.filter((p) => !/[\x00-\x1f\x7f]/.test(p)).join("\n");
+}
+
 /**
- * The subject probe. It joins only the subject's pid namespace, runs as the subject's uid:gid with
- * the capabilities the subject's processes were measured to hold (the kernel refuses
- * /proc/<pid>/ns, root and mountinfo to a reader whose set is not a superset of the target's; a
- * subject with no capabilities gets a probe with none), no-new-privileges, read-only root, no network.
+ * The subject probe: in the host's PID namespace (where a subject with its own cannot see it),
+ * reading the subject's processes through the subject's own procfs; as the uid:gid and with the
+ * capabilities `l` says, no-new-privileges, read-only root, no network.
  */
 export function probeOptions(owner: string, image: string, l: ProbeLaunch): ProbeSpec {
   return trustedProbe(
@@ -244,14 +366,14 @@ export function probeOptions(owner: string, image: string, l: ProbeLaunch): Prob
       user: `${l.uid}:${l.gid}`,
       env: {
         DA_ID: l.subjectId,
-        DA_MATCH: l.match.by,
-        DA_ROOT: l.match.by === "tree" ? String(l.match.rootPid) : "",
+        DA_MATCH: l.match,
+        DA_ROOT: String(l.rootPid),
         DA_MODE: l.mode ?? "full",
         DA_NONCE: randomBytes(6).toString("hex"),
-        DA_ROOTS: l.writableRoots.join(" "),
-        DA_EXISTS: l.existsPaths.join(" "),
+        DA_ROOTS: pathList(l.writableRoots),
+        DA_EXISTS: pathList(l.existsPaths),
       },
-      namespaces: { pid: `container:${l.subjectId}`, net: "none" },
+      namespaces: { pid: "host", net: "none" },
       caps: l.caps,
     },
   );
@@ -332,7 +454,8 @@ export function parseProbeOutput(text: string, uid: number, gid: number): ProbeE
         break;
       }
       case "U":
-        if (cur && !cur.unreadable.includes(rest)) cur.unreadable.push(rest);
+        if (!cur) unreached(rest);
+        else if (!cur.unreadable.includes(rest)) cur.unreadable.push(rest);
         break;
       case "A":
         if (cur) cur.lsm = rest.replace(/\0/g, "").trim();
@@ -346,8 +469,11 @@ export function parseProbeOutput(text: string, uid: number, gid: number): ProbeE
       case "R":
         ev.rootReadable = rest.trim() === "1";
         break;
+      case "I":
+        ev.held = decodeCaps(rest.trim());
+        break;
       case "K":
-        ev.sockets = [...(ev.sockets ?? []), rest];
+        ev.sockets = [...(ev.sockets ?? []), unescapeOctal(rest)];
         break;
       case "O": {
         const [count, container] = rest.trim().split(/\s+/);
@@ -358,23 +484,41 @@ export function parseProbeOutput(text: string, uid: number, gid: number): ProbeE
         break;
       }
       case "X": {
-        const [flag, path] = [rest.slice(0, 1), rest.slice(2)];
+        const [flag, path] = [rest.slice(0, 1), unescapeOctal(rest.slice(2))];
         ev.exists[path] = flag === "1";
         break;
       }
       case "W": {
-        const sp = rest.indexOf(" ");
-        const kind = rest.slice(0, sp);
-        const path = rest.slice(sp + 1);
-        if (kind === "accepted-cleaned") ev.writes.push({ path, result: "accepted", cleaned: true });
-        else if (kind === "accepted") ev.writes.push({ path, result: "accepted", cleaned: false });
-        else if (kind === "refused" || kind === "missing") ev.writes.push({ path, result: kind });
+        const write = writeRecord(rest);
+        if (write) ev.writes.push(write);
         break;
       }
     }
   }
   for (const p of ev.processes) if (Object.keys(p.status).length === 0) p.unreadable.push("status");
   return ev;
+}
+
+/** A W record: what became of the probe's write at a path (the kernel's octal escapes undone). */
+function writeRecord(rest: string): WriteProbe | undefined {
+  const sp = rest.indexOf(" ");
+  const kind = rest.slice(0, sp);
+  const path = unescapeOctal(rest.slice(sp + 1));
+  if (kind === "accepted-cleaned") return { path, result: "accepted", cleaned: true };
+  if (kind === "accepted") return { path, result: "accepted", cleaned: false };
+  // Full: writable, but no file fits (a subject can fill a place to make it look refused).
+  if (kind === "full") return { path, result: "accepted", cleaned: true, full: true };
+  if (kind === "refused" || kind === "missing" || kind === "failed") return { path, result: kind };
+  return undefined;
+}
+
+/** A report that could read nothing of the subject through its /proc says why ("U view"). */
+function unreached(what: string): never {
+  if (what === "view")
+    throw new ProbeParseError(
+      "the subject's /proc is not the kernel's view of its PID namespace (another procfs is mounted there): nothing read through it is evidence",
+    );
+  throw new ProbeParseError(`the probe's report says ${JSON.stringify(`U ${what}`)} before any process`);
 }
 
 export function parseHostOutput(text: string): {

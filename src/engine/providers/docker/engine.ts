@@ -342,6 +342,33 @@ export class DockerEngine implements Engine {
     return (await this.inspectRaw(id)).Name.replace(/^\//, "");
   }
 
+  pause(id: string, signal?: AbortSignal): Promise<void> {
+    return this.call(
+      `pause ${short(id)}`,
+      (abortSignal) => this.docker.getContainer(id).pause({ abortSignal }),
+      undefined,
+      signal,
+    );
+  }
+
+  /**
+   * Docker and Podman both answer 500 for a container that is not paused, each in its own words:
+   * what the container's state is decides, not the message.
+   */
+  async unpause(id: string): Promise<boolean> {
+    try {
+      await this.call(`unpause ${short(id)}`, (abortSignal) =>
+        this.docker.getContainer(id).unpause({ abortSignal }),
+      );
+      return true;
+    } catch (err) {
+      if ((err as EngineError).statusCode === 404) throw err;
+      const state = await this.inspectRaw(id).catch(() => undefined);
+      if (state && !state.State.Paused) return false;
+      throw err;
+    }
+  }
+
   /**
    * SIGTERM, then SIGKILL after `graceSec` (the engine's own stop semantics). False when it was
    * not running (the engine's 304, Docker's and Podman's alike): nothing received the signal.

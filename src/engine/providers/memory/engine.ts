@@ -283,6 +283,7 @@ export class MemoryEngine implements Engine {
     if (c.status !== "running") return;
     clearTimeout(c.timer);
     c.status = "exited";
+    c.paused = false;
     c.exitCode = code;
     c.pid = 0;
     c.finishedAt = new Date().toISOString();
@@ -291,6 +292,29 @@ export class MemoryEngine implements Engine {
 
   inspect(id: string, signal?: AbortSignal): Promise<ContainerView> {
     return this.call("inspect", () => viewOf(this.container(id), FACTS.defaults), undefined, signal);
+  }
+
+  pause(id: string, signal?: AbortSignal): Promise<void> {
+    return this.call(
+      "pause",
+      () => {
+        const c = this.container(id);
+        if (c.status !== "running")
+          throw new EngineError(`pause ${id}: the container is not running`, "engine", 409);
+        c.paused = true;
+      },
+      undefined,
+      signal,
+    );
+  }
+
+  unpause(id: string): Promise<boolean> {
+    return this.call("unpause", () => {
+      const c = this.container(id);
+      const was = c.paused === true;
+      c.paused = false;
+      return was;
+    });
   }
 
   /** The stop signal; PID 1 without a handler (and no init) ignores it and is killed after the grace. */
@@ -377,7 +401,9 @@ export class MemoryEngine implements Engine {
   listContainers(filters: ListFilters): Promise<OwnedContainer[]> {
     return this.call("listContainers", () =>
       [...this.containers.values()]
-        .filter((c) => matches({ ...c, labels: c.spec.labels }, filters))
+        .filter((c) =>
+          matches({ ...c, status: c.paused ? "paused" : c.status, labels: c.spec.labels }, filters),
+        )
         .map((c) => listed(c, this.images)),
     );
   }

@@ -17,6 +17,8 @@ export interface Container {
   imageId: string;
   program: Program;
   status: "created" | "running" | "exited";
+  /** Frozen (pause): still running, executing nothing. */
+  paused?: boolean;
   exitCode: number;
   pid: number;
   stdout: string;
@@ -47,13 +49,16 @@ export function imageMatches(i: { id: string; tags: string[] }, ref: string): bo
   );
 }
 
-/** label ("key" or "key=value"), status, name, id; images: reference (a tag, `*` as a wildcard), label. */
+/**
+ * label ("key" or "key=value"), status, name, id; images: reference (a tag, `*` as a wildcard),
+ * label. As an engine reads them: every label must match, any one of several statuses.
+ */
 export function matches(
   o: { labels: Record<string, string>; tags?: string[]; status?: string; name?: string; id?: string },
   filters: ListFilters,
 ): boolean {
   return Object.entries(filters).every(([key, values]) =>
-    values.every((v) => {
+    values[key === "status" ? "some" : "every"]((v) => {
       if (key === "label") {
         const [k, val] = v.split(/=(.*)/s) as [string, string | undefined];
         return k in o.labels && (val === undefined || o.labels[k] === val);
@@ -79,7 +84,7 @@ export function listed(c: Container, images: Map<string, { tags: string[] }>): O
   return {
     id: c.id,
     names: [`/${c.name}`],
-    state: c.status,
+    state: c.paused ? "paused" : c.status,
     labels: c.spec.labels,
     image: images.get(c.imageId)?.tags[0] ?? c.imageId,
     created: c.created,
@@ -98,7 +103,7 @@ export function viewOf(c: Container, defaults: EngineDefaults): ContainerView {
     image: s.image,
     labels: s.labels,
     state: {
-      status: c.status,
+      status: c.paused ? "paused" : c.status,
       running,
       pid: c.pid,
       exitCode: c.exitCode,

@@ -1,0 +1,89 @@
+// `check` freezes each container it grades only while its probe reads it, and thaws it on every
+// path: after a normal read, and when the run is stopped by SIGTERM in the middle of the read.
+// Through the bundled CLI (dist/cli.js), on the real engine.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cleanupOwned } from "../../src/engine/cleanup.js";
+import { newRunId } from "../../src/engine/ownership.js";
+import { planLaunch } from "../../src/suites/lifecycle/create.js";
+import { hardenedSubject } from "../containment/faults.js";
+import { runCli } from "../helpers/cli.js";
+import {
+  BASE_IMAGE,
+  cleanupProblems,
+  dockerOptions,
+  hasEngine,
+  newEngine,
+  PROBE_IMAGE,
+} from "../helpers/engine.js";
+
+describe.skipIf(!hasEngine)("check freezes what it reads, and always thaws it", () => {
+  const engine = newEngine();
+  const owner = newRunId();
+  let id = "";
+
+  const state = async () => (await engine.inspect(id)).state;
+
+  beforeAll(async () => {
+    const options = dockerOptions(planLaunch(hardenedSubject, BASE_IMAGE, owner, `${owner}-frozen`));
+    id = await engine.createContainer({ ...options, Cmd: ["httpd", "-f", "-p", "8080", "-h", "/var/www"] });
+    await engine.start(id);
+  });
+
+  afterAll(async () => {
+    const evidence = await cleanupOwned(engine, { owner }, { trigger: "test-teardown" });
+    expect(evidence.completed, cleanupProblems(evidence)).toBe(true);
+  });
+
+  it("is paused while its probe runs, and running again after", async () => {
+    const run = runCli(["check", "--container", id, "--probe-image", PROBE_IMAGE, "--format", "json"]);
+    const seen = new Set<string>();
+    let done = false;
+    run.then(() => {
+      done = true;
+    });
+    while (!done) {
+      seen.add((await state()).status);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const result = await run;
+    expect(result.code, result.stderr).toBe(0);
+    expect(seen).toContain("paused");
+    expect(await state()).toMatchObject({ status: "running", running: true });
+  }, 60_000);
+
+  it("a container its owner paused stays paused, and no write-probe result of it is called a pass", async () => {
+    await engine.pause(id);
+    try {
+      const result = await runCli([
+        "check",
+        "--container",
+        id,
+        "--probe-image",
+        PROBE_IMAGE,
+        "--format",
+        "json",
+      ]);
+      expect((await state()).status).toBe("paused");
+      const report = JSON.parse(result.stdout) as {
+        cases: { id: string; status: string; message: string }[];
+      };
+      const writes = report.cases.find((c) => c.id === "containment.writable_roots")!;
+      expect(writes.status).toBe("error");
+      expect(writes.message).toMatch(/did not pause it/);
+    } finally {
+      await engine.unpause(id);
+    }
+  }, 60_000);
+
+  it("SIGTERM while it is paused: the run thaws it before it exits", async () => {
+    const run = runCli(["check", "--container", id, "--probe-image", PROBE_IMAGE, "--format", "json"]);
+    const until = Date.now() + 30_000;
+    while ((await state()).status !== "paused" && Date.now() < until)
+      await new Promise((r) => setTimeout(r, 5));
+    expect((await state()).status).toBe("paused");
+    run.child.kill("SIGTERM");
+    const result = await run;
+    expect(result.code).toBe(143);
+    expect(await state()).toMatchObject({ status: "running", running: true });
+  }, 60_000);
+});
