@@ -35,35 +35,50 @@ case "${1:-ci}" in
 esac
 
 say() { printf 'runner-vm-leg: %s\n' "$*" >&2; }
+# A short command in the guest. Its sshd can take longer than the tool's 5 s connect time-out to
+# answer while the host is busy (an emulated CPU): ssh's own failure (255) is tried again.
+guest() {
+  local rc
+  for _ in 1 2 3 4 5 6; do
+    "$vm" ssh "$@" && return 0
+    rc=$?
+    [ "$rc" = 255 ] || return "$rc"
+    sleep 10
+  done
+  return 255
+}
 [ -x "$vm" ] || { say "no runner VM tool at $vm (set RUNNER_VM_TOOL)"; exit 1; }
 t0=$SECONDS
 "$vm" build
 "$vm" start
-say "VM up after $((SECONDS - t0)) s: $("$vm" ssh 'docker version --format "Docker {{.Server.Version}} (API {{.Server.APIVersion}})"; stat -fc "cgroup %T" /sys/fs/cgroup' | tr '\n' ' ')"
+say "VM up after $((SECONDS - t0)) s: $(guest 'docker version --format "Docker {{.Server.Version}} (API {{.Server.APIVersion}})"; stat -fc "cgroup %T" /sys/fs/cgroup' | tr '\n' ' ')"
 
 # The dependencies, as an npm cache the guest installs from offline (refreshed with the lock file).
 lock=$(sha256sum "$repo/package-lock.json" | cut -c1-16)
-if [ "$("$vm" ssh "cat /root/npm-cache/.lock 2>/dev/null" || true)" != "$lock" ]; then
+if [ "$(guest "cat /root/npm-cache/.lock 2>/dev/null" || true)" != "$lock" ]; then
   say "filling the npm cache for package-lock.json $lock"
-  work=$(mktemp -d)
-  cp "$repo/package.json" "$repo/package-lock.json" "$work/"
-  (cd "$work" && npm ci --ignore-scripts --no-audit --no-fund --cache "$cache" >/dev/null)
-  rm -rf "$work"
-  "$vm" ssh 'rm -rf /root/npm-cache && mkdir -p /root/npm-cache'
+  fill=$(mktemp -d)
+  cp "$repo/package.json" "$repo/package-lock.json" "$fill/"
+  (cd "$fill" && npm ci --ignore-scripts --no-audit --no-fund --cache "$cache" >/dev/null)
+  rm -rf "$fill"
+  guest 'rm -rf /root/npm-cache && mkdir -p /root/npm-cache'
   tar -C "$cache" -cf - . | "$vm" ssh 'tar -C /root/npm-cache -xf -'
-  "$vm" ssh "echo $lock >/root/npm-cache/.lock"
+  guest "echo $lock >/root/npm-cache/.lock"
 fi
 
 # The image store: Docker's own overlay2 store, or containerd's (image IDs are manifest digests
 # there, listings and intermediate images differ), switched by daemon.json and a restart.
 want='{}'
 [ "$store" = containerd ] && want='{"features": {"containerd-snapshotter": true}}'
-"$vm" ssh "[ \"\$(cat /etc/docker/daemon.json 2>/dev/null)\" = '$want' ] || { echo '$want' >/etc/docker/daemon.json && systemctl restart docker && for i in \$(seq 1 60); do docker info >/dev/null 2>&1 && break; sleep 1; done; }"
-say "image store: $("$vm" ssh 'docker info --format "{{.Driver}}"')"
+guest "[ \"\$(cat /etc/docker/daemon.json 2>/dev/null)\" = '$want' ] || { echo '$want' >/etc/docker/daemon.json && systemctl restart docker && for i in \$(seq 1 60); do docker info >/dev/null 2>&1 && break; sleep 1; done; }"
+say "image store: $(guest 'docker info --format "{{.Driver}}"')"
 
 # A copy of the working tree as it is (tracked and new files, not node_modules or out/).
-stage=$(mktemp -d)
-trap 'rm -rf "$stage"' EXIT
+# One stable name, so each run replaces the last copy in the guest (/src/docker-acceptance).
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+stage="$work/docker-acceptance"
+mkdir "$stage"
 (cd "$repo" && git ls-files -z -co --exclude-standard | tar --null --ignore-failed-read -T - -cf - 2>/dev/null) | tar -C "$stage" -xf -
 out="out/runner-vm/$store"
 status=0
