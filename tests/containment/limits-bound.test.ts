@@ -60,6 +60,21 @@ describe("limits that bound on this host", () => {
     expect(r.message).toContain(`cpuset ${set}`);
   });
 
+  it("judges pids against the host's own pid_max where the host reference measured it", () => {
+    const ev = (pidMax?: number) =>
+      gradeContainment(
+        {
+          inspect: hardenedInspect({ engineHost: host, pidsLimit: 32768 }),
+          probe: { error: "none" },
+          host: { ns: {}, ...(pidMax ? { pidMax } : {}) },
+        },
+        target,
+      ).find((c) => c.id === "containment.resources")!;
+    expect(ev(32768).status).toBe("fail");
+    expect(ev(32768).message).toContain("pids 32768 is at or above the host's pid_max 32768");
+    expect(ev().status).toBe("pass");
+  });
+
   it("still fails a missing limit first, and says where it does not know the host", () => {
     expect(resources({ nanoCpus: 0 }).message).toBe("no cpu limit");
     const unknown = resources({ engineHost: undefined, memory: 64 * GIB });

@@ -526,7 +526,10 @@ export const CONTAINMENT_SUITE = {
       },
       grade(ev) {
         const i = ev.inspect;
-        const { missing, unbounded, bounds } = limitBounds(i);
+        const { missing, unbounded, bounds } = limitBounds(
+          i,
+          "error" in ev.host ? undefined : ev.host.pidMax,
+        );
         const evidence = {
           memory: i.memory,
           pidsLimit: i.pidsLimit,

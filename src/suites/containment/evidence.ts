@@ -59,7 +59,14 @@ export interface ContainmentEvidence {
    */
   probe: ProbeEvidence | { error: string; unverified?: boolean };
   /** Host namespace identities, or why they could not be measured. */
-  host: { ns: Record<string, string>; sources?: Record<string, string> } | { error: string };
+  host:
+    | {
+        ns: Record<string, string>;
+        sources?: Record<string, string>;
+        /** The host's /proc/sys/kernel/pid_max, where the host reference measured it. */
+        pidMax?: number;
+      }
+    | { error: string };
   /** Other containers on the engine (never the subject, never this run's probes), or why not listed. */
   others?: OtherContainer[] | { error: string };
 }
