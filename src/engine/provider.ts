@@ -28,6 +28,8 @@ export interface EngineDefaults {
   readonlyPaths: readonly string[];
   /** Files the engine mounts into a container itself (name resolution, its init binary). */
   engineFiles: readonly string[];
+  /** The name (or name prefix) of the AppArmor profile it confines containers with by default. */
+  appArmorProfile?: string;
 }
 
 /** Where an engine answers, as createEngine() resolved it. */
@@ -67,6 +69,11 @@ export interface EngineFacts {
    * ignores `noprune`): cleanup then keeps an image of ours that sits on someone else's such image.
    */
   prunesUntaggedParents?: boolean;
+  /**
+   * Hardened settings this engine applies but its inspect cannot show (why, for the report): the
+   * read-back names them as not read back instead of as ignored; containment measures them.
+   */
+  unreadable?: Partial<Record<HardenedSetting, string>>;
 }
 
 /**
@@ -139,6 +146,21 @@ export interface MountView {
   driver?: string;
   /** Bind propagation (rprivate, rslave, shared, ...). */
   propagation?: string;
+  /**
+   * A volume's driver options as the engine records them (`type`, `o`, `device` of the local
+   * driver): a local volume with `o=bind` and a `device` is a bind of that host path.
+   */
+  volumeOptions?: Record<string, string>;
+}
+
+/** The machine the engine runs its containers on, as the engine describes it (its /info). */
+export interface EngineHost {
+  memoryBytes: number;
+  cpus: number;
+  /** "1" or "2" ("" when the engine does not say). */
+  cgroupVersion: string;
+  /** The engine's security options as it names them: "name=apparmor", "name=seccomp,profile=builtin", ... */
+  securityOptions: string[];
 }
 
 /** The launch settings as the engine recorded them: what the containment graders read. */
@@ -158,6 +180,9 @@ export interface ContainerSettings {
   pidsLimit: number | null;
   nanoCpus: number;
   cpuQuota: number;
+  /** CpuPeriod (0: the kernel's default, 100 ms) and CpusetCpus ("" : every CPU). */
+  cpuPeriod?: number;
+  cpusetCpus?: string;
   devices: string[];
   deviceRequests: number;
   deviceCgroupRules: string[];
@@ -165,6 +190,10 @@ export interface ContainerSettings {
   readonlyPaths: string[] | null;
   tmpfs: Record<string, string>;
   mounts: MountView[];
+  /** The AppArmor profile the engine launched it under ("" : none, e.g. a host without AppArmor). */
+  appArmorProfile?: string;
+  /** The host the engine runs it on, where the engine says (limits are judged against it). */
+  engineHost?: EngineHost;
   /** The engine's data root (e.g. /var/lib/<engine>), read off the container's own files' paths. */
   dataRoot?: string;
   sysctls: Record<string, string>;
@@ -217,6 +246,17 @@ export interface ImageView {
   volumes: string[];
   /** The image's HEALTHCHECK, when it declares one ("NONE" and an empty test are none). */
   healthcheck?: ImageHealthcheck;
+  /** The image's ENTRYPOINT and CMD as the engine records them (absent or empty: none). */
+  entrypoint?: string[];
+  cmd?: string[];
+  /** The image's WORKDIR (absent or "": none, the engine starts the process in /). */
+  workingDir?: string;
+  /** The names of the image's ENV variables, never their values. */
+  envNames?: string[];
+  /** The image's STOPSIGNAL as written ("SIGINT", "INT", "2"; absent: none, the engine's SIGTERM). */
+  stopSignal?: string;
+  /** The image's EXPOSEd ports ("8080/tcp"). */
+  exposedPorts?: string[];
 }
 
 /** A HEALTHCHECK as the engine runs it: `CMD-SHELL x` is ["/bin/sh", "-c", x]. */

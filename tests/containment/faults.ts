@@ -28,7 +28,11 @@ export interface FaultFixture {
   sockets?: string[];
   /** Symlinks the test makes in {HOST_DIR} before any fixture starts: name -> target. */
   links?: Record<string, string>;
-  /** A named volume created with these local-driver options: {VOLUME}. */
+  /**
+   * A named volume created with these local-driver options: {VOLUME}. Host-sized values:
+   * {=HOST_MEMORY_X4}, {=HOST_MEMORY_HALF}, {=HOST_NANO_CPUS}, {HOST_LAST_CPU}; {TMPFS_DIR} is a
+   * directory the test makes on a tmpfs (/dev/shm).
+   */
   volume?: Record<string, string>;
   /** A process started in the running subject. */
   exec?: { User: string; Cmd: string[] };
@@ -52,10 +56,16 @@ export function seccompProfileText(f: FaultFixture): string | undefined {
     : undefined;
 }
 
-/** `{KEY}` placeholders in a fixture's data, replaced by the values the test created. */
+/**
+ * `{KEY}` placeholders in a fixture's data, replaced by the values the test created; a string that
+ * is exactly `{=KEY}` becomes the number (a limit sized from the host, e.g. {=HOST_MEMORY_X4}).
+ */
 export function resolveVars<T>(value: T, vars: Record<string, string>): T {
   let text = JSON.stringify(value ?? null);
-  for (const [k, v] of Object.entries(vars)) text = text.replaceAll(`{${k}}`, v);
+  for (const [k, v] of Object.entries(vars)) {
+    if (/^-?\d+$/.test(v)) text = text.replaceAll(`"{=${k}}"`, v);
+    text = text.replaceAll(`{${k}}`, v);
+  }
   return JSON.parse(text) as T;
 }
 

@@ -99,6 +99,10 @@ export function engineContract(name: string, setup: () => ContractSetup): void {
       const id = await engine.create(spec);
       const deviations = readBack(spec, await engine.inspect(id));
       expect(deviations.map((d) => d.setting).sort()).toEqual([...knownDeviations].sort());
+      // Each is one the engine's facts declare it cannot show, so lifecycle.create says so, never "ignored".
+      expect(Object.keys((await engine.facts()).unreadable ?? {}).sort()).toEqual(
+        [...knownDeviations].sort(),
+      );
       await engine.removeContainer(id);
     });
 

@@ -1,5 +1,6 @@
 // Podman creates containers one at a time behind a lock; a stack's 50 probes sent together each
-// waited for all the others and passed their own call timeout. Creates go a few at a time there.
+// waited for all the others and passed their own call timeout. Creates go a few at a time there,
+// through Podman's own create (src/engine/providers/podman/libpod.ts).
 import { Readable } from "node:stream";
 import type Docker from "dockerode";
 import { describe, expect, it } from "vitest";
@@ -11,10 +12,17 @@ function engineOf(headers: Record<string, string>) {
   let most = 0;
   let n = 0;
   const docker = {
-    // GET /_ping: Podman names itself in Libpod-API-Version.
     modem: {
-      dial: (_opts: unknown, done: (err: null, res: Readable) => void) =>
-        done(null, Object.assign(Readable.from(["OK"]), { headers: { "api-version": "1.41", ...headers } })),
+      // Podman's own create (POST /libpod/containers/create) answers { Id }; GET /_ping names the
+      // engine: Podman in Libpod-API-Version.
+      dial: (opts: { path?: string }, done: (err: Error | null, res?: unknown) => void) => {
+        if (opts.path?.endsWith("/libpod/containers/create"))
+          return void docker.createContainer().then(
+            (c) => done(null, { Id: c.id }),
+            (err: Error) => done(err),
+          );
+        done(null, Object.assign(Readable.from(["OK"]), { headers: { "api-version": "1.41", ...headers } }));
+      },
     },
     createContainer: async () => {
       most = Math.max(most, ++inFlight);
@@ -22,8 +30,11 @@ function engineOf(headers: Record<string, string>) {
       inFlight--;
       return { id: `c${n++}` };
     },
-  } as unknown as Docker;
-  return { engine: new DockerEngine(docker, undefined, undefined, DIALECTS), most: () => most };
+  } as { modem: unknown; createContainer: () => Promise<{ id: string }> };
+  return {
+    engine: new DockerEngine(docker as unknown as Docker, undefined, undefined, DIALECTS),
+    most: () => most,
+  };
 }
 
 describe("containers created at once", () => {

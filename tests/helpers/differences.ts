@@ -11,46 +11,16 @@ export interface EngineDifference {
   why: string;
 }
 
-const CREATE_WHY =
-  'Podman 4.3\'s Docker-compatible API ignores CgroupnsMode "private" and IpcMode "none", and adds writable tmpfs at /run and /var/tmp under a read-only root; the read-back names each setting. The subject still runs, so every other case is measured on what it really got.';
-
 const SYS_ADMIN_WHY =
   "Podman gives a non-root user the capabilities added for it (in its ambient set), so the subject's processes hold SYS_ADMIN, above the probe's ceiling: the kernel shows their namespaces, root and mounts only to a reader holding it, so those are not read (Docker keeps an added capability of a non-root user in the bounding set only).";
 
-/** Every verdict that differs on rootful Podman 4.3 (cgroup v1), for the subjects it applies to. */
+/**
+ * Every verdict that differs on rootful Podman 4.3 (cgroup v1), for the subjects it applies to:
+ * only what Podman cannot do at all. The hardened launch goes through Podman's own API
+ * (src/engine/providers/podman/libpod.ts), which applies the cgroup namespace, IPC "none", device
+ * rules, empty masks and unlimited swap its Docker-compatible API dropped, and adds no tmpfs.
+ */
 export const PODMAN_DIFFERENCES: (EngineDifference & { when: "always" | "read-only root" })[] = [
-  {
-    subject: "every subject",
-    case: "lifecycle.create",
-    docker: "pass",
-    podman: "fail",
-    when: "always",
-    why: CREATE_WHY,
-  },
-  {
-    subject: "every subject",
-    case: "containment.namespaces",
-    docker: "pass",
-    podman: "fail",
-    when: "always",
-    why: "CgroupnsMode is ignored, and on cgroup v1 Podman's default is the host's cgroup namespace: measured as shared with the host.",
-  },
-  {
-    subject: "every subject",
-    case: "containment.mounts",
-    docker: "pass",
-    podman: "fail",
-    when: "read-only root",
-    why: "Podman mounts writable tmpfs at /run and /var/tmp under a read-only root (--read-only-tmpfs, not settable through its Docker-compatible API): two writable mounts nobody allotted.",
-  },
-  {
-    subject: "every subject",
-    case: "containment.writable_roots",
-    docker: "pass",
-    podman: "fail",
-    when: "read-only root",
-    why: "the same /run and /var/tmp tmpfs accept the subject's writes (and without noexec).",
-  },
   {
     subject: "healthcheck-missing-tool",
     case: "lifecycle.probes",
@@ -58,30 +28,6 @@ export const PODMAN_DIFFERENCES: (EngineDifference & { when: "always" | "read-on
     podman: "pass",
     when: "always",
     why: "Podman's Docker-compatible build writes OCI images, which have no HEALTHCHECK (Buildah drops it): the image has no check for the engine to run, nor for the tool to hold.",
-  },
-  {
-    subject: "device-cgroup-rule",
-    case: "containment.devices",
-    docker: "fail",
-    podman: "pass",
-    when: "always",
-    why: "Podman's Docker-compatible API ignores `DeviceCgroupRules` (the device stays denied in the container's devices cgroup): nothing to find.",
-  },
-  {
-    subject: "masked-paths-empty",
-    case: "containment.masked_paths",
-    docker: "fail",
-    podman: "pass",
-    when: "always",
-    why: "Podman's Docker-compatible API ignores empty `MaskedPaths`/`ReadonlyPaths` (its own masks stay, as measured): nothing to find.",
-  },
-  {
-    subject: "memory-swap-unlimited",
-    case: "containment.resources",
-    docker: "fail",
-    podman: "pass",
-    when: "always",
-    why: "Podman's Docker-compatible API ignores `MemorySwap: -1` and records twice the memory limit: swap stays bounded, so there is nothing to find.",
   },
   ...(
     [

@@ -23,9 +23,9 @@ import {
   unobservedReason,
   unreadablePids,
 } from "./evidence.js";
-import { noNewPrivilegesOption, seccompUnconfined } from "./inspect.js";
+import { limitBounds, noNewPrivilegesOption, seccompUnconfined } from "./inspect.js";
 import { withLsm } from "./lsm.js";
-import { type ClassifiedMount, judgeHostBinds, under } from "./mounts.js";
+import { boundHostPath, type ClassifiedMount, judgeHostBinds, under } from "./mounts.js";
 import { allowedBeyondDefault, seccompSetting } from "./seccomp.js";
 
 /** A containment case: its definition, its fix in every form, and its grader, in one place. */
@@ -199,7 +199,7 @@ export const CONTAINMENT_SUITE = {
       id: "containment.seccomp",
       title: "Filtered by seccomp, confined by AppArmor/SELinux",
       measures:
-        "`Seccomp` filter mode of every process, and the profile's **content**: a profile recorded in `SecurityOpt` fails when it lets through what the engine's default denies to a container with the same capabilities (user-namespace creation via `clone`/`clone3`, `unshare`, `setns`, `mount` and the new mount API, `keyctl`/`add_key`/`request_key`, `bpf`, `perf_event_open`, module loading, `reboot`, `kexec_*`, `open_by_handle_at`, `process_vm_*`, clock, swap and raw-I/O calls, ...), naming them; the default profile and stricter ones pass. (`ptrace` itself is allowed by the default profile on kernels >= 4.8; tracing other processes is a capability question.) **AppArmor and SELinux** too: `apparmor=unconfined`, `label=disable`, a `label=type:` other than the container types (`container_t`, `container_init_t`, `container_kvm_t`, `container_engine_t`) and a custom `label=user:`/`label=role:` fail from the launch settings on any host; a process whose measured label (`/proc/<pid>/attr/current`) is AppArmor `unconfined` or complain mode, or SELinux `spc_t`/`unconfined_t`, fails",
+        "`Seccomp` filter mode of every process, and the profile's **content**: a profile recorded in `SecurityOpt` fails when it lets through what the engine's default denies to a container with the same capabilities (user-namespace creation via `clone`/`clone3`, `unshare`, `setns`, `mount` and the new mount API, `keyctl`/`add_key`/`request_key`, `bpf`, `perf_event_open`, module loading, `reboot`, `kexec_*`, `open_by_handle_at`, `process_vm_*`, clock, swap and raw-I/O calls, ...), naming them; the default profile and stricter ones pass. (`ptrace` itself is allowed by the default profile on kernels >= 4.8; tracing other processes is a capability question.) **AppArmor and SELinux** too: `apparmor=unconfined`, `label=disable`, a `label=type:` other than the container types (`container_t`, `container_init_t`, `container_kvm_t`, `container_engine_t`) and a custom `label=user:`/`label=role:` fail from the launch settings on any host; a process whose measured label (`/proc/<pid>/attr/current`) is AppArmor `unconfined` or complain mode, or SELinux `spc_t`/`unconfined_t`, or one the engine launched AppArmor `unconfined` on a host with AppArmor, fails; the label is shown (e.g. the engine's default profile, `(enforce)`), and a host without AppArmor or SELinux is said to have no MAC layer",
       standards: {
         pss: "baseline: Seccomp (not Unconfined), AppArmor, SELinux; restricted: Seccomp",
         cis: "5.1, 5.2, 5.21",
@@ -351,7 +351,7 @@ export const CONTAINMENT_SUITE = {
               .filter((b) => b.problem)
               .map((b) => `${b.destination}: ${b.problem}`),
             ...ev.inspect.mounts
-              .filter((m) => m.type !== "bind" && (m.rw || /\.sock$/.test(m.source)))
+              .filter((m) => boundHostPath(m) === undefined && (m.rw || /\.sock$/.test(m.source)))
               .map(
                 (m) =>
                   `${m.destination}: read-write ${m.type}${/\.sock$/.test(m.source) ? " (engine socket)" : ""}`,
@@ -518,36 +518,46 @@ export const CONTAINMENT_SUITE = {
     {
       id: "containment.resources",
       title: "Memory, pids and CPU limited",
-      measures: "memory, pids and cpu limits; a memory limit with unlimited swap (`--memory-swap -1`) fails",
+      measures:
+        "memory, pids and cpu limits that **bound on this host**: a memory limit at or above the host's memory, a pids limit at or above pid_max (the host's where measured, else the kernel's largest, 4194304) or a CPU quota at or above the host's CPUs is no limit and fails; a cpuset of fewer CPUs than the host has is a CPU bound; a memory limit with unlimited swap (`--memory-swap -1`) fails",
       standards: { pss: "-", cis: "5.10, 5.11, 5.28" },
       remediation: {
         inventory:
-          "Launch with `--memory`, `--pids-limit` and `--cpus` (inventory: subjects[].limits; compose: `mem_limit`, `pids_limit`, `cpus`).",
-        cli: "Start it with `--memory 256m --pids-limit 128 --cpus 1` (sized for the service), never `--memory-swap -1`.",
+          "Launch with `--memory`, `--pids-limit` and `--cpus` (or `--cpuset-cpus`) below what the host has (inventory: subjects[].limits; compose: `mem_limit`, `pids_limit`, `cpus`).",
+        cli: "Start it with `--memory 256m --pids-limit 128 --cpus 1` (sized for the service, below the host's memory, pid_max and CPUs), never `--memory-swap -1`.",
         compose:
-          "Set `mem_limit: 256m`, `pids_limit: 128` and `cpus: 1` (sized for the service), never `memswap_limit: -1`.",
+          "Set `mem_limit: 256m`, `pids_limit: 128` and `cpus: 1` (sized for the service, below the host's memory, pid_max and CPUs), never `memswap_limit: -1`.",
       },
       grade(ev) {
         const i = ev.inspect;
+        const { missing, unbounded, bounds } = limitBounds(
+          i,
+          "error" in ev.host ? undefined : ev.host.pidMax,
+        );
         const evidence = {
           memory: i.memory,
           pidsLimit: i.pidsLimit,
           nanoCpus: i.nanoCpus,
           cpuQuota: i.cpuQuota,
+          ...(i.cpusetCpus ? { cpusetCpus: i.cpusetCpus } : {}),
+          host: i.engineHost
+            ? { memoryBytes: i.engineHost.memoryBytes, cpus: i.engineHost.cpus }
+            : "not known: the engine did not say (limits not compared with it)",
+          bounds,
         };
-        const missing = [
-          ...(i.memory > 0 ? [] : ["memory"]),
-          ...(i.pidsLimit !== null && i.pidsLimit > 0 ? [] : ["pids"]),
-          ...(i.nanoCpus > 0 || i.cpuQuota > 0 ? [] : ["cpu"]),
-        ];
         if (missing.length) return fail(`no ${missing.join(", ")} limit`, evidence);
+        if (unbounded.length)
+          return fail(`limits that bound nothing on this host: ${unbounded.join("; ")}`, {
+            ...evidence,
+            unbounded,
+          });
         // --memory-swap -1: the memory limit holds for RAM only, swap use is unbounded.
         if (i.memorySwap === -1)
           return fail("memory is limited but swap is not (memory-swap -1): swap use is unbounded", {
             ...evidence,
             memorySwap: -1,
           });
-        return pass("memory, pids and cpu limits are set", evidence);
+        return pass(`limits bound this host: ${bounds.join("; ")}`, evidence);
       },
     },
     {

@@ -75,7 +75,14 @@ export interface ContainmentEvidence {
   /** The engine failed to thaw the subject afterwards: it may still be paused. */
   thawError?: string;
   /** Host namespace identities, or why they could not be measured. */
-  host: { ns: Record<string, string>; sources?: Record<string, string> } | { error: string };
+  host:
+    | {
+        ns: Record<string, string>;
+        sources?: Record<string, string>;
+        /** The host's /proc/sys/kernel/pid_max, where the host reference measured it. */
+        pidMax?: number;
+      }
+    | { error: string };
   /** Other containers on the engine (never the subject, never this run's probes), or why not listed. */
   others?: OtherContainer[] | { error: string };
 }
@@ -186,7 +193,20 @@ export function observed(ev: ContainmentEvidence): ProbeEvidence | undefined {
 export function unobservedReason(ev: ContainmentEvidence, what = "the subject's processes"): string {
   if ("error" in ev.probe) return `the trusted probe could not observe ${what}: ${ev.probe.error}`;
   if (ev.probe.processes.length === 0) return `the trusted probe saw no process of the subject`;
-  return `the trusted probe could not read ${what}`;
+  return `the trusted probe could not read ${what}${lsmRefusal(ev)}`;
+}
+
+/**
+ * Why AppArmor likely refused the probe: it runs under the engine's default profile, whose rules
+ * let it read only processes under that same profile; a subject under another one (unconfined, or
+ * its own) is refused to it. Said from what the engine recorded, so the case names the profile.
+ */
+function lsmRefusal(ev: ContainmentEvidence): string {
+  const profile = ev.inspect.appArmorProfile;
+  const apparmor = ev.inspect.engineHost?.securityOptions.some((o) => o.startsWith("name=apparmor"));
+  const own = ev.inspect.defaults.appArmorProfile;
+  if (!profile || !apparmor || (own && profile.startsWith(own))) return "";
+  return `: AppArmor refused it (the subject runs under profile ${profile}, the probe under the engine's default profile, which may read only its own profile's processes)`;
 }
 
 /** The processes whose `field` the probe read; undefined when it read none (nothing to judge). */

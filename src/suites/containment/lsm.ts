@@ -51,6 +51,34 @@ export function unconfinedLabel(label: string): string | undefined {
   return undefined;
 }
 
+/** The MAC layers the engine's host has, from the engine's own security options. */
+export function hostLsms(securityOptions: readonly string[] | undefined): string[] | undefined {
+  if (!securityOptions) return undefined;
+  const names = securityOptions.map((o) => /^name=([^,]+)/.exec(o)?.[1] ?? "");
+  return ["apparmor", "selinux"].filter((l) => names.includes(l));
+}
+
+/** A label as people read it: "AppArmor my-profile (enforce)", "SELinux …:container_t:…". */
+export function describeLabel(label: string): string {
+  const l = label.trim();
+  if (l.split(":").length >= 4) return `SELinux ${l}`;
+  return `AppArmor ${l}`;
+}
+
+/**
+ * What the subject's processes run under, said in the case: their measured labels, the profile the
+ * engine recorded, or that the host has no MAC layer at all (then a PASS says so, never silently).
+ */
+function lsmSummary(ev: ContainmentEvidence, labels: readonly string[]): string {
+  const lsms = hostLsms(ev.inspect.engineHost?.securityOptions);
+  const distinct = [...new Set(labels)];
+  if (distinct.length) return distinct.map(describeLabel).join(", ");
+  if (lsms && lsms.length === 0) return "no MAC layer: the host has neither AppArmor nor SELinux";
+  const profile = ev.inspect.appArmorProfile;
+  if (profile) return `AppArmor ${profile} (as the engine recorded it; the label was not measured)`;
+  return "AppArmor/SELinux label not measured";
+}
+
 /** The seccomp outcome, failed too (or instead) when AppArmor or SELinux confinement is off. */
 export function withLsm(ev: ContainmentEvidence, seccomp: Outcome): Outcome {
   const { pid, ipc } = ev.inspect.modes;
@@ -60,12 +88,26 @@ export function withLsm(ev: ContainmentEvidence, seccomp: Outcome): Outcome {
     const why = unconfinedLabel(p.lsm!);
     return why ? [`process ${p.pid}: ${why}`] : [];
   });
-  const problems = [...settings, ...measured];
+  // The profile the engine launched it under, where the host has AppArmor: unconfined is a
+  // finding even when the probe could not read the label (the settings may not say it).
+  const recorded =
+    ev.inspect.appArmorProfile === "unconfined" &&
+    hostLsms(ev.inspect.engineHost?.securityOptions)?.includes("apparmor") &&
+    !measured.length &&
+    !settings.some((x) => x.includes("apparmor"))
+      ? ["the engine launched it AppArmor unconfined"]
+      : [];
+  const problems = [...settings, ...measured, ...recorded];
+  const label = lsmSummary(
+    ev,
+    labels.map((p) => p.lsm!),
+  );
   const evidence = {
     ...seccomp.evidence,
+    mac: label,
     ...(labels.length ? { lsm: Object.fromEntries(labels.map((p) => [p.pid, p.lsm])) } : {}),
   };
-  if (problems.length === 0) return { ...seccomp, evidence };
+  if (problems.length === 0) return { ...seccomp, message: `${seccomp.message}; ${label}`, evidence };
   const mac = `MAC confinement off: ${problems.join("; ")}`;
   return seccomp.status === "fail"
     ? { ...seccomp, message: `${seccomp.message}; ${mac}`, evidence: { ...evidence, lsmProblems: problems } }

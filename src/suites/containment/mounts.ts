@@ -214,18 +214,39 @@ function hostPathProblem(
             : undefined;
 }
 
+/**
+ * The host directory a declared mount binds, as the engine says it: a bind's source, or the
+ * `device` of a local volume whose options say `o=bind` (`-o type=none -o o=bind -o device=DIR`).
+ * Decided from the engine's record of the mount, never from the filesystem that holds it (on a
+ * tmpfs such as a runner's /run or /dev/shm the kernel shows it as one more tmpfs).
+ */
+export function boundHostPath(m: InspectEvidence["mounts"][number]): string | undefined {
+  if (m.type === "bind") return m.source;
+  const o = m.volumeOptions;
+  if (m.type !== "volume" || !o?.device) return undefined;
+  return o.o?.split(",").some((x) => x.trim() === "bind" || x.trim() === "rbind") ? o.device : undefined;
+}
+
 /** Every declared host bind with its judgement (engine-managed files are not declared mounts). */
 export function judgeHostBinds(
   inspect: Pick<InspectEvidence, "mounts" | "dataRoot">,
   allowed: readonly HostPathAllowance[],
 ): HostBind[] {
-  return inspect.mounts
-    .filter((m) => m.type === "bind")
-    .map((m) => {
-      const source = normalHostPath(m.source);
-      const problem = hostPathProblem(source, m.rw, m.propagation, allowed, inspect.dataRoot);
-      return { source, destination: m.destination, rw: m.rw, ...(problem ? { problem } : {}) };
-    });
+  return inspect.mounts.flatMap((m) => {
+    const bound = boundHostPath(m);
+    if (bound === undefined) return [];
+    const source = normalHostPath(bound);
+    const problem = hostPathProblem(source, m.rw, m.propagation, allowed, inspect.dataRoot);
+    const via = m.type === "volume" ? `volume ${m.name}, a bind of ` : "";
+    return [
+      {
+        source,
+        destination: m.destination,
+        rw: m.rw,
+        ...(problem ? { problem: `${via}${problem}` } : {}),
+      },
+    ];
+  });
 }
 
 // A declared source can be a symlink (`-v /srv/allowed/link:/data` with link -> /etc): the engine

@@ -7,7 +7,7 @@ export const LIFECYCLE_SUITE = {
   name: "lifecycle",
   title: "Lifecycle",
   purpose:
-    "the subject builds, starts hardened, becomes ready, answers its probes, lives within its limits, stops on SIGTERM and leaves nothing behind",
+    "the subject builds, starts hardened, becomes ready, answers its probes, lives within its limits, stops on its stop signal and leaves nothing behind",
   cases: [
     {
       id: "lifecycle.build",
@@ -19,7 +19,7 @@ export const LIFECYCLE_SUITE = {
       id: "lifecycle.create",
       title: "Starts hardened",
       measures:
-        "the container is created with the hardened launch (capabilities dropped, no-new-privileges, read-only root, limits, loopback ports, the allotted writable roots) and every hardened setting reads back as applied",
+        "the container is created with the hardened launch (capabilities dropped, no-new-privileges, read-only root, limits, loopback ports, the allotted writable roots) and every hardened setting reads back as applied; the evidence says where each runtime field of the image's configuration came from (USER, ENTRYPOINT, CMD, WORKDIR, ENV names, STOPSIGNAL, HEALTHCHECK, EXPOSE, VOLUME: image, inventory or engine default)",
     },
     {
       id: "lifecycle.ready",
@@ -40,9 +40,9 @@ export const LIFECYCLE_SUITE = {
     },
     {
       id: "lifecycle.stop",
-      title: "Stops on SIGTERM",
+      title: "Stops on its stop signal",
       measures:
-        "its PID 1 exits on SIGTERM within `stopTimeoutMs` (not killed after the grace), and it did not die before it was asked to stop",
+        "its PID 1 exits on the stop signal (the image's `STOPSIGNAL`, else SIGTERM, as every engine's stop and compose send it) within `stopTimeoutMs` (not killed after the grace), and it did not die before it was asked to stop",
     },
     {
       id: "lifecycle.cleanup",

@@ -4,7 +4,10 @@
 import { ownerLabels, SUBJECT_LABEL } from "../../engine/ownership.js";
 import type { LaunchSpec } from "../../engine/provider.js";
 import { parseMemory, type Subject } from "../../inventory/schema.js";
+import { type ImageConfig, type RuntimeConfig, runtimeConfig } from "./image-config.js";
 import { numericIds } from "./user.js";
+
+export type { ImageConfig };
 
 const LOG_MAX_SIZE = "1m";
 const LOG_MAX_FILES = 2;
@@ -12,20 +15,12 @@ const LOG_MAX_FILES = 2;
 /** Paths the engine always mounts itself, where a tmpfs would be refused or meaningless. */
 const ENGINE_OWNED = ["/", "/proc", "/sys", "/dev", "/etc/hosts", "/etc/hostname", "/etc/resolv.conf"];
 
-/** What the image itself says about how it runs (its config, read by inspect before create). */
-export interface ImageConfig {
-  /** The Dockerfile's USER, "" when it has none (root). */
-  user?: string;
-  /** The Dockerfile's VOLUME paths. */
-  volumes?: string[];
-  /** The user as numbers, when it was given by name and resolved in the image's /etc/passwd. */
-  ids?: { uid: number; gid?: number };
-}
-
 export interface LaunchPlan {
   spec: LaunchSpec;
   /** The user the subject runs as, and where that comes from. */
   user: { value: string; from: "inventory" | "image" };
+  /** Every runtime field of the image's configuration as the subject runs with it, and its source. */
+  runtime: RuntimeConfig;
   /** Hardening the inventory explicitly relaxed (empty: the full contract). */
   relaxed: string[];
   /** Exactly what lifecycle.limits compares against inspect. */
@@ -112,6 +107,7 @@ export function planLaunch(
   for (const root of subject.writableRoots)
     if (root !== "/dev/shm") tmpfs[root] = tmpfsOptions(user, imageConfig.ids);
   const relaxed = [...subject.relax];
+  const runtime = runtimeConfig(subject, imageConfig);
 
   const spec: LaunchSpec = {
     name: containerName,
@@ -133,12 +129,14 @@ export function planLaunch(
     limits: { memoryBytes, memorySwapBytes: memoryBytes, pids: subject.limits.pids, nanoCpus },
     tmpfs,
     publish: subject.network === "bridge" ? [{ port: subject.port, hostIp: "127.0.0.1" }] : [],
-    stop: { signal: "SIGTERM", timeoutSec: Math.ceil(subject.stopTimeoutMs / 1000) },
+    // The image's STOPSIGNAL, as every engine's stop and compose send it (else SIGTERM).
+    stop: { signal: runtime.stopSignal.value, timeoutSec: Math.ceil(subject.stopTimeoutMs / 1000) },
     logRotation: { maxSize: LOG_MAX_SIZE, maxFiles: LOG_MAX_FILES },
   };
   return {
     spec,
     user: { value: user, from: subject.user !== undefined ? "inventory" : "image" },
+    runtime,
     relaxed,
     expected: { memoryBytes, pidsLimit: subject.limits.pids, nanoCpus },
   };

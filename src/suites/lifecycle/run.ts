@@ -74,7 +74,7 @@ export async function runSubject(ctx: SubjectRunContext): Promise<SubjectOutcome
       return checkLimits(run.running, run.expected!);
     });
     for (const observer of ctx.observers) await run.observe(observer);
-    await run.step("lifecycle.stop", "stop", () => stopSubject(ctx, run.containerId!));
+    await run.step("lifecycle.stop", "stop", () => stopSubject(ctx, run.containerId!, run.stopSignal));
   } finally {
     // Runs whatever happened above, cancellation included: this subject's objects only.
     await run.step("lifecycle.cleanup", "cleanup", () => run.cleanUp(), true);
@@ -99,6 +99,8 @@ class SubjectRun {
   containerId: string | undefined;
   hostPort: number | undefined;
   expected: LaunchPlan["expected"] | undefined;
+  /** The signal the engine stops the subject with (the image's STOPSIGNAL, else SIGTERM). */
+  stopSignal: string | undefined;
   /** The image's HEALTHCHECK, held by lifecycle.probes when the inventory does not name it. */
   healthcheck: ImageHealthcheck | undefined;
   /** The inspect that saw the subject ready, read by limits and handed on to containment. */
@@ -168,11 +170,11 @@ class SubjectRun {
   async create(): Promise<Draft> {
     const { engine, subject, owner, signal } = this.ctx;
     const imageId = this.imageId!;
-    const config = await engine.inspectImage(imageId);
-    const imageVolumes = config.volumes;
-    this.healthcheck = config.healthcheck;
+    // The image's whole runtime configuration: what a plain run takes from it, the launch does too.
+    const image = await engine.inspectImage(imageId);
+    const imageVolumes = image.volumes;
+    this.healthcheck = image.healthcheck;
     const name = `${owner}-${subject.name}`;
-    const image = { user: config.user, volumes: imageVolumes };
     let plan = planLaunch(subject, imageId, owner, name, image);
     this.containerId = await engine.create(plan.spec, signal);
     if (needsUserLookup(subject, plan.user.value)) {
@@ -188,15 +190,23 @@ class SubjectRun {
     }
     const containerId = this.containerId;
     this.expected = plan.expected;
+    this.stopSignal = plan.spec.stop?.signal;
     this.report.reproduce = await engine.reproduce(plan.spec, reproduceImage(subject));
     this.report.containerId = containerId;
-    const ignored = await readBackDraft(this.ctx, containerId, plan.spec);
-    if (ignored) return ignored;
+    const { failed, notReadBack } = await readBackDraft(this.ctx, containerId, plan.spec);
+    if (failed) return failed;
+    const unread = Object.keys(notReadBack);
+    const blind = unread.length
+      ? `; not readable on this engine (measured by containment): ${unread.join(", ")}`
+      : "";
     const relaxed = plan.relaxed.length ? `; relaxed by the inventory: ${plan.relaxed.join(", ")}` : "";
+    const stop = plan.runtime.stopSignal;
     return {
       status: "pass",
-      message: `created as ${JSON.stringify(plan.user.value || "(image default: root)")} from the ${plan.user.from}, init ${subject.init ? "on" : "off"}${relaxed}`,
+      message: `created as ${JSON.stringify(plan.user.value || "(image default: root)")} from the ${plan.user.from}, init ${subject.init ? "on" : "off"}, stop signal ${stop.value} from the ${stop.from}${relaxed}${blind}`,
       evidence: {
+        runtime: plan.runtime,
+        ...(unread.length ? { notReadBack } : {}),
         containerId,
         user: plan.user.value,
         userFrom: plan.user.from,
@@ -267,19 +277,29 @@ class SubjectRun {
 }
 
 /** A create-time draft failing the case when the engine did not apply a hardened setting. */
-async function readBackDraft(ctx: CaseContext, id: string, asked: LaunchSpec): Promise<Draft | undefined> {
-  const deviations = readBack(asked, await ctx.engine.inspect(id, ctx.signal));
-  if (deviations.length === 0) return undefined;
+async function readBackDraft(
+  ctx: CaseContext,
+  id: string,
+  asked: LaunchSpec,
+): Promise<{ failed?: Draft; notReadBack: Record<string, string> }> {
   const facts = await ctx.engine.facts();
+  const all = readBack(asked, await ctx.engine.inspect(id, ctx.signal));
+  // What the engine applies but cannot show: said as such (containment measures it), not as ignored.
+  const notReadBack = Object.fromEntries(
+    all.flatMap((d) => (facts.unreadable?.[d.setting] ? [[d.setting, facts.unreadable[d.setting]!]] : [])),
+  );
+  const deviations = all.filter((d) => !notReadBack[d.setting]);
+  if (deviations.length === 0) return { notReadBack };
   const fixes = [...new Set(deviations.map((d) => facts.remediation[d.setting]).filter(Boolean))];
-  return {
+  const failed: Draft = {
     status: "fail",
     message: `${facts.name} did not apply ${deviations.map((d) => `${d.setting} (asked ${d.asked}, got ${d.got})`).join("; ")}`,
-    evidence: { containerId: id, engine: facts.name, deviations },
+    evidence: { containerId: id, engine: facts.name, deviations, notReadBack },
     remediation:
       fixes.join(" ") ||
       `the engine accepted these settings and did not apply them; run the subject on an engine that does`,
   };
+  return { failed, notReadBack };
 }
 
 /** One line per case as it finishes; a case skipped because of an earlier one gets no fix. */

@@ -1,11 +1,17 @@
-// lifecycle.stop: SIGTERM, then the subject exits within its grace; killed after it is a FAIL.
-// Without `init: true` the image's own PID 1 receives the signal, as under a plain `run`: a PID 1
-// without a TERM handler ignores it (the kernel's rule for PID 1), and that is what is graded.
+// lifecycle.stop: the stop signal (the image's STOPSIGNAL, else SIGTERM, as every engine's stop
+// command and compose send it), then the subject exits within its grace; killed after it is a FAIL. Without
+// `init: true` the image's own PID 1 receives the signal, as under a plain `run`: a PID 1 without
+// a handler for it ignores it (the kernel's rule for PID 1), and that is what is graded.
 import type { CaseContext, Draft } from "./case.js";
 import { describeExit, exitFactsOn, knownCause, lastLine, logExcerpt } from "./diagnose.js";
+import { ENGINE_STOP_SIGNAL } from "./image-config.js";
 import { withHeartbeat } from "./progress.js";
 
-export async function stopSubject(c: CaseContext, containerId: string): Promise<Draft> {
+export async function stopSubject(
+  c: CaseContext,
+  containerId: string,
+  signal = ENGINE_STOP_SIGNAL,
+): Promise<Draft> {
   const { engine, subject } = c;
   const graceSec = Math.ceil(subject.stopTimeoutMs / 1000);
   const started = Date.now();
@@ -18,7 +24,7 @@ export async function stopSubject(c: CaseContext, containerId: string): Promise<
   const stopMs = Date.now() - started;
   const state = (await engine.inspect(containerId)).state;
   if (!wasRunning) {
-    // It died on its own after it was ready: nothing received SIGTERM; say what happened instead.
+    // It died on its own after it was ready: nothing received the signal; say what happened instead.
     const facts = await exitFactsOn(engine, state);
     const excerpt = await logExcerpt(engine, containerId);
     // The same reading of its log as a crash before readiness: the known cause and its fix.
@@ -35,7 +41,7 @@ export async function stopSubject(c: CaseContext, containerId: string): Promise<
       remediation:
         facts.oomKilled || facts.oomUnreported
           ? "raise limits.memory in the inventory, or reduce the process's memory use"
-          : (cause?.fix ?? "read the log excerpt: the service must keep running until it receives SIGTERM"),
+          : (cause?.fix ?? `read the log excerpt: the service must keep running until it receives ${signal}`),
     };
   }
   const evidence = {
@@ -44,6 +50,7 @@ export async function stopSubject(c: CaseContext, containerId: string): Promise<
     graceMs: subject.stopTimeoutMs,
     oomKilled: state.oomKilled,
     init: subject.init,
+    signal,
   };
   // Killed after the grace period: 137 (SIGKILL), and the stop took the whole grace.
   if (state.exitCode === 137 && stopMs >= graceSec * 1000 - 100) {
@@ -52,7 +59,7 @@ export async function stopSubject(c: CaseContext, containerId: string): Promise<
     const cause = knownCause(excerpt, subject.writableRoots);
     return {
       status: "fail",
-      message: `ignored SIGTERM: killed after the ${graceSec} s grace period${cause ? `; its log: ${cause.cause}` : ""}`,
+      message: `ignored ${signal}: killed after the ${graceSec} s grace period${cause ? `; its log: ${cause.cause}` : ""}`,
       evidence: {
         ...evidence,
         logExcerpt: excerpt,
@@ -61,9 +68,9 @@ export async function stopSubject(c: CaseContext, containerId: string): Promise<
       remediation: cause
         ? `${cause.fix} (the shutdown failed on it)`
         : subject.init
-          ? "handle SIGTERM in the server (the init forwards it; the server ignores or outlives it), or raise stopTimeoutMs"
-          : 'handle SIGTERM in PID 1 (exec the server so it receives the signal, and make it exit on TERM), or declare "init": true in the inventory (`{cli} run --init`) so an init forwards it; or raise stopTimeoutMs',
+          ? `handle ${signal} in the server (the init forwards it; the server ignores or outlives it), or raise stopTimeoutMs`
+          : `handle ${signal} in PID 1 (exec the server so it receives the signal, and make it exit on it), declare the signal it does exit on with STOPSIGNAL in the Dockerfile, or declare "init": true in the inventory (\`{cli} run --init\`) so an init forwards it; or raise stopTimeoutMs`,
     };
   }
-  return { status: "pass", message: `exited ${state.exitCode} after SIGTERM in ${stopMs} ms`, evidence };
+  return { status: "pass", message: `exited ${state.exitCode} after ${signal} in ${stopMs} ms`, evidence };
 }

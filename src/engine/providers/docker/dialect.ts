@@ -5,14 +5,34 @@ import type { EngineDefaults, EngineFacts, HardenedSetting } from "../../provide
 import type { EngineIdentity } from "./identity.js";
 import type { ContainerInspect, CreateOptions } from "./translate.js";
 
+/** A raw call to the engine's API, for what a dialect says in its own terms (Podman's libpod). */
+export type EngineRequest = (
+  method: "GET" | "POST",
+  path: string,
+  body?: unknown,
+  signal?: AbortSignal,
+) => Promise<unknown>;
+
 export interface DockerDialect {
   /** The product whose engines speak this dialect (EngineIdentity.product). */
   kind: string;
   facts(engine: EngineIdentity): EngineFacts;
   /** The create body in this engine's terms. */
   speak(body: CreateOptions): CreateOptions;
-  /** The inspect document in Docker's terms; `nameOf` names a container by ID. */
-  hear(doc: ContainerInspect, nameOf: (id: string) => Promise<string>): Promise<ContainerInspect>;
+  /**
+   * Creates a container from the spoken body through the engine's own API, where its compatible
+   * create drops hardening settings (Podman); absent: the compatible create. Its ID.
+   */
+  create?(body: CreateOptions, request: EngineRequest, signal: AbortSignal): Promise<string>;
+  /**
+   * The inspect document in Docker's terms; `nameOf` names a container by ID, `request` reads
+   * what the compatible document leaves out from the engine's own API.
+   */
+  hear(
+    doc: ContainerInspect,
+    nameOf: (id: string) => Promise<string>,
+    request: EngineRequest,
+  ): Promise<ContainerInspect>;
   /** Kill a container before its forced removal (whose own stop would spend the grace period). */
   killBeforeRemove: boolean;
   /** Creates sent at once, at most (an engine that creates behind one lock); absent: no limit. */
@@ -65,6 +85,7 @@ export const DOCKER_DEFAULTS: EngineDefaults = {
     "/sbin/docker-init",
     "/usr/sbin/docker-init",
   ],
+  appArmorProfile: "docker-default",
 };
 
 /** Docker applies every hardened setting it accepts; a deviation there means an old or patched engine. */

@@ -15,6 +15,7 @@ import {
   type ContainerView,
   type Engine,
   type EngineFacts,
+  type EngineHost,
   type ImageView,
   type LaunchSpec,
   type ListFilters,
@@ -35,6 +36,7 @@ import {
   type ContainerInspect,
   type CreateOptions,
   createBody,
+  engineHostOf,
   type ImageInspect,
   imageView,
   toView,
@@ -73,6 +75,8 @@ export class DockerEngine implements Engine {
   private identityPromise: Promise<EngineIdentity> | undefined;
   private createSlots: Slots | undefined;
   private readonly oomAnswers = new Map<string, Promise<boolean>>();
+  private hostPromise: Promise<EngineHost> | undefined;
+  private readonly volumeOptions = new Map<string, Promise<Record<string, string>>>();
 
   constructor(
     docker?: Docker,
@@ -108,6 +112,9 @@ export class DockerEngine implements Engine {
     const named = identityFromPing(await this.pingHeaders(timeoutMs));
     // The answer names the engine: its facts and the builder choice need no call of their own.
     if (named) this.identityPromise ??= Promise.resolve(named);
+    // The host's size and security options, which containment judges limits and MAC against, are
+    // asked for now, off the subjects' paths (Podman gathers its /info under the store lock).
+    this.engineHost().catch(() => undefined);
     if (!this.expectKind) return;
     const facts = await this.facts();
     if (facts.kind !== this.expectKind)
@@ -271,13 +278,15 @@ export class DockerEngine implements Engine {
     this.createSlots ??= dialect.concurrentCreates ? new Slots(dialect.concurrentCreates) : undefined;
     const release = await this.createSlots?.take();
     try {
-      const c = await this.call(
+      return await this.call(
         "create container",
-        (abortSignal) => this.docker.createContainer({ ...spoken, abortSignal } as CreateOptions),
+        async (abortSignal) =>
+          dialect.create
+            ? dialect.create(spoken, this.request, abortSignal)
+            : (await this.docker.createContainer({ ...spoken, abortSignal } as CreateOptions)).id,
         undefined,
         signal,
       );
-      return c.id;
     } finally {
       release?.();
     }
@@ -298,11 +307,64 @@ export class DockerEngine implements Engine {
 
   async inspect(id: string, signal?: AbortSignal): Promise<ContainerView> {
     const { dialect, facts } = await this.dialect();
-    const doc = await dialect.hear(await this.inspectRaw(id, signal), (ref) => this.nameOf(ref));
+    const doc = await dialect.hear(
+      await this.inspectRaw(id, signal),
+      (ref) => this.nameOf(ref),
+      (method, path, body, inner) =>
+        this.call(
+          `${method} ${path}`,
+          (s) => this.request(method, path, body, s),
+          undefined,
+          inner ?? signal,
+        ),
+    );
     // The event log only confirms: when it cannot be read, the inspect stands as the engine gave it.
     if (facts.reportsOomKills && unconfirmedKill(doc))
       doc.State.OOMKilled = await this.oomEventOf(doc, signal).catch(() => false);
-    return toView(doc, facts.defaults);
+    await this.withVolumeOptions(doc, signal);
+    // Not knowing the host leaves the limits unjudged against it (the case says so), never an error.
+    const host = await this.engineHost().catch(() => undefined);
+    return { ...toView(doc, facts.defaults), ...(host ? { engineHost: host } : {}) };
+  }
+
+  /** The engine's /info, read once per engine (asked again after a failure). */
+  private engineHost(): Promise<EngineHost> {
+    this.hostPromise ??= this.call("info", (abortSignal) =>
+      (this.docker.info as (o: object) => Promise<Record<string, unknown>>)({ abortSignal }),
+    ).then(engineHostOf);
+    this.hostPromise.catch(() => {
+      this.hostPromise = undefined;
+    });
+    return this.hostPromise;
+  }
+
+  /**
+   * Each local volume's driver options, which the container's inspect leaves out: a volume made
+   * with `-o bind -o device=<dir>` is a bind of that directory, whatever filesystem holds it. A
+   * volume in use cannot be removed or changed, so its options are read once per container.
+   */
+  private async withVolumeOptions(doc: ContainerInspect, signal?: AbortSignal): Promise<void> {
+    await Promise.all(
+      (doc.Mounts ?? [])
+        .filter((m) => m.Type === "volume" && m.Driver === "local" && m.Name)
+        .map(async (m) => {
+          const key = `${doc.Id}/${m.Name}`;
+          let options = this.volumeOptions.get(key);
+          if (!options) {
+            options = this.call(
+              `inspect volume ${m.Name}`,
+              (abortSignal) => this.docker.getVolume(m.Name!).inspect({ abortSignal } as object),
+              undefined,
+              signal,
+            ).then((v) => (v as { Options?: Record<string, string> | null }).Options ?? {});
+            if (this.volumeOptions.size >= 1000) this.volumeOptions.clear();
+            this.volumeOptions.set(key, options);
+            options.catch(() => this.volumeOptions.delete(key));
+          }
+          const read = await options.catch(() => undefined);
+          if (read) Object.assign(m, { VolumeOptions: read });
+        }),
+    );
   }
 
   /**
@@ -327,6 +389,34 @@ export class DockerEngine implements Engine {
     }
     return answer;
   }
+
+  /** One call to the engine's API as the dialect words it: its JSON answer, an error for a 4xx/5xx. */
+  private readonly request = (
+    method: "GET" | "POST",
+    path: string,
+    body?: unknown,
+    abortSignal?: AbortSignal,
+  ): Promise<unknown> =>
+    new Promise((resolve, reject) =>
+      this.docker.modem.dial(
+        {
+          path,
+          method,
+          ...(body !== undefined ? { options: body } : {}),
+          abortSignal,
+          statusCodes: {
+            200: true,
+            201: true,
+            204: true,
+            400: "bad parameter",
+            404: "no such object",
+            409: "conflict",
+            500: "server error",
+          },
+        } as Parameters<Docker["modem"]["dial"]>[0],
+        (err, data) => (err ? reject(err) : resolve(data)),
+      ),
+    );
 
   /** The inspect document as the engine returned it. */
   inspectRaw(id: string, signal?: AbortSignal): Promise<ContainerInspect> {

@@ -4,6 +4,7 @@ import type Docker from "dockerode";
 import type {
   ContainerView,
   EngineDefaults,
+  EngineHost,
   ImageHealthcheck,
   ImageView,
   LaunchSpec,
@@ -111,7 +112,13 @@ export function toView(doc: ContainerInspect, defaults: EngineDefaults): Contain
       ...(m.Name ? { name: String(m.Name) } : {}),
       ...(m.Driver ? { driver: String(m.Driver) } : {}),
       ...(m.Propagation ? { propagation: String(m.Propagation) } : {}),
+      ...((m as { VolumeOptions?: Record<string, string> }).VolumeOptions
+        ? { volumeOptions: (m as { VolumeOptions?: Record<string, string> }).VolumeOptions }
+        : {}),
     })),
+    ...(typeof (doc as { AppArmorProfile?: unknown }).AppArmorProfile === "string"
+      ? { appArmorProfile: (doc as { AppArmorProfile: string }).AppArmorProfile }
+      : {}),
     ...dataRootOf(doc),
     sysctls: (hc.Sysctls as Record<string, string> | undefined) ?? {},
     ports: bindings(doc.NetworkSettings?.Ports),
@@ -126,6 +133,8 @@ function limitsOf(hc: Loose) {
     pidsLimit: typeof hc.PidsLimit === "number" ? hc.PidsLimit : null,
     nanoCpus: num(hc.NanoCpus),
     cpuQuota: num(hc.CpuQuota),
+    cpuPeriod: num(hc.CpuPeriod),
+    cpusetCpus: str(hc.CpusetCpus),
   };
 }
 
@@ -178,6 +187,13 @@ export function imageView(info: ImageInspect, tags: (t: string) => string): Imag
     created: Math.floor(Date.parse(info.Created) / 1000) || 0,
     user: str(cfg.User),
     volumes: Object.keys((cfg.Volumes as Record<string, unknown> | null) ?? {}),
+    entrypoint: list(cfg.Entrypoint),
+    cmd: list(cfg.Cmd),
+    workingDir: str(cfg.WorkingDir),
+    // Names only: a value in the image's ENV may be a credential someone baked in.
+    envNames: list(cfg.Env).map((e) => e.split("=")[0]!),
+    stopSignal: str(cfg.StopSignal),
+    exposedPorts: Object.keys((cfg.ExposedPorts as Record<string, unknown> | null) ?? {}),
   };
   const healthcheck = healthcheckOf(cfg.Healthcheck as Loose | undefined);
   return healthcheck ? { ...view, healthcheck } : view;
@@ -198,5 +214,15 @@ function healthcheckOf(h: Loose | undefined): ImageHealthcheck | undefined {
     timeoutMs: Math.round(Number(h?.Timeout ?? 0) / NS_PER_MS) || 30_000,
     retries: Number(h?.Retries ?? 0) || 3,
     startPeriodMs: Math.round(Number(h?.StartPeriod ?? 0) / NS_PER_MS),
+  };
+}
+
+/** The engine's /info as the host its containers run on. */
+export function engineHostOf(info: Loose): EngineHost {
+  return {
+    memoryBytes: num(info.MemTotal),
+    cpus: num(info.NCPU),
+    cgroupVersion: str(info.CgroupVersion),
+    securityOptions: list(info.SecurityOptions),
   };
 }

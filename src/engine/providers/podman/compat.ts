@@ -4,7 +4,9 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { HardenedSetting } from "../../provider.js";
+import type { EngineRequest } from "../docker/dialect.js";
 import type { ContainerInspect, CreateOptions } from "../docker/translate.js";
+import { LIBPOD_API } from "./libpod.js";
 
 /**
  * The create options in Podman's terms. Podman 4 refuses tmpfs `uid=`/`gid=` options ("unknown mount option"); its `U` option chowns the
@@ -51,8 +53,14 @@ function seccompAsFile(opt: string): string {
 export async function podmanInspect(
   info: ContainerInspect,
   nameOf: (id: string) => Promise<string>,
+  request: EngineRequest,
 ): Promise<ContainerInspect> {
   const host = { ...info.HostConfig } as ContainerInspect["HostConfig"] & Record<string, unknown>;
+  // The compatible document has no CgroupnsMode: Podman's own names it CgroupMode.
+  if (!host.CgroupnsMode) host.CgroupnsMode = await cgroupnsMode(info.Id, request);
+  // A memory limit with no swap limit recorded (0) is `--memory-swap -1`: the runtime then leaves
+  // swap unbounded (Podman records twice the memory limit whenever swap is not said).
+  if (Number(host.Memory) > 0 && host.MemorySwap === 0) host.MemorySwap = -1;
   host.SecurityOpt = (host.SecurityOpt ?? []).map((o: string) => {
     const file = /^seccomp[=:](.*)$/.exec(o)?.[1];
     if (!file || path.dirname(file) !== SECCOMP_DIR) return o;
@@ -67,6 +75,22 @@ export async function podmanInspect(
     if (id) host[key] = `container:${await nameOf(id).catch(() => id)}`;
   }
   return { ...info, HostConfig: host };
+}
+
+/** A container's cgroup namespace mode never changes: read once per container from Podman's own inspect. */
+const cgroupModes = new Map<string, Promise<string>>();
+
+function cgroupnsMode(id: string, request: EngineRequest): Promise<string> {
+  let mode = cgroupModes.get(id);
+  if (!mode) {
+    if (cgroupModes.size >= 1000) cgroupModes.delete(cgroupModes.keys().next().value!);
+    mode = request("GET", `${LIBPOD_API}/containers/${encodeURIComponent(id)}/json`).then((doc) =>
+      String((doc as { HostConfig?: { CgroupMode?: unknown } }).HostConfig?.CgroupMode ?? ""),
+    );
+    cgroupModes.set(id, mode);
+    mode.catch(() => cgroupModes.delete(id));
+  }
+  return mode;
 }
 
 /** How to get each setting applied on Podman, for a subject whose setting the engine ignored. */

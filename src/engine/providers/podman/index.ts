@@ -1,8 +1,11 @@
 // Podman, through its Docker-compatible socket: the Docker API transport with Podman's dialect
 // (what it needs said differently, what it reports differently, how to fix what it ignores).
+
+import { EngineError } from "../../../errors.js";
 import type { Endpoint, EndpointSearch, EngineDefaults } from "../../provider.js";
 import { DOCKER_DEFAULTS, type DockerDialect } from "../docker/dialect.js";
 import { PODMAN_REMEDIATION, podmanCreateOptions, podmanInspect } from "./compat.js";
+import { LIBPOD_API, libpodSpec } from "./libpod.js";
 
 /**
  * Podman's own default capability set (containers.conf) is smaller than Docker's, but the service
@@ -12,6 +15,8 @@ import { PODMAN_REMEDIATION, podmanCreateOptions, podmanInspect } from "./compat
 const PODMAN_DEFAULTS: EngineDefaults = {
   ...DOCKER_DEFAULTS,
   engineFiles: ["/etc/hosts", "/etc/hostname", "/etc/resolv.conf", "/run/podman-init"],
+  // containers-default-<version of containers/common>
+  appArmorProfile: "containers-default",
 };
 
 export const podmanDialect: DockerDialect = {
@@ -27,8 +32,25 @@ export const podmanDialect: DockerDialect = {
     // Measured on 4.3: removing an image also removes its parent when that is left untagged and
     // childless, `noprune` or not (tests/docker/adversarial-inputs.test.ts).
     prunesUntaggedParents: true,
+    unreadable: {
+      // Measured on 4.3: a container created with IPC "none" has no /dev/shm at all, yet its
+      // inspect says "shareable", as for every container with an IPC namespace of its own
+      // (libpod/container_inspect_linux.go never reaches its "none" branch).
+      IpcMode:
+        'Podman 4.3 reports IpcMode "shareable" for a container created with IPC "none" (it has no /dev/shm): the subject\'s mounts are measured instead',
+    },
   }),
   speak: podmanCreateOptions,
+  // Created through Podman's own API: its compatible create drops the cgroup namespace, IPC "none",
+  // device rules and unlimited swap, and adds writable tmpfs under a read-only root (./libpod.ts).
+  async create(body, request, signal) {
+    const answer = (await request("POST", `${LIBPOD_API}/containers/create`, libpodSpec(body), signal)) as {
+      Id?: string;
+    };
+    if (!answer?.Id)
+      throw new EngineError("create container: Podman answered without a container ID", "engine");
+    return answer.Id;
+  },
   hear: podmanInspect,
   // Podman's forced removal stops the container with its stop timeout first (SIGTERM, then
   // SIGKILL after the grace period), which would spend a cancelled run's bounded cleanup time:

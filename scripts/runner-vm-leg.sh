@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# The runner-platform leg: the real-engine suites inside a GitHub-runner-like VM (pure cgroup v2,
+# AppArmor enforcing docker-default, a current Docker), on a copy of this checkout, CI=true.
+#
+#   scripts/runner-vm-leg.sh [--store overlay2|containerd] [ci|all|TEST_FILE...]
+#
+#   ci   (default) the demo, the fault matrix and the realistic matrix: what .ci/run runs
+#   all  every real-engine suite (npm run test:runner-vm): docs/platforms.md records its result
+#   --store containerd   Docker's containerd image store ("containerd-snapshotter", the default of
+#                        new installs of current Docker) instead of the classic overlay2 store
+#
+# The VM is ../shared/tools/runner-vm/runner-vm.sh (RUNNER_VM_TOOL overrides); its root filesystem
+# and disk are built once per machine and kept (RUNNER_VM_DIR), as are, on its disk, the base
+# images scripts/engine.sh makes there. The guest has no npm registry: the dependencies go in as
+# an npm cache filled here (once per package-lock.json). Results land in out/runner-vm/<store>/:
+# the demo's log, vitest's JSON, and summary.txt (one line per test file: result and seconds).
+set -euo pipefail
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+vm="${RUNNER_VM_TOOL:-$(cd "$repo/.." && pwd)/shared/tools/runner-vm/runner-vm.sh}"
+cache="${DA_NPM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/docker-acceptance/npm}"
+store=overlay2
+[ "${1:-}" = --store ] && { store=$2; shift 2; }
+case "$store" in overlay2 | containerd) ;; *) echo "runner-vm-leg.sh: --store overlay2|containerd" >&2; exit 2 ;; esac
+
+REAL_ENGINE_SUITES="tests/docker/contract.test.ts tests/docker/lifecycle.test.ts tests/docker/realistic-matrix.test.ts
+  tests/docker/containment-matrix.test.ts tests/docker/check.test.ts tests/docker/check-stack.test.ts
+  tests/docker/probe-channel.test.ts tests/docker/signals.test.ts tests/docker/sweep.test.ts
+  tests/docker/run-bundle.test.ts tests/docker/engine-select.test.ts tests/docker/stop.test.ts
+  tests/docker/trust.test.ts tests/docker/build.test.ts tests/docker/failsafe.test.ts"
+demo=1
+case "${1:-ci}" in
+  ci) tests="tests/docker/containment-matrix.test.ts tests/docker/realistic-matrix.test.ts" ;;
+  all) tests=$REAL_ENGINE_SUITES ;;
+  *) demo=0; tests="$*" ;;
+esac
+
+say() { printf 'runner-vm-leg: %s\n' "$*" >&2; }
+# A short command in the guest. Its sshd can take longer than the tool's 5 s connect time-out to
+# answer while the host is busy (an emulated CPU): ssh's own failure (255) is tried again.
+guest() {
+  local rc
+  for _ in 1 2 3 4 5 6; do
+    "$vm" ssh "$@" && return 0
+    rc=$?
+    [ "$rc" = 255 ] || return "$rc"
+    sleep 10
+  done
+  return 255
+}
+[ -x "$vm" ] || { say "no runner VM tool at $vm (set RUNNER_VM_TOOL)"; exit 1; }
+t0=$SECONDS
+"$vm" build
+"$vm" start
+say "VM up after $((SECONDS - t0)) s: $(guest 'docker version --format "Docker {{.Server.Version}} (API {{.Server.APIVersion}})"; stat -fc "cgroup %T" /sys/fs/cgroup' | tr '\n' ' ')"
+
+# The dependencies, as an npm cache the guest installs from offline (refreshed with the lock file).
+lock=$(sha256sum "$repo/package-lock.json" | cut -c1-16)
+if [ "$(guest "cat /root/npm-cache/.lock 2>/dev/null" || true)" != "$lock" ]; then
+  say "filling the npm cache for package-lock.json $lock"
+  fill=$(mktemp -d)
+  cp "$repo/package.json" "$repo/package-lock.json" "$fill/"
+  (cd "$fill" && npm ci --ignore-scripts --no-audit --no-fund --cache "$cache" >/dev/null)
+  rm -rf "$fill"
+  guest 'rm -rf /root/npm-cache && mkdir -p /root/npm-cache'
+  tar -C "$cache" -cf - . | "$vm" ssh 'tar -C /root/npm-cache -xf -'
+  guest "echo $lock >/root/npm-cache/.lock"
+fi
+
+# The image store: Docker's own overlay2 store, or containerd's (image IDs are manifest digests
+# there, listings and intermediate images differ), switched by daemon.json and a restart.
+want='{}'
+[ "$store" = containerd ] && want='{"features": {"containerd-snapshotter": true}}'
+guest "[ \"\$(cat /etc/docker/daemon.json 2>/dev/null)\" = '$want' ] || { echo '$want' >/etc/docker/daemon.json && systemctl restart docker && for i in \$(seq 1 60); do docker info >/dev/null 2>&1 && break; sleep 1; done; }"
+say "image store: $(guest 'docker info --format "{{.Driver}}"')"
+
+# A copy of the working tree as it is (tracked and new files, not node_modules or out/).
+# One stable name, so each run replaces the last copy in the guest (/src/docker-acceptance).
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+stage="$work/docker-acceptance"
+mkdir "$stage"
+(cd "$repo" && git ls-files -z -co --exclude-standard | tar --null --ignore-failed-read -T - -cf - 2>/dev/null) | tar -C "$stage" -xf -
+out="out/runner-vm/$store"
+status=0
+"$vm" run -C "$stage" -o "$repo" -f out/runner-vm -- bash -s <<EOF || status=$?
+set -u
+export CI=true
+mkdir -p $out
+t=\$SECONDS
+# node_modules installed once per package-lock.json and kept in the guest (hard-linked in).
+kept=/root/node_modules-$lock
+if [ -d \$kept ]; then cp -al \$kept node_modules; else
+  npm ci --offline --no-audit --no-fund --cache /root/npm-cache >$out/npm-ci.log 2>&1 || { tail -20 $out/npm-ci.log; exit 1; }
+  rm -rf /root/node_modules-* && cp -al node_modules \$kept
+fi
+echo "npm \$((SECONDS - t)) s" >$out/summary.txt; t=\$SECONDS
+npm run --silent bundle >$out/bundle.log 2>&1 || { tail -20 $out/bundle.log; exit 1; }
+bash scripts/engine.sh >$out/engine.log 2>&1 || { tail -20 $out/engine.log; exit 1; }
+DA_SECCOMP_DEFAULT=\$(bash scripts/seccomp-default.sh); export DA_SECCOMP_DEFAULT
+echo "bundle and engine.sh \$((SECONDS - t)) s; seccomp default: \$DA_SECCOMP_DEFAULT" >>$out/summary.txt
+status=0
+if [ $demo = 1 ]; then
+  t=\$SECONDS
+  node scripts/demo.mjs >$out/demo.log 2>&1; s=\$?
+  [ \$s = 0 ] || status=\$s
+  rm -rf $out/demo && cp -r out/demo $out/demo
+  echo "demo exit \$s (\$(grep -o 'Verdict: [A-Z]*.*' $out/demo.log | head -1)) \$((SECONDS - t)) s" >>$out/summary.txt
+fi
+# One file at a time: the guest's two emulated CPUs are the bottleneck, not the engine's lock.
+npx vitest run --maxWorkers=1 $tests --reporter=default --reporter=json --outputFile.json=$out/results.json >$out/vitest.log 2>&1 || status=1
+node -e '
+  const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+  for (const f of r.testResults) {
+    const n = (s) => f.assertionResults.filter((a) => a.status === s).length;
+    const secs = ((f.endTime - f.startTime) / 1000).toFixed(0);
+    console.log(f.name.replace(/^.*?tests\//, "tests/") + ": " + n("passed") + " passed, " + n("failed") + " failed, " + (n("pending") + n("todo") + n("skipped")) + " skipped, " + secs + " s");
+  }' $out/results.json >>$out/summary.txt || status=1
+exit \$status
+EOF
+say "done in $((SECONDS - t0)) s (exit $status); $out/summary.txt:"
+cat "$repo/$out/summary.txt" >&2 || true
+exit "$status"

@@ -1,0 +1,86 @@
+import { describe, expect, it } from "vitest";
+import { createBody } from "../../src/engine/providers/docker/translate.js";
+import { signalName, signalNumber } from "../../src/engine/signals.js";
+import { subjectSchema } from "../../src/inventory/schema.js";
+import { planLaunch } from "../../src/suites/lifecycle/create.js";
+
+const subject = (extra: Record<string, unknown> = {}) =>
+  subjectSchema.parse({ name: "svc", image: "example/svc:1", ...extra });
+
+const image = {
+  user: "app",
+  entrypoint: ["python3", "/opt/site/serve.py"],
+  cmd: ["--greeting", "hi"],
+  workingDir: "/srv/site",
+  envNames: ["PATH", "SITE_PORT"],
+  stopSignal: "SIGUSR2",
+  exposedPorts: ["8081/tcp"],
+  volumes: ["/var/cache/site", "/data"],
+};
+
+describe("the image's runtime configuration", () => {
+  it("is taken from the image where the inventory is silent, and says so field by field", () => {
+    const plan = planLaunch(
+      subject({ port: 8081, writableRoots: ["/tmp", "/var/cache/site"] }),
+      "i",
+      "o",
+      "c",
+      image,
+    );
+    expect(createBody(plan.spec).StopSignal).toBe("SIGUSR2");
+    expect(plan.runtime).toEqual({
+      user: { value: "app", from: "image" },
+      entrypoint: { value: '["python3","/opt/site/serve.py"]', from: "image" },
+      command: { value: '["--greeting","hi"]', from: "image" },
+      workingDir: { value: "/srv/site", from: "image" },
+      env: { PATH: "image", SITE_PORT: "image" },
+      stopSignal: { value: "SIGUSR2", from: "image" },
+      healthcheck: { value: "none", from: "engine default" },
+      port: { value: "8081/tcp (the image exposes 8081/tcp)", from: "inventory" },
+      volumes: {
+        "/var/cache/site": "an allotted writable root (a tmpfs over the VOLUME)",
+        "/data": "the engine's anonymous volume (not allotted: containment.mounts)",
+      },
+    });
+  });
+
+  it("lets the inventory's user, command and environment win, names only", () => {
+    const plan = planLaunch(
+      subject({ user: "1000:1000", command: ["serve"], env: { SITE_PORT: "9000", TOKEN: "s3cret" } }),
+      "i",
+      "o",
+      "c",
+      image,
+    );
+    expect(plan.runtime.user).toEqual({ value: "1000:1000", from: "inventory" });
+    expect(plan.runtime.command).toEqual({ value: '["serve"]', from: "inventory" });
+    expect(plan.runtime.env).toEqual({ PATH: "image", SITE_PORT: "inventory", TOKEN: "inventory" });
+    expect(JSON.stringify(plan.runtime)).not.toContain("s3cret");
+  });
+
+  it("falls back to the engine's defaults for an image that declares nothing", () => {
+    const plan = planLaunch(subject(), "i", "o", "c", {});
+    expect(plan.spec.stop?.signal).toBe("SIGTERM");
+    expect(plan.runtime.stopSignal).toEqual({ value: "SIGTERM", from: "engine default" });
+    expect(plan.runtime.user.from).toBe("engine default");
+    expect(plan.runtime.workingDir).toEqual({ value: "/", from: "engine default" });
+  });
+
+  it.each([
+    ["SIGINT", "SIGINT", 2],
+    ["INT", "SIGINT", 2],
+    ["2", "SIGINT", 2],
+    ["sigquit", "SIGQUIT", 3],
+    ["SIGRTMIN+3", "SIGRTMIN+3", 37],
+    ["RTMAX", "SIGRTMIN+30", 64],
+  ])("reads STOPSIGNAL %s as %s (%d)", (raw, name, n) => {
+    expect(signalName(raw)).toBe(name);
+    expect(signalNumber(raw)).toBe(n);
+  });
+
+  it("reads an image's own spelling of a signal it does not know as not a signal", () => {
+    expect(signalNumber("SIGNOPE")).toBeUndefined();
+    expect(signalNumber("99")).toBeUndefined();
+    expect(planLaunch(subject(), "i", "o", "c", { stopSignal: "SIGNOPE" }).spec.stop?.signal).toBe("SIGNOPE");
+  });
+});
