@@ -1,3 +1,0 @@
-import { createRequire as __daCreateRequire } from 'node:module';
-const require = __daCreateRequire(import.meta.url);
-import{a,b,c,d,e}from"./chunk-5CK3Z5ZY.js";import"./chunk-QTQBLBDW.js";import"./chunk-KCMVTLBS.js";import"./chunk-YLM74PFL.js";import"./chunk-I2O2J36H.js";import"./chunk-SVZIL5GT.js";import"./chunk-7PDPJTIO.js";import"./chunk-BFLJ2BVZ.js";import"./chunk-KX3K6PHR.js";import"./chunk-OEJCORYR.js";import"./chunk-MRE6PENT.js";import"./chunk-5IAYGZMI.js";import"./chunk-EL4BHQTD.js";import"./chunk-PZA4RAY2.js";import"./chunk-5SQMYPO4.js";import"./chunk-LRMSU3JF.js";import"./chunk-NS2G42GP.js";import"./chunk-EN66KAXS.js";export{c as inventoryCheck,e as printable,d as renderVerification,a as verify,b as verifyBundleAgainst};
