@@ -175,6 +175,11 @@ export interface ContainerState {
   pid: number;
   exitCode: number;
   oomKilled: boolean;
+  /**
+   * Why the engine's OOM verdict could not be established for this exit (its event stream and its
+   * event log both failed): the kill is then neither called an OOM kill nor ruled one out.
+   */
+  oomUnknown?: string;
   /** The engine's own error (e.g. the executable was not found). */
   error?: string;
   startedAt?: string;
@@ -183,6 +188,13 @@ export interface ContainerState {
   /** The image's HEALTHCHECK as the engine reports it; absent when there is none. */
   health?: { status: string; lastOutput?: string };
 }
+
+/**
+ * How a stop ended, as a fact rather than a duration: "not running" (nothing received the stop
+ * signal), "exited" within the grace after it, or "killed" because it was still running when the
+ * grace had passed (the kill found it running).
+ */
+export type StopOutcome = "not running" | "exited" | "killed";
 
 /** One container as observed: its settings, state and what is not graded but read back. */
 export interface ContainerView extends ContainerSettings {
@@ -338,8 +350,8 @@ export interface Engine {
   create(spec: LaunchSpec, signal?: AbortSignal): Promise<string>;
   start(id: string, signal?: AbortSignal): Promise<void>;
   inspect(id: string, signal?: AbortSignal): Promise<ContainerView>;
-  /** The stop signal, then a kill after `graceSec`; false when it was not running (nothing got the signal). */
-  stop(id: string, graceSec: number): Promise<boolean>;
+  /** The stop signal, then a kill when it has not exited `graceSec` after it: how the stop ended. */
+  stop(id: string, graceSec: number): Promise<StopOutcome>;
   /** Until the container exits: its exit code. */
   wait(id: string, timeoutMs: number, signal?: AbortSignal): Promise<number>;
   /** One regular file from the container's filesystem (it need not run); undefined when missing. */

@@ -16,6 +16,8 @@ export interface ExitFacts {
   oomKilled: boolean;
   /** Killed by SIGKILL on an engine whose `oomKilled: false` proves nothing: most likely OOM-killed. */
   oomUnreported?: true;
+  /** Why whether the OOM killer ended it could not be established (the engine's events unread). */
+  oomUnknown?: string;
   /** How long the process ran, from the engine's StartedAt/FinishedAt. */
   ranMs?: number;
   startedAt?: string;
@@ -41,6 +43,7 @@ export function exitFacts(state: ContainerState, reportsOomKills = true): ExitFa
     ...(signal ? { signal } : {}),
     oomKilled: state.oomKilled,
     ...(signal === "SIGKILL" && !state.oomKilled && !reportsOomKills ? { oomUnreported: true as const } : {}),
+    ...(state.oomUnknown && !state.oomKilled ? { oomUnknown: state.oomUnknown } : {}),
     ...(ranMs !== undefined ? { ranMs } : {}),
     ...(state.startedAt !== undefined ? { startedAt: state.startedAt } : {}),
     ...(state.finishedAt !== undefined ? { finishedAt: state.finishedAt } : {}),
@@ -55,7 +58,7 @@ export async function exitFactsOn(engine: Engine, state: ContainerState): Promis
 }
 
 /** The engine's RFC 3339 times carry nanoseconds, which Date.parse does not read: keep milliseconds. */
-function parseTime(t: string | undefined): number {
+export function parseTime(t: string | undefined): number {
   return Date.parse((t ?? "").replace(/(\.\d{3})\d+/, "$1"));
 }
 
@@ -79,6 +82,8 @@ export function describeExit(f: ExitFacts, observedMs?: number): string {
   if (f.oomKilled) return `was OOM-killed (exit ${f.exitCode})${after}${restarts}`;
   if (f.oomUnreported)
     return `was killed by SIGKILL (exit ${f.exitCode})${after}${restarts}, most likely by the kernel's OOM killer (this engine does not report OOM kills)`;
+  if (f.oomUnknown)
+    return `was killed by ${f.signal ?? "a signal"} (exit ${f.exitCode})${after}${restarts}; whether by the kernel's OOM killer is not established: ${f.oomUnknown}`;
   if (f.signal) return `was killed by ${f.signal} (exit ${f.exitCode})${after}${restarts}`;
   return `exited with code ${f.exitCode}${after}${restarts}`;
 }

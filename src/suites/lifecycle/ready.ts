@@ -15,6 +15,7 @@ import {
   lastLine,
   logExcerpt,
   missingInterpreter,
+  parseTime,
 } from "./diagnose.js";
 import { explainListening, listeners } from "./listening.js";
 import { describeReadiness, type WaitOutcome, waitUntilReady } from "./readiness.js";
@@ -77,7 +78,7 @@ export async function startAndWaitReady(c: CaseContext, containerId: string): Pr
   const evidence = {
     readiness,
     attempts: outcome.attempts,
-    waitedMs: Date.now() - started,
+    waitedMs: sinceStarted(started, state.state.startedAt),
     via: outcome.via,
     ...(outcome.last ? { last: outcome.last } : {}),
     ...(readiness.type === "http" ? { healthPath: readiness.path } : {}),
@@ -107,6 +108,17 @@ export async function startAndWaitReady(c: CaseContext, containerId: string): Pr
       remediation: listening?.fix ?? notReadyFix(readiness, outcome, what),
     },
   };
+}
+
+/**
+ * How long since the subject's process started, by the engine's StartedAt: on a loaded engine the
+ * start call's own wait is not the subject's start-up. Since the start was asked, when the engine's
+ * time is missing or not on this clock (a remote engine's).
+ */
+function sinceStarted(askedAt: number, startedAt: string | undefined): number {
+  const now = Date.now();
+  const t = parseTime(startedAt);
+  return Number.isFinite(t) && t >= askedAt && t <= now ? now - t : now - askedAt;
 }
 
 /** What the subject listens on instead, when that explains why its port did not answer. */
@@ -147,7 +159,8 @@ async function notRunning(
   return {
     logExcerpt: excerpt,
     draft: {
-      status: "fail",
+      // A kill whose cause the engine's events could not settle is not blamed on the subject.
+      status: facts.oomUnknown ? "error" : "fail",
       message,
       evidence: {
         readiness,

@@ -2,16 +2,18 @@
 // Without `init: true` the image's own PID 1 receives the signal, as under a plain `run`: a PID 1
 // without a TERM handler ignores it (the kernel's rule for PID 1), and that is what is graded.
 import type { CaseContext, Draft } from "./case.js";
-import { describeExit, exitFactsOn, knownCause, lastLine, logExcerpt } from "./diagnose.js";
+import { describeExit, exitFactsOn, knownCause, lastLine, logExcerpt, parseTime } from "./diagnose.js";
 
 export async function stopSubject(c: CaseContext, containerId: string): Promise<Draft> {
   const { engine, subject } = c;
   const graceSec = Math.ceil(subject.stopTimeoutMs / 1000);
   const started = Date.now();
-  const wasRunning = await engine.stop(containerId, graceSec);
-  const stopMs = Date.now() - started;
+  // How it ended is the engine's fact (the kill found it running, or not), never the duration.
+  const outcome = await engine.stop(containerId, graceSec);
+  const answeredMs = Date.now() - started;
   const state = (await engine.inspect(containerId)).state;
-  if (!wasRunning) {
+  const stopMs = stopDuration(started, state.finishedAt, answeredMs);
+  if (outcome === "not running") {
     // It died on its own after it was ready: nothing received SIGTERM; say what happened instead.
     const facts = await exitFactsOn(engine, state);
     const excerpt = await logExcerpt(engine, containerId);
@@ -19,7 +21,7 @@ export async function stopSubject(c: CaseContext, containerId: string): Promise<
     const cause = knownCause(excerpt, subject.writableRoots);
     const line = lastLine(excerpt);
     return {
-      status: "fail",
+      status: facts.oomUnknown ? "error" : "fail",
       message: `${describeExit(facts)} while running, before it was asked to stop${cause ? `: ${cause.cause}` : ""}${line ? ` (last log line: ${line})` : ""}`,
       evidence: {
         ...facts,
@@ -39,8 +41,8 @@ export async function stopSubject(c: CaseContext, containerId: string): Promise<
     oomKilled: state.oomKilled,
     init: subject.init,
   };
-  // Killed after the grace period: 137 (SIGKILL), and the stop took the whole grace.
-  if (state.exitCode === 137 && stopMs >= graceSec * 1000 - 100) {
+  // Killed after the grace period: the kill found it still running.
+  if (outcome === "killed") {
     const excerpt = await logExcerpt(engine, containerId);
     // A server that tried to shut down but could not (e.g. could not write its final state) says so.
     const cause = knownCause(excerpt, subject.writableRoots);
@@ -60,4 +62,13 @@ export async function stopSubject(c: CaseContext, containerId: string): Promise<
     };
   }
   return { status: "pass", message: `exited ${state.exitCode} after SIGTERM in ${stopMs} ms`, evidence };
+}
+
+/**
+ * From the stop signal to the exit: the engine's FinishedAt against when the signal was sent (one
+ * clock on a local socket). A remote engine's clock may differ: the stop's own answer bounds it.
+ */
+function stopDuration(sentAt: number, finishedAt: string | undefined, answeredMs: number): number {
+  const byEngine = parseTime(finishedAt) - sentAt;
+  return Number.isFinite(byEngine) && byEngine >= 0 && byEngine <= answeredMs ? byEngine : answeredMs;
 }

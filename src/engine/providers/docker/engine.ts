@@ -2,11 +2,12 @@
 // own timeout and every object the tool creates carries the owner labels. It serves every engine
 // that speaks this API (Docker, Podman's compatible socket); what one of them needs said or read
 // differently is its dialect (./dialect.ts), chosen by the engine's identity (./identity.ts).
+import { randomBytes } from "node:crypto";
 import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
 import Docker from "dockerode";
 import { EngineError } from "../../../errors.js";
-import { DEFAULT_CALL_TIMEOUT_MS, InFlight, sleep, withTimeout } from "../../deadline.js";
-import { normalizeRef } from "../../ownership.js";
+import { DEFAULT_CALL_TIMEOUT_MS, EngineLoad, InFlight, sleep, withTimeout } from "../../deadline.js";
+import { normalizeRef, OWNER_LABEL, ROLE_LABEL } from "../../ownership.js";
 import {
   type BuilderChoice,
   BuildFailedError,
@@ -23,12 +24,14 @@ import {
   type ProbeOutput,
   type ProbeSpec,
   type ReproduceImage,
+  type StopOutcome,
 } from "../../provider.js";
 import { probeLaunch } from "../../trusted-probe.js";
 import { chooseBuilder, loadBuildKit, runBuild } from "./build.js";
 import { type DockerDialect, dockerDialect } from "./dialect.js";
+import { ExitEvents } from "./events.js";
 import { type EngineIdentity, identityFromPing, identityFromVersion } from "./identity.js";
-import { OOM_NOTICE_MS, oomEventLogged, unconfirmedKill } from "./oom.js";
+import { noticeWindowMs, oomEventLogged, unconfirmedKill } from "./oom.js";
 import { runLine } from "./run-line.js";
 import {
   type ContainerInspect,
@@ -68,6 +71,12 @@ const EXEC_OUTPUT_BYTES = 4096;
 export class DockerEngine implements Engine {
   readonly docker: Docker;
   private readonly inflight = new InFlight();
+  /** How loaded the engine answers: every call's deadline scales with it (../../deadline.ts). */
+  readonly load = new EngineLoad();
+  /** The "oom" and "die" events of the subjects this engine starts, followed from before the start. */
+  private readonly exits = new ExitEvents((since) => this.openEvents(since));
+  /** Containers this engine created under a memory limit (not probes): their exits are followed. */
+  private readonly limited = new Set<string>();
   private dialectPromise: Promise<{ dialect: DockerDialect; facts: EngineFacts }> | undefined;
   private identityPromise: Promise<EngineIdentity> | undefined;
   private createSlots: Slots | undefined;
@@ -84,17 +93,28 @@ export class DockerEngine implements Engine {
     this.docker = docker ?? new Docker();
   }
 
-  /** Wraps one engine call: its own timeout, tracked so a signal handler can let it settle. */
+  /**
+   * Wraps one engine call: its deadline, tracked so a signal handler can let it settle. A call
+   * that says how long it needs (`timeoutMs`: a wait, a build, a stop's grace) gets that plus the
+   * engine's share of the load, as every other call gets it on top of the base allowance; the
+   * others' durations (`sample`) measure how fast the engine answers.
+   */
   private call<T>(
     what: string,
     fn: (signal: AbortSignal) => Promise<T>,
-    timeoutMs = this.callTimeoutMs,
+    timeoutMs?: number,
     outer?: AbortSignal,
+    sample = timeoutMs === undefined,
   ): Promise<T> {
+    const deadline = this.load.deadlineMs(timeoutMs ?? this.callTimeoutMs);
     return this.inflight.track(
-      withTimeout(what, timeoutMs, fn, outer).catch((err: unknown) => {
-        throw toEngineError(what, err);
-      }),
+      this.load.track(
+        () =>
+          withTimeout(what, deadline, fn, outer).catch((err: unknown) => {
+            throw toEngineError(what, err);
+          }),
+        sample,
+      ),
     );
   }
 
@@ -138,6 +158,8 @@ export class DockerEngine implements Engine {
           ),
         ),
       timeoutMs,
+      undefined,
+      true, // the first round trip: how fast this engine answers, before any other call has
     );
   }
 
@@ -260,10 +282,16 @@ export class DockerEngine implements Engine {
     return this.createContainer(createBody(spec), signal);
   }
 
-  /** A create body as written (in Docker's terms; the dialect translates): tests and fixtures. */
+  /**
+   * A create body as written (in Docker's terms; the dialect translates): tests and fixtures. An
+   * owned container is created under a name reserved before the call, so a create the engine
+   * applied without answering (a time-out here, a dropped connection, a cancelled run) is found by
+   * that name and the owner label, and removed.
+   */
   async createContainer(opts: CreateOptions, signal?: AbortSignal): Promise<string> {
     const { dialect } = await this.dialect();
-    const spoken = dialect.speak(opts);
+    const named = withReservedName(opts);
+    const spoken = dialect.speak(named);
     // An engine that creates one container at a time behind a lock (Podman): 50 creates sent
     // together (a stack's probes) each wait for all the others and pass their own timeout. A few
     // at a time each answer within it, and the whole takes no longer.
@@ -276,55 +304,128 @@ export class DockerEngine implements Engine {
         undefined,
         signal,
       );
+      const labels = named.Labels ?? {};
+      if ((named.HostConfig?.Memory ?? 0) > 0 && labels[ROLE_LABEL] !== "probe") this.limited.add(c.id);
       return c.id;
+    } catch (err) {
+      if (named.name && unanswered(err)) await this.reconcileCreate(named.name, named.Labels?.[OWNER_LABEL]);
+      throw err;
     } finally {
       release?.();
     }
   }
 
-  start(id: string, signal?: AbortSignal): Promise<void> {
-    return this.call(
-      `start ${short(id)}`,
-      (abortSignal) =>
-        this.docker
-          .getContainer(id)
-          .start({ abortSignal })
-          .then(() => undefined),
-      undefined,
-      signal,
-    );
+  /**
+   * A create the engine did not answer may still be applied, now or after a queue: the reserved
+   * name is looked for at once and then, in the background (settle() waits for it), until the
+   * engine's deadline for such a call has passed; whatever appears under it goes.
+   */
+  private async reconcileCreate(name: string, owner: string | undefined): Promise<void> {
+    if (!owner) return;
+    const removeNamed = async () => {
+      const found = (await this.listContainers({ label: [`${OWNER_LABEL}=${owner}`] })).filter((c) =>
+        c.names.some((n) => n.replace(/^\//, "") === name),
+      );
+      await Promise.all(found.map((c) => this.removeContainer(c.id).catch(() => undefined)));
+      return found.length > 0 ? true : undefined;
+    };
+    if (await removeNamed().catch(() => undefined)) return;
+    const until = Date.now() + this.load.deadlineMs();
+    const watch = (async () => {
+      for (let delay = 250; Date.now() < until; delay = Math.min(delay * 2, 5000)) {
+        await sleep(delay);
+        if (await removeNamed().catch(() => undefined)) return;
+      }
+    })();
+    this.inflight.track(watch);
+  }
+
+  /**
+   * Starts it. The exits of a subject under a memory limit are followed from before the start (an
+   * OOM notice logged after the exit is still read). A start that failed is judged from the engine's
+   * record of the container, not from the answer alone: started after all (the answer was lost), a
+   * refusal the engine recorded against the container (the subject's), or the engine's own fault.
+   */
+  async start(id: string, signal?: AbortSignal): Promise<void> {
+    if (this.limited.has(id) && (await this.facts().catch(() => undefined))?.reportsOomKills)
+      await this.exits.follow(id).catch(() => undefined); // unfollowed: the event log is read instead
+    try {
+      await this.call(
+        `start ${short(id)}`,
+        (abortSignal) =>
+          this.docker
+            .getContainer(id)
+            .start({ abortSignal })
+            .then(() => undefined),
+        undefined,
+        signal,
+      );
+    } catch (err) {
+      if (!(err instanceof EngineError) || err.kind === "aborted") throw err;
+      const record = await this.inspectRaw(id).catch(() => undefined);
+      if (record && startedAt(record)) return;
+      if (record && refusedByRuntime(err, record)) throw err;
+      throw new EngineError(
+        `${err.message} (the engine did not start the container and recorded no reason against it: the engine's fault, not the subject's)`,
+        err.kind === "engine" ? "fault" : err.kind,
+        err.statusCode,
+      );
+    }
   }
 
   async inspect(id: string, signal?: AbortSignal): Promise<ContainerView> {
     const { dialect, facts } = await this.dialect();
     const doc = await dialect.hear(await this.inspectRaw(id, signal), (ref) => this.nameOf(ref));
-    // The event log only confirms: when it cannot be read, the inspect stands as the engine gave it.
+    // The events only confirm; when they cannot be read, the kill is said to be of unknown cause.
+    let oomUnknown: string | undefined;
     if (facts.reportsOomKills && unconfirmedKill(doc))
-      doc.State.OOMKilled = await this.oomEventOf(doc, signal).catch(() => false);
-    return toView(doc, facts.defaults);
+      doc.State.OOMKilled = await this.oomEventOf(doc, signal).catch((err: Error) => {
+        oomUnknown = `the engine's events, which say whether it was an OOM kill, could not be read (${err.message})`;
+        return false;
+      });
+    const view = toView(doc, facts.defaults);
+    return oomUnknown ? { ...view, state: { ...view.state, oomUnknown } } : view;
   }
 
   /**
-   * Whether the engine logged an "oom" event for this run of the container. Docker records an OOM
+   * Whether the engine reported an OOM kill for this run of the container. Docker records an OOM
    * kill from two events that race (the task's exit and the kernel's OOM notice): when the exit is
-   * handled first, inspect can read OOMKilled false although the event log says "oom" (seen in CI
-   * under load, a 16m subject diagnosed "killed by SIGKILL"). The answer is kept per exit, so
-   * later inspects cost nothing.
+   * handled first, inspect can read OOMKilled false although the engine logs "oom" (seen in CI
+   * under load, a 16m subject diagnosed "killed by SIGKILL"). Read from the events followed since
+   * its start; for a container not followed, from the event log. The answer is kept per exit.
    */
   private oomEventOf(doc: ContainerInspect, signal?: AbortSignal): Promise<boolean> {
     const key = `${doc.Id}@${doc.State.FinishedAt}`;
     let answer = this.oomAnswers.get(key);
     if (!answer) {
-      answer = this.call(
-        `read the events of ${short(doc.Id)}`,
-        (abortSignal) => oomEventLogged(this.docker, doc, abortSignal),
-        OOM_NOTICE_MS + this.callTimeoutMs,
-        signal,
-      );
+      const windowMs = noticeWindowMs(this.load.perCallMs);
+      answer = this.exits
+        .oomKilled(doc.Id, windowMs, this.load.deadlineMs())
+        .then(
+          (followed) =>
+            followed ??
+            this.call(
+              `read the events of ${short(doc.Id)}`,
+              (abortSignal) => oomEventLogged(this.docker, doc, abortSignal, windowMs),
+              windowMs,
+              signal,
+            ),
+        );
       this.oomAnswers.set(key, answer);
       answer.catch(() => this.oomAnswers.delete(key));
     }
     return answer;
+  }
+
+  /** GET /events for the tool's own containers' "oom" and "die", kept open (./events.ts). */
+  private openEvents(since: string): Promise<NodeJS.ReadableStream> {
+    return this.call("follow the engine's events", (abortSignal) =>
+      this.docker.getEvents({
+        since,
+        filters: { type: ["container"], event: ["oom", "die"], label: [OWNER_LABEL] },
+        abortSignal,
+      } as unknown as Docker.GetEventsOptions),
+    );
   }
 
   /** The inspect document as the engine returned it. */
@@ -342,38 +443,56 @@ export class DockerEngine implements Engine {
   }
 
   /**
-   * SIGTERM, then SIGKILL after `graceSec` (the engine's own stop semantics). False when it was
-   * not running (the engine's 304, Docker's and Podman's alike): nothing received the signal.
+   * The engine's stop in its two steps: the container's stop signal (SIGTERM unless its image says
+   * otherwise), then SIGKILL when it is still running `graceSec` after the signal was delivered.
+   * Whether the kill was needed is then a fact (the kill found it running), not read from how long
+   * the stop took, which a loaded engine or client stretches. The grace is counted here from the
+   * signal's answer, so the subject gets at least the whole of it.
    */
-  stop(id: string, graceSec: number): Promise<boolean> {
-    return this.call(
-      `stop ${short(id)}`,
-      (abortSignal) =>
-        this.docker
-          .getContainer(id)
-          .stop({ t: graceSec, abortSignal })
-          .then(
-            () => true,
-            (err: { statusCode?: number }) => {
-              ignoreNotModified(err);
-              return false;
-            },
-          ),
-      (graceSec + 15) * 1000,
+  async stop(id: string, graceSec: number): Promise<StopOutcome> {
+    const doc = await this.inspectRaw(id);
+    if (!doc.State?.Running) return "not running";
+    const stopSignal = (doc.Config as { StopSignal?: string } | undefined)?.StopSignal || "SIGTERM";
+    if (!(await this.kill(id, stopSignal))) return "not running";
+    const exited = await withTimeout(`wait ${short(id)}`, graceSec * 1000, (abortSignal) =>
+      this.waitCall(id, abortSignal),
+    ).then(
+      () => true,
+      (err: unknown) => {
+        if (err instanceof EngineError && err.kind === "timeout") return false;
+        throw toEngineError(`wait ${short(id)}`, err);
+      },
+    );
+    if (exited || !(await this.kill(id, "SIGKILL"))) return "exited";
+    await this.wait(id, DEFAULT_CALL_TIMEOUT_MS);
+    return "killed";
+  }
+
+  /** Sends `signal` to its first process; false when it was not running (nothing received it). */
+  private kill(id: string, signal: string): Promise<boolean> {
+    return this.call(`kill ${short(id)} with ${signal}`, (abortSignal) =>
+      this.docker
+        .getContainer(id)
+        .kill({ signal, abortSignal })
+        .then(
+          () => true,
+          (err: { statusCode?: number }) => {
+            if (err?.statusCode === 409 || err?.statusCode === 304) return false;
+            throw err;
+          },
+        ),
     );
   }
 
+  private waitCall(id: string, abortSignal: AbortSignal): Promise<number> {
+    return this.docker
+      .getContainer(id)
+      .wait({ abortSignal })
+      .then((r: { StatusCode: number }) => r.StatusCode);
+  }
+
   wait(id: string, timeoutMs: number, signal?: AbortSignal): Promise<number> {
-    return this.call(
-      `wait ${short(id)}`,
-      (abortSignal) =>
-        this.docker
-          .getContainer(id)
-          .wait({ abortSignal })
-          .then((r: { StatusCode: number }) => r.StatusCode),
-      timeoutMs,
-      signal,
-    );
+    return this.call(`wait ${short(id)}`, (abortSignal) => this.waitCall(id, abortSignal), timeoutMs, signal);
   }
 
   /**
@@ -547,18 +666,37 @@ export class DockerEngine implements Engine {
     }));
   }
 
+  /**
+   * Forced, with its anonymous volumes. A removal the engine did not answer may have been applied
+   * (or still be under way): whether it is gone is asked of the engine, and one still there is
+   * removed once more, on a fresh deadline.
+   */
   async removeContainer(id: string): Promise<void> {
     // An engine whose forced removal stops with the grace period first (Podman): SIGKILL first.
-    if ((await this.dialect()).dialect.killBeforeRemove) {
-      await this.call(`kill ${short(id)}`, (abortSignal) =>
-        this.docker.getContainer(id).kill({ signal: "SIGKILL", abortSignal }),
-      ).catch(() => undefined);
+    if ((await this.dialect()).dialect.killBeforeRemove) await this.kill(id, "SIGKILL").catch(() => false);
+    const remove = () =>
+      this.call(`remove ${short(id)}`, (abortSignal) =>
+        this.docker
+          .getContainer(id)
+          .remove({ force: true, v: true, abortSignal })
+          .then(() => undefined),
+      );
+    try {
+      await remove();
+    } catch (err) {
+      // A refusal (a 404 included) is the caller's to judge; an unanswered call, the engine's record.
+      if (!unanswered(err)) throw err;
+      if (await this.stillThere(id)) await remove();
     }
-    return this.call(`remove ${short(id)}`, (abortSignal) =>
-      this.docker
-        .getContainer(id)
-        .remove({ force: true, v: true, abortSignal })
-        .then(() => undefined),
+    this.exits.forget(id);
+    this.limited.delete(id);
+  }
+
+  /** Whether the engine still shows the container (an unanswered inspect: assume it does). */
+  private stillThere(id: string): Promise<boolean> {
+    return this.inspectRaw(id).then(
+      () => true,
+      (err: unknown) => !(err instanceof EngineError && err.statusCode === 404),
     );
   }
 
@@ -573,8 +711,43 @@ export class DockerEngine implements Engine {
   }
 }
 
-function ignoreNotModified(err: { statusCode?: number }): void {
-  if (err?.statusCode !== 304) throw err;
+/**
+ * A call the engine may have applied although its answer did not arrive: no answer in time, a
+ * connection that broke, a cancelled run, or a status from something between us and the engine.
+ * A refusal the engine itself gave (4xx, or 500 naming why) was not applied.
+ */
+function unanswered(err: unknown): boolean {
+  if (!(err instanceof EngineError)) return true;
+  if (err.kind !== "engine") return true;
+  return err.statusCode === undefined || GATEWAY_STATUS.has(err.statusCode);
+}
+
+const GATEWAY_STATUS = new Set([502, 503, 504]);
+
+/**
+ * The owner's containers get a name reserved before their create (`<owner>-<role>-<random>`)
+ * unless they have one: a create the engine applied without answering is found by it.
+ */
+function withReservedName(opts: CreateOptions): CreateOptions {
+  const owner = opts.Labels?.[OWNER_LABEL];
+  if (opts.name || !owner) return opts;
+  const role = opts.Labels?.[ROLE_LABEL] ?? "container";
+  return { ...opts, name: `${owner}-${role}-${randomBytes(6).toString("hex")}` };
+}
+
+/** Whether the engine started it (its start time is set; Go's zero time means never). */
+function startedAt(doc: ContainerInspect): boolean {
+  const t = doc.State?.StartedAt ?? "";
+  return doc.State?.Running === true || (t !== "" && !t.startsWith("0001-"));
+}
+
+/**
+ * A refused start that is the container's: the engine recorded the error against it (Docker), or
+ * its answer is the OCI runtime's refusal (Podman records nothing; its runtime names itself).
+ */
+function refusedByRuntime(err: EngineError, doc: ContainerInspect): boolean {
+  if (err.kind !== "engine" || GATEWAY_STATUS.has(err.statusCode ?? 0)) return false;
+  return !!doc.State?.Error || /\bOCI runtime\b|\b(runc|crun)\b/.test(err.message);
 }
 
 function short(id: string): string {
@@ -626,6 +799,24 @@ function toEngineError(what: string, err: unknown): EngineError {
     return new EngineError(
       `${what}: Docker engine unreachable (${e.code}); is dockerd running and DOCKER_HOST right?`,
       "unreachable",
+    );
+  }
+  // The connection broke mid-call (the engine restarted, a proxy dropped it): no answer arrived.
+  if (
+    e?.code === "ECONNRESET" ||
+    e?.code === "EPIPE" ||
+    /socket hang up|premature close/i.test(e?.message ?? "")
+  ) {
+    return new EngineError(
+      `${what}: the connection to the engine broke before it answered (${e.code ?? e.message})`,
+      "unreachable",
+    );
+  }
+  if (e?.statusCode !== undefined && GATEWAY_STATUS.has(e.statusCode)) {
+    return new EngineError(
+      `${what}: the engine could not be reached through the endpoint (HTTP ${e.statusCode}: ${e?.json?.message ?? e?.message ?? ""})`,
+      "unreachable",
+      e.statusCode,
     );
   }
   const detail = e?.json?.message ?? e?.message ?? String(err);
