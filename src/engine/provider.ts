@@ -176,10 +176,11 @@ export interface ContainerState {
   exitCode: number;
   oomKilled: boolean;
   /**
-   * Why the engine's OOM verdict could not be established for this exit (its event stream and its
-   * event log both failed): the kill is then neither called an OOM kill nor ruled one out.
+   * Why the cause of this exit cannot be established, so that it is not put on the subject: its
+   * OOM verdict could not be read (the engine's event stream and event log both failed), or the
+   * engine went away while it ran (a restarting engine stops the containers it held).
    */
-  oomUnknown?: string;
+  causeUnknown?: string;
   /** The engine's own error (e.g. the executable was not found). */
   error?: string;
   startedAt?: string;

@@ -16,8 +16,8 @@ export interface ExitFacts {
   oomKilled: boolean;
   /** Killed by SIGKILL on an engine whose `oomKilled: false` proves nothing: most likely OOM-killed. */
   oomUnreported?: true;
-  /** Why whether the OOM killer ended it could not be established (the engine's events unread). */
-  oomUnknown?: string;
+  /** Why its exit's cause cannot be established (its OOM verdict unread, the engine gone meanwhile). */
+  causeUnknown?: string;
   /** How long the process ran, from the engine's StartedAt/FinishedAt. */
   ranMs?: number;
   startedAt?: string;
@@ -43,7 +43,7 @@ export function exitFacts(state: ContainerState, reportsOomKills = true): ExitFa
     ...(signal ? { signal } : {}),
     oomKilled: state.oomKilled,
     ...(signal === "SIGKILL" && !state.oomKilled && !reportsOomKills ? { oomUnreported: true as const } : {}),
-    ...(state.oomUnknown && !state.oomKilled ? { oomUnknown: state.oomUnknown } : {}),
+    ...(state.causeUnknown && !state.oomKilled ? { causeUnknown: state.causeUnknown } : {}),
     ...(ranMs !== undefined ? { ranMs } : {}),
     ...(state.startedAt !== undefined ? { startedAt: state.startedAt } : {}),
     ...(state.finishedAt !== undefined ? { finishedAt: state.finishedAt } : {}),
@@ -82,8 +82,8 @@ export function describeExit(f: ExitFacts, observedMs?: number): string {
   if (f.oomKilled) return `was OOM-killed (exit ${f.exitCode})${after}${restarts}`;
   if (f.oomUnreported)
     return `was killed by SIGKILL (exit ${f.exitCode})${after}${restarts}, most likely by the kernel's OOM killer (this engine does not report OOM kills)`;
-  if (f.oomUnknown)
-    return `was killed by ${f.signal ?? "a signal"} (exit ${f.exitCode})${after}${restarts}; whether by the kernel's OOM killer is not established: ${f.oomUnknown}`;
+  if (f.causeUnknown)
+    return `${f.signal ? `was killed by ${f.signal}` : "exited"} (exit ${f.exitCode})${after}${restarts}, for a cause not established: ${f.causeUnknown}`;
   if (f.signal) return `was killed by ${f.signal} (exit ${f.exitCode})${after}${restarts}`;
   return `exited with code ${f.exitCode}${after}${restarts}`;
 }

@@ -18,7 +18,7 @@ import {
   parseTime,
 } from "./diagnose.js";
 import { explainListening, listeners } from "./listening.js";
-import { describeReadiness, type WaitOutcome, waitUntilReady } from "./readiness.js";
+import { describeReadiness, type WaitOutcome, type WaitTarget, waitUntilReady } from "./readiness.js";
 
 export interface Ready {
   draft: Draft;
@@ -60,16 +60,8 @@ export async function startAndWaitReady(c: CaseContext, containerId: string): Pr
       };
     }
   }
-  // The engine's wait settles when the process ends: the race below stops waiting at once.
   const deadlineMs = subject.startupTimeoutMs;
-  const exited = engine.wait(containerId, deadlineMs + 60_000, signal).then(
-    () => "exited" as const,
-    () => new Promise<never>(() => {}),
-  );
-  const outcome = await Promise.race([
-    waitUntilReady(c, readiness, { containerId, hostPort, deadlineMs }),
-    exited,
-  ]);
+  const outcome = await readyOrExited(c, readiness, { containerId, hostPort, deadlineMs });
   // Whatever the race said, the engine's state decides whether the subject is still running.
   const state = await engine.inspect(containerId, signal);
   if (!state.state.running) return notRunning(c, containerId, readiness, started, undefined, state);
@@ -121,6 +113,30 @@ function sinceStarted(askedAt: number, startedAt: string | undefined): number {
   return Number.isFinite(t) && t >= askedAt && t <= now ? now - t : now - askedAt;
 }
 
+/**
+ * The readiness wait raced against the process's end: the engine's wait settles when it exits, so
+ * the race stops waiting at once. A check that failed outright (a probe refused because the
+ * subject is gone) leaves it to whether the subject still runs, not to the check's error.
+ */
+async function readyOrExited(
+  c: CaseContext,
+  readiness: Readiness,
+  t: WaitTarget,
+): Promise<WaitOutcome | "exited"> {
+  const { engine, signal } = c;
+  const exited = engine.wait(t.containerId, t.deadlineMs + 60_000, signal).then(
+    () => "exited" as const,
+    () => new Promise<never>(() => {}),
+  );
+  try {
+    return await Promise.race([waitUntilReady(c, readiness, t), exited]);
+  } catch (err) {
+    if ((await engine.inspect(t.containerId, signal).catch(() => undefined))?.state.running === false)
+      return "exited";
+    throw err;
+  }
+}
+
 /** What the subject listens on instead, when that explains why its port did not answer. */
 async function whyNoAnswer(c: CaseContext, containerId: string) {
   const found = await listeners(c.engine, c.owner, c.probeImage, containerId, c.signal);
@@ -159,8 +175,8 @@ async function notRunning(
   return {
     logExcerpt: excerpt,
     draft: {
-      // A kill whose cause the engine's events could not settle is not blamed on the subject.
-      status: facts.oomUnknown ? "error" : "fail",
+      // An exit whose cause the engine could not settle is not put on the subject.
+      status: facts.causeUnknown ? "error" : "fail",
       message,
       evidence: {
         readiness,

@@ -21,7 +21,7 @@ export async function stopSubject(c: CaseContext, containerId: string): Promise<
     const cause = knownCause(excerpt, subject.writableRoots);
     const line = lastLine(excerpt);
     return {
-      status: facts.oomUnknown ? "error" : "fail",
+      status: facts.causeUnknown ? "error" : "fail",
       message: `${describeExit(facts)} while running, before it was asked to stop${cause ? `: ${cause.cause}` : ""}${line ? ` (last log line: ${line})` : ""}`,
       evidence: {
         ...facts,

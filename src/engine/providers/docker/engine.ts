@@ -106,16 +106,50 @@ export class DockerEngine implements Engine {
     outer?: AbortSignal,
     sample = timeoutMs === undefined,
   ): Promise<T> {
-    const deadline = this.load.deadlineMs(timeoutMs ?? this.callTimeoutMs);
+    const end = Date.now() + this.load.deadlineMs(timeoutMs ?? this.callTimeoutMs);
     return this.inflight.track(
       this.load.track(
         () =>
-          withTimeout(what, deadline, fn, outer).catch((err: unknown) => {
-            throw toEngineError(what, err);
-          }),
+          this.whileRestarting(what, end, (left) => withTimeout(what, left, fn, outer)).catch(
+            (err: unknown) => {
+              const converted = toEngineError(what, err);
+              if (converted.kind === "unreachable") this.sawOutage(converted.message);
+              throw converted;
+            },
+          ),
         sample,
       ),
     );
+  }
+
+  /**
+   * An engine that answered before and now refuses connections (its socket gone or not listening)
+   * is restarting: nothing was sent, so the call is sent again, backing off, until its deadline.
+   * An engine that never answered is absent, and says so at once.
+   */
+  private async whileRestarting<T>(
+    what: string,
+    end: number,
+    send: (leftMs: number) => Promise<T>,
+  ): Promise<T> {
+    for (let delay = 100; ; delay = Math.min(delay * 2, 2000)) {
+      try {
+        return await send(Math.max(1, end - Date.now()));
+      } catch (err) {
+        const code = (err as { code?: string })?.code;
+        const refused = code === "ECONNREFUSED" || code === "ENOENT";
+        if (!refused || this.load.perCallMs === undefined || Date.now() + delay >= end) throw err;
+        this.sawOutage(`${what}: connection refused (${code})`);
+        await sleep(delay);
+      }
+    }
+  }
+
+  /** The last time the engine could not be reached, after it had answered. */
+  private outage: { at: number; why: string } | undefined;
+
+  private sawOutage(why: string): void {
+    if (this.load.perCallMs !== undefined) this.outage = { at: Date.now(), why };
   }
 
   /** Waits (bounded) for calls in flight, so a container being created is listed by cleanup. */
@@ -377,14 +411,26 @@ export class DockerEngine implements Engine {
     const { dialect, facts } = await this.dialect();
     const doc = await dialect.hear(await this.inspectRaw(id, signal), (ref) => this.nameOf(ref));
     // The events only confirm; when they cannot be read, the kill is said to be of unknown cause.
-    let oomUnknown: string | undefined;
+    let causeUnknown = this.outageDuring(doc);
     if (facts.reportsOomKills && unconfirmedKill(doc))
       doc.State.OOMKilled = await this.oomEventOf(doc, signal).catch((err: Error) => {
-        oomUnknown = `the engine's events, which say whether it was an OOM kill, could not be read (${err.message})`;
+        causeUnknown ??= `the engine's events, which say whether it was an OOM kill, could not be read (${err.message})`;
         return false;
       });
     const view = toView(doc, facts.defaults);
-    return oomUnknown ? { ...view, state: { ...view.state, oomUnknown } } : view;
+    return causeUnknown ? { ...view, state: { ...view.state, causeUnknown } } : view;
+  }
+
+  /**
+   * An engine that went away (restarted, its socket gone) while the container ran may have
+   * stopped it itself: an exit after that is not the subject's to answer for.
+   */
+  private outageDuring(doc: ContainerInspect): string | undefined {
+    const outage = this.outage;
+    if (!outage || doc.State?.Running || !startedAt(doc)) return undefined;
+    const started = Date.parse(doc.State.StartedAt.replace(/(\.\d{3})\d+/, "$1"));
+    if (!(outage.at >= started)) return undefined;
+    return `the engine could not be reached while it ran (${outage.why}, ${new Date(outage.at).toISOString()}): an engine that restarts stops the containers it held`;
   }
 
   /**
@@ -543,11 +589,26 @@ export class DockerEngine implements Engine {
   async probe(spec: ProbeSpec, signal?: AbortSignal): Promise<ProbeOutput> {
     const body = createBody(probeLaunch(spec));
     if (spec.namespaces.net === "none") body.NetworkDisabled = true;
+    try {
+      return await this.probeOnce(body, spec.timeoutMs, signal);
+    } catch (err) {
+      // The engine failed it (no answer, a broken connection, a start it did not make): a probe
+      // measures and changes nothing, so it runs once more, in a fresh container.
+      if (!engineFault(err) || signal?.aborted) throw err;
+      return this.probeOnce(body, spec.timeoutMs, signal);
+    }
+  }
+
+  private async probeOnce(
+    body: CreateOptions,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<ProbeOutput> {
     let id: string | undefined;
     try {
       id = await this.createContainer(body, signal);
       await this.start(id, signal);
-      const exitCode = await this.wait(id, spec.timeoutMs, signal);
+      const exitCode = await this.wait(id, timeoutMs, signal);
       // The whole log, never a counted tail: the report's frame says whether it arrived intact.
       const { stdout, stderr } = await this.logs(id);
       return { stdout, stderr, exitCode };
@@ -723,6 +784,14 @@ function unanswered(err: unknown): boolean {
 }
 
 const GATEWAY_STATUS = new Set([502, 503, 504]);
+
+/** The engine's own failure, not a refusal: no answer, unreachable, or a fault it recorded nowhere. */
+function engineFault(err: unknown): boolean {
+  return (
+    err instanceof EngineError &&
+    (err.kind === "timeout" || err.kind === "unreachable" || err.kind === "fault")
+  );
+}
 
 /**
  * The owner's containers get a name reserved before their create (`<owner>-<role>-<random>`)

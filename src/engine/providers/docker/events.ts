@@ -9,7 +9,6 @@ interface EngineEvent {
   status?: string;
   id?: string;
   Actor?: { ID?: string };
-  timeNano?: number;
   time?: number;
 }
 
@@ -120,7 +119,9 @@ export class ExitEvents {
     } catch {
       return;
     }
-    if (ev.timeNano) this.since = (ev.timeNano / 1e9).toFixed(9);
+    // The engine's nanoseconds as written: a double would round them by some hundred.
+    const nano = /"timeNano":\s*(\d{10,})/.exec(line)?.[1];
+    if (nano) this.since = `${nano.slice(0, -9)}.${nano.slice(-9)}`;
     else if (ev.time) this.since = String(ev.time);
     const seen = this.followed.get(ev.Actor?.ID ?? ev.id ?? "");
     if (!seen) return;
