@@ -27,9 +27,20 @@ if [ -z "${DA_STRESS_SOCKETS:-}" ]; then
 fi
 
 children=()
+builders=()
 stop() {
   trap - EXIT INT TERM
   for pid in "${children[@]}"; do kill "$pid" 2>/dev/null || true; done
+  # A build the engine has started finishes there whoever waits for it: the loops are asked to stop
+  # and waited for (at most 3 minutes), so that every image they made exists when they are removed.
+  touch "$WORK/stop"
+  for _ in $(seq 180); do
+    alive=0
+    for pid in "${builders[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
+    [ "$alive" = 0 ] && break
+    sleep 1
+  done
+  for pid in "${builders[@]}"; do kill "$pid" 2>/dev/null || true; done
   wait 2>/dev/null || true
   # Only what this script built: its own label, by ID.
   for s in $DA_STRESS_SOCKETS; do
@@ -65,14 +76,14 @@ RUN i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done; head -c 8388608 /dev/uran
 EOF
 for s in $DA_STRESS_SOCKETS; do
   (n=0
-  while :; do
+  while [ ! -e "$WORK/stop" ]; do
     n=$((n + 1))
     tag="da-stress-$$:$n"
     DOCKER_BUILDKIT=0 docker -H "unix://$s" build -q --network none --label "$LABEL" \
       --build-arg "BASE_IMAGE=$BASE_IMAGE" --build-arg "N=$n" -t "$tag" "$WORK/context" >/dev/null 2>&1 || sleep 1
     docker -H "unix://$s" rmi "$tag" >/dev/null 2>&1 || true
   done) &
-  children+=($!)
+  builders+=($!)
 done
 
 sleep "$SECONDS_TOTAL" &

@@ -65,6 +65,9 @@ class Slots {
   }
 }
 
+/** How long a reserved name is watched, at least, after a create that went unanswered. */
+const RECONCILE_MS = 5000;
+
 /** A HEALTHCHECK's output kept, as the engine keeps its own health log's (4 KB). */
 const EXEC_OUTPUT_BYTES = 4096;
 
@@ -350,9 +353,10 @@ export class DockerEngine implements Engine {
   }
 
   /**
-   * A create the engine did not answer may still be applied, now or after a queue: the reserved
-   * name is looked for at once and then, in the background (settle() waits for it), until the
-   * engine's deadline for such a call has passed; whatever appears under it goes.
+   * A create the engine did not answer may still be applied, now or once the calls queued before
+   * it are served: the reserved name is looked for at once and then, in the background (settle()
+   * waits for it), for as long as the engine's queue would take (at least RECONCILE_MS); whatever
+   * appears under it goes.
    */
   private async reconcileCreate(name: string, owner: string | undefined): Promise<void> {
     if (!owner) return;
@@ -364,7 +368,7 @@ export class DockerEngine implements Engine {
       return found.length > 0 ? true : undefined;
     };
     if (await removeNamed().catch(() => undefined)) return;
-    const until = Date.now() + this.load.deadlineMs();
+    const until = Date.now() + Math.max(RECONCILE_MS, this.load.deadlineMs(0));
     const watch = (async () => {
       for (let delay = 250; Date.now() < until; delay = Math.min(delay * 2, 5000)) {
         await sleep(delay);
