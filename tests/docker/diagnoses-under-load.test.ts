@@ -68,9 +68,17 @@ describe.skipIf(!hasEngine)(`diagnoses under load (${REPEAT} of each at once)`, 
       log: quiet,
       signal: new AbortController().signal,
       engine: newEngine(),
-      parallelism: subjects.length,
+      parallelism: Math.min(subjects.length, 10),
     });
   }, 900_000);
+
+  it("builds every subject (the engine's load is no reason for a build to fail)", () => {
+    const builds = report.cases.filter((c) => c.id === "lifecycle.build");
+    expect(builds).toHaveLength(REPEAT * Object.keys(KINDS).length);
+    expect(
+      builds.filter((c) => c.status !== "pass").map((c) => `${c.subject}: ${c.status}: ${c.message}`),
+    ).toEqual([]);
+  });
 
   it("an OOM kill is one, every time", () => {
     const ready = cases("oom", "lifecycle.ready");
