@@ -65,6 +65,10 @@ class Slots {
   }
 }
 
+/** An engine's storage changed under a build (Podman: another client's removal meanwhile). */
+const STORAGE_RACE = /\b(image|layer) not known\b/;
+const STORAGE_RACE_BUILDS = 3;
+
 /** How long a reserved name is watched, at least, after a create that went unanswered. */
 const RECONCILE_MS = 5000;
 
@@ -249,22 +253,37 @@ export class DockerEngine implements Engine {
     );
   }
 
+  /**
+   * Builds and tags. A build the engine failed on its own storage (Podman: an image or layer that
+   * another client removed while this build looked it up, "image not known", "layer not known")
+   * is the engine's fault, not the Dockerfile's: it is built again, up to STORAGE_RACE_BUILDS
+   * times, then an ERROR naming the engine. What each attempt created is kept for the cleanup.
+   */
   async build(req: BuildRequest): Promise<BuildResult> {
     const choice = await this.builderFor(req.builder);
-    const out = await this.call(
-      "build",
-      (abortSignal) => runBuild(this.docker, req, choice, abortSignal),
-      req.timeoutMs,
-      req.signal,
-    );
-    const failedStep = out.steps.find((s) => s.error);
-    if (out.failure || failedStep) {
-      const reason = out.failure ?? failedStep?.error ?? "unknown";
-      throw new BuildFailedError(reason, out.log, choice, failedStep, out.intermediateImages);
+    const created: string[] = [];
+    for (let attempt = 1; ; attempt++) {
+      const out = await this.call(
+        "build",
+        (abortSignal) => runBuild(this.docker, req, choice, abortSignal),
+        req.timeoutMs,
+        req.signal,
+      );
+      created.push(...out.intermediateImages);
+      const failedStep = out.steps.find((s) => s.error);
+      const reason = out.failure ?? failedStep?.error;
+      if (reason && STORAGE_RACE.test(reason) && !req.signal?.aborted) {
+        if (attempt < STORAGE_RACE_BUILDS) continue;
+        throw new EngineError(
+          `build: the engine lost track of its own images while building, ${attempt} times (${reason}): the engine's fault, not the Dockerfile's`,
+          "fault",
+        );
+      }
+      if (reason) throw new BuildFailedError(reason, out.log, choice, failedStep, created);
+      // The aux ID is the immutable image ID; older engines omit it, so read it back by our tag.
+      const imageId = out.imageId ?? (await this.inspectImage(req.tag)).id;
+      return { ...choice, imageId, log: out.log, steps: out.steps, intermediateImages: created };
     }
-    // The aux ID is the immutable image ID; older engines omit it, so read it back by our tag.
-    const imageId = out.imageId ?? (await this.inspectImage(req.tag)).id;
-    return { ...choice, imageId, log: out.log, steps: out.steps, intermediateImages: out.intermediateImages };
   }
 
   async inspectImage(ref: string): Promise<ImageView> {
