@@ -44,13 +44,16 @@ export async function readUserFile(file: string, what: string, fix: string): Pro
   }
 }
 
-/** The engine refused, timed out or is unreachable. */
+/**
+ * The engine refused ("engine"), timed out, is unreachable, was aborted, or failed a call for a
+ * reason of its own ("fault": a start it refused while recording nothing against the container).
+ */
 export class EngineError extends Error {
   readonly exitCode = 3;
   override name = "EngineError";
   constructor(
     message: string,
-    readonly kind: "timeout" | "unreachable" | "engine" | "aborted",
+    readonly kind: "timeout" | "unreachable" | "engine" | "aborted" | "fault",
     readonly statusCode?: number,
   ) {
     super(message);

@@ -1,7 +1,84 @@
-// Every engine call gets its own explicit timeout; waits poll with backoff against a deadline.
+// Every engine call gets its own explicit timeout, scaled to the work in flight and how fast the
+// engine answers (EngineLoad); waits poll with backoff against a deadline.
 import { EngineError } from "../errors.js";
 
+/** A call's own allowance on an idle engine; EngineLoad adds the engine's share on top. */
 export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
+
+/** Every call ends by then, however loaded the engine reads: a hung engine ends the run in bounded time. */
+export const MAX_CALL_TIMEOUT_MS = 10 * 60_000;
+/** Headroom over the mean: answers spread around it, and a slow one must not read as a dead engine. */
+const QUEUE_FACTOR = 3;
+/** How much each new answer moves the service-time estimate (an exponentially weighted mean). */
+const SAMPLE_WEIGHT = 0.2;
+
+/**
+ * How loaded the engine answers, and so how long a call may take. A fixed 30 s failed on busy
+ * machines (Podman creating one container at a time behind a lock, 60 containers started at once
+ * on an emulated CPU): the call was not lost, it was queued. So each call's deadline is
+ *
+ *     deadline = min(MAX_CALL_TIMEOUT_MS, base + QUEUE_FACTOR x service x queued)
+ *
+ * - `base`: the call's own allowance: DEFAULT_CALL_TIMEOUT_MS, or what the call itself needs (a
+ *   stop's grace, a probe's run time, a build's time-out);
+ * - `service`: the engine's time per call, measured: each completed short call's duration divided
+ *   by the calls that were in flight with it (an engine serving n calls at once answers each about
+ *   n times later), averaged (weight SAMPLE_WEIGHT); the first round trip (the /_ping) seeds it;
+ * - `queued`: the calls in flight when this one is sent, itself included.
+ *
+ * After a call times out the engine's share is not added again until some call completes: an
+ * engine that stopped answering does not make every later call wait up to the ceiling.
+ */
+export class EngineLoad {
+  private serviceMs: number | undefined;
+  private inFlight = 0;
+  private stalled = false;
+
+  /** The deadline for a call sent now with its own allowance `baseMs`. */
+  deadlineMs(baseMs = DEFAULT_CALL_TIMEOUT_MS): number {
+    const share = this.stalled ? 0 : QUEUE_FACTOR * (this.serviceMs ?? 0) * (this.inFlight + 1);
+    return Math.round(Math.min(MAX_CALL_TIMEOUT_MS, baseMs + share));
+  }
+
+  /** The engine's measured time per call (undefined before its first answer). */
+  get perCallMs(): number | undefined {
+    return this.serviceMs;
+  }
+
+  /** The calls in flight now. */
+  get queued(): number {
+    return this.inFlight;
+  }
+
+  /**
+   * Tracks one call: counted while in flight; its duration (a short call's, `sample`) feeds the
+   * estimate when the engine answered, refusal included; a time-out marks the engine stalled.
+   */
+  async track<T>(run: () => Promise<T>, sample: boolean): Promise<T> {
+    const sent = Date.now();
+    const alongside = ++this.inFlight;
+    let answered = true;
+    try {
+      return await run();
+    } catch (err) {
+      const kind = err instanceof EngineError ? err.kind : undefined;
+      answered = kind === "engine";
+      if (kind === "timeout") this.stalled = true;
+      throw err;
+    } finally {
+      this.inFlight--;
+      if (answered) this.stalled = false;
+      if (answered && sample) this.observe((Date.now() - sent) / alongside);
+    }
+  }
+
+  private observe(perCallMs: number): void {
+    this.serviceMs =
+      this.serviceMs === undefined
+        ? perCallMs
+        : this.serviceMs + SAMPLE_WEIGHT * (perCallMs - this.serviceMs);
+  }
+}
 
 /**
  * Runs `fn` with an AbortSignal that fires after `ms` or when `outer` aborts. A verification step

@@ -209,6 +209,12 @@ export interface ContainerState {
   pid: number;
   exitCode: number;
   oomKilled: boolean;
+  /**
+   * Why the cause of this exit cannot be established, so that it is not put on the subject: its
+   * OOM verdict could not be read (the engine's event stream and event log both failed), or the
+   * engine went away while it ran (a restarting engine stops the containers it held).
+   */
+  causeUnknown?: string;
   /** The engine's own error (e.g. the executable was not found). */
   error?: string;
   startedAt?: string;
@@ -217,6 +223,13 @@ export interface ContainerState {
   /** The image's HEALTHCHECK as the engine reports it; absent when there is none. */
   health?: { status: string; lastOutput?: string };
 }
+
+/**
+ * How a stop ended, as a fact rather than a duration: "not running" (nothing received the stop
+ * signal), "exited" within the grace after it, or "killed" because it was still running when the
+ * grace had passed (the kill found it running).
+ */
+export type StopOutcome = "not running" | "exited" | "killed";
 
 /** One container as observed: its settings, state and what is not graded but read back. */
 export interface ContainerView extends ContainerSettings {
@@ -404,8 +417,8 @@ export interface Engine {
    * thaw is never abandoned half-way by the run's own cancellation.
    */
   unpause(id: string): Promise<boolean>;
-  /** The stop signal, then a kill after `graceSec`; false when it was not running (nothing got the signal). */
-  stop(id: string, graceSec: number): Promise<boolean>;
+  /** The stop signal, then a kill when it has not exited `graceSec` after it: how the stop ended. */
+  stop(id: string, graceSec: number): Promise<StopOutcome>;
   /** Until the container exits: its exit code. */
   wait(id: string, timeoutMs: number, signal?: AbortSignal): Promise<number>;
   /** One regular file from the container's filesystem (it need not run); undefined when missing. */

@@ -39,7 +39,7 @@ describe.skipIf(!hasEngine)("OOM kills, as the engine reports them", () => {
     await Promise.all([engine.start(oom), engine.start(stubborn)]);
     expect(await engine.wait(oom, 30_000)).toBe(137);
     expect((await engine.inspect(oom)).state.oomKilled).toBe(reportsOomKills);
-    expect(await engine.stop(stubborn, 1)).toBe(true);
+    expect(await engine.stop(stubborn, 1)).toBe("killed");
     expect((await engine.inspect(stubborn)).state).toMatchObject({ exitCode: 137, oomKilled: false });
   });
 

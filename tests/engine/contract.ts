@@ -133,11 +133,20 @@ export function engineContract(name: string, setup: () => ContractSetup): void {
       const id = await engine.create(specFor(owner, "stubborn", image, "sleep 300"));
       await engine.start(id);
       const started = Date.now();
-      expect(await engine.stop(id, 1)).toBe(true);
+      expect(await engine.stop(id, 1)).toBe("killed");
       expect(Date.now() - started).toBeGreaterThanOrEqual(900);
       expect((await engine.inspect(id)).state).toMatchObject({ running: false, exitCode: 137 });
       // Stopping what no longer runs says so: nothing received the signal.
-      expect(await engine.stop(id, 1)).toBe(false);
+      expect(await engine.stop(id, 1)).toBe("not running");
+    });
+
+    it("stop: a process that exits on the stop signal within the grace was not killed", async () => {
+      const id = await engine.create(
+        specFor(owner, "obliging", image, "trap 'exit 0' TERM; sleep 300 & wait"),
+      );
+      await engine.start(id);
+      expect(await engine.stop(id, 10)).toBe("exited");
+      expect((await engine.inspect(id)).state).toMatchObject({ running: false, exitCode: 0 });
     });
 
     it("lists by label (key or key=value) and status; removal makes a container gone (404)", async () => {

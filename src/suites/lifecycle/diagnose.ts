@@ -15,6 +15,8 @@ export interface ExitFacts {
   oomKilled: boolean;
   /** Killed by SIGKILL on an engine whose `oomKilled: false` proves nothing: most likely OOM-killed. */
   oomUnreported?: true;
+  /** Why its exit's cause cannot be established (its OOM verdict unread, the engine gone meanwhile). */
+  causeUnknown?: string;
   /** How long the process ran, from the engine's StartedAt/FinishedAt. */
   ranMs?: number;
   startedAt?: string;
@@ -40,6 +42,7 @@ export function exitFacts(state: ContainerState, reportsOomKills = true): ExitFa
     ...(signal ? { signal } : {}),
     oomKilled: state.oomKilled,
     ...(signal === "SIGKILL" && !state.oomKilled && !reportsOomKills ? { oomUnreported: true as const } : {}),
+    ...(state.causeUnknown && !state.oomKilled ? { causeUnknown: state.causeUnknown } : {}),
     ...(ranMs !== undefined ? { ranMs } : {}),
     ...(state.startedAt !== undefined ? { startedAt: state.startedAt } : {}),
     ...(state.finishedAt !== undefined ? { finishedAt: state.finishedAt } : {}),
@@ -54,7 +57,7 @@ export async function exitFactsOn(engine: Engine, state: ContainerState): Promis
 }
 
 /** The engine's RFC 3339 times carry nanoseconds, which Date.parse does not read: keep milliseconds. */
-function parseTime(t: string | undefined): number {
+export function parseTime(t: string | undefined): number {
   return Date.parse((t ?? "").replace(/(\.\d{3})\d+/, "$1"));
 }
 
@@ -129,6 +132,8 @@ export function describeExit(f: ExitFacts, observedMs?: number, log?: string): s
   if (f.oomKilled) return `was OOM-killed (exit ${f.exitCode})${after}${restarts}`;
   if (f.oomUnreported)
     return `was killed by SIGKILL (exit ${f.exitCode})${after}${restarts}, most likely by the kernel's OOM killer (this engine does not report OOM kills)`;
+  if (f.causeUnknown)
+    return `${f.signal ? `was killed by ${f.signal}` : "exited"} (exit ${f.exitCode})${after}${restarts}, for a cause not established: ${f.causeUnknown}`;
   if (f.signal) return `was killed by ${f.signal} (exit ${f.exitCode})${after}${restarts}`;
   const meaning = exitMeaning(f.exitCode, log);
   return `exited with code ${f.exitCode}${meaning ? ` (${meaning})` : ""}${after}${restarts}`;

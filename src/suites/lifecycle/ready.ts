@@ -15,11 +15,12 @@ import {
   lastLine,
   logExcerpt,
   missingInterpreter,
+  parseTime,
 } from "./diagnose.js";
 import { explainListening, listeners } from "./listening.js";
 import { hearInNetns } from "./netns-http.js";
 import { withHeartbeat } from "./progress.js";
-import { describeReadiness, type WaitOutcome, waitUntilReady } from "./readiness.js";
+import { describeReadiness, type WaitOutcome, type WaitTarget, waitUntilReady } from "./readiness.js";
 import { classifySpeech, type Exchanges, hearOnHost } from "./speaks.js";
 
 export interface Ready {
@@ -62,18 +63,13 @@ export async function startAndWaitReady(c: CaseContext, containerId: string): Pr
       };
     }
   }
-  // The engine's wait settles when the process ends: the race below stops waiting at once.
   const deadlineMs = subject.startupTimeoutMs;
-  const exited = engine.wait(containerId, deadlineMs + 60_000, signal).then(
-    () => "exited" as const,
-    () => new Promise<never>(() => {}),
-  );
   const waiting = describeReadiness(readiness, subject.port);
   const outcome = await withHeartbeat(
     c.log,
     (ms) =>
       `  ready: waiting until ${waiting} (${Math.round(ms / 1000)} s of ${Math.round(deadlineMs / 1000)} s)`,
-    () => Promise.race([waitUntilReady(c, readiness, { containerId, hostPort, deadlineMs }), exited]),
+    () => readyOrExited(c, readiness, { containerId, hostPort, deadlineMs }),
   );
   // Whatever the race said, the engine's state decides whether the subject is still running.
   const state = await engine.inspect(containerId, signal);
@@ -83,7 +79,7 @@ export async function startAndWaitReady(c: CaseContext, containerId: string): Pr
   const evidence = {
     readiness,
     attempts: outcome.attempts,
-    waitedMs: Date.now() - started,
+    waitedMs: sinceStarted(started, state.state.startedAt),
     via: outcome.via,
     ...(outcome.last ? { last: outcome.last } : {}),
     ...(readiness.type === "http" ? { healthPath: readiness.path } : {}),
@@ -135,6 +131,41 @@ async function notReady(
       remediation: listening?.fix ?? notReadyFix(readiness, outcome, at.what),
     },
   };
+}
+
+/**
+ * How long since the subject's process started, by the engine's StartedAt: on a loaded engine the
+ * start call's own wait is not the subject's start-up. Since the start was asked, when the engine's
+ * time is missing or not on this clock (a remote engine's).
+ */
+function sinceStarted(askedAt: number, startedAt: string | undefined): number {
+  const now = Date.now();
+  const t = parseTime(startedAt);
+  return Number.isFinite(t) && t >= askedAt && t <= now ? now - t : now - askedAt;
+}
+
+/**
+ * The readiness wait raced against the process's end: the engine's wait settles when it exits, so
+ * the race stops waiting at once. A check that failed outright (a probe refused because the
+ * subject is gone) leaves it to whether the subject still runs, not to the check's error.
+ */
+async function readyOrExited(
+  c: CaseContext,
+  readiness: Readiness,
+  t: WaitTarget,
+): Promise<WaitOutcome | "exited"> {
+  const { engine, signal } = c;
+  const exited = engine.wait(t.containerId, t.deadlineMs + 60_000, signal).then(
+    () => "exited" as const,
+    () => new Promise<never>(() => {}),
+  );
+  try {
+    return await Promise.race([waitUntilReady(c, readiness, t), exited]);
+  } catch (err) {
+    if ((await engine.inspect(t.containerId, signal).catch(() => undefined))?.state.running === false)
+      return "exited";
+    throw err;
+  }
 }
 
 /**
@@ -209,7 +240,8 @@ async function notRunning(
   return {
     logExcerpt: excerpt,
     draft: {
-      status: "fail",
+      // An exit whose cause the engine could not settle is not put on the subject.
+      status: facts.causeUnknown ? "error" : "fail",
       message,
       evidence: {
         readiness,

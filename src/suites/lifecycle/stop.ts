@@ -3,7 +3,7 @@
 // `init: true` the image's own PID 1 receives the signal, as under a plain `run`: a PID 1 without
 // a handler for it ignores it (the kernel's rule for PID 1), and that is what is graded.
 import type { CaseContext, Draft } from "./case.js";
-import { describeExit, exitFactsOn, knownCause, lastLine, logExcerpt } from "./diagnose.js";
+import { describeExit, exitFactsOn, knownCause, lastLine, logExcerpt, parseTime } from "./diagnose.js";
 import { ENGINE_STOP_SIGNAL } from "./image-config.js";
 import { withHeartbeat } from "./progress.js";
 
@@ -15,15 +15,17 @@ export async function stopSubject(
   const { engine, subject } = c;
   const graceSec = Math.ceil(subject.stopTimeoutMs / 1000);
   const started = Date.now();
-  const wasRunning = await withHeartbeat(
+  // How it ended is the engine's fact (the kill found it running, or not), never the duration.
+  const outcome = await withHeartbeat(
     c.log,
     (ms) =>
-      `  stop: waiting for the subject to exit after SIGTERM (${Math.round(ms / 1000)} s of its ${graceSec} s grace)`,
+      `  stop: waiting for the subject to exit after ${signal} (${Math.round(ms / 1000)} s of its ${graceSec} s grace)`,
     () => engine.stop(containerId, graceSec),
   );
-  const stopMs = Date.now() - started;
+  const answeredMs = Date.now() - started;
   const state = (await engine.inspect(containerId)).state;
-  if (!wasRunning) {
+  const stopMs = stopDuration(started, state.finishedAt, answeredMs);
+  if (outcome === "not running") {
     // It died on its own after it was ready: nothing received the signal; say what happened instead.
     const facts = await exitFactsOn(engine, state);
     const excerpt = await logExcerpt(engine, containerId);
@@ -31,7 +33,7 @@ export async function stopSubject(
     const cause = knownCause(excerpt, subject.writableRoots);
     const line = lastLine(excerpt);
     return {
-      status: "fail",
+      status: facts.causeUnknown ? "error" : "fail",
       message: `${describeExit(facts, undefined, excerpt)} while running, before it was asked to stop${cause ? `: ${cause.cause}` : ""}${line ? ` (last log line: ${line})` : ""}`,
       evidence: {
         ...facts,
@@ -52,8 +54,8 @@ export async function stopSubject(
     init: subject.init,
     signal,
   };
-  // Killed after the grace period: 137 (SIGKILL), and the stop took the whole grace.
-  if (state.exitCode === 137 && stopMs >= graceSec * 1000 - 100) {
+  // Killed after the grace period: the kill found it still running.
+  if (outcome === "killed") {
     const excerpt = await logExcerpt(engine, containerId);
     // A server that tried to shut down but could not (e.g. could not write its final state) says so.
     const cause = knownCause(excerpt, subject.writableRoots);
@@ -73,4 +75,13 @@ export async function stopSubject(
     };
   }
   return { status: "pass", message: `exited ${state.exitCode} after ${signal} in ${stopMs} ms`, evidence };
+}
+
+/**
+ * From the stop signal to the exit: the engine's FinishedAt against when the signal was sent (one
+ * clock on a local socket). A remote engine's clock may differ: the stop's own answer bounds it.
+ */
+function stopDuration(sentAt: number, finishedAt: string | undefined, answeredMs: number): number {
+  const byEngine = parseTime(finishedAt) - sentAt;
+  return Number.isFinite(byEngine) && byEngine >= 0 && byEngine <= answeredMs ? byEngine : answeredMs;
 }

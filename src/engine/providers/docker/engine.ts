@@ -2,11 +2,12 @@
 // own timeout and every object the tool creates carries the owner labels. It serves every engine
 // that speaks this API (Docker, Podman's compatible socket); what one of them needs said or read
 // differently is its dialect (./dialect.ts), chosen by the engine's identity (./identity.ts).
+import { randomBytes } from "node:crypto";
 import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
 import Docker from "dockerode";
 import { EngineError } from "../../../errors.js";
-import { DEFAULT_CALL_TIMEOUT_MS, InFlight, sleep, withTimeout } from "../../deadline.js";
-import { normalizeRef } from "../../ownership.js";
+import { DEFAULT_CALL_TIMEOUT_MS, EngineLoad, InFlight, sleep, withTimeout } from "../../deadline.js";
+import { normalizeRef, OWNER_LABEL, ROLE_LABEL } from "../../ownership.js";
 import {
   type BuilderChoice,
   BuildFailedError,
@@ -24,13 +25,15 @@ import {
   type ProbeOutput,
   type ProbeSpec,
   type ReproduceImage,
+  type StopOutcome,
 } from "../../provider.js";
 import { probeLaunch } from "../../trusted-probe.js";
 import { chooseBuilder, loadBuildKit, runBuild } from "./build.js";
 import { type DockerDialect, dockerDialect } from "./dialect.js";
+import { ExitEvents } from "./events.js";
 import { type EngineIdentity, identityFromPing, identityFromVersion } from "./identity.js";
 import { LogTail } from "./log-tail.js";
-import { OOM_NOTICE_MS, oomEventLogged, unconfirmedKill } from "./oom.js";
+import { noticeWindowMs, oomEventLogged, unconfirmedKill } from "./oom.js";
 import { runLine } from "./run-line.js";
 import {
   type ContainerInspect,
@@ -65,12 +68,25 @@ class Slots {
   }
 }
 
+/** An engine's storage changed under a build (Podman: another client's removal meanwhile). */
+const STORAGE_RACE = /\b(image|layer) not known\b/;
+const STORAGE_RACE_BUILDS = 3;
+
+/** How long a reserved name is watched, at least, after a create that went unanswered. */
+const RECONCILE_MS = 5000;
+
 /** A HEALTHCHECK's output kept, as the engine keeps its own health log's (4 KB). */
 const EXEC_OUTPUT_BYTES = 4096;
 
 export class DockerEngine implements Engine {
   readonly docker: Docker;
   private readonly inflight = new InFlight();
+  /** How loaded the engine answers: every call's deadline scales with it (../../deadline.ts). */
+  readonly load = new EngineLoad();
+  /** The "oom" and "die" events of the subjects this engine starts, followed from before the start. */
+  private readonly exits = new ExitEvents((since) => this.openEvents(since));
+  /** Containers this engine created under a memory limit (not probes): their exits are followed. */
+  private readonly limited = new Set<string>();
   private dialectPromise: Promise<{ dialect: DockerDialect; facts: EngineFacts }> | undefined;
   private identityPromise: Promise<EngineIdentity> | undefined;
   private createSlots: Slots | undefined;
@@ -89,18 +105,63 @@ export class DockerEngine implements Engine {
     this.docker = docker ?? new Docker();
   }
 
-  /** Wraps one engine call: its own timeout, tracked so a signal handler can let it settle. */
+  /**
+   * Wraps one engine call: its deadline, tracked so a signal handler can let it settle. A call
+   * that says how long it needs (`timeoutMs`: a wait, a build, a stop's grace) gets that plus the
+   * engine's share of the load, as every other call gets it on top of the base allowance; the
+   * others' durations (`sample`) measure how fast the engine answers.
+   */
   private call<T>(
     what: string,
     fn: (signal: AbortSignal) => Promise<T>,
-    timeoutMs = this.callTimeoutMs,
+    timeoutMs?: number,
     outer?: AbortSignal,
+    sample = timeoutMs === undefined,
   ): Promise<T> {
+    const end = Date.now() + this.load.deadlineMs(timeoutMs ?? this.callTimeoutMs);
     return this.inflight.track(
-      withTimeout(what, timeoutMs, fn, outer).catch((err: unknown) => {
-        throw toEngineError(what, err);
-      }),
+      this.load.track(
+        () =>
+          this.whileRestarting(what, end, (left) => withTimeout(what, left, fn, outer)).catch(
+            (err: unknown) => {
+              const converted = toEngineError(what, err);
+              if (converted.kind === "unreachable") this.sawOutage(converted.message);
+              throw converted;
+            },
+          ),
+        sample,
+      ),
     );
+  }
+
+  /**
+   * An engine that answered before and now refuses connections (its socket gone or not listening)
+   * is restarting: nothing was sent, so the call is sent again, backing off, until its deadline.
+   * An engine that never answered is absent, and says so at once.
+   */
+  private async whileRestarting<T>(
+    what: string,
+    end: number,
+    send: (leftMs: number) => Promise<T>,
+  ): Promise<T> {
+    for (let delay = 100; ; delay = Math.min(delay * 2, 2000)) {
+      try {
+        return await send(Math.max(1, end - Date.now()));
+      } catch (err) {
+        const code = (err as { code?: string })?.code;
+        const refused = code === "ECONNREFUSED" || code === "ENOENT";
+        if (!refused || this.load.perCallMs === undefined || Date.now() + delay >= end) throw err;
+        this.sawOutage(`${what}: connection refused (${code})`);
+        await sleep(delay);
+      }
+    }
+  }
+
+  /** The last time the engine could not be reached, after it had answered. */
+  private outage: { at: number; why: string } | undefined;
+
+  private sawOutage(why: string): void {
+    if (this.load.perCallMs !== undefined) this.outage = { at: Date.now(), why };
   }
 
   /** Waits (bounded) for calls in flight, so a container being created is listed by cleanup. */
@@ -146,6 +207,8 @@ export class DockerEngine implements Engine {
           ),
         ),
       timeoutMs,
+      undefined,
+      true, // the first round trip: how fast this engine answers, before any other call has
     );
   }
 
@@ -198,22 +261,37 @@ export class DockerEngine implements Engine {
     );
   }
 
+  /**
+   * Builds and tags. A build the engine failed on its own storage (Podman: an image or layer that
+   * another client removed while this build looked it up, "image not known", "layer not known")
+   * is the engine's fault, not the Dockerfile's: it is built again, up to STORAGE_RACE_BUILDS
+   * times, then an ERROR naming the engine. What each attempt created is kept for the cleanup.
+   */
   async build(req: BuildRequest): Promise<BuildResult> {
     const choice = await this.builderFor(req.builder);
-    const out = await this.call(
-      "build",
-      (abortSignal) => runBuild(this.docker, req, choice, abortSignal),
-      req.timeoutMs,
-      req.signal,
-    );
-    const failedStep = out.steps.find((s) => s.error);
-    if (out.failure || failedStep) {
-      const reason = out.failure ?? failedStep?.error ?? "unknown";
-      throw new BuildFailedError(reason, out.log, choice, failedStep, out.intermediateImages);
+    const created: string[] = [];
+    for (let attempt = 1; ; attempt++) {
+      const out = await this.call(
+        "build",
+        (abortSignal) => runBuild(this.docker, req, choice, abortSignal),
+        req.timeoutMs,
+        req.signal,
+      );
+      created.push(...out.intermediateImages);
+      const failedStep = out.steps.find((s) => s.error);
+      const reason = out.failure ?? failedStep?.error;
+      if (reason && STORAGE_RACE.test(reason) && !req.signal?.aborted) {
+        if (attempt < STORAGE_RACE_BUILDS) continue;
+        throw new EngineError(
+          `build: the engine lost track of its own images while building, ${attempt} times (${reason}): the engine's fault, not the Dockerfile's`,
+          "fault",
+        );
+      }
+      if (reason) throw new BuildFailedError(reason, out.log, choice, failedStep, created);
+      // The aux ID is the immutable image ID; older engines omit it, so read it back by our tag.
+      const imageId = out.imageId ?? (await this.inspectImage(req.tag)).id;
+      return { ...choice, imageId, log: out.log, steps: out.steps, intermediateImages: created };
     }
-    // The aux ID is the immutable image ID; older engines omit it, so read it back by our tag.
-    const imageId = out.imageId ?? (await this.inspectImage(req.tag)).id;
-    return { ...choice, imageId, log: out.log, steps: out.steps, intermediateImages: out.intermediateImages };
   }
 
   async inspectImage(ref: string): Promise<ImageView> {
@@ -268,17 +346,23 @@ export class DockerEngine implements Engine {
     return this.createContainer(createBody(spec), signal);
   }
 
-  /** A create body as written (in Docker's terms; the dialect translates): tests and fixtures. */
+  /**
+   * A create body as written (in Docker's terms; the dialect translates): tests and fixtures. An
+   * owned container is created under a name reserved before the call, so a create the engine
+   * applied without answering (a time-out here, a dropped connection, a cancelled run) is found by
+   * that name and the owner label, and removed.
+   */
   async createContainer(opts: CreateOptions, signal?: AbortSignal): Promise<string> {
     const { dialect } = await this.dialect();
-    const spoken = dialect.speak(opts);
+    const named = withReservedName(opts);
+    const spoken = dialect.speak(named);
     // An engine that creates one container at a time behind a lock (Podman): 50 creates sent
     // together (a stack's probes) each wait for all the others and pass their own timeout. A few
     // at a time each answer within it, and the whole takes no longer.
     this.createSlots ??= dialect.concurrentCreates ? new Slots(dialect.concurrentCreates) : undefined;
     const release = await this.createSlots?.take();
     try {
-      return await this.call(
+      const id = await this.call(
         "create container",
         async (abortSignal) =>
           dialect.create
@@ -287,22 +371,74 @@ export class DockerEngine implements Engine {
         undefined,
         signal,
       );
+      const labels = named.Labels ?? {};
+      if ((named.HostConfig?.Memory ?? 0) > 0 && labels[ROLE_LABEL] !== "probe") this.limited.add(id);
+      return id;
+    } catch (err) {
+      if (named.name && unanswered(err)) await this.reconcileCreate(named.name, named.Labels?.[OWNER_LABEL]);
+      throw err;
     } finally {
       release?.();
     }
   }
 
-  start(id: string, signal?: AbortSignal): Promise<void> {
-    return this.call(
-      `start ${short(id)}`,
-      (abortSignal) =>
-        this.docker
-          .getContainer(id)
-          .start({ abortSignal })
-          .then(() => undefined),
-      undefined,
-      signal,
-    );
+  /**
+   * A create the engine did not answer may still be applied, now or once the calls queued before
+   * it are served: the reserved name is looked for at once and then, in the background (settle()
+   * waits for it), for as long as the engine's queue would take (at least RECONCILE_MS); whatever
+   * appears under it goes.
+   */
+  private async reconcileCreate(name: string, owner: string | undefined): Promise<void> {
+    if (!owner) return;
+    const removeNamed = async () => {
+      const found = (await this.listContainers({ label: [`${OWNER_LABEL}=${owner}`] })).filter((c) =>
+        c.names.some((n) => n.replace(/^\//, "") === name),
+      );
+      await Promise.all(found.map((c) => this.removeContainer(c.id).catch(() => undefined)));
+      return found.length > 0 ? true : undefined;
+    };
+    if (await removeNamed().catch(() => undefined)) return;
+    const until = Date.now() + Math.max(RECONCILE_MS, this.load.deadlineMs(0));
+    const watch = (async () => {
+      for (let delay = 250; Date.now() < until; delay = Math.min(delay * 2, 5000)) {
+        await sleep(delay);
+        if (await removeNamed().catch(() => undefined)) return;
+      }
+    })();
+    this.inflight.track(watch);
+  }
+
+  /**
+   * Starts it. The exits of a subject under a memory limit are followed from before the start (an
+   * OOM notice logged after the exit is still read). A start that failed is judged from the engine's
+   * record of the container, not from the answer alone: started after all (the answer was lost), a
+   * refusal the engine recorded against the container (the subject's), or the engine's own fault.
+   */
+  async start(id: string, signal?: AbortSignal): Promise<void> {
+    if (this.limited.has(id) && (await this.facts().catch(() => undefined))?.reportsOomKills)
+      await this.exits.follow(id).catch(() => undefined); // unfollowed: the event log is read instead
+    try {
+      await this.call(
+        `start ${short(id)}`,
+        (abortSignal) =>
+          this.docker
+            .getContainer(id)
+            .start({ abortSignal })
+            .then(() => undefined),
+        undefined,
+        signal,
+      );
+    } catch (err) {
+      if (!(err instanceof EngineError) || err.kind === "aborted") throw err;
+      const record = await this.inspectRaw(id).catch(() => undefined);
+      if (record && startedAt(record)) return;
+      if (record && refusedByRuntime(err, record)) throw err;
+      throw new EngineError(
+        `${err.message} (the engine did not start the container and recorded no reason against it: the engine's fault, not the subject's)`,
+        err.kind === "engine" ? "fault" : err.kind,
+        err.statusCode,
+      );
+    }
   }
 
   async inspect(id: string, signal?: AbortSignal): Promise<ContainerView> {
@@ -318,13 +454,18 @@ export class DockerEngine implements Engine {
           inner ?? signal,
         ),
     );
-    // The event log only confirms: when it cannot be read, the inspect stands as the engine gave it.
+    // The events only confirm; when they cannot be read, the kill is said to be of unknown cause.
+    let causeUnknown = this.outageDuring(doc);
     if (facts.reportsOomKills && unconfirmedKill(doc))
-      doc.State.OOMKilled = await this.oomEventOf(doc, signal).catch(() => false);
+      doc.State.OOMKilled = await this.oomEventOf(doc, signal).catch((err: Error) => {
+        causeUnknown ??= `the engine's events, which say whether it was an OOM kill, could not be read (${err.message})`;
+        return false;
+      });
     await this.withVolumeOptions(doc, signal);
     // Not knowing the host leaves the limits unjudged against it (the case says so), never an error.
     const host = await this.engineHost().catch(() => undefined);
-    return { ...toView(doc, facts.defaults), ...(host ? { engineHost: host } : {}) };
+    const view = { ...toView(doc, facts.defaults), ...(host ? { engineHost: host } : {}) };
+    return causeUnknown ? { ...view, state: { ...view.state, causeUnknown } } : view;
   }
 
   /** The engine's /info, read once per engine (asked again after a failure). */
@@ -368,22 +509,41 @@ export class DockerEngine implements Engine {
   }
 
   /**
-   * Whether the engine logged an "oom" event for this run of the container. Docker records an OOM
+   * An engine that went away (restarted, its socket gone) while the container ran may have
+   * stopped it itself: an exit after that is not the subject's to answer for.
+   */
+  private outageDuring(doc: ContainerInspect): string | undefined {
+    const outage = this.outage;
+    if (!outage || doc.State?.Running || !startedAt(doc)) return undefined;
+    const started = Date.parse(doc.State.StartedAt.replace(/(\.\d{3})\d+/, "$1"));
+    if (!(outage.at >= started)) return undefined;
+    return `the engine could not be reached while it ran (${outage.why}, ${new Date(outage.at).toISOString()}): an engine that restarts stops the containers it held`;
+  }
+
+  /**
+   * Whether the engine reported an OOM kill for this run of the container. Docker records an OOM
    * kill from two events that race (the task's exit and the kernel's OOM notice): when the exit is
-   * handled first, inspect can read OOMKilled false although the event log says "oom" (seen in CI
-   * under load, a 16m subject diagnosed "killed by SIGKILL"). The answer is kept per exit, so
-   * later inspects cost nothing.
+   * handled first, inspect can read OOMKilled false although the engine logs "oom" (seen in CI
+   * under load, a 16m subject diagnosed "killed by SIGKILL"). Read from the events followed since
+   * its start; for a container not followed, from the event log. The answer is kept per exit.
    */
   private oomEventOf(doc: ContainerInspect, signal?: AbortSignal): Promise<boolean> {
     const key = `${doc.Id}@${doc.State.FinishedAt}`;
     let answer = this.oomAnswers.get(key);
     if (!answer) {
-      answer = this.call(
-        `read the events of ${short(doc.Id)}`,
-        (abortSignal) => oomEventLogged(this.docker, doc, abortSignal),
-        OOM_NOTICE_MS + this.callTimeoutMs,
-        signal,
-      );
+      const windowMs = noticeWindowMs(this.load.perCallMs);
+      answer = this.exits
+        .oomKilled(doc.Id, windowMs, this.load.deadlineMs())
+        .then(
+          (followed) =>
+            followed ??
+            this.call(
+              `read the events of ${short(doc.Id)}`,
+              (abortSignal) => oomEventLogged(this.docker, doc, abortSignal, windowMs),
+              windowMs,
+              signal,
+            ),
+        );
       this.oomAnswers.set(key, answer);
       answer.catch(() => this.oomAnswers.delete(key));
     }
@@ -417,6 +577,17 @@ export class DockerEngine implements Engine {
         (err, data) => (err ? reject(err) : resolve(data)),
       ),
     );
+
+  /** GET /events for the tool's own containers' "oom" and "die", kept open (./events.ts). */
+  private openEvents(since: string): Promise<NodeJS.ReadableStream> {
+    return this.call("follow the engine's events", (abortSignal) =>
+      this.docker.getEvents({
+        since,
+        filters: { type: ["container"], event: ["oom", "die"], label: [OWNER_LABEL] },
+        abortSignal,
+      } as unknown as Docker.GetEventsOptions),
+    );
+  }
 
   /** The inspect document as the engine returned it. */
   inspectRaw(id: string, signal?: AbortSignal): Promise<ContainerInspect> {
@@ -460,38 +631,56 @@ export class DockerEngine implements Engine {
   }
 
   /**
-   * SIGTERM, then SIGKILL after `graceSec` (the engine's own stop semantics). False when it was
-   * not running (the engine's 304, Docker's and Podman's alike): nothing received the signal.
+   * The engine's stop in its two steps: the container's stop signal (SIGTERM unless its image says
+   * otherwise), then SIGKILL when it is still running `graceSec` after the signal was delivered.
+   * Whether the kill was needed is then a fact (the kill found it running), not read from how long
+   * the stop took, which a loaded engine or client stretches. The grace is counted here from the
+   * signal's answer, so the subject gets at least the whole of it.
    */
-  stop(id: string, graceSec: number): Promise<boolean> {
-    return this.call(
-      `stop ${short(id)}`,
-      (abortSignal) =>
-        this.docker
-          .getContainer(id)
-          .stop({ t: graceSec, abortSignal })
-          .then(
-            () => true,
-            (err: { statusCode?: number }) => {
-              ignoreNotModified(err);
-              return false;
-            },
-          ),
-      (graceSec + 15) * 1000,
+  async stop(id: string, graceSec: number): Promise<StopOutcome> {
+    const doc = await this.inspectRaw(id);
+    if (!doc.State?.Running) return "not running";
+    const stopSignal = (doc.Config as { StopSignal?: string } | undefined)?.StopSignal || "SIGTERM";
+    if (!(await this.kill(id, stopSignal))) return "not running";
+    const exited = await withTimeout(`wait ${short(id)}`, graceSec * 1000, (abortSignal) =>
+      this.waitCall(id, abortSignal),
+    ).then(
+      () => true,
+      (err: unknown) => {
+        if (err instanceof EngineError && err.kind === "timeout") return false;
+        throw toEngineError(`wait ${short(id)}`, err);
+      },
+    );
+    if (exited || !(await this.kill(id, "SIGKILL"))) return "exited";
+    await this.wait(id, DEFAULT_CALL_TIMEOUT_MS);
+    return "killed";
+  }
+
+  /** Sends `signal` to its first process; false when it was not running (nothing received it). */
+  private kill(id: string, signal: string): Promise<boolean> {
+    return this.call(`kill ${short(id)} with ${signal}`, (abortSignal) =>
+      this.docker
+        .getContainer(id)
+        .kill({ signal, abortSignal })
+        .then(
+          () => true,
+          (err: { statusCode?: number }) => {
+            if (err?.statusCode === 409 || err?.statusCode === 304) return false;
+            throw err;
+          },
+        ),
     );
   }
 
+  private waitCall(id: string, abortSignal: AbortSignal): Promise<number> {
+    return this.docker
+      .getContainer(id)
+      .wait({ abortSignal })
+      .then((r: { StatusCode: number }) => r.StatusCode);
+  }
+
   wait(id: string, timeoutMs: number, signal?: AbortSignal): Promise<number> {
-    return this.call(
-      `wait ${short(id)}`,
-      (abortSignal) =>
-        this.docker
-          .getContainer(id)
-          .wait({ abortSignal })
-          .then((r: { StatusCode: number }) => r.StatusCode),
-      timeoutMs,
-      signal,
-    );
+    return this.call(`wait ${short(id)}`, (abortSignal) => this.waitCall(id, abortSignal), timeoutMs, signal);
   }
 
   /**
@@ -540,11 +729,26 @@ export class DockerEngine implements Engine {
   async probe(spec: ProbeSpec, signal?: AbortSignal): Promise<ProbeOutput> {
     const body = createBody(probeLaunch(spec));
     if (spec.namespaces.net === "none") body.NetworkDisabled = true;
+    try {
+      return await this.probeOnce(body, spec.timeoutMs, signal);
+    } catch (err) {
+      // The engine failed it (no answer, a broken connection, a start it did not make): a probe
+      // measures and changes nothing, so it runs once more, in a fresh container.
+      if (!engineFault(err) || signal?.aborted) throw err;
+      return this.probeOnce(body, spec.timeoutMs, signal);
+    }
+  }
+
+  private async probeOnce(
+    body: CreateOptions,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<ProbeOutput> {
     let id: string | undefined;
     try {
       id = await this.createContainer(body, signal);
       await this.start(id, signal);
-      const exitCode = await this.wait(id, spec.timeoutMs, signal);
+      const exitCode = await this.wait(id, timeoutMs, signal);
       // The whole log, never a counted tail: the report's frame says whether it arrived intact.
       const { stdout, stderr } = await this.logs(id);
       return { stdout, stderr, exitCode };
@@ -663,18 +867,37 @@ export class DockerEngine implements Engine {
     }));
   }
 
+  /**
+   * Forced, with its anonymous volumes. A removal the engine did not answer may have been applied
+   * (or still be under way): whether it is gone is asked of the engine, and one still there is
+   * removed once more, on a fresh deadline.
+   */
   async removeContainer(id: string): Promise<void> {
     // An engine whose forced removal stops with the grace period first (Podman): SIGKILL first.
-    if ((await this.dialect()).dialect.killBeforeRemove) {
-      await this.call(`kill ${short(id)}`, (abortSignal) =>
-        this.docker.getContainer(id).kill({ signal: "SIGKILL", abortSignal }),
-      ).catch(() => undefined);
+    if ((await this.dialect()).dialect.killBeforeRemove) await this.kill(id, "SIGKILL").catch(() => false);
+    const remove = () =>
+      this.call(`remove ${short(id)}`, (abortSignal) =>
+        this.docker
+          .getContainer(id)
+          .remove({ force: true, v: true, abortSignal })
+          .then(() => undefined),
+      );
+    try {
+      await remove();
+    } catch (err) {
+      // A refusal (a 404 included) is the caller's to judge; an unanswered call, the engine's record.
+      if (!unanswered(err)) throw err;
+      if (await this.stillThere(id)) await remove();
     }
-    return this.call(`remove ${short(id)}`, (abortSignal) =>
-      this.docker
-        .getContainer(id)
-        .remove({ force: true, v: true, abortSignal })
-        .then(() => undefined),
+    this.exits.forget(id);
+    this.limited.delete(id);
+  }
+
+  /** Whether the engine still shows the container (an unanswered inspect: assume it does). */
+  private stillThere(id: string): Promise<boolean> {
+    return this.inspectRaw(id).then(
+      () => true,
+      (err: unknown) => !(err instanceof EngineError && err.statusCode === 404),
     );
   }
 
@@ -713,8 +936,51 @@ function streamLogs(docker: Docker, id: string, tail: number | undefined, abortS
   );
 }
 
-function ignoreNotModified(err: { statusCode?: number }): void {
-  if (err?.statusCode !== 304) throw err;
+/**
+ * A call the engine may have applied although its answer did not arrive: no answer in time, a
+ * connection that broke, a cancelled run, or a status from something between us and the engine.
+ * A refusal the engine itself gave (4xx, or 500 naming why) was not applied.
+ */
+function unanswered(err: unknown): boolean {
+  if (!(err instanceof EngineError)) return true;
+  if (err.kind !== "engine") return true;
+  return err.statusCode === undefined || GATEWAY_STATUS.has(err.statusCode);
+}
+
+const GATEWAY_STATUS = new Set([502, 503, 504]);
+
+/** The engine's own failure, not a refusal: no answer, unreachable, or a fault it recorded nowhere. */
+function engineFault(err: unknown): boolean {
+  return (
+    err instanceof EngineError &&
+    (err.kind === "timeout" || err.kind === "unreachable" || err.kind === "fault")
+  );
+}
+
+/**
+ * The owner's containers get a name reserved before their create (`<owner>-<role>-<random>`)
+ * unless they have one: a create the engine applied without answering is found by it.
+ */
+function withReservedName(opts: CreateOptions): CreateOptions {
+  const owner = opts.Labels?.[OWNER_LABEL];
+  if (opts.name || !owner) return opts;
+  const role = opts.Labels?.[ROLE_LABEL] ?? "container";
+  return { ...opts, name: `${owner}-${role}-${randomBytes(6).toString("hex")}` };
+}
+
+/** Whether the engine started it (its start time is set; Go's zero time means never). */
+function startedAt(doc: ContainerInspect): boolean {
+  const t = doc.State?.StartedAt ?? "";
+  return doc.State?.Running === true || (t !== "" && !t.startsWith("0001-"));
+}
+
+/**
+ * A refused start that is the container's: the engine recorded the error against it (Docker), or
+ * its answer is the OCI runtime's refusal (Podman records nothing; its runtime names itself).
+ */
+function refusedByRuntime(err: EngineError, doc: ContainerInspect): boolean {
+  if (err.kind !== "engine" || GATEWAY_STATUS.has(err.statusCode ?? 0)) return false;
+  return !!doc.State?.Error || /\bOCI runtime\b|\b(runc|crun)\b/.test(err.message);
 }
 
 function short(id: string): string {
@@ -766,6 +1032,24 @@ function toEngineError(what: string, err: unknown): EngineError {
     return new EngineError(
       `${what}: Docker engine unreachable (${e.code}); is dockerd running and DOCKER_HOST right?`,
       "unreachable",
+    );
+  }
+  // The connection broke mid-call (the engine restarted, a proxy dropped it): no answer arrived.
+  if (
+    e?.code === "ECONNRESET" ||
+    e?.code === "EPIPE" ||
+    /socket hang up|premature close/i.test(e?.message ?? "")
+  ) {
+    return new EngineError(
+      `${what}: the connection to the engine broke before it answered (${e.code ?? e.message})`,
+      "unreachable",
+    );
+  }
+  if (e?.statusCode !== undefined && GATEWAY_STATUS.has(e.statusCode)) {
+    return new EngineError(
+      `${what}: the engine could not be reached through the endpoint (HTTP ${e.statusCode}: ${e?.json?.message ?? e?.message ?? ""})`,
+      "unreachable",
+      e.statusCode,
     );
   }
   const detail = e?.json?.message ?? e?.message ?? String(err);

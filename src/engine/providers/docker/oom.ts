@@ -1,14 +1,27 @@
 // Whether Docker's OOM killer verdict can be read from inspect alone. Docker sets OOMKilled from
 // two events that race (the task's exit and the kernel's OOM notice); when the exit is handled
 // first, inspect reads false although the engine logs an "oom" event for the container. So a
-// SIGKILL under a memory limit is confirmed from the event log.
+// SIGKILL under a memory limit is confirmed from the engine's events: the stream followed from
+// before the start (./events.ts), or, for a container this engine did not start, its event log.
 import type Docker from "dockerode";
 import { sleep } from "../../deadline.js";
 import type { ContainerInspect } from "./translate.js";
 
-/** How long past a SIGKILLed container's exit its OOM notice may still arrive, and how often to look. */
-export const OOM_NOTICE_MS = 1000;
+/** How long past the exit an OOM notice may still arrive on an idle engine, and how often to look. */
+const OOM_NOTICE_MS = 2000;
+/** The notice comes through the same engine as every answer: a slower engine's comes later. */
+const NOTICE_PER_CALL = 20;
+const MAX_NOTICE_MS = 30_000;
 const OOM_POLL_MS = 200;
+
+/**
+ * How long after a SIGKILLed container's exit its OOM notice is waited for: OOM_NOTICE_MS on an
+ * idle engine, plus NOTICE_PER_CALL times the engine's measured time per call (the notice is
+ * queued like any answer), at most MAX_NOTICE_MS. Measured under scripts/stress.sh: docs/benchmarks.md.
+ */
+export function noticeWindowMs(perCallMs: number | undefined): number {
+  return Math.min(MAX_NOTICE_MS, Math.round(OOM_NOTICE_MS + NOTICE_PER_CALL * (perCallMs ?? 0)));
+}
 
 /** Stopped by SIGKILL under a memory limit and not marked OOM-killed: the notice may be late. */
 export function unconfirmedKill(doc: ContainerInspect): boolean {
@@ -16,14 +29,18 @@ export function unconfirmedKill(doc: ContainerInspect): boolean {
   return !!s && !s.Running && s.ExitCode === 137 && !s.OOMKilled && (doc.HostConfig?.Memory ?? 0) > 0;
 }
 
-/** Whether the engine logged "oom" for this run of the container, waiting up to OOM_NOTICE_MS past its exit. */
+/**
+ * Whether the engine logged "oom" for this run of the container, in its event log, waiting up to
+ * `windowMs` past its exit: for a container whose events were not followed from its start.
+ */
 export async function oomEventLogged(
   docker: Docker,
   doc: ContainerInspect,
   signal: AbortSignal,
+  windowMs = OOM_NOTICE_MS,
 ): Promise<boolean> {
   const since = Math.floor(Date.parse(doc.State.StartedAt) / 1000);
-  const settled = Date.parse(doc.State.FinishedAt) + OOM_NOTICE_MS;
+  const settled = Date.parse(doc.State.FinishedAt) + windowMs;
   for (;;) {
     const stream = await docker.getEvents({
       since,

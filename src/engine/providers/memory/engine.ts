@@ -25,6 +25,7 @@ import {
   type ProbeOutput,
   type ProbeSpec,
   type ReproduceImage,
+  type StopOutcome,
 } from "../../provider.js";
 import { shellQuote } from "../../shell.js";
 import { probeLaunch } from "../../trusted-probe.js";
@@ -318,18 +319,19 @@ export class MemoryEngine implements Engine {
   }
 
   /** The stop signal; PID 1 without a handler (and no init) ignores it and is killed after the grace. */
-  stop(id: string, graceSec: number): Promise<boolean> {
+  stop(id: string, graceSec: number): Promise<StopOutcome> {
     return this.call(
       "stop",
-      async () => {
+      async (): Promise<StopOutcome> => {
         const c = this.container(id);
-        if (c.status !== "running") return false;
-        if (c.spec.init || c.program.handlesTerm) this.exit(c, c.spec.init ? 143 : 0);
-        else {
-          await new Promise((r) => setTimeout(r, graceSec * 1000));
-          this.exit(c, 137);
+        if (c.status !== "running") return "not running";
+        if (c.spec.init || c.program.handlesTerm) {
+          this.exit(c, c.spec.init ? 143 : 0);
+          return "exited";
         }
-        return true;
+        await new Promise((r) => setTimeout(r, graceSec * 1000));
+        this.exit(c, 137);
+        return "killed";
       },
       (graceSec + 15) * 1000,
     );

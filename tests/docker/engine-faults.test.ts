@@ -1,0 +1,318 @@
+// Engine faults, each under a real run of the CLI: a proxy on the engine's socket (tests/helpers/
+// engine-proxy.ts) delays, stalls past the tool's deadlines, cuts off mid-answer or answers with
+// an error status; a private engine (tests/helpers/private-engine.ts) is killed and started again
+// mid-run. For each: the verdict is the one measured without the fault, or ERROR naming the
+// engine's fault; the report is kept; nothing the run owned is left (a sweep finds nothing). Never
+// a PASS the run without the fault did not measure, never a FAIL it did not give.
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import Docker from "dockerode";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listOwned } from "../../src/engine/cleanup.js";
+import { pollUntil } from "../../src/engine/deadline.js";
+import { SUBJECT_LABEL } from "../../src/engine/ownership.js";
+import { DockerEngine } from "../../src/engine/providers/docker/engine.js";
+import type { Report } from "../../src/report/model.js";
+import { runCli } from "../helpers/cli.js";
+import { DIALECTS, ENGINE_KIND, hasEngine, newEngine, PROBE_IMAGE } from "../helpers/engine.js";
+import { EngineProxy, type FaultRule } from "../helpers/engine-proxy.js";
+import { fixtureSubject, writeInventory } from "../helpers/inventory.js";
+import { type PrivateEngine, startPrivateEngine } from "../helpers/private-engine.js";
+
+const upstream = (process.env.DOCKER_HOST ?? "unix:///var/run/docker.sock").replace(/^unix:\/\//, "");
+/** What a case or the run says when the engine, not the subject, failed. */
+const ENGINE_FAULT =
+  /no answer within|connection to the engine broke|could not be reached|unreachable|the engine's fault|injected|cause not established/;
+
+interface Outcome {
+  code: number | null;
+  report: Report;
+  owner: string;
+}
+
+/** One `docker-acceptance run` of the hardened fixture (network none: its checks are probes too). */
+function runSubject(
+  host: string,
+  name: string,
+  suites: string[],
+  onStart?: (child: ReturnType<typeof runCli>["child"]) => Promise<void>,
+): Promise<Outcome> {
+  const out = mkdtempSync(path.join(tmpdir(), "da-faults-"));
+  const inventory = writeInventory([fixtureSubject("hardened", { name, network: "none" })]);
+  const args = [
+    "run",
+    "--inventory",
+    inventory,
+    "--out",
+    out,
+    "--format",
+    "json",
+    "--probe-image",
+    PROBE_IMAGE,
+  ];
+  const run = runCli([...args, ...suites.flatMap((s) => ["--suite", s])], { env: { DOCKER_HOST: host } });
+  return (async () => {
+    await onStart?.(run.child);
+    const { code, stderr } = await run;
+    const file = path.join(out, "report.json");
+    expect(existsSync(file), `no report was kept (exit ${code}): ${stderr.slice(-3000)}`).toBe(true);
+    const report = JSON.parse(readFileSync(file, "utf8")) as Report;
+    return { code, report, owner: report.runId };
+  })();
+}
+
+/** A sweep of the run's owner finds nothing of its own: the run removed all it made. */
+async function expectNothingOwned(owner: string, socketPath?: string): Promise<void> {
+  const engine = socketPath
+    ? new DockerEngine(new Docker({ socketPath }), undefined, undefined, DIALECTS)
+    : newEngine();
+  const left = await listOwned(engine, { owner });
+  expect({ containers: left.containers.map((c) => c.names), images: left.images.map((i) => i.tags) }).toEqual(
+    {
+      containers: [],
+      images: [],
+    },
+  );
+  const env = socketPath ? { DOCKER_HOST: `unix://${socketPath}` } : {};
+  const sweep = await runCli(["sweep", "--owner", owner], { env });
+  expect(sweep.stdout).toContain(`sweep ${owner}: nothing to remove`);
+}
+
+/** The cases' statuses, by id: what a run without the fault measured. */
+function statuses(report: Report): Map<string, string> {
+  return new Map(report.cases.map((c) => [c.id, c.status]));
+}
+
+/** Every PASS and FAIL is one the run without the fault gave too; an ERROR names the engine. */
+function expectMeasuredOnly(report: Report, baseline: Map<string, string>): void {
+  expect(report.cases.length).toBeGreaterThan(0);
+  for (const c of report.cases) {
+    if (c.status === "pass" || c.status === "fail")
+      expect(`${c.id}: ${c.status}`, c.message).toBe(`${c.id}: ${baseline.get(c.id)}`);
+  }
+  if (report.verdict === "error") {
+    const said = [
+      ...report.cases.filter((c) => c.status === "error").map((c) => c.message),
+      ...report.errors.map((e) => e.message),
+    ];
+    expect(said.join("\n"), JSON.stringify(report.cases.map((c) => [c.id, c.status, c.message]))).toMatch(
+      ENGINE_FAULT,
+    );
+  }
+}
+
+describe.skipIf(!hasEngine)("engine faults through a proxy on the engine's socket", () => {
+  let proxy: EngineProxy;
+  let baseline: Map<string, string>;
+  let baselineVerdict: string;
+  const both = ["lifecycle", "containment"];
+
+  beforeAll(async () => {
+    proxy = await EngineProxy.start(upstream);
+    const { report, owner } = await runSubject(proxy.host, `f-base-${process.pid}`, both);
+    baseline = statuses(report);
+    baselineVerdict = report.verdict;
+    await expectNothingOwned(owner);
+  });
+  afterAll(() => proxy?.close());
+  /** A call on the container the run created for `subject` (named <owner>-<subject>). */
+  const isContainer = (p: string, subject: string) => {
+    const id = proxy.idOf(`-${subject}`);
+    return id !== undefined && p.startsWith(`/containers/${id}/`);
+  };
+
+  const faults: {
+    name: string;
+    rules: (subject: string) => FaultRule[];
+    suites: string[];
+    error?: boolean;
+  }[] = [
+    {
+      name: "latency on every call",
+      rules: () => [{ path: /./, fault: { kind: "latency", ms: 150 } }],
+      suites: both,
+      error: false,
+    },
+    {
+      name: "the subject's create stalled past the deadline, applied by the engine",
+      rules: (s) => [
+        {
+          method: "POST",
+          path: new RegExp(`^/containers/create\\?(.*&)?name=da-[0-9a-f]{32}-${s}(&|$)`),
+          times: 1,
+          fault: { kind: "stall", forward: true },
+        },
+      ],
+      suites: ["lifecycle"],
+      error: true,
+    },
+    {
+      name: "a start stalled past the deadline, applied by the engine",
+      rules: () => [
+        {
+          method: "POST",
+          path: /^\/containers\/[0-9a-f]+\/start/,
+          times: 1,
+          fault: { kind: "stall", forward: true },
+        },
+      ],
+      suites: ["lifecycle"],
+      error: false,
+    },
+    {
+      name: "a removal stalled past the deadline, applied by the engine",
+      rules: () => [
+        {
+          method: "DELETE",
+          path: /^\/containers\/[0-9a-f]+\?/,
+          times: 1,
+          fault: { kind: "stall", forward: true },
+        },
+      ],
+      suites: ["lifecycle"],
+      error: false,
+    },
+    {
+      name: "the build's stream cut off mid-answer",
+      rules: () => [
+        { method: "POST", path: /^\/build\?/, times: 1, fault: { kind: "drop", afterBytes: 300 } },
+      ],
+      suites: ["lifecycle"],
+      error: true,
+    },
+    {
+      name: "the event stream and a probe's log cut off mid-answer",
+      rules: () => [
+        { method: "GET", path: /^\/events\?/, times: 2, fault: { kind: "drop", afterBytes: 0 } },
+        {
+          method: "GET",
+          path: /^\/containers\/[0-9a-f]+\/logs\?/,
+          times: 1,
+          fault: { kind: "drop", afterBytes: 10 },
+        },
+      ],
+      suites: both,
+    },
+    {
+      name: "500 on a probe's start: the probe runs again",
+      rules: (s) => [
+        {
+          method: "POST",
+          path: (p) => /^\/containers\/[0-9a-f]+\/start/.test(p) && !isContainer(p, s),
+          times: 1,
+          fault: { kind: "status", status: 500 },
+        },
+      ],
+      suites: both,
+      error: false,
+    },
+    {
+      name: "500 on the subject's start",
+      rules: (s) => [
+        {
+          method: "POST",
+          path: (p) => isContainer(p, s) && p.includes("/start"),
+          times: 1,
+          fault: { kind: "status", status: 500 },
+        },
+      ],
+      suites: ["lifecycle"],
+      error: true,
+    },
+    {
+      name: "502 on inspects and on a create",
+      rules: () => [
+        {
+          method: "GET",
+          path: /^\/containers\/[0-9a-f]+\/json/,
+          times: 2,
+          fault: { kind: "status", status: 502 },
+        },
+        { method: "POST", path: /^\/containers\/create/, times: 1, fault: { kind: "status", status: 502 } },
+      ],
+      suites: both,
+      error: true,
+    },
+  ];
+
+  it.each(faults.map((f) => [f.name, f] as const))("%s", async (_name, f) => {
+    const subject = `f-${faults.indexOf(f)}-${process.pid}`;
+    proxy.clear();
+    for (const rule of f.rules(subject)) proxy.add(rule);
+    const before = proxy.calls.length;
+    const { report, owner } = await runSubject(proxy.host, subject, f.suites);
+    proxy.clear();
+    expect(
+      proxy.calls.slice(before).some((c) => c.fault),
+      "the fault was never applied",
+    ).toBe(true);
+    if (f.error === true) expect(report.verdict).toBe("error");
+    if (f.error === false) expect(report.verdict).toBe(baselineVerdict);
+    expectMeasuredOnly(report, baseline);
+    await expectNothingOwned(owner);
+  });
+
+  it("a run cancelled while its create is stalled leaves nothing after it", async () => {
+    const subject = `f-cancel-${process.pid}`;
+    proxy.clear();
+    proxy.add({
+      method: "POST",
+      path: new RegExp(`^/containers/create\\?(.*&)?name=da-[0-9a-f]{32}-${subject}(&|$)`),
+      fault: { kind: "stall", forward: true },
+    });
+    const engine = newEngine();
+    const { code, report, owner } = await runSubject(proxy.host, subject, ["lifecycle"], async (child) => {
+      // The engine has applied the create the run is still waiting on: then the run is cancelled.
+      const made = await pollUntil(
+        async () => (await engine.listContainers({ label: [`${SUBJECT_LABEL}=${subject}`] }))[0],
+        { deadlineMs: 120_000, maxDelayMs: 200 },
+      );
+      expect(made, "the stalled create was never applied").toBeDefined();
+      expect(proxy.faulted("stall")).not.toEqual([]);
+      child.kill("SIGTERM");
+    });
+    proxy.clear();
+    expect(code).toBe(143);
+    expect(report.errors.map((e) => e.kind)).toContain("cancelled");
+    await expectNothingOwned(owner);
+  });
+});
+
+describe.skipIf(!hasEngine)("the engine killed and started again mid-run", () => {
+  let engine: PrivateEngine;
+  beforeAll(async () => {
+    engine = await startPrivateEngine(ENGINE_KIND === "podman" ? "podman" : "docker");
+  });
+  afterAll(() => engine?.dispose());
+
+  it("ends with the verdict measured or ERROR naming the engine, keeps its report, leaves nothing", async () => {
+    const both = ["lifecycle", "containment"];
+    const direct = new DockerEngine(
+      new Docker({ socketPath: engine.socketPath }),
+      undefined,
+      undefined,
+      DIALECTS,
+    );
+    const unfaulted = await runSubject(engine.host, `f-restart-base-${process.pid}`, both);
+    await expectNothingOwned(unfaulted.owner, engine.socketPath);
+    const subject = `f-restart-${process.pid}`;
+    let restarted = false;
+    const { report, owner } = await runSubject(engine.host, subject, both, async () => {
+      const running = await pollUntil(
+        async () =>
+          (await direct.listContainers({ label: [`${SUBJECT_LABEL}=${subject}`], status: ["running"] }))[0],
+        { deadlineMs: 120_000, maxDelayMs: 100 },
+      );
+      expect(running, "the subject never ran").toBeDefined();
+      await engine.kill();
+      await new Promise((r) => setTimeout(r, 1000));
+      await engine.start();
+      restarted = true;
+    });
+    expect(restarted).toBe(true);
+    if (report.verdict !== "error") expect(report.verdict).toBe(unfaulted.report.verdict);
+    expectMeasuredOnly(report, statuses(unfaulted.report));
+    await expectNothingOwned(owner, engine.socketPath);
+  });
+});
