@@ -113,6 +113,9 @@ describe.skipIf(!hasEngine)("engine faults through a proxy on the engine's socke
     const { report, owner } = await runSubject(proxy.host, `f-base-${process.pid}`, both);
     baseline = statuses(report);
     baselineVerdict = report.verdict;
+    // The unfaulted run through the proxy is measured whole (a socket proxy refuses a request line
+    // past 16 KiB: a create that sent its body in the query too was a run of skips here).
+    expect(report.verdict, JSON.stringify(report.cases.filter((c) => c.status !== "pass"))).toBe("pass");
     await expectNothingOwned(owner);
   });
   afterAll(() => proxy?.close());

@@ -1,10 +1,11 @@
 // An engine of the tests' own, to kill and start again mid-run: the shared dockerd and Podman
 // service are never restarted. Docker: a second dockerd (the same binary) with its own socket,
-// data root, exec root, pid file and cgroup parent, no bridge and no iptables, over a containerd of
+// data root, exec root, pid file and cgroup parent, a bridge of its own and no iptables, over a containerd of
 // its own that outlives it (as a system containerd outlives a dockerd restart), the base image
 // loaded into it. Podman: a `podman system service` of its own on its own socket (Podman has no
 // daemon holding the containers: its service going away is what a restart is there).
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -31,8 +32,8 @@ export async function startPrivateEngine(kind: "docker" | "podman"): Promise<Pri
   const socketPath = path.join(dir, `${kind}.sock`);
   const log = path.join(dir, `${kind}.log`);
   const containerd = kind === "docker" ? await startContainerd(dir, log) : undefined;
-  const spawnIt = () =>
-    kind === "docker" ? spawnDockerd(dir, socketPath, log) : spawnPodman(socketPath, log);
+  const bridge = kind === "docker" ? makeBridge() : undefined;
+  const spawnIt = () => (bridge ? spawnDockerd(dir, socketPath, log, bridge) : spawnPodman(socketPath, log));
   let child = spawnIt();
   const answers = () =>
     pollUntil(
@@ -73,6 +74,7 @@ export async function startPrivateEngine(kind: "docker" | "podman"): Promise<Pri
       }
       unmountUnder(dir);
       removeCgroups(path.basename(dir));
+      if (bridge) execFileSync("ip", ["link", "del", bridge], { stdio: "ignore" });
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -108,7 +110,21 @@ async function startContainerd(dir: string, log: string): Promise<ChildProcess> 
   return child;
 }
 
-function spawnDockerd(dir: string, socketPath: string, log: string): ChildProcess {
+/**
+ * A bridge for it alone. Not `--bridge=none`: a dockerd started so deletes the host's docker0 (it
+ * removes the default bridge interface by name), which cuts every container of the shared engine
+ * off its network. A random /24 in 172.31.200-249.0 (the Docker 26 helper's is 172.31.250.0/24).
+ */
+function makeBridge(): string {
+  const name = `dapriv${randomBytes(3).toString("hex")}`;
+  const net = 200 + (randomBytes(1)[0]! % 50);
+  execFileSync("ip", ["link", "add", name, "type", "bridge"]);
+  execFileSync("ip", ["addr", "add", `172.31.${net}.1/24`, "dev", name]);
+  execFileSync("ip", ["link", "set", name, "up"]);
+  return name;
+}
+
+function spawnDockerd(dir: string, socketPath: string, log: string, bridge: string): ChildProcess {
   const ns = path.basename(dir);
   return spawn(
     "dockerd",
@@ -121,7 +137,7 @@ function spawnDockerd(dir: string, socketPath: string, log: string): ChildProces
       `--containerd-namespace=${ns}`,
       `--containerd-plugins-namespace=${ns}-plugins`,
       `--cgroup-parent=/${ns}`,
-      "--bridge=none",
+      `--bridge=${bridge}`,
       "--iptables=false",
       "--ip6tables=false",
       "--ip-forward=false",

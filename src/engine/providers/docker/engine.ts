@@ -367,7 +367,7 @@ export class DockerEngine implements Engine {
         async (abortSignal) =>
           dialect.create
             ? dialect.create(spoken, this.request, abortSignal)
-            : (await this.docker.createContainer({ ...spoken, abortSignal } as CreateOptions)).id,
+            : (await this.docker.createContainer(createCall(spoken, abortSignal))).id,
         undefined,
         signal,
       );
@@ -934,6 +934,17 @@ function streamLogs(docker: Docker, id: string, tail: number | undefined, abortS
       },
     ),
   );
+}
+
+/**
+ * dockerode's create sends its whole options as the query string too (docker-modem builds one from
+ * them for any path with a "?"): a probe's script then makes a request line of 30 KiB or more,
+ * which a socket proxy in front of the engine refuses (Node's HTTP server answers 431 past 16 KiB;
+ * HAProxy's default buffer is the same size). Only the name goes in the query; the rest is the body.
+ */
+function createCall(spoken: CreateOptions, abortSignal: AbortSignal): CreateOptions {
+  const { name, ...body } = spoken;
+  return { _query: name ? { name } : {}, _body: body, abortSignal } as unknown as CreateOptions;
 }
 
 /**
