@@ -1,5 +1,6 @@
 // The fault matrix on the real engine: every fixture fails exactly its intended cases and passes
 // every other; `hardened` passes all. Privileged-only faults are graded from recorded inspect data.
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
@@ -97,8 +98,10 @@ describe.skipIf(!hasEngine)("fault matrix on the real engine", () => {
   const engine = newEngine();
   const owner = newRunId();
   const hostDir = mkdtempSync(path.join(tmpdir(), "da-fault-bind-"));
-  // A directory on a tmpfs, as a runner's /run and /dev/shm are (this VM's /tmp is not).
-  const tmpfsDir = mkdtempSync("/dev/shm/da-fault-bind-");
+  // A directory on a tmpfs of its own, as a runner's /run and /dev/shm are (this VM's /tmp is
+  // not), outside every sensitive root (/dev/shm is under /dev, never allowed): its safe twin is
+  // allowed there. Mounting needs root, as the engine does.
+  const tmpfsDir = mkdtempSync(path.join(tmpdir(), "da-fault-tmpfs-"));
   /** Values sized from the engine's host, for the limit fixtures. */
   const hostVars: Record<string, string> = {};
   const images: Record<string, string> = {};
@@ -110,6 +113,7 @@ describe.skipIf(!hasEngine)("fault matrix on the real engine", () => {
   let host: HostNamespaces;
 
   beforeAll(async () => {
+    execFileSync("mount", ["-t", "tmpfs", "-o", "size=1m,mode=0755", "da-fault-tmpfs", tmpfsDir]);
     const build = async (key: string, dir: string) => {
       const tag = `${ownedTag(owner)}-${key}`;
       await engine.build({
@@ -241,6 +245,7 @@ describe.skipIf(!hasEngine)("fault matrix on the real engine", () => {
     );
     for (const s of servers) s.close();
     rmSync(hostDir, { recursive: true, force: true });
+    execFileSync("umount", ["-l", tmpfsDir]);
     rmSync(tmpfsDir, { recursive: true, force: true });
     expect(evidence.completed, cleanupProblems(evidence)).toBe(true);
     expect(await engine.listContainers({ label: [`${OWNER_LABEL}=${owner}`] })).toEqual([]);
