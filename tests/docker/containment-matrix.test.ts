@@ -1,5 +1,6 @@
 // The fault matrix on the real engine: every fixture fails exactly its intended cases and passes
 // every other; `hardened` passes all. Privileged-only faults are graded from recorded inspect data.
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
@@ -97,8 +98,11 @@ describe.skipIf(!hasEngine)("fault matrix on the real engine", () => {
   const engine = newEngine();
   const owner = newRunId();
   const hostDir = mkdtempSync(path.join(tmpdir(), "da-fault-bind-"));
-  // A directory on a tmpfs, as a runner's /run and /dev/shm are (this VM's /tmp is not).
-  const tmpfsDir = mkdtempSync("/dev/shm/da-fault-bind-");
+  // A directory on a tmpfs, as a runner's /run and /dev/shm are (this VM's /tmp is not): a tmpfs
+  // of the test's own (mounted in beforeAll), since a host path inside /dev or /run is never allowed
+  // and the safe twin allows this one.
+  const tmpfsDir = mkdtempSync(path.join(tmpdir(), "da-fault-tmpfs-"));
+  let tmpfsMounted = false;
   /** Values sized from the engine's host, for the limit fixtures. */
   const hostVars: Record<string, string> = {};
   const images: Record<string, string> = {};
@@ -110,6 +114,8 @@ describe.skipIf(!hasEngine)("fault matrix on the real engine", () => {
   let host: HostNamespaces;
 
   beforeAll(async () => {
+    execFileSync("mount", ["-t", "tmpfs", "-o", "size=4m,mode=0700", "da-fault-tmpfs", tmpfsDir]);
+    tmpfsMounted = true;
     const build = async (key: string, dir: string) => {
       const tag = `${ownedTag(owner)}-${key}`;
       await engine.build({
@@ -170,6 +176,13 @@ describe.skipIf(!hasEngine)("fault matrix on the real engine", () => {
     const settled = await Promise.allSettled(
       live.map(async (f) => {
         const vars: Record<string, string> = { HOST_DIR: hostDir, TMPFS_DIR: tmpfsDir, ...hostVars };
+        // Podman chowns a new volume's directory to the container's user, a bind volume's host
+        // directory too: each volume fixture binds directories of its own, so no other fixture's
+        // bind of the shared ones becomes writable through it.
+        if (f.volume) {
+          vars.HOST_DIR = mkdtempSync(path.join(hostDir, `${f.name}-`));
+          vars.TMPFS_DIR = mkdtempSync(path.join(tmpfsDir, `${f.name}-`));
+        }
         varsOf.set(f.name, vars);
         if (f.volume) {
           vars.VOLUME = `${owner}-${f.name}`;
@@ -241,6 +254,7 @@ describe.skipIf(!hasEngine)("fault matrix on the real engine", () => {
     );
     for (const s of servers) s.close();
     rmSync(hostDir, { recursive: true, force: true });
+    if (tmpfsMounted) execFileSync("umount", [tmpfsDir]);
     rmSync(tmpfsDir, { recursive: true, force: true });
     expect(evidence.completed, cleanupProblems(evidence)).toBe(true);
     expect(await engine.listContainers({ label: [`${OWNER_LABEL}=${owner}`] })).toEqual([]);
