@@ -388,6 +388,11 @@ export class BuildFailedError extends Error {
  */
 export interface Engine {
   facts(): Promise<EngineFacts>;
+  /**
+   * Where this tool reaches the engine's API over TCP (DOCKER_HOST=tcp://...), or undefined over a
+   * unix socket: the address containment tries from inside each subject's network.
+   */
+  networkApi?(): { host: string; port: number } | undefined;
   ping(timeoutMs?: number): Promise<void>;
   /** Waits (bounded) for calls in flight, so a container being created is listed by cleanup. */
   settle(maxMs?: number): Promise<void>;

@@ -564,11 +564,11 @@ export const CONTAINMENT_SUITE = {
       id: "containment.network",
       title: "Ports on loopback only",
       measures:
-        "published ports on loopback only (an IPv6 any-address or the bridge's address is not), each on a host port of 1024 or above (CIS 5.7: a privileged host port fails), `none` means loopback only (measured interfaces)",
+        "published ports on loopback only (an IPv6 any-address or the bridge's address is not), each on a host port of 1024 or above (CIS 5.7: a privileged host port fails), `none` means loopback only (measured interfaces); and the engine's API does not answer from inside the subject's network (a trusted probe in its network namespace asks `GET /_ping` at the address this tool reaches the engine at and at the subject's gateway on that port and 2375: an `Api-Version` answer fails, the daemon's TCP socket reachable from a container is full control of the host)",
       standards: { pss: "baseline: Host Ports", cis: "5.7, 5.8, 5.13" },
       remediation: {
         inventory:
-          "Publish ports on loopback only (`-p 127.0.0.1:8080:8080`), never on 0.0.0.0, and on a host port of 1024 or above; use `--network none` when the subject declares no network, and never `--network host`.",
+          "Publish ports on loopback only (`-p 127.0.0.1:8080:8080`), never on 0.0.0.0, and on a host port of 1024 or above; use `--network none` when the subject declares no network, and never `--network host`. Never let the engine's API listen where a container can reach it: dockerd `-H tcp://` on 127.0.0.1 with TLS only (not 0.0.0.0 or the bridge's address), a Docker-in-Docker service on TLS port 2376 with client certificates, or the subject on `network: none`.",
         cli: `Publish ports on loopback only (\`-p 127.0.0.1:8080:8080\`), never on 0.0.0.0, on a host port of 1024 or above, and never \`--network host\`; a service declared without network runs with \`--network none\` (label \`org.docker-acceptance.network\`).`,
         compose: `Publish ports on loopback only (\`ports: ["127.0.0.1:8080:8080"]\`), never on 0.0.0.0, on a host port of 1024 or above, and never \`network_mode: host\`; a service declared without network sets \`network_mode: none\` (label \`org.docker-acceptance.network\`).`,
       },
@@ -589,6 +589,16 @@ export const CONTAINMENT_SUITE = {
           published: bindings.map((b) => `${b.binding}->${b.port}`),
           interfaces,
         };
+        const reach = ev.reach;
+        if (reach && !("error" in reach)) {
+          evidence.engineApiAsked = reach.asked.map((a) => `${a.address}: ${a.answer}`);
+          const engines = reach.asked.filter((a) => a.answer === "engine").map((a) => a.address);
+          if (engines.length > 0)
+            return fail(
+              `the engine's API answers from inside the subject's network at ${engines.join(", ")}: whatever runs in it controls the engine`,
+              evidence,
+            );
+        } else if (reach) evidence.engineApiAsked = `not asked: ${reach.error}`;
         if (mode === "host") return fail("the container uses the host's network", evidence);
         if (exposed.length > 0)
           return fail(
@@ -619,8 +629,15 @@ export const CONTAINMENT_SUITE = {
         }
         if (t.network === "bridge" && mode === "none")
           return fail("declared bridge but launched with network none", evidence);
+        // Not asked is not reachable: the pass says which, never silently.
+        const api =
+          reach && !("error" in reach)
+            ? `; the engine's API does not answer from its network (asked ${reach.asked.map((a) => a.address).join(", ")})`
+            : reach
+              ? "; whether the engine's API answers from its network was not measured"
+              : "";
         return pass(
-          bindings.length ? "published ports are bound to loopback only" : "no published ports",
+          `${bindings.length ? "published ports are bound to loopback only" : "no published ports"}${api}`,
           evidence,
         );
       },

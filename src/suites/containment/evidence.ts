@@ -6,6 +6,13 @@ import type { CaseResult } from "../../report/model.js";
 import type { InspectEvidence } from "./inspect.js";
 import { type ClassifiedMount, classifyMounts, type HostPathAllowance, parseMountinfo } from "./mounts.js";
 
+export interface EngineReach {
+  /** The subject's default gateway, as its routing table names it (absent: no route out). */
+  gateway?: string;
+  /** Every address asked, and what answered there. */
+  asked: { address: string; answer: "engine" | "http" | "none" }[];
+}
+
 /** Namespaces the containment suite compares with the host's. */
 export const NAMESPACES = ["pid", "net", "ipc", "uts", "mnt", "cgroup"] as const;
 
@@ -83,6 +90,11 @@ export interface ContainmentEvidence {
         pidMax?: number;
       }
     | { error: string };
+  /**
+   * What answered the engine API's requests from inside the subject's network (absent: it has no
+   * network, or recorded data), or why it could not be asked.
+   */
+  reach?: EngineReach | { error: string };
   /** Other containers on the engine (never the subject, never this run's probes), or why not listed. */
   others?: OtherContainer[] | { error: string };
 }

@@ -9,6 +9,7 @@ import { errorEvidence } from "../../errors.js";
 import type { CaseResult } from "../../report/model.js";
 import type { SuiteRuntime } from "../runtime.js";
 import { type Credentials, launchCredentials, measuredCredentials, sameCredentials } from "./credentials.js";
+import { measureEngineReach } from "./engine-reach.js";
 import type { ContainmentEvidence, OtherContainer, ProcessEvidence } from "./evidence.js";
 import { gradeContainment } from "./grade.js";
 import { type InspectEvidence, inspectEvidence } from "./inspect.js";
@@ -219,7 +220,7 @@ export async function collectEvidence(
     await host;
     throw err;
   }
-  const { inspect, probe } = frozen.value;
+  const { inspect, probe, reach } = frozen.value;
   const others = (opts.others ?? listOtherContainers(opts.engine, opts.owner, opts.signal)).then(
     async (list) => {
       const rest = list.filter((o) => o.id !== inspect.id);
@@ -231,6 +232,7 @@ export async function collectEvidence(
   return {
     inspect,
     probe,
+    ...(reach ? { reach } : {}),
     freeze: frozen.freeze,
     ...(frozen.thawError ? { thawError: frozen.thawError } : {}),
     host: await host,
@@ -241,6 +243,7 @@ export async function collectEvidence(
 interface Observed {
   inspect: InspectEvidence;
   probe: ContainmentEvidence["probe"];
+  reach?: ContainmentEvidence["reach"];
 }
 
 /** The frozen subject's inspect, then its probes. */
@@ -252,11 +255,19 @@ async function observe(
   const raw = await opts.engine.inspect(target.containerId, opts.signal);
   const inspect = inspectEvidence(raw);
   if (!inspect.running) return { inspect, probe: { error: "the container is not running" } };
+  // A subject without a network has no way to the engine's port: nothing to ask. The ask runs
+  // beside the process probe (its own container, in the subject's network), inside the freeze.
+  const reach =
+    inspect.modes.net === "none"
+      ? undefined
+      : measureEngineReach(opts.engine, opts.owner, opts.probeImage, inspect.id, opts.signal).catch(
+          (err: unknown) => ({ error: errorEvidence(err).message }),
+        );
   const probe = await probeSubject(inspect, raw.state.pid, target, opts, frozen).catch((err: unknown) => ({
     error: errorEvidence(err).message,
     ...(err instanceof ProbeParseError ? { unverified: true } : {}),
   }));
-  return { inspect, probe };
+  return { inspect, probe, ...(reach ? { reach: await reach } : {}) };
 }
 
 /**

@@ -119,6 +119,12 @@ export class DockerEngine implements Engine {
     this.docker = docker ?? new Docker();
   }
 
+  networkApi(): { host: string; port: number } | undefined {
+    const m = this.docker.modem as { socketPath?: unknown; host?: unknown; port?: unknown };
+    if (m.socketPath || typeof m.host !== "string" || !m.host) return undefined;
+    return { host: m.host, port: Number(m.port) || 2375 };
+  }
+
   /**
    * Wraps one engine call: its deadline, tracked so a signal handler can let it settle. A call
    * that says how long it needs (`timeoutMs`: a wait, a build, a stop's grace) gets that plus the
