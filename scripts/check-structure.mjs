@@ -41,6 +41,11 @@ export const LAYERS = [
     units: ["src/commands/", "src/bot/"],
   },
   {
+    name: "request",
+    why: "the one request both doors parse their inputs and flags into (the option table and its schema), which the use cases take typed",
+    units: ["src/request/"],
+  },
+  {
     name: "flows",
     why: "the pipeline itself, the plan of which subjects and suites run where, and the merge of shard bundles",
     units: ["src/pipeline.ts", "src/plan.ts", "src/merge.ts"],

@@ -1,7 +1,7 @@
 // What the CLI says about itself: the command list, each command's usage line and its options, all
 // derived from the command table and the request's options. Plain data in, text out: `--help` loads
 // no schema library and no command.
-import { COMMANDS, type Command, flagHelp, usageFlags } from "../commands/request-options.js";
+import { COMMANDS, type Command, flagHelp, usageFlags } from "../request/options.js";
 import { TOOL_VERSION } from "../version.js";
 import { CLI_COMMANDS } from "./commands.js";
 

@@ -14,7 +14,7 @@ import { renderAlignmentMarkdown, renderAlignmentText } from "../alignment/rende
 import { UsageError } from "../errors.js";
 import { addedLinesFrom, readExternalResults } from "../report/external.js";
 import { levelOf } from "../report/model.js";
-import type { RequestOf } from "./request.js";
+import type { RequestOf } from "../request/parse.js";
 
 /** What `align` takes: its flags, parsed into the one request. */
 export type AlignRequest = RequestOf<

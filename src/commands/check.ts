@@ -10,6 +10,7 @@ import { createEngine, type Engine } from "../engine/select.js";
 import { EngineError, errorEvidence, UsageError } from "../errors.js";
 import { writeBundle } from "../report/bundle.js";
 import { assembleReport, type Report } from "../report/model.js";
+import type { RequestOf } from "../request/parse.js";
 import {
   type ContainmentEvidence,
   collectEvidence,
@@ -24,7 +25,6 @@ import {
 } from "../suites/containment/index.js";
 import { type Allowances, allowancesFor, checkModeCases } from "./check-stack.js";
 import { abortOnSignals, exitCodeFor, renderReport, signalExitCode } from "./common.js";
-import type { RequestOf } from "./request.js";
 
 export interface CheckSelection {
   containers: string[];

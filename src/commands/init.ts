@@ -9,9 +9,9 @@ import path from "node:path";
 import { ConfigError, readUserFile, UsageError } from "../errors.js";
 import { formatJson } from "../inventory/json-layout.js";
 import { parseInventory } from "../inventory/load.js";
+import type { RequestOf } from "../request/parse.js";
 import { type Draft, draftInventory, draftSubjects } from "./init/draft.js";
 import { planUpdate } from "./init/update.js";
-import type { RequestOf } from "./request.js";
 import { schemaText } from "./schema.js";
 import { printable } from "./verify.js";
 

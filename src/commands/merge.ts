@@ -4,8 +4,8 @@ import path from "node:path";
 import { UsageError } from "../errors.js";
 import { mergeBundles } from "../merge.js";
 import { writeBundle } from "../report/bundle.js";
+import type { RequestOf } from "../request/parse.js";
 import { exitCodeFor, renderReport } from "./common.js";
-import type { RequestOf } from "./request.js";
 
 /** What `merge` takes besides the shard bundles: its flags, parsed into the one request. */
 export type MergeRequest = RequestOf<"out" | "compareInventory" | "workspace" | "format">;

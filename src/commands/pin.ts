@@ -1,7 +1,7 @@
 // `docker-acceptance pin [--inventory PATH] [--workspace DIR]`: rewrites the inventory's artifact
 // digests from the workspace, for a maintainer who changed a pinned file on purpose.
 import { pinArtifacts } from "../inventory/hashes.js";
-import type { RequestOf } from "./request.js";
+import type { RequestOf } from "../request/parse.js";
 import { printable } from "./verify.js";
 
 /** What `pin` takes: its flags, parsed into the one request. */

@@ -43,7 +43,7 @@ import type { Logger } from "../log.js";
 import { verifyBundle } from "../report/bundle.js";
 import { computeVerdict, type Report } from "../report/model.js";
 import { pinVerifiedHead } from "../report/provenance.js";
-import type { RequestOf } from "./request.js";
+import type { RequestOf } from "../request/parse.js";
 import { printable, renderVerification } from "./verify.js";
 
 /** What a fork-produced publication is called: never the trusted check name, never its marker. */

@@ -4,8 +4,8 @@ import { createEngine } from "../engine/select.js";
 import { stderrLogger } from "../log.js";
 import { runPipeline } from "../pipeline.js";
 import { writeBundle } from "../report/bundle.js";
+import type { RequestOf } from "../request/parse.js";
 import { abortOnSignals, exitCodeFor, renderReport, signalExitCode } from "./common.js";
-import type { RequestOf } from "./request.js";
 
 /** What `run` takes: its flags, parsed into the one request. */
 export type RunRequest = RequestOf<

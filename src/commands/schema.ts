@@ -3,7 +3,7 @@
 import * as z from "zod";
 import { inventorySchema } from "../inventory/schema.js";
 import { reportSchema } from "../report/model.js";
-import type { RequestOf } from "./request.js";
+import type { RequestOf } from "../request/parse.js";
 
 /** The JSON Schema text: draft-07 (what most editors complete against), stable key order, newline-terminated. */
 export function schemaText(which: "inventory" | "report"): string {

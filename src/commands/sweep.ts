@@ -4,7 +4,7 @@ import { isOwnerAlive, isRunId, OWNER_LABEL, PID_LABEL } from "../engine/ownersh
 import { createEngine, type Engine } from "../engine/select.js";
 import { UsageError } from "../errors.js";
 import type { CleanupEvidence } from "../report/model.js";
-import type { RequestOf } from "./request.js";
+import type { RequestOf } from "../request/parse.js";
 
 /** What `sweep` takes: its flags, parsed into the one request. */
 export type SweepRequest = RequestOf<"owners" | "stale" | "olderThan" | "sweepFormat" | "engine">;

@@ -4,8 +4,8 @@ import { type LoadedInventory, loadInventory } from "../inventory/load.js";
 import { checkCompleteness } from "../inventory/verify.js";
 import { type BundleVerification, type NamedCheck, record, verifyBundle } from "../report/bundle.js";
 import type { Report } from "../report/model.js";
+import type { RequestOf } from "../request/parse.js";
 import { isSuiteName, SUITES } from "../suites/ids.js";
-import type { RequestOf } from "./request.js";
 
 /** What `verify` takes besides the bundle: its flags, parsed into the one request. */
 export type VerifyRequest = RequestOf<"compareInventory" | "workspace">;

@@ -1,5 +1,5 @@
 // The one request both doors are parsed into: one zod schema built on first use from the option
-// table (request-options.ts), and one wording of every mistake, naming the input or the flag that
+// table (options.ts), and one wording of every mistake, naming the input or the flag that
 // carried it and what it accepts.
 // The action reads every input through it (src/action/inputs.ts); every CLI command reads its flags
 // through it (src/cli/parse.ts); the commands' usage lines and `--help` list the options from it; a
@@ -7,7 +7,7 @@
 import * as z from "zod";
 import { UsageError } from "../errors.js";
 import { parseShard, type Shard } from "../plan.js";
-import { REQUEST_OPTIONS, type RequestKey, type RequestOption } from "./request-options.js";
+import { REQUEST_OPTIONS, type RequestKey, type RequestOption } from "./options.js";
 
 // Every schema of ours parses a handful of documents per run: zod's JIT (code generated on an
 // object schema's first parse) costs more at start-up than it ever saves. Set before any parse.
