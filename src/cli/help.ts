@@ -5,8 +5,7 @@ import { COMMANDS, type Command, flagHelp, usageFlags } from "../request/options
 import { TOOL_VERSION } from "../version.js";
 import { CLI_COMMANDS } from "./commands.js";
 
-export const EXIT_CODES =
-  "0 pass or warn, 1 fail, 2 usage or configuration error, 3 engine or internal error";
+const EXIT_CODES = "0 pass or warn, 1 fail, 2 usage or configuration error, 3 engine or internal error";
 
 /** `run [--inventory PATH] ...`, `merge BUNDLE_DIR... --out DIR ...`. */
 export function usageLine(command: Command): string {

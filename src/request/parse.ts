@@ -161,7 +161,7 @@ function shardOk(v: string): boolean {
 
 const schemas = new Map<RequestKey, z.ZodType>();
 /** The schema of these options, built on first use (building zod schemas is start-up time). */
-export function requestSchema<K extends RequestKey>(keys: readonly K[]): z.ZodObject {
+function requestSchema<K extends RequestKey>(keys: readonly K[]): z.ZodObject {
   const shape: Record<string, z.ZodType> = {};
   for (const k of keys) {
     if (!schemas.has(k)) schemas.set(k, fieldSchema(REQUEST_OPTIONS[k]));
