@@ -78,7 +78,7 @@ export function errorEvidence(err: unknown, limit = 500): { kind: string; messag
 const TOKEN_PATTERNS = [
   /\bgh[pousr]_[A-Za-z0-9]{20,}\b/g,
   /\bgithub_pat_[A-Za-z0-9_]{20,}\b/g,
-  /\b(Bearer|token)\s+[A-Za-z0-9._~+/-]{16,}=*/gi,
+  /\b(Bearer|Basic|token)\s+[A-Za-z0-9._~+/-]{16,}=*/gi,
   /(password|passwd|secret|token)=([^\s&]+)/gi,
 ];
 
@@ -100,12 +100,18 @@ const runnerMasked = new Set<string>();
 /** Registers a value (e.g. the GitHub token) that must never appear in output. */
 export function registerSecret(value: string | undefined, opts: { runnerMasks?: boolean } = {}): void {
   if (!value || secretValues.has(value)) return;
+  addSecret(value, opts.runnerMasks === true);
+  // The same secret as it is stored and sent: base64, alone and as the basic-auth pair git's
+  // credential header holds (`x-access-token:<token>`). The runner masks none of these forms.
+  for (const plain of [value, `x-access-token:${value}`])
+    addSecret(Buffer.from(plain).toString("base64").replace(/=+$/, ""), false);
+}
+
+function addSecret(value: string, runnerMasks: boolean): void {
+  if (secretValues.has(value)) return;
   secretValues.add(value);
-  if (opts.runnerMasks) {
-    runnerMasked.add(value);
-    return;
-  }
-  for (const listener of secretListeners) listener(value);
+  if (runnerMasks) runnerMasked.add(value);
+  else for (const listener of secretListeners) listener(value);
 }
 
 /**

@@ -106,13 +106,44 @@ export async function listOwned(engine: Engine, scope: CleanupScope): Promise<Li
     const info = await unlessGone(engine.inspectImage(id));
     if (info) images.set(id, fromInspect(info));
   }
-  return withParents(engine, { containers, images: [...images.values()] });
+  return withParents(engine, scope, { containers, images: [...images.values()] });
 }
 
 /** The listing with the untagged parents it stands on, when there are any (see Listing). */
-async function withParents(engine: Engine, listing: Listing): Promise<Listing> {
-  const parents = await untaggedParentsOf(engine, listing.images);
-  return parents.size > 0 ? { ...listing, untaggedParents: parents } : listing;
+async function withParents(engine: Engine, scope: CleanupScope, listing: Listing): Promise<Listing> {
+  const images = await withOwnedAncestors(engine, scope, listing.images);
+  const parents = await untaggedParentsOf(engine, images);
+  const out = { ...listing, images };
+  return parents.size > 0 ? { ...out, untaggedParents: parents } : out;
+}
+
+/** A Dockerfile has far fewer steps; the walk up a chain stops here whatever the engine answers. */
+const MAX_ANCESTRY = 500;
+
+/**
+ * The images with the untagged ancestors the engine shows as this run's: each parent, as far up
+ * as the chain runs through untagged images labelled with the scope's owner. Buildah labels every
+ * step image of a build with the build's labels; a step made by an earlier attempt of the same
+ * build (reused from the cache by the retry) is not among the retry's `builtImages`, yet the
+ * engine's record (its owner label) says it is ours. A subject's scope lists by tag, not label,
+ * so without this walk such a parent was left behind, shielding the image over it.
+ */
+async function withOwnedAncestors(
+  engine: Engine,
+  scope: CleanupScope,
+  images: readonly OwnedImage[],
+): Promise<OwnedImage[]> {
+  const byKey = new Map(images.map((i) => [imageKey(i.id), i]));
+  for (const start of images) {
+    let parent = start.parentId;
+    for (let n = 0; parent && !byKey.has(imageKey(parent)) && n < MAX_ANCESTRY; n++) {
+      const info = await unlessGone(engine.inspectImage(parent));
+      if (!info || info.tags.length > 0 || info.labels[OWNER_LABEL] !== scope.owner) break;
+      byKey.set(imageKey(info.id), fromInspect(info));
+      parent = info.parentId;
+    }
+  }
+  return [...byKey.values()];
 }
 
 /** The engine's fact; an engine that cannot say (a test's double) is taken at `noprune`'s word. */
@@ -160,7 +191,7 @@ async function inspectKnown(engine: Engine, scope: CleanupScope): Promise<Listin
     const info = await unlessGone(engine.inspectImage(id));
     if (info) images.set(id, fromInspect(info));
   }
-  return withParents(engine, { containers, images: [...images.values()] });
+  return withParents(engine, scope, { containers, images: [...images.values()] });
 }
 
 function fromInspect(info: ImageView): OwnedImage {

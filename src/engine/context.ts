@@ -20,7 +20,18 @@ export interface BuildContext {
   dockerfile: string;
   /** Paths relative to root, posix separators, sorted. Always includes the Dockerfile. */
   files: string[];
+  /** What is never sent, whatever .dockerignore says (WITHHELD), as found in this context. */
+  withheld?: string[];
 }
+
+/**
+ * Never sent to the engine, whatever `.dockerignore` says: a `.git` directory (or a worktree's
+ * `.git` file) holds the checkout's credentials (actions/checkout writes the job's token into
+ * `.git/config` as an `http.extraheader`), which a `COPY . /src` and a `RUN cat` would put in the
+ * build log, the report and the pull request's comment. An image that needs the commit gets it as
+ * a build argument.
+ */
+const WITHHELD = new Set([".git"]);
 
 interface IgnoreRule {
   negate: boolean;
@@ -72,6 +83,7 @@ export function readBuildContext(root: string, dockerfile: string, contextLabel 
   const rules = parseDockerignore(ignoreText);
   const hasNegation = rules.some((r) => r.negate);
   const files: string[] = [];
+  const withheld: string[] = [];
   const escapes: string[] = [];
   let bytes = 0;
 
@@ -79,6 +91,10 @@ export function readBuildContext(root: string, dockerfile: string, contextLabel 
     const dirAbs = path.join(absRoot, dirRel);
     for (const entry of readdirSync(dirAbs, { withFileTypes: true })) {
       const rel = dirRel ? `${dirRel}/${entry.name}` : entry.name;
+      if (WITHHELD.has(entry.name)) {
+        withheld.push(rel);
+        continue;
+      }
       const ignored = isIgnored(rules, rel);
       if (entry.isDirectory()) {
         if (!ignored || hasNegation) walk(rel);
@@ -119,7 +135,7 @@ export function readBuildContext(root: string, dockerfile: string, contextLabel 
   if (!files.includes(df)) files.push(df);
   if (!files.includes(".dockerignore") && ignoreText) files.push(".dockerignore");
   files.sort();
-  return { root: absRoot, dockerfile: df, files };
+  return { root: absRoot, dockerfile: df, files, ...(withheld.length ? { withheld } : {}) };
 }
 
 function tooLarge(contextLabel: string, count: number, bytes: number): ConfigError {

@@ -143,6 +143,26 @@ describe.skipIf(!hasEngine)("adversarial inputs on the real engine", () => {
     expect(await listOwned(engine!, { owner: r.runId })).toEqual({ containers: [], images: [] });
   }, 300_000);
 
+  it("a failing build whose quoted text says the engine's words for its storage race: a FAIL, built once", async () => {
+    const words = (target: string) =>
+      fixture(`engine-words-${target}`, {
+        build: { context: `${FIXTURES}/engine-words`, target, args: { BASE_IMAGE } },
+      });
+    const r = await run([words("run"), words("copy")]);
+    owners.push(r.runId);
+    for (const target of ["run", "copy"]) {
+      const build = caseOf(r, `engine-words-${target}`, "lifecycle.build");
+      expect(build.status, build.message).toBe("fail");
+      expect(build.message).not.toMatch(/engine's fault/);
+    }
+    // Built once: the failing step printed its line one time (a retried build would print it again).
+    const log = String(caseOf(r, "engine-words-run", "lifecycle.build").evidence.buildLogTail);
+    expect(log.split("\n").filter((l) => /^(#\d+ )?image not known: layer not known$/.test(l))).toHaveLength(
+      1,
+    );
+    await nothingOwned(r);
+  }, 300_000);
+
   it("a readiness pattern and a log probe that backtrack for minutes: the 5 s time-out holds, the run reports and cleans up", async () => {
     const started = Date.now();
     const r = await run([

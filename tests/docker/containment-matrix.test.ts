@@ -98,10 +98,11 @@ describe.skipIf(!hasEngine)("fault matrix on the real engine", () => {
   const engine = newEngine();
   const owner = newRunId();
   const hostDir = mkdtempSync(path.join(tmpdir(), "da-fault-bind-"));
-  // A directory on a tmpfs of its own, as a runner's /run and /dev/shm are (this VM's /tmp is
-  // not), outside every sensitive root (/dev/shm is under /dev, never allowed): its safe twin is
-  // allowed there. Mounting needs root, as the engine does.
+  // A directory on a tmpfs, as a runner's /run and /dev/shm are (this VM's /tmp is not): a tmpfs
+  // of the test's own (mounted in beforeAll), since a host path inside /dev or /run is never allowed
+  // and the safe twin allows this one.
   const tmpfsDir = mkdtempSync(path.join(tmpdir(), "da-fault-tmpfs-"));
+  let tmpfsMounted = false;
   /** Values sized from the engine's host, for the limit fixtures. */
   const hostVars: Record<string, string> = {};
   const images: Record<string, string> = {};
@@ -113,7 +114,8 @@ describe.skipIf(!hasEngine)("fault matrix on the real engine", () => {
   let host: HostNamespaces;
 
   beforeAll(async () => {
-    execFileSync("mount", ["-t", "tmpfs", "-o", "size=1m,mode=0755", "da-fault-tmpfs", tmpfsDir]);
+    execFileSync("mount", ["-t", "tmpfs", "-o", "size=4m,mode=0700", "da-fault-tmpfs", tmpfsDir]);
+    tmpfsMounted = true;
     const build = async (key: string, dir: string) => {
       const tag = `${ownedTag(owner)}-${key}`;
       await engine.build({
@@ -174,6 +176,13 @@ describe.skipIf(!hasEngine)("fault matrix on the real engine", () => {
     const settled = await Promise.allSettled(
       live.map(async (f) => {
         const vars: Record<string, string> = { HOST_DIR: hostDir, TMPFS_DIR: tmpfsDir, ...hostVars };
+        // Podman chowns a new volume's directory to the container's user, a bind volume's host
+        // directory too: each volume fixture binds directories of its own, so no other fixture's
+        // bind of the shared ones becomes writable through it.
+        if (f.volume) {
+          vars.HOST_DIR = mkdtempSync(path.join(hostDir, `${f.name}-`));
+          vars.TMPFS_DIR = mkdtempSync(path.join(tmpfsDir, `${f.name}-`));
+        }
         varsOf.set(f.name, vars);
         if (f.volume) {
           vars.VOLUME = `${owner}-${f.name}`;
@@ -245,7 +254,7 @@ describe.skipIf(!hasEngine)("fault matrix on the real engine", () => {
     );
     for (const s of servers) s.close();
     rmSync(hostDir, { recursive: true, force: true });
-    execFileSync("umount", ["-l", tmpfsDir]);
+    if (tmpfsMounted) execFileSync("umount", ["-l", tmpfsDir]);
     rmSync(tmpfsDir, { recursive: true, force: true });
     expect(evidence.completed, cleanupProblems(evidence)).toBe(true);
     expect(await engine.listContainers({ label: [`${OWNER_LABEL}=${owner}`] })).toEqual([]);

@@ -82,3 +82,24 @@ describe("the build context's tar", () => {
     expect(listed).toContain("Dockerfile");
   });
 });
+
+describe("what is never sent", () => {
+  it("withholds every .git (the checkout's credentials), whatever .dockerignore says", async () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), "da-ctx-git-"));
+    const put = (rel: string, body: string) => {
+      mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+      writeFileSync(path.join(root, rel), body);
+    };
+    put("Dockerfile", "FROM scratch\nCOPY . /\n");
+    put(".dockerignore", "!.git\n!.git/config\n");
+    put(".git/config", "[http]\n\textraheader = AUTHORIZATION: basic eC1hY2Nlc3M=\n");
+    put("vendor/lib/.git", "gitdir: ../../.git/modules/lib\n");
+    put("vendor/lib/a.c", "int a;\n");
+    const ctx = readBuildContext(root, "Dockerfile");
+    expect(ctx.withheld).toEqual([".git", "vendor/lib/.git"]);
+    expect(ctx.files).toEqual([".dockerignore", "Dockerfile", "vendor/lib/a.c"]);
+    const tar = path.join(root, "..", `${path.basename(root)}.tar`);
+    writeFileSync(tar, await buffer(contextTar(ctx)));
+    expect(execFileSync("tar", ["-tf", tar], { encoding: "utf8" })).not.toMatch(/\.git/);
+  });
+});

@@ -105,6 +105,12 @@ describe("the hardened launch in Podman's own terms", () => {
       seccomp_profile_path: "/tmp/p.json",
       apparmor_profile: "unconfined",
       selinux_opts: ["type:spc_t"],
+      // Podman's inspect reads these options back from its CLI's annotations only.
+      annotations: {
+        "io.podman.annotations.seccomp": "/tmp/p.json",
+        "io.podman.annotations.apparmor": "unconfined",
+        "io.podman.annotations.label": "type:spc_t",
+      },
     });
   });
 

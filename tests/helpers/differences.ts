@@ -29,6 +29,30 @@ export const PODMAN_DIFFERENCES: (EngineDifference & { when: "always" | "read-on
     when: "always",
     why: "Podman's Docker-compatible build writes OCI images, which have no HEALTHCHECK (Buildah drops it): the image has no check for the engine to run, nor for the tool to hold.",
   },
+  {
+    subject: "host-ipc",
+    case: "containment.writable_roots",
+    docker: "fail",
+    podman: "pass",
+    when: "always",
+    why: "Podman mounts the host's /dev/shm into a container in the host's IPC namespace with noexec,nosuid,nodev (Docker binds it with the host's options, none of them): the allotted /dev/shm is writable but not executable. Sharing the host's IPC namespace still fails containment.namespaces.",
+  },
+  {
+    subject: "dockerfile-volume",
+    case: "containment.writable_roots",
+    docker: "pass",
+    podman: "fail",
+    when: "always",
+    why: "Podman chowns a new volume's directory to the container's user when it first mounts it (Docker copies the image directory's owner, root here): the Dockerfile VOLUME is writable by the subject's user, outside its allotted roots.",
+  },
+  {
+    subject: "memory-swap-unlimited",
+    case: "containment.resources",
+    docker: "fail",
+    podman: "pass",
+    when: "always",
+    why: "Podman 4.3's own API refuses a swap limit of -1 and, when none is said, bounds swap at twice the memory limit (its runtime config says so, and its inspect): the subject cannot get unlimited swap there.",
+  },
   ...(
     [
       "containment.namespaces",

@@ -106,8 +106,18 @@ export class EngineProxy {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const fault = this.match(req.method ?? "GET", req.url ?? "/");
-    this.calls.push({ method: req.method ?? "GET", path: apiPath(req.url ?? "/"), fault: fault?.kind });
+    // Podman's own create (libpod) names the container in its body, not its query: the body is
+    // read first (a create body is small) and the call is matched as the compatible one would be.
+    let named: Awaited<ReturnType<typeof namedCreate>>;
+    try {
+      named = await namedCreate(req);
+    } catch {
+      res.destroy();
+      return;
+    }
+    const url = named?.url ?? req.url ?? "/";
+    const fault = this.match(req.method ?? "GET", url);
+    this.calls.push({ method: req.method ?? "GET", path: apiPath(url), fault: fault?.kind });
     if (fault?.kind === "latency") await new Promise((r) => setTimeout(r, fault.ms));
     if (fault?.kind === "status") {
       req.resume();
@@ -123,21 +133,27 @@ export class EngineProxy {
       req.resume();
       return; // held until the client gives up
     }
-    this.forward(req, res, fault);
+    this.forward(req, res, fault, named);
   }
 
-  private forward(req: IncomingMessage, res: ServerResponse, fault: Fault | undefined): void {
+  private forward(
+    req: IncomingMessage,
+    res: ServerResponse,
+    fault: Fault | undefined,
+    named?: { url: string; body: Buffer },
+  ): void {
     const up = http.request({
       socketPath: this.upstream,
       method: req.method,
       path: req.url,
       headers: req.headers,
     });
-    req.pipe(up);
+    if (named) up.end(named.body);
+    else req.pipe(up);
     up.on("error", () => res.destroy());
     res.on("close", () => up.destroy());
     up.on("response", (answer) => {
-      this.noteCreated(req, answer);
+      this.noteCreated(req.method, named?.url ?? req.url ?? "", answer);
       if (fault?.kind === "stall") {
         answer.resume(); // the engine answered; the client never hears it
         return;
@@ -165,9 +181,9 @@ export class EngineProxy {
   }
 
   /** A create's answer names the container's ID: kept by the name it was created under. */
-  private noteCreated(req: IncomingMessage, answer: IncomingMessage): void {
-    const name = /^\/containers\/create\?(?:.*&)?name=([^&]+)/.exec(apiPath(req.url ?? ""))?.[1];
-    if (req.method !== "POST" || !name) return;
+  private noteCreated(method: string | undefined, url: string, answer: IncomingMessage): void {
+    const name = /^\/containers\/create\?(?:.*&)?name=([^&]+)/.exec(apiPath(url))?.[1];
+    if (method !== "POST" || !name) return;
     let body = "";
     answer.on("data", (c: Buffer) => {
       body += c.toString();
@@ -199,7 +215,39 @@ export class EngineProxy {
   }
 }
 
-/** "/v1.41/containers/create?name=x" -> "/containers/create?name=x". */
+/**
+ * "/v1.41/containers/create?name=x" -> "/containers/create?name=x"; Podman's own API the same way
+ * ("/v4.0.0/libpod/containers/{id}/json" -> "/containers/{id}/json").
+ */
 function apiPath(url: string): string {
-  return url.replace(/^\/v\d+(\.\d+)?(?=\/)/, "");
+  return url.replace(/^\/v\d+(\.\d+)*(?=\/)/, "").replace(/^\/libpod(?=\/)/, "");
+}
+
+/** The create body's size at most: a libpod create of this tool's is a few KiB. */
+const CREATE_BODY_LIMIT = 1024 * 1024;
+
+/**
+ * A libpod create (its name in the body): read whole, and its URL as the compatible create's
+ * ("/containers/create?name=<name>"), the body kept to forward. Any other call: undefined.
+ */
+async function namedCreate(req: IncomingMessage): Promise<{ url: string; body: Buffer } | undefined> {
+  const url = req.url ?? "/";
+  if (req.method !== "POST" || !/^\/containers\/create(\?|$)/.test(apiPath(url))) return undefined;
+  if (!/^\/v[\d.]+\/libpod\//.test(url) || /[?&]name=/.test(url)) return undefined;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const c of req as AsyncIterable<Buffer>) {
+    size += c.length;
+    if (size > CREATE_BODY_LIMIT) throw new Error(`a libpod create body over ${CREATE_BODY_LIMIT} bytes`);
+    chunks.push(c);
+  }
+  const body = Buffer.concat(chunks);
+  let name: unknown;
+  try {
+    name = (JSON.parse(body.toString("utf8")) as { name?: unknown }).name;
+  } catch {
+    name = undefined;
+  }
+  const query = typeof name === "string" && name ? `?name=${encodeURIComponent(name)}` : "";
+  return { url: `${url.replace(/\?.*$/, "")}${query}`, body };
 }

@@ -171,6 +171,7 @@ async function buildFromDockerfile(c: CaseContext): Promise<Built> {
           builder: built.builder,
           builderReason: built.reason,
           contextFiles: context.files.length,
+          ...(context.withheld ? { contextWithheld: context.withheld.slice(0, 20) } : {}),
           dockerfile: context.dockerfile,
           ...(b.target ? { target: b.target } : {}),
           ...(built.steps.length ? { steps: built.steps.slice(-60).map(stepSummary) } : {}),

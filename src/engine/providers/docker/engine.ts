@@ -71,6 +71,20 @@ class Slots {
 /** An engine's storage changed under a build (Podman: another client's removal meanwhile). */
 const STORAGE_RACE = /\b(image|layer) not known\b/;
 const STORAGE_RACE_BUILDS = 3;
+/** How each builder says a step ran and failed: the subject's failure, whatever else it says. */
+const STEP_EXITED = /returned a non-zero code|exit status \d|did not complete successfully|exit code: \d/;
+
+/**
+ * Whether a failed build is Podman's storage race rather than the Dockerfile's fault. The error
+ * text quotes the pull request's own words (the step's command, a COPY source, a build argument),
+ * so those never decide it: a step that ran and exited is the subject's, and what the engine
+ * quotes is cut out before the engine's own words are read. Only Podman has the race.
+ */
+export function isStorageRace(reason: string, product: string): boolean {
+  if (product !== "podman" || STEP_EXITED.test(reason)) return false;
+  const unquoted = reason.replace(/"(?:[^"\\]|\\.)*"|'[^']*'|\{[^{}]*\}|\[[^[\]]*\]/g, "");
+  return STORAGE_RACE.test(unquoted);
+}
 
 /** How long a reserved name is watched, at least, after a create that went unanswered. */
 const RECONCILE_MS = 5000;
@@ -268,7 +282,8 @@ export class DockerEngine implements Engine {
    * times, then an ERROR naming the engine. What each attempt created is kept for the cleanup.
    */
   async build(req: BuildRequest): Promise<BuildResult> {
-    const choice = await this.builderFor(req.builder);
+    const engine = await this.identity();
+    const choice = chooseBuilder(req.builder, engine);
     const created: string[] = [];
     for (let attempt = 1; ; attempt++) {
       const out = await this.call(
@@ -280,7 +295,7 @@ export class DockerEngine implements Engine {
       created.push(...out.intermediateImages);
       const failedStep = out.steps.find((s) => s.error);
       const reason = out.failure ?? failedStep?.error;
-      if (reason && STORAGE_RACE.test(reason) && !req.signal?.aborted) {
+      if (reason && isStorageRace(reason, engine.product) && !req.signal?.aborted) {
         if (attempt < STORAGE_RACE_BUILDS) continue;
         throw new EngineError(
           `build: the engine lost track of its own images while building, ${attempt} times (${reason}): the engine's fault, not the Dockerfile's`,

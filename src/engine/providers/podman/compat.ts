@@ -74,7 +74,64 @@ export async function podmanInspect(
     const id = /^container:([0-9a-f]{64})$/.exec(String(host[key] ?? ""))?.[1];
     if (id) host[key] = `container:${await nameOf(id).catch(() => id)}`;
   }
-  return { ...info, HostConfig: host };
+  // Settings Podman 4.3 applies (they are in the runtime's config) but its inspect never shows:
+  // for a container this process created, what it asked for. Each only ever adds a finding.
+  const sent = asked.get(info.Id);
+  if (sent?.Sysctls && isEmpty(host.Sysctls)) host.Sysctls = sent.Sysctls;
+  if (sent?.DeviceCgroupRules && isEmpty(host.DeviceCgroupRules))
+    host.DeviceCgroupRules = sent.DeviceCgroupRules;
+  const mounts = await inheritedMounts(info, request);
+  return {
+    ...info,
+    HostConfig: host,
+    ...(mounts.length ? { Mounts: [...(info.Mounts ?? []), ...mounts] } : {}),
+  };
+}
+
+const isEmpty = (v: unknown) =>
+  v === undefined || v === null || (typeof v === "object" && Object.keys(v as object).length === 0);
+
+type Asked = { Sysctls?: Record<string, string>; DeviceCgroupRules?: string[] };
+
+/** What this process asked Podman to apply that its inspect cannot show, by container ID (bounded). */
+const asked = new Map<string, Asked>();
+
+/** Kept at create: the sysctls and device cgroup rules the create body (as sent) asked for. */
+export function rememberAsked(id: string, body: CreateOptions): void {
+  const hc = (body.HostConfig ?? {}) as Asked;
+  const keep: Asked = {
+    ...(isEmpty(hc.Sysctls) ? {} : { Sysctls: { ...hc.Sysctls } }),
+    ...(isEmpty(hc.DeviceCgroupRules) ? {} : { DeviceCgroupRules: [...hc.DeviceCgroupRules!] }),
+  };
+  if (Object.keys(keep).length === 0) return;
+  if (asked.size >= 1000) asked.delete(asked.keys().next().value!);
+  asked.set(id, keep);
+}
+
+type Mount = NonNullable<ContainerInspect["Mounts"]>[number];
+
+/**
+ * The mounts a container takes from others (VolumesFrom "<id>[:ro|:rw]"), which Podman 4.3 mounts
+ * but leaves out of its inspect: the source container's own mounts, read-only when asked so, as
+ * the source's inspect records them. A source that is gone is skipped (nothing to read).
+ */
+async function inheritedMounts(info: ContainerInspect, request: EngineRequest): Promise<Mount[]> {
+  const from = (info.HostConfig?.VolumesFrom as string[] | null | undefined) ?? [];
+  const have = new Set((info.Mounts ?? []).map((m) => m.Destination));
+  const out: Mount[] = [];
+  for (const entry of from.slice(0, 64)) {
+    const [ref = "", opt = ""] = entry.split(":");
+    if (!ref) continue;
+    const source = (await request("GET", `/containers/${encodeURIComponent(ref)}/json`).catch(
+      () => undefined,
+    )) as ContainerInspect | undefined;
+    for (const m of source?.Mounts ?? []) {
+      if (have.has(m.Destination)) continue;
+      have.add(m.Destination);
+      out.push({ ...m, RW: m.RW && !opt.split(",").includes("ro") });
+    }
+  }
+  return out;
 }
 
 /** A container's cgroup namespace mode never changes: read once per container from Podman's own inspect. */

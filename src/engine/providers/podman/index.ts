@@ -4,7 +4,7 @@
 import { EngineError } from "../../../errors.js";
 import type { Endpoint, EndpointSearch, EngineDefaults } from "../../provider.js";
 import { DOCKER_DEFAULTS, type DockerDialect } from "../docker/dialect.js";
-import { PODMAN_REMEDIATION, podmanCreateOptions, podmanInspect } from "./compat.js";
+import { PODMAN_REMEDIATION, podmanCreateOptions, podmanInspect, rememberAsked } from "./compat.js";
 import { LIBPOD_API, libpodSpec } from "./libpod.js";
 
 /**
@@ -49,6 +49,7 @@ export const podmanDialect: DockerDialect = {
     };
     if (!answer?.Id)
       throw new EngineError("create container: Podman answered without a container ID", "engine");
+    rememberAsked(answer.Id, body);
     return answer.Id;
   },
   hear: podmanInspect,

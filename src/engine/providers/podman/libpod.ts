@@ -67,6 +67,17 @@ function security(opts: readonly string[]): Loose {
     else if (key === "mask" || key === "unmask") for (const p of value.split(":")) add(key, p);
     else refuse(`SecurityOpt ${JSON.stringify(raw)}`);
   }
+  // Podman's inspect shows a container's seccomp, AppArmor and SELinux options only from these
+  // annotations, which its own CLI writes beside the options (pkg/specgenutil): without them a
+  // container created here reads as if launched with none (`label=type:spc_t` graded a pass).
+  const annotations: Record<string, string> = {};
+  if (typeof out.seccomp_profile_path === "string")
+    annotations["io.podman.annotations.seccomp"] = out.seccomp_profile_path;
+  if (typeof out.apparmor_profile === "string")
+    annotations["io.podman.annotations.apparmor"] = out.apparmor_profile;
+  if (Array.isArray(out.selinux_opts))
+    annotations["io.podman.annotations.label"] = out.selinux_opts.join(",label=");
+  if (Object.keys(annotations).length) out.annotations = annotations;
   return out;
 }
 
@@ -109,8 +120,9 @@ function resources(hc: Loose): Loose | undefined {
     if (typeof v === "number" && v !== 0) r[group] = { ...r[group], [key]: v };
   };
   set("memory", "limit", hc.Memory);
-  // Podman's own API refuses a swap limit of -1 ("unlimited" to Docker): unsaid, the runtime leaves
-  // swap unbounded, which is what -1 asks (and what `podman run --memory-swap -1` does).
+  // Podman's own API refuses a swap limit of -1 ("unlimited" to Docker), and unsaid, Podman 4.3
+  // bounds swap at twice the memory limit (measured in the runtime's config; its inspect says so):
+  // the subject gets a bounded swap, stricter than asked, and its inspect is graded as it is.
   if (hc.MemorySwap !== -1) set("memory", "swap", hc.MemorySwap);
   // Docker's PidsLimit 0 is "unlimited", as the runtime reads an OCI limit of 0: passed as said.
   if (typeof hc.PidsLimit === "number") r.pids = { limit: hc.PidsLimit };

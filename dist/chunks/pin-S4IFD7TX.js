@@ -1,7 +1,0 @@
-import { createRequire as __daCreateRequire } from 'node:module';
-const require = __daCreateRequire(import.meta.url);
-import{b as i}from"./chunk-KSDXYSQG.js";import{e as n}from"./chunk-ESLTC6I2.js";import"./chunk-37SDAR76.js";import"./chunk-72KMJOOY.js";import"./chunk-JJOOIKPE.js";import"./chunk-34L7CZET.js";import"./chunk-LTNIPMXW.js";import"./chunk-7PDPJTIO.js";import"./chunk-BFLJ2BVZ.js";import"./chunk-KX3K6PHR.js";import"./chunk-OEJCORYR.js";import"./chunk-MRE6PENT.js";import"./chunk-5IAYGZMI.js";import"./chunk-VW6ZHKZP.js";import"./chunk-PZA4RAY2.js";import"./chunk-5SQMYPO4.js";import"./chunk-ZM6MJ4KH.js";import"./chunk-NS2G42GP.js";import{a}from"./chunk-EN66KAXS.js";async function f(o){let r=o.inventory,t=await i(r,o.workspace),s=t.filter(e=>e.changed);for(let e of t)process.stdout.write(e.changed?`pinned    ${n(e.path)}  ${e.after} (was ${n(e.before)||"empty"})
-`:`unchanged ${n(e.path)}  ${e.after}
-`);return process.stdout.write(s.length>0?`${r}: rewrote ${s.length} of ${t.length} pins
-`:`${r}: all ${t.length} pins already match
-`),0}a(f,"pin");export{f as pin};

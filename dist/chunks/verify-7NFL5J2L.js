@@ -1,3 +1,0 @@
-import { createRequire as __daCreateRequire } from 'node:module';
-const require = __daCreateRequire(import.meta.url);
-import{a,b,c,d,e}from"./chunk-ESLTC6I2.js";import"./chunk-37SDAR76.js";import"./chunk-72KMJOOY.js";import"./chunk-JJOOIKPE.js";import"./chunk-34L7CZET.js";import"./chunk-LTNIPMXW.js";import"./chunk-7PDPJTIO.js";import"./chunk-BFLJ2BVZ.js";import"./chunk-KX3K6PHR.js";import"./chunk-OEJCORYR.js";import"./chunk-MRE6PENT.js";import"./chunk-5IAYGZMI.js";import"./chunk-VW6ZHKZP.js";import"./chunk-PZA4RAY2.js";import"./chunk-5SQMYPO4.js";import"./chunk-ZM6MJ4KH.js";import"./chunk-NS2G42GP.js";import"./chunk-EN66KAXS.js";export{c as inventoryCheck,e as printable,d as renderVerification,a as verify,b as verifyBundleAgainst};
