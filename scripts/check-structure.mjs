@@ -84,6 +84,7 @@ export const LAYERS = [
         name: "suite catalogue",
         paths: [
           "src/suites/ids.ts",
+          "src/suites/case-def.ts",
           "src/suites/*/cases.ts",
           "src/suites/containment/evidence.ts",
           "src/suites/containment/inspect.ts",
