@@ -1,6 +1,7 @@
 // The structure check (#18 item 5, run by `npm run lint` and so by .ci/run): src/ imports only
-// downward through the layers below, folders in one layer import each other without a cycle,
-// and no function in src/ has a body over 80 lines. It parses each file with the TypeScript
+// downward through the layers below, folders in one layer import each other without a cycle, the
+// files of one folder import each other without a cycle (#28), and no function in src/ has a body
+// over 80 lines. It parses each file with the TypeScript
 // compiler's parser alone (no type checking), so it takes about a second.
 //
 // Offenders that existed when the check was introduced are listed in scripts/structure-baseline.json.
@@ -21,8 +22,8 @@ export const MAX_FUNCTION_LINES = 80;
 
 /**
  * The layers of src/, top (the doors) to bottom (the primitives). A file may import files of its
- * own folder, of a lower layer, and of another folder of its own layer as long as no cycle forms
- * between folders ("independent" layers forbid even that). An entry ending in "/" is a folder
+ * own folder (unit) as long as no circle of files forms, of a lower layer, and of another folder of
+ * its own layer as long as no cycle forms between folders ("independent" layers forbid even that). An entry ending in "/" is a folder
  * (its sub-folders included unless listed themselves); any other entry is one file ("*" stands for
  * one path segment); `{ name, paths }` makes several files one unit. A file entry wins over a
  * folder entry, a longer folder over a shorter. Every .ts file in src/ must fall under an entry: a
@@ -39,6 +40,11 @@ export const LAYERS = [
     name: "use cases",
     why: "what the doors share (run, check, merge, verify, publish, sweep, align, the /acceptance bot)",
     units: ["src/commands/", "src/bot/"],
+  },
+  {
+    name: "request",
+    why: "the one request both doors parse their inputs and flags into (the option table and its schema), which the use cases take typed",
+    units: ["src/request/"],
   },
   {
     name: "flows",
@@ -79,6 +85,7 @@ export const LAYERS = [
         name: "suite catalogue",
         paths: [
           "src/suites/ids.ts",
+          "src/suites/case-def.ts",
           "src/suites/*/cases.ts",
           "src/suites/containment/evidence.ts",
           "src/suites/containment/inspect.ts",
@@ -265,7 +272,7 @@ function longFunctions(sf, file, maxLines) {
   return found;
 }
 
-/** Folder cycles among the edges that are allowed by rank (same layer), by Tarjan's algorithm. */
+/** The cycles (strongly connected sets of more than one node) of from -> to edges, by Tarjan's algorithm. */
 function cyclesOf(edges) {
   const graph = new Map();
   for (const e of edges) {
@@ -303,11 +310,13 @@ function cyclesOf(edges) {
 
 /**
  * Every structural offender under root/src: files no layer holds, upward imports, imports between
- * independent folders, folder cycles within a layer, and functions over maxLines.
+ * independent folders, folder cycles within a layer, file cycles within a folder (a unit of
+ * LAYERS), and functions over maxLines.
  */
 export function findOffenders(root, { layers = LAYERS, maxLines = MAX_FUNCTION_LINES } = {}) {
   const offenders = [];
   const sameLayerEdges = [];
+  const sameUnitEdges = [];
   for (const file of sourceFiles(root, "src")) {
     const sf = ts.createSourceFile(
       file,
@@ -332,7 +341,12 @@ export function findOffenders(root, { layers = LAYERS, maxLines = MAX_FUNCTION_L
       }
       const target = resolve(root, file, spec);
       const to = target && placeOf(target, layers);
-      if (!to || to.unit === from.unit || reported.has(target)) continue;
+      if (!to || target === file || reported.has(target)) continue;
+      if (to.unit === from.unit) {
+        sameUnitEdges.push({ file, line, spec, target, from: file, to: target });
+        reported.add(target);
+        continue;
+      }
       const edge = { file, line, spec, target, from, to };
       if (to.rank < from.rank) offenders.push({ kind: "upward", key: `${file} -> ${target}`, ...edge });
       else if (to.rank === from.rank && from.layer.independent) {
@@ -355,6 +369,17 @@ export function findOffenders(root, { layers = LAYERS, maxLines = MAX_FUNCTION_L
       line: inside[0].line,
     });
   }
+  for (const files of cyclesOf(sameUnitEdges)) {
+    const inside = sameUnitEdges.filter((e) => files.includes(e.from) && files.includes(e.to));
+    offenders.push({
+      kind: "file-cycle",
+      key: `file cycle ${files.join(" ")}`,
+      files,
+      edges: inside,
+      file: inside[0].file,
+      line: inside[0].line,
+    });
+  }
   return offenders;
 }
 
@@ -366,6 +391,8 @@ const DO = {
     "suites are independent: move the shared code below the suites (e.g. into src/engine/), where both can import it",
   cycle:
     "break the cycle: move the part both folders need down a layer, so only one of them imports the other",
+  "file-cycle":
+    "break the circle: move what the files share (a type, a helper) into a file of its own that imports none of them, so the imports run one way",
   function:
     "split it into named steps, each a function of its own (the limit counts the body's lines as written)",
   package: "reach it through its seam's interface instead, or move this code into the seam",
@@ -387,6 +414,11 @@ export function describe(o, maxLines = MAX_FUNCTION_LINES) {
     case "cycle":
       return [
         `folder cycle between ${o.units.join(", ")}: ${DO.cycle}. The imports that close it:`,
+        ...o.edges.map((e) => `  ${e.file}:${e.line}: imports "${e.spec}" (${e.target})`),
+      ].join("\n");
+    case "file-cycle":
+      return [
+        `file cycle between ${o.files.join(", ")}: ${DO["file-cycle"]}. The imports that close it:`,
         ...o.edges.map((e) => `  ${e.file}:${e.line}: imports "${e.spec}" (${e.target})`),
       ].join("\n");
     default:

@@ -26,7 +26,7 @@ const defaultCell = (value) => {
 };
 
 /**
- * With the request's options (src/commands/request-options.ts), the inputs table gains the CLI
+ * With the request's options (src/request/options.ts), the inputs table gains the CLI
  * flag each input shares with the command line: the two doors parse into one request.
  */
 export function renderTables(actionYaml, options) {
@@ -123,7 +123,7 @@ export async function loadRegistry() {
 
 /** The request's options (each action input's CLI flag), compiled from their TypeScript source. */
 export async function loadRequestOptions() {
-  return (await loadTs("src/commands/request-options.ts")).REQUEST_OPTIONS;
+  return (await loadTs("src/request/options.ts")).REQUEST_OPTIONS;
 }
 
 async function loadTs(file) {

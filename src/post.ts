@@ -2,6 +2,7 @@
 // progress (killed, or a create applied twice), then sweep whatever the main step's owner left
 // behind, prove it by listing, print it; never fail the job for either, but say so loudly.
 import * as core from "@actions/core";
+import type { CheckRunState } from "./action/check-run.js";
 import { installLastResort } from "./action/last-resort.js";
 import { renderSweep } from "./commands/sweep.js";
 import { cleanupOwned } from "./engine/cleanup.js";
@@ -14,13 +15,7 @@ export async function completeCheckRuns(): Promise<void> {
   const token = core.getInput("github-token");
   if (!saved || !token) return;
   try {
-    const s = JSON.parse(saved) as {
-      owner: string;
-      repo: string;
-      sha: string;
-      name: string;
-      externalId: string;
-    };
+    const s = JSON.parse(saved) as CheckRunState;
     const { createGitHubClient } = await import("./github/client.js");
     const { completeLeftInProgress } = await import("./github/checks.js");
     const client = createGitHubClient({ token, maxRequests: 10 });

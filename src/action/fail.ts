@@ -3,8 +3,8 @@
 import * as core from "@actions/core";
 import { signalExitCode } from "../commands/common.js";
 import { exitCodeOf, redact } from "../errors.js";
+import type { StartedCheckRun } from "./check-run.js";
 import { logSafe } from "./log.js";
-import type { StartedCheckRun } from "./report-step.js";
 import type { Step } from "./step.js";
 
 export async function failStep(

@@ -8,10 +8,16 @@ import type { EventContext } from "../github/context.js";
 import { writeBundle } from "../report/bundle.js";
 import { renderMarkdown } from "../report/markdown.js";
 import { type Report, reportSchema } from "../report/model.js";
+import type { StartedCheckRun } from "./check-run.js";
 import { actionsLogger, logResults } from "./log.js";
 import { failsStep, reportPublished, setOutputs } from "./outputs.js";
-import type { Produced, StartedCheckRun } from "./report-step.js";
 import type { Step } from "./step.js";
+
+/** What a report mode produced: the report and where its bundle goes. */
+export interface Produced {
+  report: Report;
+  reportDir: string;
+}
 
 export async function finishReport(
   step: Step,

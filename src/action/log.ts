@@ -26,11 +26,11 @@ export const actionsLogger: Logger = {
 const LABEL = { pass: "PASS", fail: "FAIL", skip: "SKIP", error: "ERROR" } as const;
 
 /** `FAIL  containment.user          12ms  runs as uid 0` (untrusted message made one safe line). */
-export function caseLine(c: CaseResult): string {
-  const warn = c.status === "fail" && c.severity === "warn" ? " (warn)" : "";
-  const msg = c.message ? `  ${terminalSafe(c.message, 200)}` : "";
+export function caseLine(result: CaseResult): string {
+  const warn = result.status === "fail" && result.severity === "warn" ? " (warn)" : "";
+  const msg = result.message ? `  ${terminalSafe(result.message, 200)}` : "";
   return logSafe(
-    `${LABEL[c.status].padEnd(5)} ${c.id.padEnd(32)} ${formatDuration(c.durationMs).padStart(7)}${warn}${msg}`,
+    `${LABEL[result.status].padEnd(5)} ${result.id.padEnd(32)} ${formatDuration(result.durationMs).padStart(7)}${warn}${msg}`,
   );
 }
 
@@ -87,7 +87,7 @@ export async function logResults(report: Report, reportDir: string): Promise<voi
   core.info(finalLine(report, reportDir));
 }
 
-export function finalLine(report: Report, reportDir: string): string {
+function finalLine(report: Report, reportDir: string): string {
   const n = countCases(report.cases);
   const errored = n.errored ? `, ${n.errored} errored` : "";
   return `docker-acceptance: ${report.verdict.toUpperCase()} (${n.passed} passed, ${n.failed} failed${errored}, ${n.skipped} skipped of ${n.total}); report: ${reportDir}/report.md (report.json, junit.xml, SHA256SUMS beside it)`;

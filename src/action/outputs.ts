@@ -46,21 +46,21 @@ export function imageIds(report: Report): Record<string, string> {
   );
 }
 
-export function reportPublished(p: PublishResult): void {
-  if (p.commentId !== undefined) core.setOutput("comment-id", p.commentId);
-  if (p.checkRunId !== undefined) core.setOutput("check-run-id", p.checkRunId);
-  if (p.checkRunUrl !== undefined) core.setOutput("check-run-url", p.checkRunUrl);
+export function reportPublished(published: PublishResult): void {
+  if (published.commentId !== undefined) core.setOutput("comment-id", published.commentId);
+  if (published.checkRunId !== undefined) core.setOutput("check-run-id", published.checkRunId);
+  if (published.checkRunUrl !== undefined) core.setOutput("check-run-url", published.checkRunUrl);
   // Each failure once, as a warning; the other notices as notices.
-  const errors = new Set(p.errors.map((e) => e.message));
+  const errors = new Set(published.errors.map((e) => e.message));
   for (const e of errors) core.warning(logSafe(e));
-  for (const n of p.notices) if (!errors.has(n)) core.notice(logSafe(n));
+  for (const n of published.notices) if (!errors.has(n)) core.notice(logSafe(n));
   const parts = [
-    `check run ${p.checkRun}${p.checkRunId ? ` (#${p.checkRunId})` : ""}`,
-    `comment ${p.comment}${p.commentId ? ` (#${p.commentId})` : ""}`,
-    p.issue !== "not-applicable"
-      ? `tracking issue ${p.issue}${p.issueNumber ? ` (#${p.issueNumber})` : ""}`
+    `check run ${published.checkRun}${published.checkRunId ? ` (#${published.checkRunId})` : ""}`,
+    `comment ${published.comment}${published.commentId ? ` (#${published.commentId})` : ""}`,
+    published.issue !== "not-applicable"
+      ? `tracking issue ${published.issue}${published.issueNumber ? ` (#${published.issueNumber})` : ""}`
       : "",
-    `${p.requests} GitHub API request(s)`,
+    `${published.requests} GitHub API request(s)`,
   ].filter(Boolean);
   core.info(`published: ${parts.join(", ")}`);
 }

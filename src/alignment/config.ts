@@ -223,14 +223,12 @@ function levelOfTier(tier: 1 | 2): Level {
 }
 
 /** A principle's level: `level`, else its legacy `tier`, else discussion. */
-export function principleLevel(p: { level?: Level; tier?: 1 | 2 }): Level {
-  return p.level ?? (p.tier !== undefined ? levelOfTier(p.tier) : "discussion");
+export function principleLevel(principle: { level?: Level; tier?: 1 | 2 }): Level {
+  return principle.level ?? (principle.tier !== undefined ? levelOfTier(principle.tier) : "discussion");
 }
 
 export type AlignmentConfig = z.infer<typeof alignmentConfigSchema>;
-export type Principle = AlignmentConfig["principles"][number];
 export type PathRule = Exclude<AlignmentConfig["protected"][number], string>;
-export type CoChangeRule = AlignmentConfig["cochange"][number];
 export type PullRules = AlignmentConfig["pull"];
 
 /** The config every field at its default: what `rfcs: {}`-style minimal files mean. */

@@ -14,16 +14,6 @@ import "prismjs/components/prism-yaml.js";
 import "prismjs/components/prism-docker.js";
 
 export type Language = "python" | "typescript" | "javascript" | "go" | "rust" | "bash" | "yaml" | "docker";
-export const LANGUAGES: readonly Language[] = [
-  "python",
-  "typescript",
-  "javascript",
-  "go",
-  "rust",
-  "bash",
-  "yaml",
-  "docker",
-];
 
 /** What a character is. */
 export const CODE = 0;
@@ -192,10 +182,10 @@ export function seenBy(
  * VALUE, or a string's prefix). It may go on into a string literal (`exec.Command("sh", "-c"` is seen), never into a
  * comment (blanked); `print(` inside a string starts there and does not count.
  */
-export function startsInCode(text: string, classes: Uint8Array, at: number, length: number): boolean {
-  let i = at;
-  while (i < at + length && !/[\p{L}\p{N}_]/u.test(text[i]!)) i++;
-  const c = classes[i < at + length ? i : at];
+export function startsInCode(text: string, classes: Uint8Array, start: number, length: number): boolean {
+  let i = start;
+  while (i < start + length && !/[\p{L}\p{N}_]/u.test(text[i]!)) i++;
+  const c = classes[i < start + length ? i : start];
   return c === CODE || c === VALUE || c === DELIMITER;
 }
 

@@ -1,7 +1,7 @@
 // The CLI's commands as data: what each does and the positionals it takes (its use case is in
-// use-cases.ts). Its flags are the request's options that name it (src/commands/request-options.ts):
+// use-cases.ts). Its flags are the request's options that name it (src/request/options.ts):
 // parsed, validated and listed in `--help` and the README from there, as the action's inputs are.
-import type { Command } from "../commands/request-options.js";
+import type { Command } from "../request/options.js";
 
 export interface CliCommand {
   /** One line for the command list. */

@@ -1,12 +1,11 @@
 // What the CLI says about itself: the command list, each command's usage line and its options, all
 // derived from the command table and the request's options. Plain data in, text out: `--help` loads
 // no schema library and no command.
-import { COMMANDS, type Command, flagHelp, usageFlags } from "../commands/request-options.js";
+import { COMMANDS, type Command, flagHelp, usageFlags } from "../request/options.js";
 import { TOOL_VERSION } from "../version.js";
 import { CLI_COMMANDS } from "./commands.js";
 
-export const EXIT_CODES =
-  "0 pass or warn, 1 fail, 2 usage or configuration error, 3 engine or internal error";
+const EXIT_CODES = "0 pass or warn, 1 fail, 2 usage or configuration error, 3 engine or internal error";
 
 /** `run [--inventory PATH] ...`, `merge BUNDLE_DIR... --out DIR ...`. */
 export function usageLine(command: Command): string {

@@ -1,8 +1,9 @@
 // The CLI's door: the command line into the one request, the command's use case, errors to exit
 // codes (README, The CLI): 0 pass or warn, 1 fail, 2 usage or configuration error, 3 engine or
 // internal error. src/cli.ts is its two-line entry.
-import type { Command } from "../commands/request-options.js";
+
 import { ConfigError, exitCodeOf, UsageError } from "../errors.js";
+import type { Command } from "../request/options.js";
 import { TOOL_VERSION } from "../version.js";
 
 export async function main(argv: string[]): Promise<number> {

@@ -1,8 +1,8 @@
-// A command line into the one request (src/commands/request.ts): the flags a command takes come
+// A command line into the one request (src/request/parse.ts): the flags a command takes come
 // from the request's option table, are read by node:util's parseArgs, and are validated by the same
 // schema the action's inputs go through, so a flag and its input cannot mean different things.
 import { parseArgs } from "node:util";
-import { parseRequest, REQUEST_OPTIONS, type RequestKey } from "../commands/request.js";
+import { UsageError } from "../errors.js";
 import {
   type Command,
   commandKeys,
@@ -10,8 +10,8 @@ import {
   isSwitch,
   type RequestOption,
   repeatable,
-} from "../commands/request-options.js";
-import { UsageError } from "../errors.js";
+} from "../request/options.js";
+import { parseRequest, REQUEST_OPTIONS, type RequestKey } from "../request/parse.js";
 import { CLI_COMMANDS } from "./commands.js";
 
 export interface CommandLine {

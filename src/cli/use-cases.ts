@@ -1,7 +1,7 @@
 // Each CLI command's use case, loaded only when chosen (one command's dependencies cost the others
 // nothing at start-up). The use cases live in src/commands/, shared with the action; this table is
 // the CLI's door onto them.
-import type { Command } from "../commands/request-options.js";
+import type { Command } from "../request/options.js";
 
 /** A use case as the CLI calls it: the parsed request (typed in its module) and the positionals. */
 export type UseCase = (request: never, positionals: string[]) => Promise<number>;

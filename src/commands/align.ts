@@ -14,7 +14,7 @@ import { renderAlignmentMarkdown, renderAlignmentText } from "../alignment/rende
 import { UsageError } from "../errors.js";
 import { addedLinesFrom, readExternalResults } from "../report/external.js";
 import { levelOf } from "../report/model.js";
-import type { RequestOf } from "./request.js";
+import type { RequestOf } from "../request/parse.js";
 
 /** What `align` takes: its flags, parsed into the one request. */
 export type AlignRequest = RequestOf<
@@ -33,21 +33,21 @@ export type AlignRequest = RequestOf<
 >;
 
 export async function align(
-  r: AlignRequest,
+  request: AlignRequest,
   _positionals: string[] = [],
   out: { write(text: string): unknown } = process.stdout,
 ): Promise<number> {
-  const workspace = await gitTopLevel(resolve(r.workspace));
-  const head = r.head || undefined;
-  const base = r.base || (await defaultBase(workspace));
+  const workspace = await gitTopLevel(resolve(request.workspace));
+  const head = request.head || undefined;
+  const base = request.base || (await defaultBase(workspace));
   const report = await runAlignment({
     workspace,
     // A --config the user typed is relative to where they typed it; an absent one is a typo.
-    ...(r.alignConfig ? { configPath: resolve(r.alignConfig), requireConfig: true } : {}),
+    ...(request.alignConfig ? { configPath: resolve(request.alignConfig), requireConfig: true } : {}),
     source: { kind: "git", base, ...(head ? { head } : {}) },
-    pull: await pullFromFlags(r),
+    pull: await pullFromFlags(request),
   });
-  const { junit, sarif } = r;
+  const { junit, sarif } = request;
   const external =
     junit.length + sarif.length > 0
       ? await readExternalResults(
@@ -62,9 +62,9 @@ export async function align(
         )
       : {};
   out.write(
-    r.format === "json"
+    request.format === "json"
       ? `${JSON.stringify(report, null, 2)}\n`
-      : r.format === "markdown"
+      : request.format === "markdown"
         ? renderAlignmentMarkdown(report, external)
         : renderAlignmentText(report),
   );

@@ -106,11 +106,11 @@ function loopbackPorts(c: CaseResult): string[] {
 }
 
 /** The check-mode fix of one case result, in the form the container was started with. */
-export function checkModeFix(c: CaseResult, form: FixForm): string | undefined {
-  if (!c.remediation || c.suite !== "containment") return c.remediation;
-  const fix = remediationOf(c.id, form.kind === "compose" ? "compose" : "cli");
-  if (fix === undefined) return c.remediation;
-  const ports = c.id === "containment.network" ? [...new Set(loopbackPorts(c))] : [];
+export function checkModeFix(result: CaseResult, form: FixForm): string | undefined {
+  if (!result.remediation || result.suite !== "containment") return result.remediation;
+  const fix = remediationOf(result.id, form.kind === "compose" ? "compose" : "cli");
+  if (fix === undefined) return result.remediation;
+  const ports = result.id === "containment.network" ? [...new Set(loopbackPorts(result))] : [];
   if (form.kind === "compose") {
     const concrete = ports.length ? ` Here: \`ports: [${ports.map((p) => `"${p}"`).join(", ")}]\`.` : "";
     return `In service \`${form.service}\` of compose project \`${form.project}\`: ${fix}${concrete}`;

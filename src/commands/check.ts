@@ -10,6 +10,7 @@ import { createEngine, type Engine } from "../engine/select.js";
 import { EngineError, errorEvidence, UsageError } from "../errors.js";
 import { writeBundle } from "../report/bundle.js";
 import { assembleReport, type Report } from "../report/model.js";
+import type { RequestOf } from "../request/parse.js";
 import {
   type ContainmentEvidence,
   collectEvidence,
@@ -24,7 +25,6 @@ import {
 } from "../suites/containment/index.js";
 import { type Allowances, allowancesFor, checkModeCases } from "./check-stack.js";
 import { abortOnSignals, exitCodeFor, renderReport, signalExitCode } from "./common.js";
-import type { RequestOf } from "./request.js";
 
 export interface CheckSelection {
   containers: string[];
@@ -242,31 +242,31 @@ export type CheckRequest = RequestOf<
   | "quiet"
 >;
 
-export async function check(r: CheckRequest): Promise<number> {
-  if (r.containers.length === 0 && r.containerFilters.length === 0)
+export async function check(request: CheckRequest): Promise<number> {
+  if (request.containers.length === 0 && request.containerFilters.length === 0)
     throw new UsageError("give at least one --container ID|NAME or --filter KEY=VALUE");
-  const allowedHostPaths = hostPathAllowances(r.allowedHostPaths, "--allow-host-path");
-  const selection = { containers: r.containers, filters: parseFilters(r.containerFilters) };
+  const allowedHostPaths = hostPathAllowances(request.allowedHostPaths, "--allow-host-path");
+  const selection = { containers: request.containers, filters: parseFilters(request.containerFilters) };
   const signals = abortOnSignals();
   // Every concurrent engine call listens on the one run signal; a stack of containers means many.
   setMaxListeners(0, signals.signal);
   try {
     const report = await checkContainers({
-      engine: createEngine(r.engine),
+      engine: createEngine(request.engine),
       selection,
-      writableRoots: r.writableRoots,
-      allowedCapabilities: r.allowedCapabilities,
+      writableRoots: request.writableRoots,
+      allowedCapabilities: request.allowedCapabilities,
       allowedHostPaths,
-      network: r.network,
-      probeImage: r.probeImage || DEFAULT_PROBE_IMAGE,
+      network: request.network,
+      probeImage: request.probeImage || DEFAULT_PROBE_IMAGE,
       signal: signals.signal,
     });
-    if (r.out) {
+    if (request.out) {
       const markdown = await renderReport(report, "markdown");
-      await writeBundle(path.resolve(r.out), report, { markdown });
-      if (!r.quiet) process.stderr.write(`report bundle: ${path.resolve(r.out)}\n`);
+      await writeBundle(path.resolve(request.out), report, { markdown });
+      if (!request.quiet) process.stderr.write(`report bundle: ${path.resolve(request.out)}\n`);
     }
-    process.stdout.write(await renderReport(report, r.format));
+    process.stdout.write(await renderReport(report, request.format));
     const sig = signals.received();
     return sig ? signalExitCode(sig) : exitCodeFor(report);
   } finally {

@@ -1,17 +1,8 @@
 // Shared by the CLI commands: output formats, rendering and exit codes.
-import { UsageError } from "../errors.js";
 import type { Report } from "../report/model.js";
 import { renderText } from "../report/text.js";
 
 export type Format = "text" | "markdown" | "json";
-
-export function parseFormat(value: string | undefined): Format {
-  const f = value ?? "text";
-  if (f !== "text" && f !== "markdown" && f !== "json") {
-    throw new UsageError(`--format ${JSON.stringify(f)}: expected text, markdown or json`);
-  }
-  return f;
-}
 
 export async function renderReport(report: Report, format: Format): Promise<string> {
   if (format === "json") return `${JSON.stringify(report, null, 2)}\n`;

@@ -9,9 +9,9 @@ import path from "node:path";
 import { ConfigError, readUserFile, UsageError } from "../errors.js";
 import { formatJson } from "../inventory/json-layout.js";
 import { parseInventory } from "../inventory/load.js";
+import type { RequestOf } from "../request/parse.js";
 import { type Draft, draftInventory, draftSubjects } from "./init/draft.js";
 import { planUpdate } from "./init/update.js";
-import type { RequestOf } from "./request.js";
 import { schemaText } from "./schema.js";
 import { printable } from "./verify.js";
 
@@ -21,17 +21,17 @@ export type InitRequest = RequestOf<"inventory" | "workspace" | "update" | "forc
 const SCHEMA_FILE = "inventory.schema.json";
 
 export async function init(
-  r: InitRequest,
+  request: InitRequest,
   _positionals: string[] = [],
   write = stdoutWriter,
 ): Promise<number> {
-  if (r.update && r.force)
+  if (request.update && request.force)
     throw new UsageError("--update adds to the inventory and --force replaces it: give one");
-  const workspace = path.resolve(r.workspace);
-  const file = path.resolve(workspace, r.inventory);
+  const workspace = path.resolve(request.workspace);
+  const file = path.resolve(workspace, request.inventory);
   const shown = printable(path.relative(process.cwd(), file) || file);
   const draft = await draftSubjects(workspace);
-  if (r.update) {
+  if (request.update) {
     const text = await readUserFile(
       file,
       "the inventory",
@@ -45,7 +45,7 @@ export async function init(
         : `${shown}: added\n${plan.summary}`,
     );
   } else {
-    if (existsSync(file) && !r.force) {
+    if (existsSync(file) && !request.force) {
       throw new ConfigError(
         [
           {
@@ -75,11 +75,11 @@ export async function init(
     await writeFile(file, text);
     write(summary(shown, draft));
   }
-  write(await schemaBeside(file, { create: !r.update, replace: r.force }));
+  write(await schemaBeside(file, { create: !request.update, replace: request.force }));
   for (const note of draft.notes) write(`note: ${printable(note)}\n`);
-  if (!r.update)
+  if (!request.update)
     write(
-      `next: docker-acceptance run${r.inventory === "acceptance/inventory.json" ? "" : ` --inventory ${printable(r.inventory)}`}\n`,
+      `next: docker-acceptance run${request.inventory === "acceptance/inventory.json" ? "" : ` --inventory ${printable(request.inventory)}`}\n`,
     );
   return 0;
 }

@@ -4,25 +4,27 @@ import path from "node:path";
 import { UsageError } from "../errors.js";
 import { mergeBundles } from "../merge.js";
 import { writeBundle } from "../report/bundle.js";
+import type { RequestOf } from "../request/parse.js";
 import { exitCodeFor, renderReport } from "./common.js";
-import type { RequestOf } from "./request.js";
 
 /** What `merge` takes besides the shard bundles: its flags, parsed into the one request. */
 export type MergeRequest = RequestOf<"out" | "compareInventory" | "workspace" | "format">;
 
-export async function merge(r: MergeRequest, bundles: string[]): Promise<number> {
-  const out = path.resolve(r.out);
+export async function merge(request: MergeRequest, bundles: string[]): Promise<number> {
+  const out = path.resolve(request.out);
   if (bundles.some((d) => path.resolve(d) === out)) {
-    throw new UsageError(`--out ${r.out} is also a shard bundle; give a new directory for the merged one`);
+    throw new UsageError(
+      `--out ${request.out} is also a shard bundle; give a new directory for the merged one`,
+    );
   }
 
-  const workspace = path.resolve(r.workspace);
+  const workspace = path.resolve(request.workspace);
   const report = await mergeBundles(bundles, {
-    inventoryPath: r.compareInventory ? path.resolve(workspace, r.compareInventory) : undefined,
+    inventoryPath: request.compareInventory ? path.resolve(workspace, request.compareInventory) : undefined,
     workspace,
   });
   await writeBundle(out, report, { markdown: await renderReport(report, "markdown") });
   process.stderr.write(`merged ${bundles.length} shard bundle(s) into ${out}\n`);
-  process.stdout.write(await renderReport(report, r.format));
+  process.stdout.write(await renderReport(report, request.format));
   return exitCodeFor(report);
 }

@@ -43,7 +43,7 @@ import type { Logger } from "../log.js";
 import { verifyBundle } from "../report/bundle.js";
 import { computeVerdict, type Report } from "../report/model.js";
 import { pinVerifiedHead } from "../report/provenance.js";
-import type { RequestOf } from "./request.js";
+import type { RequestOf } from "../request/parse.js";
 import { printable, renderVerification } from "./verify.js";
 
 /** What a fork-produced publication is called: never the trusted check name, never its marker. */
@@ -72,20 +72,20 @@ export interface PublishCommandEnv {
 export type PublishRequest = RequestOf<"checkName" | "comment" | "commentAuthor" | "allowOutsideWorkflowRun">;
 
 export async function publish(
-  r: PublishRequest,
+  request: PublishRequest,
   [bundle]: string[],
-  io: PublishCommandEnv = {},
+  surroundings: PublishCommandEnv = {},
 ): Promise<number> {
-  const env = io.env ?? process.env;
-  const out = io.out ?? ((t) => process.stdout.write(t));
-  const errOut = io.err ?? ((t) => process.stderr.write(t));
+  const env = surroundings.env ?? process.env;
+  const out = surroundings.out ?? ((t) => process.stdout.write(t));
+  const errOut = surroundings.err ?? ((t) => process.stderr.write(t));
   const outcome = await publishBundle(bundle!, {
     env,
-    client: io.client,
-    checkName: r.checkName,
-    comment: r.comment,
-    commentAuthor: r.commentAuthor,
-    allowOutsideWorkflowRun: r.allowOutsideWorkflowRun,
+    client: surroundings.client,
+    checkName: request.checkName,
+    comment: request.comment,
+    commentAuthor: request.commentAuthor,
+    allowOutsideWorkflowRun: request.allowOutsideWorkflowRun,
   });
   for (const m of outcome.messages) errOut(`publish: ${m}\n`);
   if (outcome.result) out(`${describeResult(outcome.result)}\n`);

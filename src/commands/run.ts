@@ -4,8 +4,8 @@ import { createEngine } from "../engine/select.js";
 import { stderrLogger } from "../log.js";
 import { runPipeline } from "../pipeline.js";
 import { writeBundle } from "../report/bundle.js";
+import type { RequestOf } from "../request/parse.js";
 import { abortOnSignals, exitCodeFor, renderReport, signalExitCode } from "./common.js";
-import type { RequestOf } from "./request.js";
 
 /** What `run` takes: its flags, parsed into the one request. */
 export type RunRequest = RequestOf<
@@ -27,38 +27,38 @@ export type RunRequest = RequestOf<
   | "quiet"
 >;
 
-export async function run(r: RunRequest): Promise<number> {
+export async function run(request: RunRequest): Promise<number> {
   const signals = abortOnSignals();
   try {
     const report = await runPipeline({
-      workspace: path.resolve(r.workspace),
-      inventoryPath: r.inventory,
-      subjects: r.subjects,
-      suites: r.suites,
-      shard: r.shard,
-      probeImage: r.probeImage || undefined,
-      engine: createEngine(r.engine),
-      parallelism: r.parallelism,
-      removeImages: !r.keepImages,
-      requireComplete: !r.noRequireComplete,
-      log: stderrLogger(r.quiet || r.format === "json"),
+      workspace: path.resolve(request.workspace),
+      inventoryPath: request.inventory,
+      subjects: request.subjects,
+      suites: request.suites,
+      shard: request.shard,
+      probeImage: request.probeImage || undefined,
+      engine: createEngine(request.engine),
+      parallelism: request.parallelism,
+      removeImages: !request.keepImages,
+      requireComplete: !request.noRequireComplete,
+      log: stderrLogger(request.quiet || request.format === "json"),
       signal: signals.signal,
       // With a base, the inventory's trust-bearing parts are read there (src/inventory/base.ts).
-      judgeAt: r.base ? { base: r.base } : undefined,
+      judgeAt: request.base ? { base: request.base } : undefined,
       // The alignment review of the local diff runs when a base is given (as `align` does).
-      alignment: r.base
+      alignment: request.base
         ? {
-            source: { kind: "git", base: r.base, head: r.head || undefined },
-            configPath: r.alignmentConfig,
+            source: { kind: "git", base: request.base, head: request.head || undefined },
+            configPath: request.alignmentConfig,
           }
         : undefined,
     });
-    if (r.out) {
+    if (request.out) {
       const markdown = await renderReport(report, "markdown");
-      await writeBundle(path.resolve(r.out), report, { markdown });
-      process.stderr.write(`report bundle: ${path.resolve(r.out)}\n`);
+      await writeBundle(path.resolve(request.out), report, { markdown });
+      process.stderr.write(`report bundle: ${path.resolve(request.out)}\n`);
     }
-    process.stdout.write(await renderReport(report, r.format));
+    process.stdout.write(await renderReport(report, request.format));
     const sig = signals.received();
     return sig ? signalExitCode(sig) : exitCodeFor(report);
   } finally {

@@ -3,7 +3,7 @@
 import * as z from "zod";
 import { inventorySchema } from "../inventory/schema.js";
 import { reportSchema } from "../report/model.js";
-import type { RequestOf } from "./request.js";
+import type { RequestOf } from "../request/parse.js";
 
 /** The JSON Schema text: draft-07 (what most editors complete against), stable key order, newline-terminated. */
 export function schemaText(which: "inventory" | "report"): string {
@@ -21,7 +21,7 @@ export function schemaText(which: "inventory" | "report"): string {
 /** What `schema` takes: its flag, parsed into the one request. */
 export type SchemaRequest = RequestOf<"reportSchema">;
 
-export async function schema(r: SchemaRequest): Promise<number> {
-  process.stdout.write(schemaText(r.reportSchema ? "report" : "inventory"));
+export async function schema(request: SchemaRequest): Promise<number> {
+  process.stdout.write(schemaText(request.reportSchema ? "report" : "inventory"));
   return 0;
 }

@@ -4,25 +4,26 @@ import { isOwnerAlive, isRunId, OWNER_LABEL, PID_LABEL } from "../engine/ownersh
 import { createEngine, type Engine } from "../engine/select.js";
 import { UsageError } from "../errors.js";
 import type { CleanupEvidence } from "../report/model.js";
-import type { RequestOf } from "./request.js";
+import type { RequestOf } from "../request/parse.js";
 
 /** What `sweep` takes: its flags, parsed into the one request. */
 export type SweepRequest = RequestOf<"owners" | "stale" | "olderThan" | "sweepFormat" | "engine">;
 
-export async function sweep(r: SweepRequest): Promise<number> {
-  if (r.owners.length === 0 && !r.stale) throw new UsageError("sweep needs --owner RUN_ID or --stale");
-  for (const o of r.owners)
+export async function sweep(request: SweepRequest): Promise<number> {
+  if (request.owners.length === 0 && !request.stale)
+    throw new UsageError("sweep needs --owner RUN_ID or --stale");
+  for (const o of request.owners)
     if (!isRunId(o))
       throw new UsageError(`--owner ${JSON.stringify(o)}: expected a run id such as da-<32 hex>`);
-  const engine = createEngine(r.engine);
+  const engine = createEngine(request.engine);
   await engine.ping();
-  const owners = r.owners.length > 0 ? r.owners : await staleOwners(engine, r.olderThan);
+  const owners = request.owners.length > 0 ? request.owners : await staleOwners(engine, request.olderThan);
   const evidence: CleanupEvidence[] = [];
   for (const owner of owners) evidence.push(await cleanupOwned(engine, { owner }, { trigger: "sweep" }));
-  if (r.sweepFormat === "json") {
+  if (request.sweepFormat === "json") {
     process.stdout.write(`${JSON.stringify(evidence, null, 2)}\n`);
   } else {
-    process.stdout.write(renderSweep(owners, evidence, r.stale));
+    process.stdout.write(renderSweep(owners, evidence, request.stale));
   }
   return evidence.every((e) => e.completed) ? 0 : 3;
 }

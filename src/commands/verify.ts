@@ -4,16 +4,16 @@ import { type LoadedInventory, loadInventory } from "../inventory/load.js";
 import { checkCompleteness } from "../inventory/verify.js";
 import { type BundleVerification, type NamedCheck, record, verifyBundle } from "../report/bundle.js";
 import type { Report } from "../report/model.js";
+import type { RequestOf } from "../request/parse.js";
 import { isSuiteName, SUITES } from "../suites/ids.js";
-import type { RequestOf } from "./request.js";
 
 /** What `verify` takes besides the bundle: its flags, parsed into the one request. */
 export type VerifyRequest = RequestOf<"compareInventory" | "workspace">;
 
-export async function verify(r: VerifyRequest, [bundle]: string[]): Promise<number> {
+export async function verify(request: VerifyRequest, [bundle]: string[]): Promise<number> {
   const result = await verifyBundleAgainst(bundle!, {
-    inventoryPath: r.compareInventory || undefined,
-    workspace: r.workspace,
+    inventoryPath: request.compareInventory || undefined,
+    workspace: request.workspace,
   });
   process.stdout.write(renderVerification(result));
   return result.ok ? 0 : 1;
@@ -93,17 +93,17 @@ function recomputedCompleteness(report: Report, loaded: LoadedInventory): boolea
 const MARK = { pass: "ok  ", fail: "FAIL", warn: "warn", skip: "skip" } as const;
 
 /** Bundle contents are untrusted: names and details are printed with control characters escaped. */
-export function renderVerification(r: BundleVerification): string {
-  const lines = [`verify ${printable(r.dir)}`];
-  for (const c of r.checks) {
+export function renderVerification(verification: BundleVerification): string {
+  const lines = [`verify ${printable(verification.dir)}`];
+  for (const c of verification.checks) {
     lines.push(
       `  ${MARK[c.status]} ${c.check.padEnd(12)} ${c.file ? `${printable(c.file)}: ` : ""}${printable(c.detail)}`,
     );
   }
-  const failed = r.checks.filter((c) => c.status === "fail");
+  const failed = verification.checks.filter((c) => c.status === "fail");
   lines.push(
     failed.length === 0
-      ? `bundle verified: ${r.checks.filter((c) => c.status === "pass").length} checks passed`
+      ? `bundle verified: ${verification.checks.filter((c) => c.status === "pass").length} checks passed`
       : `bundle does NOT verify: ${failed.map((c) => (c.file ? `${printable(c.file)}: ${printable(c.detail)}` : printable(c.detail))).join("; ")}`,
   );
   return `${lines.join("\n")}\n`;

@@ -7,7 +7,6 @@ import { TOOL_NAME, TOOL_VERSION } from "../version.js";
 export const REPORT_SCHEMA_VERSION = 1;
 
 export const caseStatus = z.enum(["pass", "fail", "skip", "error"]);
-export type CaseStatus = z.infer<typeof caseStatus>;
 
 export const sourceLocation = z.object({
   path: z.string(),
@@ -161,8 +160,8 @@ export const findingSchema = z.object({
 export type Finding = z.infer<typeof findingSchema>;
 
 /** A finding's level; reports written before levels existed have only a tier. */
-export function levelOf(f: Pick<Finding, "tier" | "level">): FindingLevel {
-  return f.level ?? (f.tier === 1 ? "blocking" : "discussion");
+export function levelOf(finding: Pick<Finding, "tier" | "level">): FindingLevel {
+  return finding.level ?? (finding.tier === 1 ? "blocking" : "discussion");
 }
 
 export const alignmentReportSchema = z.object({
@@ -274,20 +273,20 @@ export type Report = z.infer<typeof reportSchema>;
  * hash mismatch, an incomplete inventory (when required) or failed cleanup -> fail; skips and `warn` failures -> warn.
  */
 export function computeVerdict(
-  r: Pick<Report, "cases" | "artifacts" | "inventory" | "errors" | "cleanup"> &
+  report: Pick<Report, "cases" | "artifacts" | "inventory" | "errors" | "cleanup"> &
     Partial<Pick<Report, "alignment">>,
 ): Verdict {
-  if (r.errors.length > 0 || r.cases.some((c) => c.status === "error")) return "error";
+  if (report.errors.length > 0 || report.cases.some((c) => c.status === "error")) return "error";
   const failed =
-    r.cases.some((c) => c.status === "fail" && c.severity === "fail") ||
-    (r.alignment?.findings.some((f) => levelOf(f) === "blocking") ?? false) ||
-    r.artifacts.some((a) => !a.ok) ||
-    (r.inventory?.requireComplete === true && !r.inventory.complete) ||
-    (r.cleanup !== null && !r.cleanup.completed);
+    report.cases.some((c) => c.status === "fail" && c.severity === "fail") ||
+    (report.alignment?.findings.some((f) => levelOf(f) === "blocking") ?? false) ||
+    report.artifacts.some((a) => !a.ok) ||
+    (report.inventory?.requireComplete === true && !report.inventory.complete) ||
+    (report.cleanup !== null && !report.cleanup.completed);
   if (failed) return "fail";
   const warned =
-    r.cases.some((c) => c.status === "skip" || (c.status === "fail" && c.severity === "warn")) ||
-    (r.inventory !== null && !r.inventory.complete);
+    report.cases.some((c) => c.status === "skip" || (c.status === "fail" && c.severity === "warn")) ||
+    (report.inventory !== null && !report.inventory.complete);
   return warned ? "warn" : "pass";
 }
 
@@ -311,9 +310,9 @@ export function countCases(cases: readonly CaseResult[]): Counts {
 }
 
 /** FAIL and ERROR first, then SKIP, then PASS: a skip never hides a failure. */
-export function byAttention(a: CaseResult, b: CaseResult): number {
+export function byAttention(first: CaseResult, second: CaseResult): number {
   const rank = { error: 0, fail: 1, skip: 2, pass: 3 } as const;
-  return rank[a.status] - rank[b.status];
+  return rank[first.status] - rank[second.status];
 }
 
 /** What a door measured; assembleReport adds the schema version, the tool and the verdict. */

@@ -7,7 +7,7 @@ import { parse } from "yaml";
 // @ts-expect-error: a plain .mjs script, typed by use
 import { generateReadme, renderTables } from "../../scripts/docs.mjs";
 import { readInputs } from "../../src/action/inputs.js";
-import { parseRequest, REQUEST_OPTIONS } from "../../src/commands/request.js";
+import { parseRequest, REQUEST_OPTIONS } from "../../src/request/parse.js";
 import { REPO_ROOT } from "../helpers/inventory.js";
 
 const actionText = readFileSync(path.join(REPO_ROOT, "action.yml"), "utf8");

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { COMMANDS, REQUEST_OPTIONS, type RequestOption } from "../../src/commands/request-options.js";
+import { COMMANDS, REQUEST_OPTIONS, type RequestOption } from "../../src/request/options.js";
 import { REPO_ROOT } from "../helpers/inventory.js";
 import { NODE24 } from "./runner.js";
 

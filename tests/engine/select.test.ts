@@ -1,8 +1,8 @@
 // Which engine a run talks to, from `engine: auto|docker|podman` and the environment.
 import { describe, expect, it } from "vitest";
-import { REQUEST_OPTIONS } from "../../src/commands/request-options.js";
 import { PROVIDERS } from "../../src/engine/providers/index.js";
 import { ENGINE_CHOICES, parseEngineChoice, resolveEndpoint } from "../../src/engine/select.js";
+import { REQUEST_OPTIONS } from "../../src/request/options.js";
 
 const none = () => false;
 const only =

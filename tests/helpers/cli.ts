@@ -2,7 +2,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { parseCommandLine } from "../../src/cli/parse.js";
-import type { Command } from "../../src/commands/request-options.js";
+import type { Command } from "../../src/request/options.js";
 import { REPO_ROOT } from "./inventory.js";
 
 export const CLI = path.join(REPO_ROOT, "dist/cli.js");

@@ -1,7 +1,7 @@
 // The structure check (scripts/check-structure.mjs) holds src/ to its layers and its 80-line
 // function limit. These tests build small synthetic trees with the real layer table and prove it
-// catches what it must (an upward import, a folder cycle, one suite importing another, a new
-// folder no layer holds, a long function of each kind), that the baseline only shrinks, and that
+// catches what it must (an upward import, a folder cycle, a circle of files inside a folder, one
+// suite importing another, a new folder no layer holds, a long function of each kind), that the baseline only shrinks, and that
 // the repository itself passes.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -128,6 +128,60 @@ describe("layers", () => {
     expect(offenders(root)).toEqual([]);
   });
 
+  it("fails a circle of files inside one folder, through types and lazy imports too, naming its imports", () => {
+    const root = tree({
+      ...CLEAN,
+      "src/action/step.ts": 'import type { Run } from "./run.js";\nexport type Step = { run?: Run };\n',
+      "src/action/run.ts":
+        'import { fail } from "./fail.js";\nexport type Run = 1;\nexport const go = () => import("./finish.js");\n',
+      "src/action/fail.ts": 'import type { Run } from "./run.js";\nexport const fail = (r?: Run) => r;\n',
+      "src/action/finish.ts":
+        'import type { Step } from "./step.js";\nexport const done = (s?: Step) => s;\n',
+    });
+    expect(offenders(root).map((o) => [o.kind, o.key])).toEqual([
+      [
+        "file-cycle",
+        "file cycle src/action/fail.ts src/action/finish.ts src/action/run.ts src/action/step.ts",
+      ],
+    ]);
+    const text = messages(root)[0];
+    expect(text).toContain(
+      "file cycle between src/action/fail.ts, src/action/finish.ts, src/action/run.ts, src/action/step.ts",
+    );
+    expect(text).toContain('src/action/fail.ts:1: imports "./run.js"');
+    expect(text).toContain('src/action/run.ts:3: imports "./finish.js"');
+    expect(text).toContain("into a file of its own that imports none of them");
+    expect(runCheck(root).status).toBe(1);
+  });
+
+  it("fails a circle of files across the sub-folders of one unit (a folder with its sub-folders, or a group of files)", () => {
+    const root = tree({
+      ...CLEAN,
+      "src/action/modes/run.ts": 'import { step } from "../step.js";\nexport const run = step;\n',
+      "src/action/step.ts": 'import type { run } from "./modes/run.js";\nexport const step = 1;\n',
+      "src/suites/ids.ts": 'import { C } from "./containment/cases.js";\nexport const ALL = [C];\n',
+      "src/suites/containment/cases.ts": 'import type { ALL } from "../ids.js";\nexport const C = 1;\n',
+    });
+    expect(offenders(root).map((o) => o.key)).toEqual([
+      "file cycle src/action/modes/run.ts src/action/step.ts",
+      "file cycle src/suites/containment/cases.ts src/suites/ids.ts",
+    ]);
+  });
+
+  it("allows the files of one folder to import each other one way, a file importing itself aside", () => {
+    const root = tree({
+      ...CLEAN,
+      "src/action/check-run.ts": "export type Started = 1;\n",
+      "src/action/fail.ts":
+        'import type { Started } from "./check-run.js";\nexport const f = (s?: Started) => s;\n',
+      "src/action/finish.ts":
+        'import type { Started } from "./check-run.js";\nexport const g = (s?: Started) => s;\n',
+      "src/action/report-step.ts":
+        'import { f } from "./fail.js";\nimport { g } from "./finish.js";\nexport const h = () => import("./report-step.js");\nexport const both = [f, g];\n',
+    });
+    expect(offenders(root)).toEqual([]);
+  });
+
   it("fails one suite importing another (the suites layer is independent)", () => {
     const root = tree({
       "src/suites/containment/probe.ts": "export const probe = 1;\n",
@@ -145,15 +199,16 @@ describe("layers", () => {
       "src/report/model.ts": 'import { SUITES } from "../suites/names.js";\nexport const s = SUITES;\n',
       "src/suites/names.ts": 'export const SUITES = ["c"] as const;\n',
       "src/inventory/schema.ts": 'import { SUITES } from "../suites/ids.js";\nexport const e = SUITES;\n',
-      "src/suites/ids.ts":
-        'import { C } from "./containment/cases.js";\nexport const SUITES = [C];\nexport type D = 1;\n',
+      "src/suites/ids.ts": 'import { C } from "./containment/cases.js";\nexport const SUITES = [C];\n',
+      "src/suites/case-def.ts": "export type D = 1;\n",
       "src/engine/provider.ts": "export type View = { id: string };\n",
       "src/suites/containment/evidence.ts":
         'import type { View } from "../../engine/provider.js";\nexport type Ev = View;\n',
       "src/suites/containment/cases.ts":
-        'import type { D } from "../ids.js";\nimport type { Ev } from "./evidence.js";\nexport const C = { d: 1 as D, grade: (ev: Ev) => ev.id };\n',
+        'import type { D } from "../case-def.js";\nimport type { Ev } from "./evidence.js";\nexport const C = { d: 1 as D, grade: (ev: Ev) => ev.id };\n',
     };
-    // A case definition with its grader, over evidence typed by the engine: all downward or within.
+    // A case definition with its grader, over evidence typed by the engine, its shape from
+    // case-def.ts (not from ids.ts, which imports it): all downward or within, no circle.
     expect(offenders(tree(catalogue))).toEqual([]);
     // The report reaching for the catalogue (and so the graders), a case reaching for the suite's
     // runner (the probe) or for the inventory: upward.
@@ -162,7 +217,7 @@ describe("layers", () => {
       "src/report/model.ts": 'import { SUITES } from "../suites/ids.js";\nexport const s = SUITES;\n',
       "src/suites/containment/probe.ts": "export const probe = 1;\n",
       "src/suites/containment/cases.ts":
-        'import type { D } from "../ids.js";\nimport { probe } from "./probe.js";\nimport type { e } from "../../inventory/schema.js";\nexport const C: D = probe;\n',
+        'import type { D } from "../case-def.js";\nimport { probe } from "./probe.js";\nimport type { e } from "../../inventory/schema.js";\nexport const C: D = probe;\n',
     });
     expect(offenders(root).map((o) => o.key)).toEqual([
       "src/report/model.ts -> src/suites/ids.ts",

@@ -25,7 +25,7 @@ const check: ReportMode = {
       allowedCapabilities: inputs.allowedCapabilities,
       allowedHostPaths: hostPathAllowances(inputs.allowedHostPaths, "input allowed-host-paths"),
       network: inputs.network,
-      probeImage: inputs.probeImage ?? DEFAULT_PROBE_IMAGE,
+      probeImage: inputs.probeImage || DEFAULT_PROBE_IMAGE,
       engine: createEngine(inputs.engine),
       signal,
       owner,

@@ -43,7 +43,8 @@ const run: ReportMode = {
       subjects: inputs.subjects,
       suites: inputs.suites,
       shard: inputs.shard,
-      probeImage: inputs.probeImage,
+      // An empty input is the built-in default, as an absent --probe-image is.
+      probeImage: inputs.probeImage || undefined,
       engine: createEngine(inputs.engine),
       // A pull request is judged by its base's inventory; without the base the report says so.
       judgeAt: judgeAtFor(context),

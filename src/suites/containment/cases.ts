@@ -2,7 +2,7 @@
 // onto the standards, its fix in each form, and its grader (pure over the evidence in evidence.ts).
 // A new case is one entry here and its test. Label keys named in a fix are the ones check mode
 // reads (check-stack.ts).
-import type { CaseDef, FixForm, Suite } from "../ids.js";
+import type { CaseDef, FixForm, Suite } from "../case-def.js";
 import {
   type ContainmentEvidence,
   decodeCaps,

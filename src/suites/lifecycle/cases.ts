@@ -1,7 +1,7 @@
 // The lifecycle suite's cases, each defined once, as plain data (see ../ids.ts). The cases run in
 // this order; their code is in this folder (run.ts drives them) and each says its own fix, which
 // depends on what happened.
-import type { Suite } from "../ids.js";
+import type { Suite } from "../case-def.js";
 
 export const LIFECYCLE_SUITE = {
   name: "lifecycle",

@@ -1,4 +1,4 @@
-// The options of the one request both doors are parsed into (src/commands/request.ts): each once,
+// The options of the one request both doors are parsed into (src/request/parse.ts): each once,
 // with its action input, its CLI flag and the commands that take it, its values, its default and its
 // help. Plain data: the CLI's `--help` and usage lines read it without loading the schema library.
 import { DEFAULT_INVENTORY_PATH } from "../inventory/path.js";
@@ -453,21 +453,21 @@ export function commandKeys(command: Command): RequestKey[] {
 }
 
 /** How a flag is written in a usage line: `--out DIR`, `--format text|markdown|json`, `--stale`. */
-export function flagSyntax(o: RequestOption): string {
+export function flagSyntax(option: RequestOption): string {
   const value =
-    o.kind === "enum" || o.kind === "enum-list"
-      ? ` ${o.values.join("|")}`
-      : isSwitch(o)
+    option.kind === "enum" || option.kind === "enum-list"
+      ? ` ${option.values.join("|")}`
+      : isSwitch(option)
         ? ""
-        : ` ${o.arg ?? (o.kind === "duration" ? "AGE" : o.kind === "int" ? "N" : "VALUE")}`;
-  return `--${o.flag}${value}`;
+        : ` ${option.arg ?? (option.kind === "duration" ? "AGE" : option.kind === "int" ? "N" : "VALUE")}`;
+  return `--${option.flag}${value}`;
 }
 
 /** A flag without a value: a switch, or a boolean input's flag (given means true). */
-export const isSwitch = (o: RequestOption) => o.kind === "switch" || o.kind === "boolean";
+export const isSwitch = (option: RequestOption) => option.kind === "switch" || option.kind === "boolean";
 
 const REPEATABLE = new Set<Kind["kind"]>(["list", "enum-list", "path-list", "capability-list"]);
-export const repeatable = (o: RequestOption) => REPEATABLE.has(o.kind);
+export const repeatable = (option: RequestOption) => REPEATABLE.has(option.kind);
 
 /** A command's usage line after its name and positionals: required flags bare, the rest in brackets. */
 export function usageFlags(command: Command): string {

@@ -1,5 +1,5 @@
 // The one request both doors are parsed into: one zod schema built on first use from the option
-// table (request-options.ts), and one wording of every mistake, naming the input or the flag that
+// table (options.ts), and one wording of every mistake, naming the input or the flag that
 // carried it and what it accepts.
 // The action reads every input through it (src/action/inputs.ts); every CLI command reads its flags
 // through it (src/cli/parse.ts); the commands' usage lines and `--help` list the options from it; a
@@ -7,7 +7,7 @@
 import * as z from "zod";
 import { UsageError } from "../errors.js";
 import { parseShard, type Shard } from "../plan.js";
-import { REQUEST_OPTIONS, type RequestKey, type RequestOption } from "./request-options.js";
+import { REQUEST_OPTIONS, type RequestKey, type RequestOption } from "./options.js";
 
 // Every schema of ours parses a handful of documents per run: zod's JIT (code generated on an
 // object schema's first parse) costs more at start-up than it ever saves. Set before any parse.
@@ -161,7 +161,7 @@ function shardOk(v: string): boolean {
 
 const schemas = new Map<RequestKey, z.ZodType>();
 /** The schema of these options, built on first use (building zod schemas is start-up time). */
-export function requestSchema<K extends RequestKey>(keys: readonly K[]): z.ZodObject {
+function requestSchema<K extends RequestKey>(keys: readonly K[]): z.ZodObject {
   const shape: Record<string, z.ZodType> = {};
   for (const k of keys) {
     if (!schemas.has(k)) schemas.set(k, fieldSchema(REQUEST_OPTIONS[k]));
