@@ -97,6 +97,11 @@ export const LAYERS = [
     ],
   },
   {
+    name: "checks",
+    why: "the check kinds (HTTP, TCP, HEALTHCHECK, log line, delay), one module each: the inventory's readiness and probe schemas, their checks from the host and from inside the subject's network namespace; lifecycle.ready and lifecycle.probes run them",
+    units: ["src/checks/"],
+  },
+  {
     name: "engine",
     why: "the container engine behind the provider seam; it knows nothing of suites, inventories or reviews",
     units: ["src/engine/"],

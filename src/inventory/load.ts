@@ -2,6 +2,7 @@
 // was expected and the fix; all problems are reported at once; nothing here touches the engine.
 import { createHash } from "node:crypto";
 import type { z } from "zod";
+import { patternProblem } from "../checks/pattern.js";
 import { ConfigError, type ConfigProblem, readUserFile } from "../errors.js";
 import {
   JSON_MAX_DEPTH,
@@ -12,7 +13,6 @@ import {
   type Span,
 } from "../jsonpos.js";
 import { workspaceProblems } from "./paths.js";
-import { patternProblem } from "./pattern.js";
 import { type Inventory, inventorySchema } from "./schema.js";
 import { closest } from "./suggest.js";
 
@@ -56,7 +56,7 @@ export async function loadInventory(file: string, opts: LoadOptions = {}): Promi
 }
 
 /**
- * Every log pattern compiles for the linear-time matcher (./pattern.ts), checked here rather
+ * Every log pattern compiles for the linear-time matcher (../checks/pattern.ts), checked here rather
  * than in the schema so that the matcher loads only for an inventory that declares a pattern.
  */
 async function checkPatterns(loaded: LoadedInventory): Promise<void> {

@@ -5,6 +5,8 @@
 // into the ConfigError); `.meta()` repeats them for the JSON Schema so editors flag them too.
 import path from "node:path";
 import * as z from "zod";
+import { DELAY_MS, TEXT_CHARS, text } from "../checks/fields.js";
+import { type Probe, probeSchema, type Readiness, readinessSchema } from "../checks/registry.js";
 import {
   ALL_CASES,
   CASES_BY_SUITE,
@@ -13,7 +15,6 @@ import {
   SUITES,
   type SuiteName,
 } from "../suites/ids.js";
-import { PATTERN_MAX_CHARS, patternLengthProblem } from "./pattern.js";
 import { closest } from "./suggest.js";
 
 export const INVENTORY_SCHEMA_VERSION = 1;
@@ -33,7 +34,7 @@ export const BOUNDS = {
   secrets: 32,
   artifacts: 1000,
   /** Names, paths, references, probe strings. */
-  textChars: 4096,
+  textChars: TEXT_CHARS,
   /** One environment value, build argument or command argument. */
   valueChars: 32 * 1024,
   memoryBytes: 8 * 1024 ** 3,
@@ -41,11 +42,10 @@ export const BOUNDS = {
   cpus: 64,
   startupTimeoutMs: 600_000,
   stopTimeoutMs: 120_000,
-  delayMs: 600_000,
+  delayMs: DELAY_MS,
   weight: 1000,
 } as const;
 
-const text = (min = 0) => z.string().min(min).max(BOUNDS.textChars);
 const value = () => z.string().max(BOUNDS.valueChars);
 const map = (values: z.ZodType<string>) =>
   z.record(text(), values).refine((m) => Object.keys(m).length <= BOUNDS.mapEntries, {
@@ -133,111 +133,6 @@ function closestCase(id: string, ids: readonly string[]): string | undefined {
   const near = closest(tail(id), ids.map(tail));
   return near === undefined ? undefined : ids.find((x) => tail(x) === near);
 }
-
-const httpProbe = z
-  .object({
-    type: z.literal("http").optional().describe("the default probe type"),
-    name: text(1).optional().describe("shown in the report; defaults to METHOD path"),
-    method: z.enum(["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH"]).default("GET"),
-    path: text().startsWith("/").describe("request path, starting with /"),
-    expectStatus: z.number().int().min(100).max(599).default(200).describe("expected HTTP status"),
-    bodyContains: text().optional().describe("a substring the response body must contain"),
-  })
-  .strict()
-  .describe("an HTTP request that must answer as expected once the subject is ready");
-
-/**
- * A regular expression matched against each log line in linear time (./pattern.ts). Its syntax is
- * checked here; what the linear-time matcher cannot run (lookaround, backreferences) is checked
- * by loadInventory, which loads that matcher only when a pattern is declared.
- */
-const pattern = z
-  .string()
-  .min(1)
-  .superRefine((p, ctx) => {
-    const problem = patternLengthProblem(p);
-    if (problem) ctx.addIssue({ code: "custom", message: problem, params: { fix: "shorten the pattern" } });
-    else
-      try {
-        new RegExp(p); // only compiled, never run: JavaScript's syntax errors, with the rest
-      } catch (err) {
-        ctx.addIssue({
-          code: "custom",
-          message: `not a valid regular expression: ${(err as Error).message}`,
-          params: { fix: "escape special characters such as ( [ . with a backslash" },
-        });
-      }
-  })
-  .describe(
-    `a regular expression matched against each log line, in linear time (JavaScript syntax without backreferences or lookaround; at most ${PATTERN_MAX_CHARS} characters)`,
-  );
-
-const tcpFields = {
-  send: text().optional().describe('bytes to send once connected (e.g. "PING\\r\\n")'),
-  expect: text().optional().describe("a substring the answer must contain"),
-};
-
-const tcpProbe = z
-  .object({
-    type: z.literal("tcp"),
-    name: text(1).optional().describe("shown in the report; defaults to tcp PORT"),
-    ...tcpFields,
-  })
-  .strict()
-  .describe("a TCP connection to the subject's port (optionally send bytes and expect an answer)");
-
-const logProbe = z
-  .object({
-    type: z.literal("log"),
-    name: text(1).optional().describe("shown in the report; defaults to log /PATTERN/"),
-    pattern,
-  })
-  .strict()
-  .describe("a line of the subject's log that must have appeared by the time it is ready");
-
-const healthcheckProbe = z
-  .object({ type: z.literal("healthcheck"), name: text(1).optional() })
-  .strict()
-  .describe("the image's HEALTHCHECK must report healthy");
-
-const probe = z
-  .union([httpProbe, tcpProbe, logProbe, healthcheckProbe])
-  .describe(
-    'a check that must hold once ready: HTTP (the default when `type` is absent), "tcp", "log" or "healthcheck"',
-  );
-
-/** How lifecycle.ready decides the subject is ready: one strategy, as a value. */
-const readiness = z
-  .discriminatedUnion("type", [
-    z
-      .object({
-        type: z.literal("http"),
-        path: text().startsWith("/").default("/health").describe("GET path"),
-        expectStatus: z.number().int().min(100).max(599).default(200),
-      })
-      .strict()
-      .describe("GET path on the subject's port answers expectStatus"),
-    z
-      .object({ type: z.literal("tcp"), ...tcpFields })
-      .strict()
-      .describe("a TCP connection to the subject's port succeeds (and answers `expect` to `send`)"),
-    z
-      .object({ type: z.literal("healthcheck") })
-      .strict()
-      .describe("the engine reports the image's HEALTHCHECK healthy"),
-    z
-      .object({ type: z.literal("log"), pattern })
-      .strict()
-      .describe("a line of the subject's log matches pattern"),
-    z
-      .object({
-        type: z.literal("delay"),
-        ms: z.number().int().positive().max(BOUNDS.delayMs).describe("milliseconds to wait"),
-      })
-      .strict()
-      .describe("the subject is still running after ms (the last resort)"),
-  ])
-  .describe('readiness strategy: "http" (default, GET /health), "tcp", "healthcheck", "log" or "delay"');
 
 /** Sizes as Docker accepts them (go-units RAMInBytes): 256m, 256MB, 1g, 1GiB, 512 k, 1024. */
 const MEMORY_SIZE = /^(\d+(?:\.\d+)?) ?([bkmgtp])?(i?b)?$/i;
@@ -359,8 +254,8 @@ export const subjectSchema = z
       .startsWith("/")
       .optional()
       .describe('shorthand for readiness { "type": "http", "path": ... } (default /health)'),
-    readiness: readiness.optional(),
-    probes: z.array(probe).max(BOUNDS.probes).default([]).describe("checks that must hold once ready"),
+    readiness: readinessSchema.optional(),
+    probes: z.array(probeSchema).max(BOUNDS.probes).default([]).describe("checks that must hold once ready"),
     user: text(1)
       .optional()
       .describe("user[:group] the subject runs as; absent: the image's USER, as `docker run` would"),
@@ -614,9 +509,7 @@ function duplicateIds(ids: readonly unknown[], at: (string | number)[], ctx: z.R
 
 export type Inventory = z.infer<typeof inventorySchema>;
 export type Subject = z.infer<typeof subjectSchema>;
-export type HttpProbe = z.infer<typeof httpProbe>;
-export type Probe = z.infer<typeof probe>;
-export type Readiness = z.infer<typeof readiness>;
+export type { Probe, Readiness };
 
 /** The subject's readiness strategy: declared, else GET healthPath (default /health) answers 200. */
 export function readinessOf(subject: Subject): Readiness {

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { httpRequest } from "../../src/suites/lifecycle/http.js";
+import { httpRequest } from "../../src/checks/http.js";
 
 let server: Server | undefined;
 afterEach(() => server?.close());

@@ -1,11 +1,12 @@
 // What every lifecycle case gets and gives: the subject's context in, a draft result out
 // (run.ts adds the ID, suite, subject, severity and duration).
+import type { CheckTarget } from "../../checks/kind.js";
+import type { NetnsTarget } from "../../checks/netns.js";
 import type { Engine } from "../../engine/provider.js";
 import type { EnvironmentAccess } from "../../inventory/environment.js";
 import type { Subject } from "../../inventory/schema.js";
 import type { Logger } from "../../log.js";
 import type { CaseResult } from "../../report/model.js";
-import type { NetnsTarget } from "./netns-http.js";
 
 export type Draft = Omit<CaseResult, "id" | "suite" | "subject" | "durationMs" | "severity">;
 
@@ -34,5 +35,24 @@ export function netnsTarget(c: CaseContext, containerId: string): NetnsTarget {
     containerId,
     port: c.subject.port,
     signal: c.signal,
+  };
+}
+
+/** What a check kind (readiness or probe) runs against: the subject's container and its port. */
+export function checkTarget(
+  c: CaseContext,
+  containerId: string,
+  hostPort: number | undefined,
+  deadlineMs: number,
+): CheckTarget {
+  return {
+    engine: c.engine,
+    signal: c.signal,
+    containerId,
+    port: c.subject.port,
+    hostPort,
+    offline: c.subject.network === "none",
+    netns: netnsTarget(c, containerId),
+    deadlineMs,
   };
 }

@@ -3,6 +3,8 @@
 // decided from the engine's state read after the failure: a subject that is not running is
 // reported as what happened to it (exit code, signal, OOM kill, after how long, its last log
 // lines and the known cause they name), never as whichever check happened to notice first.
+
+import { READINESS_TYPES, readinessKind } from "../../checks/registry.js";
 import type { ContainerView } from "../../engine/provider.js";
 import { EngineError } from "../../errors.js";
 import { type Readiness, readinessOf } from "../../inventory/schema.js";
@@ -18,7 +20,7 @@ import {
   parseTime,
 } from "./diagnose.js";
 import { explainListening, listeners } from "./listening.js";
-import { hearInNetns } from "./netns-http.js";
+import { hearInNetns } from "./netns-hear.js";
 import { withHeartbeat } from "./progress.js";
 import { describeReadiness, type WaitOutcome, type WaitTarget, waitUntilReady } from "./readiness.js";
 import { classifySpeech, type Exchanges, hearOnHost } from "./speaks.js";
@@ -82,7 +84,7 @@ export async function startAndWaitReady(c: CaseContext, containerId: string): Pr
     waitedMs: sinceStarted(started, state.state.startedAt),
     via: outcome.via,
     ...(outcome.last ? { last: outcome.last } : {}),
-    ...(readiness.type === "http" ? { healthPath: readiness.path } : {}),
+    ...readinessKind(readiness).evidence?.(readiness),
   };
   if (outcome.ready) {
     return {
@@ -110,7 +112,7 @@ async function notReady(
   const { readiness, outcome } = at;
   const [excerpt, listening] = await Promise.all([
     logExcerpt(c.engine, at.containerId),
-    readiness.type === "http" || readiness.type === "tcp" ? whyNoAnswer(c, at) : undefined,
+    readinessKind(readiness).asks ? whyNoAnswer(c, at) : undefined,
   ]);
   // What the port speaks replaces "no answer", which would read as if nothing listened; a port
   // that stayed silent (maybe still starting) keeps it beside the note.
@@ -184,7 +186,8 @@ async function whyNoAnswer(
   const explained = explainListening(found, c.subject.port, offline);
   if (explained) return { ...explained, listeners: found };
   // An HTTP status of any kind was an HTTP answer: only "no answer" (or, offline, none seen) is heard.
-  if (at.readiness.type !== "http" || (!offline && at.outcome.last !== "no answer")) return undefined;
+  const asks = readinessKind(at.readiness).asks;
+  if (asks !== "http" || (!offline && at.outcome.last !== "no answer")) return undefined;
   const heard = await (offline
     ? hearInNetns(netnsTarget(c, at.containerId))
     : at.hostPort
@@ -211,9 +214,10 @@ function heardHex(x: Exchanges): Record<string, string> {
 }
 
 function notReadyFix(r: Readiness, outcome: WaitOutcome, what: string): string {
-  if (r.type === "healthcheck" && outcome.last === "the image declares no HEALTHCHECK")
-    return "add a HEALTHCHECK to the Dockerfile, or declare another readiness strategy (http, tcp, log) in the inventory";
-  return `make the subject ready so that ${what}, declare the readiness strategy it does support (http, tcp, healthcheck, log, delay), or raise startupTimeoutMs in the inventory`;
+  return (
+    readinessKind(r).notReadyFix?.(outcome) ??
+    `make the subject ready so that ${what}, declare the readiness strategy it does support (${READINESS_TYPES.join(", ")}), or raise startupTimeoutMs in the inventory`
+  );
 }
 
 /** The subject is not running: say what happened, from the engine's state, and why if the log knows. */

@@ -1,0 +1,77 @@
+// Log line: a line of the subject's log matches a pattern. The pattern and the log are both the
+// pull request's, so matching runs in linear time (../pattern.ts).
+import * as z from "zod";
+import type { Engine } from "../../engine/provider.js";
+import { text } from "../fields.js";
+import { defineKind, eachProbe, pollReady } from "../kind.js";
+import { compileLinePattern, type LinePattern, PATTERN_MAX_CHARS, patternLengthProblem } from "../pattern.js";
+
+/**
+ * A regular expression matched against each log line in linear time. Its syntax is checked
+ * here; what the linear-time matcher cannot run (lookaround, backreferences) is checked by
+ * loadInventory, which loads that matcher only when a pattern is declared.
+ */
+const pattern = z
+  .string()
+  .min(1)
+  .superRefine((p, ctx) => {
+    const problem = patternLengthProblem(p);
+    if (problem) ctx.addIssue({ code: "custom", message: problem, params: { fix: "shorten the pattern" } });
+    else
+      try {
+        new RegExp(p); // only compiled, never run: JavaScript's syntax errors, with the rest
+      } catch (err) {
+        ctx.addIssue({
+          code: "custom",
+          message: `not a valid regular expression: ${(err as Error).message}`,
+          params: { fix: "escape special characters such as ( [ . with a backslash" },
+        });
+      }
+  })
+  .describe(
+    `a regular expression matched against each log line, in linear time (JavaScript syntax without backreferences or lookaround; at most ${PATTERN_MAX_CHARS} characters)`,
+  );
+
+/** Whether a line of the container's log (its last 1000 lines) matches. */
+async function logMatches(engine: Engine, containerId: string, re: LinePattern): Promise<boolean> {
+  const { stdout, stderr } = await engine.logs(containerId, 1000);
+  return `${stdout}\n${stderr}`.split(/\r?\n/).some((line) => re.test(line));
+}
+
+export const logKind = defineKind({
+  type: "log",
+  readiness: {
+    schema: z
+      .object({ type: z.literal("log"), pattern })
+      .strict()
+      .describe("a line of the subject's log matches pattern"),
+    listed: '"log"',
+    describe: (r) => `a log line matches /${r.pattern}/`,
+    async wait(r, t) {
+      const re = await compileLinePattern(r.pattern);
+      const { ready, attempts } = await pollReady(t, () => logMatches(t.engine, t.containerId, re));
+      return { ready, attempts, via: "the subject's log", last: "no matching line" };
+    },
+  },
+  probe: {
+    schema: z
+      .object({
+        type: z.literal("log"),
+        name: text(1).optional().describe("shown in the report; defaults to log /PATTERN/"),
+        pattern,
+      })
+      .strict()
+      .describe("a line of the subject's log that must have appeared by the time it is ready"),
+    listed: '"log"',
+    checkAll: eachProbe(async (p, t) => {
+      const ok = await logMatches(t.engine, t.containerId, await compileLinePattern(p.pattern));
+      return {
+        name: p.name ?? `log /${p.pattern}/`,
+        type: "log",
+        ok,
+        expected: `a log line matching /${p.pattern}/`,
+        got: ok ? "a matching line" : "no matching line",
+      };
+    }),
+  },
+});
