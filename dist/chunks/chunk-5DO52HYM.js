@@ -1,5 +1,0 @@
-import { createRequire as __daCreateRequire } from 'node:module';
-const require = __daCreateRequire(import.meta.url);
-import{c as s}from"./chunk-6TTBJUB2.js";import{a as e}from"./chunk-EN66KAXS.js";async function p(r,t){if(t==="json")return`${JSON.stringify(r,null,2)}
-`;if(t==="markdown"){let{renderMarkdown:n}=await import("./markdown-WEQQDG5J.js");return n(r,{target:"file"})}return s(r)}e(p,"renderReport");function u(r){return r.verdict==="error"?3:r.verdict==="fail"?1:0}e(u,"exitCodeFor");function m(r=9e3){let t=new AbortController,n,o=e(i=>{n||(n=i,process.stderr.write(`docker-acceptance: ${i} received, cleaning up what this run owns\u2026
-`),t.abort(i),setTimeout(()=>process.exit(a(i)),r).unref())},"handler");return process.on("SIGINT",o),process.on("SIGTERM",o),{signal:t.signal,received:e(()=>n,"received"),dispose:e(()=>{process.off("SIGINT",o),process.off("SIGTERM",o)},"dispose")}}e(m,"abortOnSignals");function a(r){return r==="SIGINT"?130:143}e(a,"signalExitCode");export{p as a,u as b,m as c,a as d};

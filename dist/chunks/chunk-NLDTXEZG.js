@@ -1,3 +1,0 @@
-import { createRequire as __daCreateRequire } from 'node:module';
-const require = __daCreateRequire(import.meta.url);
-import{d as c}from"./chunk-5DO52HYM.js";import{a as t}from"./chunk-2RQDMO3W.js";import{e as d,g as o}from"./chunk-UJUFBNL3.js";import{e as p,g as m}from"./chunk-DBHAS5X3.js";import{a as n}from"./chunk-EN66KAXS.js";async function l(r,f,e){let i=m(r.message??String(r));if(d(`docker-acceptance: ${i} (exit code ${p(r)})`),e&&!e.handedOver){e.started.error&&o(t(e.started.error.message));let s=await e.abandon?.(i);s&&o(t(s))}let a=f.received();a&&(process.exitCode=c(a))}n(l,"failStep");export{l as a};

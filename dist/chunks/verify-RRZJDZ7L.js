@@ -1,3 +1,0 @@
-import { createRequire as __daCreateRequire } from 'node:module';
-const require = __daCreateRequire(import.meta.url);
-import{a,b,c,d,e}from"./chunk-5IAMO6RT.js";import"./chunk-PIEHKPKE.js";import"./chunk-XCALA7QD.js";import"./chunk-7Z6FOOLG.js";import"./chunk-V2JUKWWN.js";import"./chunk-LTNIPMXW.js";import"./chunk-7PDPJTIO.js";import"./chunk-BFLJ2BVZ.js";import"./chunk-KX3K6PHR.js";import"./chunk-OEJCORYR.js";import"./chunk-DBHAS5X3.js";import"./chunk-5IAYGZMI.js";import"./chunk-VW6ZHKZP.js";import"./chunk-PZA4RAY2.js";import"./chunk-5SQMYPO4.js";import"./chunk-ZM6MJ4KH.js";import"./chunk-NS2G42GP.js";import"./chunk-EN66KAXS.js";export{c as inventoryCheck,e as printable,d as renderVerification,a as verify,b as verifyBundleAgainst};
