@@ -568,7 +568,7 @@ export const CONTAINMENT_SUITE = {
       standards: { pss: "baseline: Host Ports", cis: "5.7, 5.8, 5.13" },
       remediation: {
         inventory:
-          "Publish ports on loopback only (`-p 127.0.0.1:8080:8080`), never on 0.0.0.0, and on a host port of 1024 or above; use `--network none` when the subject declares no network, and never `--network host`. Never let the engine's API listen where a container can reach it: dockerd `-H tcp://` on 127.0.0.1 with TLS only (not 0.0.0.0 or the bridge's address), a Docker-in-Docker service on TLS port 2376 with client certificates, or the subject on `network: none`.",
+          "Publish ports on loopback only (`-p 127.0.0.1:8080:8080`), never on 0.0.0.0, and on a host port of 1024 or above; use `--network none` when the subject declares no network, and never `--network host`. Never let the engine's API listen where a container can reach it: an engine API on TCP on 127.0.0.1 with TLS only (never 0.0.0.0 or the bridge's address), a nested engine service on its TLS port with client certificates, or the subject on `network: none`.",
         cli: `Publish ports on loopback only (\`-p 127.0.0.1:8080:8080\`), never on 0.0.0.0, on a host port of 1024 or above, and never \`--network host\`; a service declared without network runs with \`--network none\` (label \`org.docker-acceptance.network\`).`,
         compose: `Publish ports on loopback only (\`ports: ["127.0.0.1:8080:8080"]\`), never on 0.0.0.0, on a host port of 1024 or above, and never \`network_mode: host\`; a service declared without network sets \`network_mode: none\` (label \`org.docker-acceptance.network\`).`,
       },

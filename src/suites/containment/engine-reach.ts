@@ -1,12 +1,12 @@
 // Whether the engine's API answers from inside the subject's network: a subject that can reach
-// it over TCP (dockerd -H tcp://0.0.0.0:2375, the Docker-in-Docker service a self-hosted runner
-// talks to, a Podman API service on a port) controls the engine, whatever else confines it. The
+// it over TCP (a daemon listening on tcp://0.0.0.0:2375, the nested engine service a self-hosted
+// runner talks to, an API service on a port) controls the engine, whatever else confines it. The
 // socket case (containment.mounts) covers the unix socket; this is the network's way to it.
 //
 // A trusted probe joins the subject's network namespace while the subject is frozen (so nothing
 // in it can answer, or change a route, while the probe asks) and asks `GET /_ping` of: the address
 // this tool reaches the engine at (resolved here, never by the subject's /etc/hosts), and the
-// subject's default gateway (the host, or the Docker-in-Docker daemon, on a bridge) on that port
+// subject's default gateway (the host, or a nested engine, on a bridge) on that port
 // and on the engine API's own port, 2375. An answer carrying `Api-Version` is an engine.
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
@@ -14,7 +14,7 @@ import type { Engine } from "../../engine/provider.js";
 import { runProbe, trustedProbe } from "../../engine/trusted-probe.js";
 import type { EngineReach } from "./evidence.js";
 
-/** The engine API's registered plain-HTTP port (IANA "docker"). */
+/** The engine API's registered plain-HTTP port. */
 const ENGINE_API_PORT = 2375;
 /** Per address: nc's connect bound, and `timeout` for the whole exchange. */
 const ASK_S = 3;
