@@ -15,7 +15,7 @@ import { SUBJECT_LABEL } from "../../src/engine/ownership.js";
 import { DockerEngine } from "../../src/engine/providers/docker/engine.js";
 import type { Report } from "../../src/report/model.js";
 import { runCli } from "../helpers/cli.js";
-import { DIALECTS, ENGINE_KIND, hasEngine, newEngine, PROBE_IMAGE } from "../helpers/engine.js";
+import { cleanupStory, DIALECTS, ENGINE_KIND, hasEngine, newEngine, PROBE_IMAGE } from "../helpers/engine.js";
 import { EngineProxy, type FaultRule } from "../helpers/engine-proxy.js";
 import { fixtureSubject, writeInventory } from "../helpers/inventory.js";
 import { type PrivateEngine, startPrivateEngine } from "../helpers/private-engine.js";
@@ -62,18 +62,19 @@ function runSubject(
   })();
 }
 
-/** A sweep of the run's owner finds nothing of its own: the run removed all it made. */
-async function expectNothingOwned(owner: string, socketPath?: string): Promise<void> {
+/**
+ * A sweep of the run's owner finds nothing of its own: the run removed all it made. A failure says
+ * what the run's own cleanup did with each object and what the engine told it.
+ */
+async function expectNothingOwned({ owner, report }: Outcome, socketPath?: string): Promise<void> {
   const engine = socketPath
     ? new DockerEngine(new Docker({ socketPath }), undefined, undefined, DIALECTS)
     : newEngine();
   const left = await listOwned(engine, { owner });
-  expect({ containers: left.containers.map((c) => c.names), images: left.images.map((i) => i.tags) }).toEqual(
-    {
-      containers: [],
-      images: [],
-    },
-  );
+  expect(
+    { containers: left.containers.map((c) => c.names), images: left.images.map((i) => i.tags) },
+    cleanupStory(report.cleanup),
+  ).toEqual({ containers: [], images: [] });
   const env = socketPath ? { DOCKER_HOST: `unix://${socketPath}` } : {};
   const sweep = await runCli(["sweep", "--owner", owner], { env });
   expect(sweep.stdout).toContain(`sweep ${owner}: nothing to remove`);
@@ -110,13 +111,14 @@ describe.skipIf(!hasEngine)("engine faults through a proxy on the engine's socke
 
   beforeAll(async () => {
     proxy = await EngineProxy.start(upstream);
-    const { report, owner } = await runSubject(proxy.host, `f-base-${process.pid}`, both);
+    const base = await runSubject(proxy.host, `f-base-${process.pid}`, both);
+    const { report } = base;
     baseline = statuses(report);
     baselineVerdict = report.verdict;
     // The unfaulted run through the proxy is measured whole (a socket proxy refuses a request line
     // past 16 KiB: a create that sent its body in the query too was a run of skips here).
     expect(report.verdict, JSON.stringify(report.cases.filter((c) => c.status !== "pass"))).toBe("pass");
-    await expectNothingOwned(owner);
+    await expectNothingOwned(base);
   });
   afterAll(() => proxy?.close());
   /** A call on the container the run created for `subject` (named <owner>-<subject>). */
@@ -244,7 +246,8 @@ describe.skipIf(!hasEngine)("engine faults through a proxy on the engine's socke
     proxy.clear();
     for (const rule of f.rules(subject)) proxy.add(rule);
     const before = proxy.calls.length;
-    const { report, owner } = await runSubject(proxy.host, subject, f.suites);
+    const outcome = await runSubject(proxy.host, subject, f.suites);
+    const { report } = outcome;
     proxy.clear();
     expect(
       proxy.calls.slice(before).some((c) => c.fault),
@@ -253,7 +256,7 @@ describe.skipIf(!hasEngine)("engine faults through a proxy on the engine's socke
     if (f.error === true) expect(report.verdict).toBe("error");
     if (f.error === false) expect(report.verdict).toBe(baselineVerdict);
     expectMeasuredOnly(report, baseline);
-    await expectNothingOwned(owner);
+    await expectNothingOwned(outcome);
   });
 
   it("a run cancelled while its create is stalled leaves nothing after it", async () => {
@@ -265,7 +268,7 @@ describe.skipIf(!hasEngine)("engine faults through a proxy on the engine's socke
       fault: { kind: "stall", forward: true },
     });
     const engine = newEngine();
-    const { code, report, owner } = await runSubject(proxy.host, subject, ["lifecycle"], async (child) => {
+    const outcome = await runSubject(proxy.host, subject, ["lifecycle"], async (child) => {
       // The engine has applied the create the run is still waiting on: then the run is cancelled.
       const made = await pollUntil(
         async () => (await engine.listContainers({ label: [`${SUBJECT_LABEL}=${subject}`] }))[0],
@@ -276,9 +279,9 @@ describe.skipIf(!hasEngine)("engine faults through a proxy on the engine's socke
       child.kill("SIGTERM");
     });
     proxy.clear();
-    expect(code).toBe(143);
-    expect(report.errors.map((e) => e.kind)).toContain("cancelled");
-    await expectNothingOwned(owner);
+    expect(outcome.code).toBe(143);
+    expect(outcome.report.errors.map((e) => e.kind)).toContain("cancelled");
+    await expectNothingOwned(outcome);
   });
 });
 
@@ -298,10 +301,10 @@ describe.skipIf(!hasEngine)("the engine killed and started again mid-run", () =>
       DIALECTS,
     );
     const unfaulted = await runSubject(engine.host, `f-restart-base-${process.pid}`, both);
-    await expectNothingOwned(unfaulted.owner, engine.socketPath);
+    await expectNothingOwned(unfaulted, engine.socketPath);
     const subject = `f-restart-${process.pid}`;
     let restarted = false;
-    const { report, owner } = await runSubject(engine.host, subject, both, async () => {
+    const restart = await runSubject(engine.host, subject, both, async () => {
       const running = await pollUntil(
         async () =>
           (await direct.listContainers({ label: [`${SUBJECT_LABEL}=${subject}`], status: ["running"] }))[0],
@@ -314,8 +317,9 @@ describe.skipIf(!hasEngine)("the engine killed and started again mid-run", () =>
       restarted = true;
     });
     expect(restarted).toBe(true);
+    const { report } = restart;
     if (report.verdict !== "error") expect(report.verdict).toBe(unfaulted.report.verdict);
     expectMeasuredOnly(report, statuses(unfaulted.report));
-    await expectNothingOwned(owner, engine.socketPath);
+    await expectNothingOwned(restart, engine.socketPath);
   });
 });

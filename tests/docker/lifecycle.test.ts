@@ -10,7 +10,14 @@ import { silentLogger } from "../../src/log.js";
 import { runPipeline } from "../../src/pipeline.js";
 import type { Report } from "../../src/report/model.js";
 import { expectedOn } from "../helpers/differences.js";
-import { cleanupProblems, ENGINE_KIND, hasEngine, newEngine, PROBE_IMAGE } from "../helpers/engine.js";
+import {
+  cleanupProblems,
+  cleanupStory,
+  ENGINE_KIND,
+  hasEngine,
+  newEngine,
+  PROBE_IMAGE,
+} from "../helpers/engine.js";
 import { fixtureSubject, REPO_ROOT, writeInventory } from "../helpers/inventory.js";
 
 async function run(
@@ -29,10 +36,12 @@ async function run(
   });
 }
 
-async function nothingOwned(owner: string): Promise<void> {
-  const left = await listOwned(newEngine(), { owner });
-  expect(left.containers).toEqual([]);
-  expect(left.images).toEqual([]);
+/** Nothing the run owned is left; a failure says what the run's own cleanup did and was told. */
+async function nothingOwned(report: Report): Promise<void> {
+  const left = await listOwned(newEngine(), { owner: report.runId });
+  const said = cleanupStory(report.cleanup);
+  expect(left.containers, said).toEqual([]);
+  expect(left.images, said).toEqual([]);
 }
 
 describe.skipIf(!hasEngine)("lifecycle suite on the real engine", () => {
@@ -64,7 +73,7 @@ describe.skipIf(!hasEngine)("lifecycle suite on the real engine", () => {
     expect(report.cleanup?.objects.filter((o) => o.action === "removed").map((o) => o.kind)).toContain(
       "container",
     );
-    await nothingOwned(report.runId);
+    await nothingOwned(report);
   });
 
   it("fails lifecycle.ready for the unhealthy fixture with a log excerpt, and still cleans up", async () => {
@@ -79,7 +88,7 @@ describe.skipIf(!hasEngine)("lifecycle suite on the real engine", () => {
     expect(report.cases.find((c) => c.id === "lifecycle.probes")?.status).toBe("skip");
     expect(report.cases.find((c) => c.id === "lifecycle.cleanup")?.status).toBe("pass");
     expect(report.verdict).toBe("fail");
-    await nothingOwned(report.runId);
+    await nothingOwned(report);
   });
 
   it("fails lifecycle.stop when the subject ignores SIGTERM past its grace", async () => {
@@ -88,7 +97,7 @@ describe.skipIf(!hasEngine)("lifecycle suite on the real engine", () => {
     expect(stop?.status, caseLines(report)).toBe("fail");
     expect(stop?.evidence.exitCode).toBe(137);
     expect(stop?.message).toMatch(/ignored SIGTERM/);
-    await nothingOwned(report.runId);
+    await nothingOwned(report);
   });
 
   it("checks a network-none subject from a probe inside its network namespace", async () => {
@@ -108,7 +117,7 @@ describe.skipIf(!hasEngine)("lifecycle suite on the real engine", () => {
     const probes = report.cases.find((c) => c.id === "lifecycle.probes");
     expect(probes?.message).toBe("2 probe(s) held");
     expect((probes!.evidence.probes as { status: number }[]).map((p) => p.status)).toEqual([200, 404]);
-    await nothingOwned(report.runId);
+    await nothingOwned(report);
   });
 
   it("fails lifecycle.probes with the probe, expected and actual status", async () => {
@@ -118,7 +127,7 @@ describe.skipIf(!hasEngine)("lifecycle suite on the real engine", () => {
     const probes = report.cases.find((c) => c.id === "lifecycle.probes");
     expect(probes?.status).toBe("fail");
     expect(probes?.message).toBe("wrong: expected 201, got 200");
-    await nothingOwned(report.runId);
+    await nothingOwned(report);
   });
 
   it("refuses a context with an escaping symlink before any engine call, naming the link", async () => {
@@ -144,7 +153,7 @@ describe.skipIf(!hasEngine)("lifecycle suite on the real engine", () => {
     expect(build?.message).toContain("symlink escapes the build context: passwd-link -> /etc/passwd");
     expect(calls).toEqual([]);
     expect(report.cases.find((c) => c.id === "lifecycle.create")?.status).toBe("skip");
-    await nothingOwned(report.runId);
+    await nothingOwned(report);
   });
 
   it("refuses an ignored Dockerfile (or .dockerignore) that links out of the context: no host file is read or reaches the engine", async () => {
@@ -213,7 +222,7 @@ describe.skipIf(!hasEngine)("lifecycle suite on the real engine", () => {
       workspace,
     );
     expect(report.cases.find((c) => c.id === "lifecycle.probes")?.status).toBe("pass");
-    await nothingOwned(report.runId);
+    await nothingOwned(report);
   });
 });
 

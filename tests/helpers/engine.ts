@@ -56,3 +56,17 @@ export function cleanupProblems(e: CleanupEvidence): string {
   const failed = e.objects.filter((o) => o.action === "failed");
   return JSON.stringify({ remaining: e.remaining, errors: e.errors, failed });
 }
+
+/** What a run's cleanup did with each object and why, as an assertion message when some is left. */
+export function cleanupStory(e: CleanupEvidence | null | undefined): string {
+  if (!e) return "the report has no cleanup evidence";
+  const objects = e.objects.map(({ kind, id, tag, action, reason, error }) => ({
+    kind,
+    id: id.replace(/^sha256:/, "").slice(0, 12),
+    ...(tag ? { tag } : {}),
+    action,
+    reason,
+    ...(error ? { error: error.message } : {}),
+  }));
+  return JSON.stringify({ completed: e.completed, remaining: e.remaining, errors: e.errors, objects });
+}
