@@ -99,7 +99,10 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 stage="$work/docker-acceptance"
 mkdir "$stage"
-(cd "$repo" && git ls-files -z -co --exclude-standard | tar --null --ignore-failed-read -T - -cf - 2>/dev/null) | tar -C "$stage" -xf -
+# node_modules by name, whatever it is: a worktree's may be a symlink, which "node_modules/" in
+# .gitignore does not match, and the guest's own install must not land on it.
+(cd "$repo" && git ls-files -z -co --exclude-standard | grep -zvE '^node_modules(/|$)' |
+  tar --null --ignore-failed-read -T - -cf - 2>/dev/null) | tar -C "$stage" -xf -
 out="out/runner-vm/$store"
 status=0
 "$vm" run -C "$stage" -o "$repo" -f out/runner-vm -- bash -s <<EOF || status=$?
