@@ -134,6 +134,8 @@ npx vitest run --maxWorkers=1 $tests --reporter=default --reporter=json --output
 # A file that graded nothing (every test skipped, or a beforeAll that failed and skipped them all)
 # fails the leg, with its error; in the ci set a single skip does too (scripts/vitest-summary.mjs).
 node scripts/vitest-summary.mjs $skips $out/results.json >>$out/summary.txt || status=1
+# The suites that failed outside their tests, with their errors (vitest's JSON has none of them).
+sed 's/\x1b\[[0-9;]*m//g' $out/vitest.log | grep -A1 '^ FAIL ' | grep -v '^--' >>$out/summary.txt || true
 exit \$status
 EOF
 [ "$status" != 255 ] || ! panicked || status=3
