@@ -28,8 +28,9 @@ REAL_ENGINE_SUITES="tests/docker/contract.test.ts tests/docker/lifecycle.test.ts
   tests/docker/run-bundle.test.ts tests/docker/engine-select.test.ts tests/docker/stop.test.ts
   tests/docker/trust.test.ts tests/docker/build.test.ts tests/docker/failsafe.test.ts"
 demo=1
+skips=
 case "${1:-ci}" in
-  ci) tests="tests/docker/containment-matrix.test.ts tests/docker/realistic-matrix.test.ts" ;;
+  ci) tests="tests/docker/containment-matrix.test.ts tests/docker/realistic-matrix.test.ts"; skips=--no-skips ;;
   all) tests=$REAL_ENGINE_SUITES ;;
   *) demo=0; tests="$*" ;;
 esac
@@ -48,8 +49,18 @@ guest() {
   return 255
 }
 [ -x "$vm" ] || { say "no runner VM tool at $vm (set RUNNER_VM_TOOL)"; exit 1; }
+vm_dir="${RUNNER_VM_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/runner-vm}"
+# A guest kernel that panicked leaves qemu running and SSH silent: said, and the VM stopped, so the
+# next start boots it again instead of waiting on a dead guest.
+panicked() {
+  grep -q 'Kernel panic' "$vm_dir/console.log" 2>/dev/null || return 1
+  say "the guest kernel panicked ($vm_dir/console.log):"
+  grep -m1 -A3 -E 'Oops|BUG:' "$vm_dir/console.log" | sed 's/^/  /' >&2 || true
+  "$vm" stop
+}
 t0=$SECONDS
 "$vm" build
+panicked || true
 "$vm" start
 say "VM up after $((SECONDS - t0)) s: $(guest 'docker version --format "Docker {{.Server.Version}} (API {{.Server.APIVersion}})"; stat -fc "cgroup %T" /sys/fs/cgroup' | tr '\n' ' ')"
 
@@ -73,13 +84,25 @@ want='{}'
 guest "[ \"\$(cat /etc/docker/daemon.json 2>/dev/null)\" = '$want' ] || { echo '$want' >/etc/docker/daemon.json && systemctl restart docker && for i in \$(seq 1 60); do docker info >/dev/null 2>&1 && break; sleep 1; done; }"
 say "image store: $(guest 'docker info --format "{{.Driver}}"')"
 
+# The CFS bandwidth static key, held on for the guest's life. Every container with a CPU limit
+# turns it on, the last one gone turns it off, and each turn patches the kernel's text; under
+# multi-threaded TCG the other vCPU can still run the old bytes of dequeue_entity and trap on the
+# patch's int3 ("Oops: int3" in dequeue_entity, "Kernel panic - not syncing", the leg lost).
+# One idle cgroup with a CPU quota that cannot bind (1000 CPUs) keeps the key on; a runner's
+# kernel takes the same path with the key on whenever any limited container runs.
+guest 'echo +cpu >/sys/fs/cgroup/cgroup.subtree_control && mkdir -p /sys/fs/cgroup/runner-vm-leg-cfs-key &&
+  echo "100000000 100000" >/sys/fs/cgroup/runner-vm-leg-cfs-key/cpu.max'
+
 # A copy of the working tree as it is (tracked and new files, not node_modules or out/).
 # One stable name, so each run replaces the last copy in the guest (/src/docker-acceptance).
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 stage="$work/docker-acceptance"
 mkdir "$stage"
-(cd "$repo" && git ls-files -z -co --exclude-standard | tar --null --ignore-failed-read -T - -cf - 2>/dev/null) | tar -C "$stage" -xf -
+# node_modules by name, whatever it is: a worktree's may be a symlink, which "node_modules/" in
+# .gitignore does not match, and the guest's own install must not land on it.
+(cd "$repo" && git ls-files -z -co --exclude-standard | grep -zvE '^node_modules(/|$)' |
+  tar --null --ignore-failed-read -T - -cf - 2>/dev/null) | tar -C "$stage" -xf -
 out="out/runner-vm/$store"
 status=0
 "$vm" run -C "$stage" -o "$repo" -f out/runner-vm -- bash -s <<EOF || status=$?
@@ -108,15 +131,14 @@ if [ $demo = 1 ]; then
 fi
 # One file at a time: the guest's two emulated CPUs are the bottleneck, not the engine's lock.
 npx vitest run --maxWorkers=1 $tests --reporter=default --reporter=json --outputFile.json=$out/results.json >$out/vitest.log 2>&1 || status=1
-node -e '
-  const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
-  for (const f of r.testResults) {
-    const n = (s) => f.assertionResults.filter((a) => a.status === s).length;
-    const secs = ((f.endTime - f.startTime) / 1000).toFixed(0);
-    console.log(f.name.replace(/^.*?tests\//, "tests/") + ": " + n("passed") + " passed, " + n("failed") + " failed, " + (n("pending") + n("todo") + n("skipped")) + " skipped, " + secs + " s");
-  }' $out/results.json >>$out/summary.txt || status=1
+# A file that graded nothing (every test skipped, or a beforeAll that failed and skipped them all)
+# fails the leg, with its error; in the ci set a single skip does too (scripts/vitest-summary.mjs).
+node scripts/vitest-summary.mjs $skips $out/results.json >>$out/summary.txt || status=1
+# The suites that failed outside their tests, with their errors (vitest's JSON has none of them).
+sed 's/\x1b\[[0-9;]*m//g' $out/vitest.log | grep -A1 '^ FAIL ' | grep -v '^--' >>$out/summary.txt || true
 exit \$status
 EOF
+[ "$status" != 255 ] || ! panicked || status=3
 say "done in $((SECONDS - t0)) s (exit $status); $out/summary.txt:"
 cat "$repo/$out/summary.txt" >&2 || true
 exit "$status"
