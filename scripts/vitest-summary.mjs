@@ -30,7 +30,9 @@ for (const f of report.testResults ?? []) {
   if (passed + failed === 0) problems.push("GRADED NOTHING");
   if (f.status === "failed" && failed === 0)
     problems.push(
-      `failed outside its tests: ${String(f.message || "its error is in vitest.log (vitest's JSON leaves a hook's out)")
+      `failed outside its tests: ${String(
+        f.message || "its error is in vitest.log (vitest's JSON leaves a hook's out)",
+      )
         .split("\n")
         .slice(0, 3)
         .join(" | ")}`,
