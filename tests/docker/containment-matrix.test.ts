@@ -94,6 +94,10 @@ describe("fault matrix: recorded inspect data (faults this VM cannot start)", ()
   );
 });
 
+// Eighty containers are made, started and removed at once: on an emulated CPU (the runner VM) or
+// a loaded Podman that takes minutes, past the default hook budget (vitest.config.ts).
+const MATRIX_HOOK_MS = 900_000;
+
 describe.skipIf(!hasEngine)("fault matrix on the real engine", () => {
   const engine = newEngine();
   const owner = newRunId();
@@ -238,7 +242,7 @@ describe.skipIf(!hasEngine)("fault matrix on the real engine", () => {
       }),
     );
     host = await hostPromise;
-  });
+  }, MATRIX_HOOK_MS);
 
   afterAll(async () => {
     // The product's own cleanup: containers, our tags and the builds' labelled intermediate images.
@@ -259,7 +263,7 @@ describe.skipIf(!hasEngine)("fault matrix on the real engine", () => {
     expect(evidence.completed, cleanupProblems(evidence)).toBe(true);
     expect(await engine.listContainers({ label: [`${OWNER_LABEL}=${owner}`] })).toEqual([]);
     expect(await engine.listImages({ label: [`${OWNER_LABEL}=${owner}`] }, true)).toEqual([]);
-  });
+  }, MATRIX_HOOK_MS);
 
   it("measures the host's namespaces once, all six", () => {
     expect(Object.keys(host.ns).sort()).toEqual(["cgroup", "ipc", "mnt", "net", "pid", "uts"]);
