@@ -7,7 +7,7 @@ import type { ContainerInspect, CreateOptions } from "./translate.js";
 
 /** A raw call to the engine's API, for what a dialect says in its own terms (Podman's libpod). */
 export type EngineRequest = (
-  method: "GET" | "POST",
+  method: "GET" | "POST" | "DELETE",
   path: string,
   body?: unknown,
   signal?: AbortSignal,
@@ -33,6 +33,11 @@ export interface DockerDialect {
     nameOf: (id: string) => Promise<string>,
     request: EngineRequest,
   ): Promise<ContainerInspect>;
+  /**
+   * Removes an image (by tag or ID, never forced, never its parents) through the engine's own API,
+   * where its compatible removal prunes untagged parents (Podman); absent: the compatible removal.
+   */
+  removeImage?(ref: string, request: EngineRequest, signal: AbortSignal): Promise<void>;
   /** Kill a container before its forced removal (whose own stop would spend the grace period). */
   killBeforeRemove: boolean;
   /** Creates sent at once, at most (an engine that creates behind one lock); absent: no limit. */

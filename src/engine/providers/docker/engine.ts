@@ -573,7 +573,7 @@ export class DockerEngine implements Engine {
 
   /** One call to the engine's API as the dialect words it: its JSON answer, an error for a 4xx/5xx. */
   private readonly request = (
-    method: "GET" | "POST",
+    method: "GET" | "POST" | "DELETE",
     path: string,
     body?: unknown,
     abortSignal?: AbortSignal,
@@ -923,12 +923,15 @@ export class DockerEngine implements Engine {
   }
 
   /** By tag or ID, never forced, never pruning parents: a shared layer or cache is never collateral. */
-  removeImage(ref: string): Promise<void> {
+  async removeImage(ref: string): Promise<void> {
+    const { dialect } = await this.dialect();
     return this.call(`remove image ${ref}`, (abortSignal) =>
-      this.docker
-        .getImage(ref)
-        .remove({ noprune: true, abortSignal })
-        .then(() => undefined),
+      dialect.removeImage
+        ? dialect.removeImage(ref, this.request, abortSignal)
+        : this.docker
+            .getImage(ref)
+            .remove({ noprune: true, abortSignal })
+            .then(() => undefined),
     );
   }
 }

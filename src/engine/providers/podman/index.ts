@@ -5,6 +5,7 @@ import { EngineError } from "../../../errors.js";
 import type { Endpoint, EndpointSearch, EngineDefaults } from "../../provider.js";
 import { DOCKER_DEFAULTS, type DockerDialect } from "../docker/dialect.js";
 import { PODMAN_REMEDIATION, podmanCreateOptions, podmanInspect, rememberAsked } from "./compat.js";
+import { prunesParents, removeImage } from "./images.js";
 import { LIBPOD_API, libpodSpec } from "./libpod.js";
 
 /**
@@ -29,9 +30,10 @@ export const podmanDialect: DockerDialect = {
     defaults: PODMAN_DEFAULTS,
     // Measured on 4.3 (cgroup v1): a container OOM-killed under --memory reads OOMKilled false.
     reportsOomKills: false,
-    // Measured on 4.3: removing an image also removes its parent when that is left untagged and
-    // childless, `noprune` or not (tests/docker/adversarial-inputs.test.ts).
-    prunesUntaggedParents: true,
+    // Its compatible removal takes an image's untagged, childless parents with it, `noprune` or
+    // not; its own removal (./images.ts) honours `noprune` from 4.3 on: measured there by
+    // tests/docker/adversarial-inputs.test.ts (the step images go, the untagged base stays).
+    prunesUntaggedParents: prunesParents(engine.version),
     unreadable: {
       // Measured on 4.3: a container created with IPC "none" has no /dev/shm at all, yet its
       // inspect says "shareable", as for every container with an IPC namespace of its own
@@ -53,6 +55,8 @@ export const podmanDialect: DockerDialect = {
     return answer.Id;
   },
   hear: podmanInspect,
+  // Through its own API: only the image asked for goes, never an untagged parent (./images.ts).
+  removeImage,
   // Podman's forced removal stops the container with its stop timeout first (SIGTERM, then
   // SIGKILL after the grace period), which would spend a cancelled run's bounded cleanup time:
   // SIGKILL it outright, as Docker's forced removal does.
