@@ -22,6 +22,7 @@ import { FULL_TOKEN, GitHubDouble } from "../double/github-double.js";
 import { BASE_IMAGE, hasEngine, newEngine, PROBE_IMAGE } from "../helpers/engine.js";
 import { REPO_ROOT } from "../helpers/inventory.js";
 import { scheduleEvent } from "./events.js";
+import { bundleText, withoutMasks } from "./outputs.js";
 import { NODE24, newJob, runStep } from "./runner.js";
 
 const HEAD = "1234567890abcdef1234567890abcdef12345678";
@@ -54,20 +55,6 @@ function checkout(): string {
   git("config", "--local", "http.https://github.com/.extraheader", `AUTHORIZATION: basic ${HEADER}`);
   return dir;
 }
-
-function bundleText(dir: string): string {
-  return readdirSync(dir)
-    .filter((f) => !f.startsWith("."))
-    .map((f) => readFileSync(path.join(dir, f), "utf8"))
-    .join("\n");
-}
-
-/** What a reader or a file could see: the runner's own mask commands are consumed by the runner. */
-const withoutMasks = (text: string) =>
-  text
-    .split("\n")
-    .filter((l) => !l.startsWith("::add-mask::"))
-    .join("\n");
 
 function expectNoToken(where: string, text: string): void {
   for (const [form, value] of Object.entries(FORMS))

@@ -23,6 +23,7 @@ import { runCli } from "../helpers/cli.js";
 import { BASE_IMAGE, ENGINE_KIND, hasEngine, newEngine, PROBE_IMAGE } from "../helpers/engine.js";
 import { REPO_ROOT } from "../helpers/inventory.js";
 import { pullRequestEvent, scheduleEvent } from "./events.js";
+import { bundleText, withoutMasks } from "./outputs.js";
 import { NODE24, newJob, runStep } from "./runner.js";
 
 const FAKE_RUNTIME = "eyJ0eXAiOiJKV1QiFAKEruntimeTOKEN0123456789";
@@ -68,21 +69,6 @@ const NAMES_THEM = [
     readiness: { type: "delay", ms: 100 },
   },
 ];
-
-/** Every file of a report directory, as one text. */
-function bundleText(dir: string): string {
-  return readdirSync(dir)
-    .filter((f) => !f.startsWith("."))
-    .map((f) => readFileSync(path.join(dir, f), "utf8"))
-    .join("\n");
-}
-
-/** The text with the runner's own mask commands left out: what a reader or a file could see. */
-const withoutMasks = (text: string) =>
-  text
-    .split("\n")
-    .filter((l) => !l.startsWith("::add-mask::"))
-    .join("\n");
 
 function expectNoSecret(where: string, text: string): void {
   for (const [name, value] of Object.entries(SECRETS))
