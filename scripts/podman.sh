@@ -4,7 +4,15 @@
 # containers.conf this machine can honour, starts `podman system service` in the background, waits
 # for /_ping, and copies the base images engine.sh made in Docker into Podman's storage (built once
 # per machine, reused by both engines). Prints `export DOCKER_HOST=...` lines on stdout last.
+#
+#   scripts/podman.sh [--fresh]
+#
+# --fresh (what .ci/run passes) stops a service this script started earlier and starts a new one:
+# a service that has run for hours was seen to fail every hardened start ("write child: broken
+# pipe") until it was restarted, so a CI leg never inherits one.
 set -euo pipefail
+fresh=0
+[ "${1:-}" = --fresh ] && fresh=1
 
 DIR="${DA_PODMAN_DIR:-/run/da-podman}"
 SOCK="$DIR/podman.sock"
@@ -47,6 +55,17 @@ EOF
 export CONTAINERS_CONF="$CONF"
 
 ping_podman() { curl -sf --unix-socket "$SOCK" http://localhost/_ping >/dev/null 2>&1; }
+
+if [ "$fresh" = 1 ] && [ -s "$DIR/service.pid" ]; then
+  pid=$(cat "$DIR/service.pid")
+  if kill -0 "$pid" 2>/dev/null && grep -qa 'system.service' "/proc/$pid/cmdline" 2>/dev/null; then
+    log "stopping the podman service started earlier (pid $pid) for a fresh one"
+    kill "$pid" 2>/dev/null || true
+    for _ in $(seq 1 40); do kill -0 "$pid" 2>/dev/null || break; sleep 0.25; done
+    kill -9 "$pid" 2>/dev/null || true
+  fi
+  rm -f "$DIR/service.pid"
+fi
 
 if ! ping_podman; then
   rm -f "$SOCK"
