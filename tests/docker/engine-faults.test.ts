@@ -15,7 +15,15 @@ import { SUBJECT_LABEL } from "../../src/engine/ownership.js";
 import { DockerEngine } from "../../src/engine/providers/docker/engine.js";
 import type { Report } from "../../src/report/model.js";
 import { runCli } from "../helpers/cli.js";
-import { cleanupStory, DIALECTS, ENGINE_KIND, hasEngine, newEngine, PROBE_IMAGE } from "../helpers/engine.js";
+import {
+  BASE_IMAGE,
+  cleanupStory,
+  DIALECTS,
+  ENGINE_KIND,
+  hasEngine,
+  newEngine,
+  PROBE_IMAGE,
+} from "../helpers/engine.js";
 import { EngineProxy, type FaultRule } from "../helpers/engine-proxy.js";
 import { fixtureSubject, writeInventory } from "../helpers/inventory.js";
 import { type PrivateEngine, startPrivateEngine } from "../helpers/private-engine.js";
@@ -37,9 +45,10 @@ function runSubject(
   name: string,
   suites: string[],
   onStart?: (child: ReturnType<typeof runCli>["child"]) => Promise<void>,
+  over: Record<string, unknown> = {},
 ): Promise<Outcome> {
   const out = mkdtempSync(path.join(tmpdir(), "da-faults-"));
-  const inventory = writeInventory([fixtureSubject("hardened", { name, network: "none" })]);
+  const inventory = writeInventory([fixtureSubject("hardened", { name, network: "none", ...over })]);
   const args = [
     "run",
     "--inventory",
@@ -132,6 +141,8 @@ describe.skipIf(!hasEngine)("engine faults through a proxy on the engine's socke
     rules: (subject: string) => FaultRule[];
     suites: string[];
     error?: boolean;
+    /** Fields of the subject beyond the hardened fixture's. */
+    over?: Record<string, unknown>;
   }[] = [
     {
       name: "latency on every call",
@@ -177,6 +188,35 @@ describe.skipIf(!hasEngine)("engine faults through a proxy on the engine's socke
       ],
       suites: ["lifecycle"],
       error: false,
+    },
+    {
+      // The legacy builder reads the image back by its tag: the engine losing it (another build's
+      // cleanup removing a shared cached image, Podman's storage under load) is the engine's fault.
+      name: "the built image unknown by its tag right after the build: built again",
+      rules: () => [
+        {
+          method: "GET",
+          path: /^\/images\/[^/?]*da-[0-9a-f]{32}[^/?]*\/json/,
+          times: 1,
+          fault: { kind: "status", status: 404 },
+        },
+      ],
+      suites: ["lifecycle"],
+      error: false,
+      over: { build: { context: "acceptance/fixtures/hardened", args: { BASE_IMAGE }, builder: "legacy" } },
+    },
+    {
+      name: "the built image unknown by its tag after every build: ERROR naming the engine",
+      rules: () => [
+        {
+          method: "GET",
+          path: /^\/images\/[^/?]*da-[0-9a-f]{32}[^/?]*\/json/,
+          fault: { kind: "status", status: 404 },
+        },
+      ],
+      suites: ["lifecycle"],
+      error: true,
+      over: { build: { context: "acceptance/fixtures/hardened", args: { BASE_IMAGE }, builder: "legacy" } },
     },
     {
       name: "the build's stream cut off mid-answer",
@@ -246,7 +286,7 @@ describe.skipIf(!hasEngine)("engine faults through a proxy on the engine's socke
     proxy.clear();
     for (const rule of f.rules(subject)) proxy.add(rule);
     const before = proxy.calls.length;
-    const outcome = await runSubject(proxy.host, subject, f.suites);
+    const outcome = await runSubject(proxy.host, subject, f.suites, undefined, f.over);
     const { report } = outcome;
     proxy.clear();
     expect(

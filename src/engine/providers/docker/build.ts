@@ -18,6 +18,12 @@ export {
 export interface BuildOutcome extends BuilderChoice {
   imageId?: string;
   failure?: string;
+  /**
+   * The engine said the build succeeded, then did not know the tag it had just applied (404): an
+   * image of another build's cache removed under it, Podman's storage losing the name under load.
+   * The engine's own status says so, never the build's text.
+   */
+  lostTag?: boolean;
   log: string;
   steps: BuildStep[];
   intermediateImages: string[];
@@ -135,7 +141,13 @@ async function legacyBuild(
   if (failure) return { failure, intermediateImages: [] };
   // The image is the one our tag names, and its step images are what the engine's record says:
   // its parent chain, as far as it runs through untagged images made during this build.
-  const built = await docker.getImage(req.tag).inspect({ abortSignal } as Docker.ImageInspectOptions);
+  let built: Docker.ImageInspectInfo;
+  try {
+    built = await docker.getImage(req.tag).inspect({ abortSignal } as Docker.ImageInspectOptions);
+  } catch (err) {
+    if ((err as { statusCode?: number }).statusCode === 404) return { lostTag: true, intermediateImages: [] };
+    throw err;
+  }
   const intermediateImages = await ancestryMadeSince(docker, built, Date.now() - started, abortSignal);
   return { imageId: built.Id, failure, intermediateImages };
 }

@@ -284,8 +284,9 @@ export class DockerEngine implements Engine {
   /**
    * Builds and tags. A build the engine failed on its own storage (Podman: an image or layer that
    * another client removed while this build looked it up, "image not known", "layer not known")
-   * is the engine's fault, not the Dockerfile's: it is built again, up to STORAGE_RACE_BUILDS
-   * times, then an ERROR naming the engine. What each attempt created is kept for the cleanup.
+   * is the engine's fault, not the Dockerfile's, as is a build it reported done whose tag it then
+   * does not know (seen on Podman with twenty subjects building the same image from one cache):
+   * it is built again, up to STORAGE_RACE_BUILDS times, then an ERROR naming the engine. What each attempt created is kept for the cleanup.
    */
   async build(req: BuildRequest): Promise<BuildResult> {
     const engine = await this.identity();
@@ -309,6 +310,13 @@ export class DockerEngine implements Engine {
         );
       }
       if (reason) throw new BuildFailedError(reason, out.log, choice, failedStep, created);
+      if (out.lostTag && !req.signal?.aborted) {
+        if (attempt < STORAGE_RACE_BUILDS) continue;
+        throw new EngineError(
+          `build: the engine reported the build done but did not know its tag ${req.tag} afterwards, ${attempt} times: the engine's fault, not the Dockerfile's`,
+          "fault",
+        );
+      }
       // The aux ID is the immutable image ID; older engines omit it, so read it back by our tag.
       const imageId = out.imageId ?? (await this.inspectImage(req.tag)).id;
       return { ...choice, imageId, log: out.log, steps: out.steps, intermediateImages: created };
