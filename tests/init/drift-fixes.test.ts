@@ -2,6 +2,7 @@
 // the place and the exact JSON lines that pin them (the lines `init --update` writes); pinned
 // cases that did not run keep a failure with a fix of their own that never drops a pin.
 import { describe, expect, it } from "vitest";
+import { SUITES } from "../../src/cases/index.js";
 import { applyInsertions, isObject, valueAt } from "../../src/inventory/json-layout.js";
 import { parseInventory } from "../../src/inventory/load.js";
 import { planPins } from "../../src/inventory/pins.js";
@@ -9,7 +10,6 @@ import { checkCompleteness } from "../../src/inventory/verify.js";
 import { renderMarkdown } from "../../src/report/markdown.js";
 import { computeVerdict } from "../../src/report/model.js";
 import { renderText } from "../../src/report/text.js";
-import { SUITES } from "../../src/suites/ids.js";
 import { allCases, makeCase, makeReport } from "../helpers/report.js";
 import { generatedInventory } from "./generated.js";
 

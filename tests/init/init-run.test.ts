@@ -4,8 +4,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import type { CaseId } from "../../src/cases/index.js";
 import type { Report } from "../../src/report/model.js";
-import type { CaseId } from "../../src/suites/ids.js";
 import { runCli } from "../helpers/cli.js";
 import { expectedOn } from "../helpers/differences.js";
 import { ENGINE_KIND, hasEngine, PROBE_IMAGE } from "../helpers/engine.js";
