@@ -4,9 +4,13 @@
 // over 80 lines. It parses each file with the TypeScript
 // compiler's parser alone (no type checking), so it takes about a second.
 //
-// Offenders that existed when the check was introduced are listed in scripts/structure-baseline.json.
-// That list may only get shorter: an offender not in it fails, a function in it that grew fails,
-// and an entry that is no longer an offender fails too (remove it, or run with --prune).
+// The layers follow folders: a unit of LAYERS is a folder or one file directly in src/, never a
+// glob or a group, and an import back up a layer always fails (#28 item 6).
+//
+// Long functions that existed when the check was introduced are listed in
+// scripts/structure-baseline.json. That list may only get shorter: an offender not in it fails, a
+// function in it that grew fails, and an entry that is no longer an offender fails too (remove it,
+// or run with --prune). It excuses no import.
 //
 //   node scripts/check-structure.mjs           check src/ against the baseline (exit 1 on a finding)
 //   node scripts/check-structure.mjs --all     list every offender, baseline or not
@@ -22,13 +26,13 @@ export const MAX_FUNCTION_LINES = 80;
 
 /**
  * The layers of src/, top (the doors) to bottom (the primitives). A file may import files of its
- * own folder (unit) as long as no circle of files forms, of a lower layer, and of another folder of
- * its own layer as long as no cycle forms between folders ("independent" layers forbid even that). An entry ending in "/" is a folder
- * (its sub-folders included unless listed themselves); any other entry is one file ("*" stands for
- * one path segment); `{ name, paths }` makes several files one unit. A file entry wins over a
- * folder entry, a longer folder over a shorter. Every .ts file in src/ must fall under an entry: a
- * new folder is placed here, with its reason, on purpose.
- * docs/architecture.md explains the same order; keep the two in step.
+ * own unit as long as no circle of files forms, of a lower layer, and of another unit of its own
+ * layer as long as no cycle forms between units ("independent" layers forbid even that). A unit is
+ * a folder (an entry ending in "/", its sub-folders included unless listed themselves: the longer
+ * folder wins) or one file directly in src/ (a door, a flow, a primitive); no globs and no groups
+ * of files, so where a file sits says which unit it is in, and a new file needs no entry. Every .ts
+ * file in src/ must fall under an entry: a new folder is placed here, with its reason, on purpose.
+ * docs/architecture.md's table is rendered from this list (--write-docs).
  */
 export const LAYERS = [
   {
@@ -64,8 +68,8 @@ export const LAYERS = [
   },
   {
     name: "suite seam",
-    why: "how a suite runs (the lifecycle drives a subject, the others observe it while it runs): the interface the suites implement and the pipeline holds one entry of per suite",
-    units: ["src/suites/runtime.ts"],
+    why: "how a suite runs (the lifecycle drives a subject, the others observe it while it runs): the interface the suites implement and the pipeline holds one entry of per suite, the one file of src/suites/ outside the suites' own folders",
+    units: ["src/suites/"],
   },
   {
     name: "review",
@@ -76,25 +80,6 @@ export const LAYERS = [
     name: "inventory",
     why: "the pinned inventory: schema, loading, hashes, judging it at the PR's base",
     units: ["src/inventory/"],
-  },
-  {
-    name: "cases",
-    why: "each suite's cases defined once and whole (ids, titles, what each measures, fixes, and a containment case's grader with the evidence it reads), gathered in ids.ts: the inventory's schema, check mode's fixes and the docs read them; probes and runners stay in the suites",
-    units: [
-      {
-        name: "suite catalogue",
-        paths: [
-          "src/suites/ids.ts",
-          "src/suites/case-def.ts",
-          "src/suites/*/cases.ts",
-          "src/suites/containment/evidence.ts",
-          "src/suites/containment/inspect.ts",
-          "src/suites/containment/mounts.ts",
-          "src/suites/containment/lsm.ts",
-          "src/suites/containment/seccomp.ts",
-        ],
-      },
-    ],
   },
   {
     name: "checks",
@@ -112,9 +97,9 @@ export const LAYERS = [
     units: ["src/report/"],
   },
   {
-    name: "suite names",
-    why: "the suites' names in order, all the report needs of the catalogue (its schema, table order and JUnit groups)",
-    units: ["src/suites/names.ts"],
+    name: "cases",
+    why: "the case catalogue: what each case is (id, title, what it measures, standards, its fix in each form), one file per case in src/cases/<suite>/, plain data; the inventory's schema, the report's order and groups, check mode's fixes and the docs read it, and each suite's runners and graders sit above it",
+    units: ["src/cases/"],
   },
   {
     name: "primitives",
@@ -161,25 +146,42 @@ function sourceFiles(root, dir) {
   return out;
 }
 
-const segment = (pattern) =>
-  new RegExp(
-    `^${pattern.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*")}${pattern.endsWith("/") ? "" : "$"}`,
-  );
+const FOLDER = /^src\/([\w.-]+\/)+$/;
+const TOP_FILE = /^src\/[\w.-]+\.(ts|mts|tsx)$/;
 
 /**
- * The unit a file belongs to, with its layer: a file entry (exact or with "*") over a folder
- * entry, a longer folder over a shorter.
+ * The LAYERS entries that are neither a folder nor a file directly in src/, or are listed twice,
+ * each as a sentence saying what to write instead.
  */
+export function badUnits(layers = LAYERS) {
+  const bad = [];
+  const seen = new Set();
+  for (const layer of layers) {
+    for (const unit of layer.units) {
+      if (typeof unit !== "string" || !(FOLDER.test(unit) || TOP_FILE.test(unit))) {
+        bad.push(
+          `LAYERS (scripts/check-structure.mjs), layer "${layer.name}": ${JSON.stringify(unit)} is not a unit: name a folder ("src/<folder>/") or a file directly in src/ ("src/<file>.ts"); globs and groups of files are gone, so move the files into a folder of their own`,
+        );
+      } else if (seen.has(unit)) {
+        bad.push(
+          `LAYERS (scripts/check-structure.mjs), layer "${layer.name}": "${unit}" is listed twice: keep one`,
+        );
+      }
+      seen.add(unit);
+    }
+  }
+  return bad;
+}
+
+/** The unit a file belongs to, with its layer: its own entry, else the deepest folder holding it. */
 function placeOf(file, layers) {
   let best;
   layers.forEach((layer, rank) => {
-    for (const entry of layer.units) {
-      const unit = typeof entry === "string" ? entry : entry.name;
-      for (const pattern of typeof entry === "string" ? [entry] : entry.paths) {
-        if (!segment(pattern).test(file)) continue;
-        const score = (pattern.endsWith("/") ? 0 : 10_000) + pattern.length;
-        if (!best || score > best.score) best = { unit, rank, layer, score };
-      }
+    for (const unit of layer.units) {
+      const holds = unit.endsWith("/") ? file.startsWith(unit) : file === unit;
+      // A file's own entry over any folder, a deeper folder over a shallower one.
+      const score = (unit.endsWith("/") ? 0 : 10_000) + unit.length;
+      if (holds && (!best || score > best.score)) best = { unit, rank, layer, score };
     }
   });
   return best;
@@ -319,6 +321,8 @@ function cyclesOf(edges) {
  * LAYERS), and functions over maxLines.
  */
 export function findOffenders(root, { layers = LAYERS, maxLines = MAX_FUNCTION_LINES } = {}) {
+  const bad = badUnits(layers);
+  if (bad.length > 0) throw new Error(bad.join("\n"));
   const offenders = [];
   const sameLayerEdges = [];
   const sameUnitEdges = [];
@@ -438,9 +442,7 @@ const DOCS_END = "<!-- layers:end -->";
 export function renderLayers(layers = LAYERS) {
   const code = (p) => `\`${p}\``;
   const rows = layers.map((layer, rank) => {
-    const units = layer.units
-      .map((u) => (typeof u === "string" ? code(u) : `${u.name}: ${u.paths.map(code).join(", ")}`))
-      .join(", ");
+    const units = layer.units.map(code).join(", ");
     const note = layer.independent ? " Its folders may not import each other." : "";
     return `| ${rank + 1} | ${layer.name} | ${units} | ${layer.why}.${note} |`;
   });
@@ -475,19 +477,9 @@ const FIRST_BASELINE = {
     "src/report/merge.ts mergeBundles": 98,
     "src/suites/lifecycle/run.ts runSubject": 175,
   },
-  imports: [
-    "src/inventory/base.ts -> src/alignment/git.ts",
-    "src/report/bundle.ts -> src/inventory/jsonpos.ts",
-    "src/report/bundle.ts -> src/inventory/load.ts",
-    "src/report/bundle.ts -> src/inventory/verify.ts",
-    "src/report/markdown.ts -> src/alignment/labels.ts",
-    "src/report/merge.ts -> src/engine/cleanup.ts",
-    "src/report/merge.ts -> src/inventory/base.ts",
-    "src/report/merge.ts -> src/inventory/load.ts",
-    "src/report/merge.ts -> src/inventory/verify.ts",
-    "src/report/merge.ts -> src/plan.ts",
-    "src/suites/lifecycle/netns-http.ts -> src/suites/containment/probe.ts",
-  ],
+  // Every upward import of that day is gone (#28), and none may come back: an arrow back up, a
+  // sibling suite's import or a cycle is never excused by the baseline.
+  imports: [],
 };
 
 /** Baseline entries the first baseline did not hold (or held shorter): the baseline only shrinks. */
@@ -510,8 +502,9 @@ export function readBaseline(file) {
 }
 
 /**
- * Offenders against the baseline: `fresh` (not in it, or a listed function that grew) fail the
- * check; `stale` entries (listed but fixed) fail too, so the list only ever gets shorter.
+ * Offenders against the baseline: `fresh` (not in it, or a listed function that grew, or any
+ * import the layers forbid, which no baseline excuses) fail the check; `stale` entries (listed
+ * but fixed) fail too, so the list only ever gets shorter.
  */
 export function compare(offenders, baseline) {
   const fresh = [];
@@ -522,7 +515,7 @@ export function compare(offenders, baseline) {
       const allowed = baseline.functions[o.key];
       if (allowed === undefined) fresh.push(o);
       else if (o.lines > allowed) fresh.push({ ...o, grew: allowed });
-    } else if (!baseline.imports.includes(o.key)) fresh.push(o);
+    } else fresh.push(o);
   }
   const stale = [...Object.keys(baseline.functions), ...baseline.imports].filter((k) => !current.has(k));
   return { fresh, stale };

@@ -1,6 +1,6 @@
 // Keeps generated documentation in sync with its sources: the README's inputs and outputs tables
 // are generated from action.yml, and its case tables from the registry of suites
-// (src/suites/ids.ts), between marker comments. `npm run docs` rewrites them;
+// (src/cases/index.ts), between marker comments. `npm run docs` rewrites them;
 // `npm run docs:check` (CI) fails with exit 1 when the committed README differs.
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -102,7 +102,7 @@ export function renderCaseTables(registry) {
 export function generateCaseDocs(readme, registry) {
   let out = readme;
   for (const [name, table] of Object.entries(renderCaseTables(registry)))
-    out = replaceBetween(out, name, table, "src/suites/ids.ts");
+    out = replaceBetween(out, name, table, "src/cases/index.ts");
   return out;
 }
 
@@ -118,7 +118,7 @@ export async function loadCliHelp() {
 
 /** The registry of suites, compiled from its TypeScript source in memory. */
 export async function loadRegistry() {
-  return (await loadTs("src/suites/ids.ts")).SUITE_REGISTRY;
+  return (await loadTs("src/cases/index.ts")).SUITE_REGISTRY;
 }
 
 /** The request's options (each action input's CLI flag), compiled from their TypeScript source. */
@@ -157,7 +157,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     );
   } else if (check) {
     console.error(
-      "out of date: README.md inputs/outputs tables differ from action.yml or its case tables from src/suites/ids.ts; run 'npm run docs' and commit",
+      "out of date: README.md inputs/outputs tables differ from action.yml or its case tables from src/cases/index.ts; run 'npm run docs' and commit",
     );
     process.exit(1);
   } else {

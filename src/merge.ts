@@ -6,6 +6,7 @@
 // (it reads the inventory and the plan), so it sits here and not in report/.
 import { createHash } from "node:crypto";
 import path from "node:path";
+import { SUITES } from "./cases/index.js";
 import { mergeCleanup } from "./engine/cleanup.js";
 import { ConfigError, type ConfigProblem, UsageError } from "./errors.js";
 import { type JudgeAt, judgeAtBase } from "./inventory/base.js";
@@ -14,7 +15,6 @@ import { checkCompleteness } from "./inventory/verify.js";
 import { shardSubjects } from "./plan.js";
 import { verifyBundle } from "./report/bundle.js";
 import { assembleReport, type CleanupEvidence, type Report } from "./report/model.js";
-import { SUITES } from "./suites/ids.js";
 
 export interface MergeOptions {
   /**

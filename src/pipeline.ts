@@ -3,6 +3,7 @@
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import type { AlignmentSource, PullRequestMeta } from "./alignment/index.js";
+import { type CaseId, SUITES, type SuiteName } from "./cases/index.js";
 import { cleanupOwned, mergeCleanup } from "./engine/cleanup.js";
 import { newRunId } from "./engine/ownership.js";
 import { createEngine, type Engine } from "./engine/select.js";
@@ -23,7 +24,6 @@ import {
   type SubjectReport,
 } from "./report/model.js";
 import { CONTAINMENT_RUNTIME, DEFAULT_PROBE_IMAGE } from "./suites/containment/index.js";
-import { type CaseId, SUITES, type SuiteName } from "./suites/ids.js";
 import { checkLaunchSpec, LaunchSpecError } from "./suites/lifecycle/create.js";
 import { inventorySource } from "./suites/lifecycle/locate.js";
 import { runSubject } from "./suites/lifecycle/run.js";

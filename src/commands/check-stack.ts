@@ -1,11 +1,12 @@
 // `check` on a stack: each container's allowances may come from labels on the container itself
 // (overriding the command-line defaults), and every fix is said the way that container was
 // started: compose keys for a compose service, the engine CLI's flags otherwise (the texts are the
-// case catalogue's, suites/ids.ts). Check mode has no inventory, so nothing here names one.
+// case catalogue's, src/cases/). Check mode has no inventory, so nothing here names one.
+
+import { remediationOf } from "../cases/index.js";
 import { UsageError } from "../errors.js";
 import type { CaseResult } from "../report/model.js";
 import { type HostPathAllowance, parseHostPathAllowance } from "../suites/containment/index.js";
-import { remediationOf } from "../suites/ids.js";
 
 export const ALLOWANCE_LABELS = {
   writableRoots: "org.docker-acceptance.writable-roots",

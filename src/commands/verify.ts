@@ -1,11 +1,12 @@
 // `docker-acceptance verify BUNDLE_DIR [--inventory PATH]`: re-checks a report bundle and prints
 // each check; exit 0 when it verifies, 1 with the reason otherwise, 2 for usage errors.
+
+import { isSuiteName, SUITES } from "../cases/index.js";
 import { type LoadedInventory, loadInventory } from "../inventory/load.js";
 import { checkCompleteness } from "../inventory/verify.js";
 import { type BundleVerification, type NamedCheck, record, verifyBundle } from "../report/bundle.js";
 import type { Report } from "../report/model.js";
 import type { RequestOf } from "../request/parse.js";
-import { isSuiteName, SUITES } from "../suites/ids.js";
 
 /** What `verify` takes besides the bundle: its flags, parsed into the one request. */
 export type VerifyRequest = RequestOf<"compareInventory" | "workspace">;

@@ -2,8 +2,9 @@
 // Cases that ran unpinned get the exact JSON lines that pin them, where they go, and the command
 // that writes them (`init --update`, the same plan: ./pins.ts). Pinned cases that did not run, or
 // were skipped, keep a fix of their own, and never the suggestion to drop the pin.
+
+import { isSuiteName } from "../cases/index.js";
 import type { Report } from "../report/model.js";
-import { isSuiteName } from "../suites/ids.js";
 import type { Insertion } from "./json-layout.js";
 import { DEFAULT_INVENTORY_PATH } from "./path.js";
 import { type PinWanted, planPins } from "./pins.js";

@@ -1,8 +1,9 @@
 // Where a subject's case IDs are pinned in an inventory's text, and the JSON that pins more: one
 // plan, which `init --update` writes and a drift fix shows line for line. It only ever adds: a
 // pin is removed by a maintainer, never by a tool.
+
+import { ALL_CASES, type SuiteName } from "../cases/index.js";
 import { type JsonPath, locateJson } from "../jsonpos.js";
-import { ALL_CASES, type SuiteName } from "../suites/ids.js";
 import { type Addition, type Insertion, insertionOf, isObject, valueAt } from "./json-layout.js";
 
 /** Case IDs of one suite that should be pinned for one subject. */

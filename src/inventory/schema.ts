@@ -5,8 +5,6 @@
 // into the ConfigError); `.meta()` repeats them for the JSON Schema so editors flag them too.
 import path from "node:path";
 import * as z from "zod";
-import { DELAY_MS, TEXT_CHARS, text } from "../checks/fields.js";
-import { type Probe, probeSchema, type Readiness, readinessSchema } from "../checks/registry.js";
 import {
   ALL_CASES,
   CASES_BY_SUITE,
@@ -14,7 +12,9 @@ import {
   LIFECYCLE_CASES,
   SUITES,
   type SuiteName,
-} from "../suites/ids.js";
+} from "../cases/index.js";
+import { DELAY_MS, TEXT_CHARS, text } from "../checks/fields.js";
+import { type Probe, probeSchema, type Readiness, readinessSchema } from "../checks/registry.js";
 import { closest } from "./suggest.js";
 
 export const INVENTORY_SCHEMA_VERSION = 1;

@@ -8,8 +8,9 @@
 //
 // Each kind of drift comes with its fix, once per subject (./drift-fixes.ts): for cases that ran
 // unpinned, the exact JSON lines that pin them, as `init --update` would write them.
+
+import { ALL_CASES, type SuiteName } from "../cases/index.js";
 import type { CaseResult, Report } from "../report/model.js";
-import { ALL_CASES, type SuiteName } from "../suites/ids.js";
 import { driftFixes } from "./drift-fixes.js";
 import { type Inventory, pinnedCases } from "./schema.js";
 

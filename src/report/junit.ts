@@ -2,7 +2,7 @@
 // suite, one <testcase> per case, plus a "run" suite for what is not a case but decides the verdict
 // (inventory completeness, artifact pins, cleanup), so a tool reading only this file is not greener
 // than the run. Derived from the Report alone.
-import { SUITES } from "../suites/names.js";
+import { SUITES } from "../cases/suites.js";
 import type { CaseResult, Report } from "./model.js";
 
 /** Text safe in XML 1.0 content and attributes: markup escaped, characters XML forbids made visible. */

@@ -5,7 +5,7 @@
 // detail, trim logs, drop the per-case table, cap long lists) and say so in the output.
 // All text from the report is untrusted and passes through ./escape.ts.
 
-import { SUITES } from "../suites/names.js";
+import { SUITES } from "../cases/suites.js";
 import {
   escapeInline,
   escapeInlineWithCode,

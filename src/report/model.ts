@@ -1,7 +1,7 @@
 // The one Report object. Every rendering (text, markdown, JUnit, comment, check run, summary)
 // derives from it; renderers never re-run checks.
 import * as z from "zod";
-import { SUITES } from "../suites/names.js";
+import { SUITES } from "../cases/suites.js";
 import { TOOL_NAME, TOOL_VERSION } from "../version.js";
 
 export const REPORT_SCHEMA_VERSION = 1;

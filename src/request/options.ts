@@ -1,8 +1,9 @@
 // The options of the one request both doors are parsed into (src/request/parse.ts): each once,
 // with its action input, its CLI flag and the commands that take it, its values, its default and its
 // help. Plain data: the CLI's `--help` and usage lines read it without loading the schema library.
+
+import { SUITES } from "../cases/suites.js";
 import { DEFAULT_INVENTORY_PATH } from "../inventory/path.js";
-import { SUITES } from "../suites/names.js";
 
 export type Kind =
   | { kind: "string" }

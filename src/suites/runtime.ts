@@ -4,10 +4,11 @@
 // its subjects share, such as containment's host reference) and gives each subject an Observer.
 // The pipeline holds one entry per registered suite (SUITE_RUNTIMES in src/pipeline.ts): a suite
 // without one does not compile.
+
+import type { SuiteName } from "../cases/index.js";
 import type { ContainerView, Engine } from "../engine/provider.js";
 import type { Subject } from "../inventory/schema.js";
 import type { CaseResult } from "../report/model.js";
-import type { SuiteName } from "./ids.js";
 
 /** What a suite's run-wide start is given. */
 export interface SuiteRun {

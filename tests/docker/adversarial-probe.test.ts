@@ -8,6 +8,7 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CONTAINMENT_CASES } from "../../src/cases/index.js";
 import { cleanupOwned } from "../../src/engine/cleanup.js";
 import { readBuildContext } from "../../src/engine/context.js";
 import { newRunId, ownedTag, ownerLabels } from "../../src/engine/ownership.js";
@@ -21,7 +22,6 @@ import {
   measureHostNamespaces,
   runContainment,
 } from "../../src/suites/containment/index.js";
-import { CONTAINMENT_CASES } from "../../src/suites/ids.js";
 import { planLaunch } from "../../src/suites/lifecycle/create.js";
 import { applyDeviation, hardenedSubject, resolveVars } from "../containment/faults.js";
 import { failsOn } from "../helpers/differences.js";

@@ -1,12 +1,12 @@
 // `check` (attach mode) on containers started by hand: it grades them, never touches them, and
 // leaves nothing of its own behind.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CONTAINMENT_CASES } from "../../src/cases/index.js";
 import { runCommandLine } from "../../src/cli/main.js";
 import { newRunId, OWNER_LABEL, ownerLabels } from "../../src/engine/ownership.js";
 import type { CreateOptions } from "../../src/engine/providers/docker/engine.js";
 import { exitCodeOf, UsageError } from "../../src/errors.js";
 import { type Report, reportSchema } from "../../src/report/model.js";
-import { CONTAINMENT_CASES } from "../../src/suites/ids.js";
 import { planLaunch } from "../../src/suites/lifecycle/create.js";
 import { hardenedSubject } from "../containment/faults.js";
 import { runCheck } from "../helpers/check.js";

@@ -6,6 +6,7 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CONTAINMENT_CASES } from "../../src/cases/index.js";
 import { cleanupOwned } from "../../src/engine/cleanup.js";
 import { readBuildContext } from "../../src/engine/context.js";
 import { newRunId, OWNER_LABEL, ownedTag, ownerLabels, ROLE_LABEL } from "../../src/engine/ownership.js";
@@ -20,7 +21,6 @@ import {
   measureHostNamespaces,
   runContainment,
 } from "../../src/suites/containment/index.js";
-import { CONTAINMENT_CASES } from "../../src/suites/ids.js";
 import {
   companionLaunch,
   ENGINE_DEFAULT_SECCOMP,

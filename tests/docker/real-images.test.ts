@@ -6,10 +6,10 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import type { SuiteName } from "../../src/cases/index.js";
 import type { Logger } from "../../src/log.js";
 import { runPipeline } from "../../src/pipeline.js";
 import type { CaseResult, Report } from "../../src/report/model.js";
-import type { SuiteName } from "../../src/suites/ids.js";
 import { BASE_IMAGE, hasEngine, newEngine, PROBE_IMAGE } from "../helpers/engine.js";
 import { fixtureSubject, REPO_ROOT, writeInventory } from "../helpers/inventory.js";
 

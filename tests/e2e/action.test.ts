@@ -3,11 +3,11 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ALL_CASES, CONTAINMENT_CASES, LIFECYCLE_CASES } from "../../src/cases/index.js";
 import { cleanupOwned, listOwned } from "../../src/engine/cleanup.js";
 import { pollUntil } from "../../src/engine/deadline.js";
 import { OWNER_LABEL, SUBJECT_LABEL } from "../../src/engine/ownership.js";
 import { verifyBundle } from "../../src/report/bundle.js";
-import { ALL_CASES, CONTAINMENT_CASES, LIFECYCLE_CASES } from "../../src/suites/ids.js";
 import { FULL_TOKEN, GitHubDouble } from "../double/github-double.js";
 import { hasEngine, newEngine, PROBE_IMAGE } from "../helpers/engine.js";
 import { ALL_PINNED, fixtureSubject, writeInventory } from "../helpers/inventory.js";

@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { CONTAINMENT_CASES } from "../../src/cases/index.js";
 import { listOwned } from "../../src/engine/cleanup.js";
 import type { MemoryEngine } from "../../src/engine/providers/memory/engine.js";
 import { silentLogger } from "../../src/log.js";
@@ -64,7 +65,7 @@ describe("pipeline on the engine double: fail-safe", () => {
   it("--suite containment alone: a subject that never builds reports every containment case as ERROR", async () => {
     const engine = memoryEngine();
     const report = await run(engine, writeInventory(broken), workspaceWith(BROKEN), ["containment"]);
-    expect(report.cases).toHaveLength(13);
+    expect(report.cases.map((c) => c.id)).toEqual([...CONTAINMENT_CASES]);
     expect(new Set(report.cases.map((c) => c.status))).toEqual(new Set(["error"]));
     expect(report.cases[0]?.message).toMatch(/^not measured: lifecycle\.build did not pass: .*exit code: 3/);
     expect(report.verdict).toBe("error");

@@ -1,6 +1,6 @@
 // The verdicts that differ between Docker and Podman on the same subjects, each with its reason.
 // Tests on the Podman leg expect exactly these differences; README "Engines" lists the same.
-import type { CaseId } from "../../src/suites/ids.js";
+import type { CaseId } from "../../src/cases/index.js";
 
 export interface EngineDifference {
   /** What the difference is about: a fixture of the demo, the fault matrix or the lifecycle tests. */

@@ -2,7 +2,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { CONTAINMENT_CASES, LIFECYCLE_CASES } from "../../src/suites/ids.js";
+import { CONTAINMENT_CASES, LIFECYCLE_CASES } from "../../src/cases/index.js";
 import { BASE_IMAGE } from "./engine.js";
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, "../..");

@@ -1,5 +1,7 @@
 // Report objects for tests, built through the real schema: a fixture the schema rejects fails here,
 // so tests never drift from what the pipeline can actually produce.
+
+import { ALL_CASES, type CaseId, suiteOf } from "../../src/cases/index.js";
 import {
   type CaseResult,
   type CleanupEvidence,
@@ -8,7 +10,6 @@ import {
   type Report,
   reportSchema,
 } from "../../src/report/model.js";
-import { ALL_CASES, type CaseId, suiteOf } from "../../src/suites/ids.js";
 
 export const TEST_RUN_ID = "da-0123456789abcdef0123456789abcdef";
 

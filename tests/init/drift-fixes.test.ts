@@ -2,6 +2,7 @@
 // the place and the exact JSON lines that pin them (the lines `init --update` writes); pinned
 // cases that did not run keep a failure with a fix of their own that never drops a pin.
 import { describe, expect, it } from "vitest";
+import { ALL_CASES, CASES_BY_SUITE, SUITES } from "../../src/cases/index.js";
 import { applyInsertions, isObject, valueAt } from "../../src/inventory/json-layout.js";
 import { parseInventory } from "../../src/inventory/load.js";
 import { planPins } from "../../src/inventory/pins.js";
@@ -9,7 +10,6 @@ import { checkCompleteness } from "../../src/inventory/verify.js";
 import { renderMarkdown } from "../../src/report/markdown.js";
 import { computeVerdict } from "../../src/report/model.js";
 import { renderText } from "../../src/report/text.js";
-import { SUITES } from "../../src/suites/ids.js";
 import { allCases, makeCase, makeReport } from "../helpers/report.js";
 import { generatedInventory } from "./generated.js";
 
@@ -54,15 +54,17 @@ const FIRST = `{
 
 describe("the issue's first inventory: name, build, port and no suites", () => {
   const inv = completeness(FIRST);
+  // Every case of the catalogue runs and none is pinned: the count per suite, in the suites' order.
+  const perSuite = SUITES.map((s) => `${s} ${CASES_BY_SUITE[s].length}`).join(", ");
 
-  it("is one fix for the subject with the lines that pin all 20 cases, not a line per case", () => {
+  it("is one fix for the subject with the lines that pin every case, not a line per case", () => {
     expect(inv.complete).toBe(false);
     expect(inv.fixes).toHaveLength(1);
     const [fix] = inv.fixes!;
     expect(fix).toMatchObject({
       subjects: ["app"],
       kind: "unexpected",
-      problem: `20 cases ran that ${PATH} does not pin (lifecycle 7, containment 13)`,
+      problem: `${ALL_CASES.length} cases ran that ${PATH} does not pin (${perSuite})`,
       fix: `pin them: \`docker-acceptance init --update\` adds these lines to ${PATH} (or add them by hand)`,
     });
     expect(fix!.add).toHaveLength(1);

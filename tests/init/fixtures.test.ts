@@ -5,11 +5,11 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { CASES_BY_SUITE, SUITES } from "../../src/cases/index.js";
 import { init } from "../../src/commands/init.js";
 import { schemaText } from "../../src/commands/schema.js";
 import { ConfigError, UsageError } from "../../src/errors.js";
 import { parseInventory } from "../../src/inventory/load.js";
-import { CASES_BY_SUITE, SUITES } from "../../src/suites/ids.js";
 import { commandLine } from "../helpers/cli.js";
 import { repoCopy, tempDir } from "./repos.js";
 

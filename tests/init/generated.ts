@@ -1,6 +1,6 @@
 // Inventories nobody wrote by hand, from a seed: which subjects, which suites and pins (in any
 // order, per-subject lists too), and which layout (minified, 2 or 4 spaces, tabs).
-import { CASES_BY_SUITE, SUITES } from "../../src/suites/ids.js";
+import { CASES_BY_SUITE, SUITES } from "../../src/cases/index.js";
 
 /** A small deterministic generator, so a failure names its seed. */
 function random(seed: number): () => number {

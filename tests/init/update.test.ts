@@ -4,6 +4,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { CASES_BY_SUITE, SUITES, type SuiteName } from "../../src/cases/index.js";
 import type { Draft } from "../../src/commands/init/draft.js";
 import { planUpdate } from "../../src/commands/init/update.js";
 import { init } from "../../src/commands/init.js";
@@ -11,7 +12,6 @@ import { ConfigError } from "../../src/errors.js";
 import { parseInventory } from "../../src/inventory/load.js";
 import { pinnedCases } from "../../src/inventory/schema.js";
 import { checkCompleteness } from "../../src/inventory/verify.js";
-import { CASES_BY_SUITE, SUITES, type SuiteName } from "../../src/suites/ids.js";
 import { commandLine } from "../helpers/cli.js";
 import { allCases } from "../helpers/report.js";
 import { generatedInventory } from "./generated.js";

@@ -4,9 +4,9 @@ import { mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CONTAINMENT_CASES, LIFECYCLE_CASES } from "../../src/cases/index.js";
 import { ConfigError } from "../../src/errors.js";
 import { loadInventory, parseInventory } from "../../src/inventory/load.js";
-import { CONTAINMENT_CASES, LIFECYCLE_CASES } from "../../src/suites/ids.js";
 
 const repo = path.resolve(import.meta.dirname, "../..");
 const FILE = "acceptance/inventory.json";

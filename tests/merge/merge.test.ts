@@ -4,11 +4,11 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { ALL_CASES } from "../../src/cases/index.js";
 import { runCommandLine } from "../../src/cli/main.js";
 import { verifyBundleAgainst } from "../../src/commands/verify.js";
 import { ConfigError } from "../../src/errors.js";
 import { mergeBundles } from "../../src/merge.js";
-import { ALL_CASES } from "../../src/suites/ids.js";
 import { writeInventory } from "../helpers/inventory.js";
 import { fiveSubjects, writeShardSet } from "./shards.js";
 

@@ -3,12 +3,12 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { ALL_CASES, suiteOf } from "../../src/cases/index.js";
 import { loadInventory } from "../../src/inventory/load.js";
 import { checkCompleteness } from "../../src/inventory/verify.js";
 import { selectSubjects } from "../../src/plan.js";
 import { writeBundle } from "../../src/report/bundle.js";
 import { type CaseResult, computeVerdict, type Report, reportSchema } from "../../src/report/model.js";
-import { ALL_CASES, suiteOf } from "../../src/suites/ids.js";
 import { makeCase, makeCleanup } from "../helpers/report.js";
 
 export interface ShardSet {

@@ -6,11 +6,6 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 // @ts-expect-error: a plain .mjs script, typed by use
 import { generateCaseDocs, renderCaseTables } from "../../scripts/docs.mjs";
-import { ALLOWANCE_LABELS, checkModeFix } from "../../src/commands/check-stack.js";
-import { renderJunit } from "../../src/report/junit.js";
-import { renderMarkdown } from "../../src/report/markdown.js";
-import type { Report } from "../../src/report/model.js";
-import { gradeContainment } from "../../src/suites/containment/grade.js";
 import {
   ALL_CASES,
   CONTAINMENT_CASES,
@@ -20,7 +15,12 @@ import {
   SUITE_REGISTRY,
   SUITES,
   suiteOf,
-} from "../../src/suites/ids.js";
+} from "../../src/cases/index.js";
+import { ALLOWANCE_LABELS, checkModeFix } from "../../src/commands/check-stack.js";
+import { renderJunit } from "../../src/report/junit.js";
+import { renderMarkdown } from "../../src/report/markdown.js";
+import type { Report } from "../../src/report/model.js";
+import { gradeContainment } from "../../src/suites/containment/grade.js";
 import { hardenedInspect } from "../helpers/evidence.js";
 import { REPO_ROOT } from "../helpers/inventory.js";
 import { makeCase, makeReport } from "../helpers/report.js";

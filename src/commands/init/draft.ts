@@ -8,10 +8,10 @@
 // HEALTHCHECK is then held by lifecycle.probes at once, on every engine), else the HEALTHCHECK.
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
+import { CASES_BY_SUITE, SUITES } from "../../cases/index.js";
 import { ConfigError } from "../../errors.js";
 import { resolveInWorkspace } from "../../inventory/load.js";
 import { INVENTORY_SCHEMA_VERSION, subjectSchema } from "../../inventory/schema.js";
-import { CASES_BY_SUITE, SUITES } from "../../suites/ids.js";
 import { checkLaunchSpec } from "../../suites/lifecycle/create.js";
 import { type ComposeService, readCompose } from "./compose.js";
 import { type ImageFacts, readImageFacts } from "./dockerfile.js";

@@ -2,11 +2,11 @@
 // case for every subject (in the list each subject's pins live in) and the subjects found since,
 // appended; nothing is removed or reordered, every other byte stays. The result must load.
 
+import { CASES_BY_SUITE, SUITES } from "../../cases/index.js";
 import { applyInsertions, type Insertion, insertionOf } from "../../inventory/json-layout.js";
 import { parseInventory } from "../../inventory/load.js";
 import { type PinWanted, planPins } from "../../inventory/pins.js";
 import { jsonPath, locateJson } from "../../jsonpos.js";
-import { CASES_BY_SUITE, SUITES } from "../../suites/ids.js";
 import { printable } from "../verify.js";
 import type { Draft } from "./draft.js";
 

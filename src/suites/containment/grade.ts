@@ -1,19 +1,20 @@
-// Judgement: each case's grader (in cases.ts, beside its definition) run over the collected
+// Judgement: each case's grader (graders/, keyed by the case's id) run over the collected
 // evidence. A grader never touches the subject. A case the probe could not observe is SKIP with the
 // reason, never PASS; a failure provable from inspect alone is FAIL whether or not the probe saw anything.
+
+import { CONTAINMENT_SUITE, remediationOf } from "../../cases/index.js";
 import type { CaseResult } from "../../report/model.js";
-import { remediationOf } from "../ids.js";
-import { CONTAINMENT_SUITE } from "./cases.js";
 import type { ContainmentEvidence, GradeTarget, Outcome } from "./evidence.js";
+import { GRADERS } from "./graders/index.js";
 
 /** One CaseResult per containment case, in the catalogue's order. */
 export function gradeContainment(ev: ContainmentEvidence, t: GradeTarget, collectMs = 0): CaseResult[] {
   const cases = CONTAINMENT_SUITE.cases;
-  return cases.map(({ id, grade }) => {
+  return cases.map(({ id }) => {
     const started = performance.now();
     let out: Outcome;
     try {
-      out = grade(ev, t);
+      out = GRADERS[id](ev, t);
     } catch (err) {
       out = { status: "error", message: `grader failed: ${(err as Error).message}`, evidence: {} };
     }

@@ -1,13 +1,14 @@
 // One subject's journey, cases in order: build, create, ready, probes, limits, [the observing
 // suites: containment], stop, cleanup. Each case is a module of its own; this file only orders them, times them and
 // records them. A case that cannot run because an earlier one failed is a SKIP that says which.
+
+import { CASES_BY_SUITE, type CaseId, fillCli, type SuiteName } from "../../cases/index.js";
 import { cleanupOwned } from "../../engine/cleanup.js";
 import type { ContainerView, ImageHealthcheck, LaunchSpec } from "../../engine/provider.js";
 import { readBack } from "../../engine/readback.js";
 import { errorEvidence } from "../../errors.js";
 import type { CaseResult, CleanupEvidence, Phase, SubjectReport } from "../../report/model.js";
 import { terminalSafe } from "../../report/text.js";
-import { CASES_BY_SUITE, type CaseId, fillCli, type SuiteName } from "../ids.js";
 import type { Observer } from "../runtime.js";
 import { buildSubject } from "./build.js";
 import type { CaseContext, Draft } from "./case.js";

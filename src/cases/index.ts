@@ -1,21 +1,21 @@
-// The case catalogue: every suite and every case, defined once (each suite's cases.ts, gathered
-// here), so the inventory's schema, the suites, check mode's fixes and the docs can all read it.
-// Case IDs, their types, the schema's enums, the JUnit groups and the README's case tables are
-// derived from SUITE_REGISTRY. A containment case's definition carries its grader, so a new case is
-// its entry in containment/cases.ts and its test. The report reads only the suites' names (names.ts).
+// The case catalogue: every suite and every case, defined once (one file per case in
+// src/cases/<suite>/, gathered by that folder's index.ts and here), so the inventory's schema, the
+// suites, the report, check mode's fixes and the docs can all read it. Case IDs, their types, the
+// schema's enums, the JUnit groups and the README's case tables are derived from SUITE_REGISTRY.
+// What a case is lives here, at the bottom; how a suite measures and grades it lives in the suite.
 
-import type { CaseDef, FixForm } from "./case-def.js";
-import { CONTAINMENT_SUITE } from "./containment/cases.js";
-import { LIFECYCLE_SUITE } from "./lifecycle/cases.js";
-import { SUITES, type SuiteName } from "./names.js";
+import { CONTAINMENT_SUITE } from "./containment/index.js";
+import { LIFECYCLE_SUITE } from "./lifecycle/index.js";
+import { SUITES, type SuiteName } from "./suites.js";
+import type { CaseDef, FixForm } from "./types.js";
 
-export { SUITES, type SuiteName };
-
+export type { CaseDef, ContainmentCaseDef, FixForm, Suite } from "./types.js";
+export { CONTAINMENT_SUITE, LIFECYCLE_SUITE, SUITES, type SuiteName };
 /** Every suite, in the order runs and reports take them. A new suite: one entry here. */
 export const SUITE_REGISTRY = [LIFECYCLE_SUITE, CONTAINMENT_SUITE] as const;
 
 type Registered = (typeof SUITE_REGISTRY)[number];
-// names.ts lists the same suites in the same order: a suite added in one place only does not compile.
+// suites.ts lists the same suites in the same order: a suite added in one place only does not compile.
 type NamesOf<T extends readonly { name: string }[]> = { [K in keyof T]: T[K]["name"] };
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 true satisfies Same<NamesOf<typeof SUITE_REGISTRY>, typeof SUITES>;

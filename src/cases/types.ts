@@ -1,6 +1,6 @@
-// What a case and a suite are, as types: the shape each suite's cases.ts fills in and ids.ts
-// gathers. Apart from ids.ts, so that a suite's cases import the shape and not the catalogue that
-// imports them (no circle between the catalogue and its entries).
+// What a case and a suite are, as types: the shape every file of src/cases/<suite>/ fills in and
+// the suites' indexes gather. Apart from them, so that a case imports the shape and not the
+// catalogue that imports it (no circle between the catalogue and its entries).
 
 /**
  * The forms a fix is said in: `inventory` (the pinned inventory's fields, as `run` and the action
@@ -35,3 +35,12 @@ export interface Suite<Def extends CaseDef = CaseDef> {
   readonly purpose: string;
   readonly cases: readonly Def[];
 }
+
+/**
+ * A containment case: its fix is said in every form (check mode grades containers launched by
+ * hand or by compose). Its grader lives with the suite (src/suites/containment/graders/), keyed
+ * by the case's id, because it reads the engine's evidence and the catalogue sits below that.
+ */
+export type ContainmentCaseDef = CaseDef<`containment.${string}`> & {
+  readonly remediation: Readonly<Record<FixForm, string>>;
+};

@@ -1,0 +1,68 @@
+import {
+  type ContainmentEvidence,
+  fail,
+  firstField,
+  type Grader,
+  heldCapabilities,
+  type Outcome,
+  pass,
+  procs,
+  skip,
+  unobservedReason,
+} from "../evidence.js";
+import { seccompUnconfined } from "../inspect.js";
+import { withLsm } from "../lsm.js";
+import { allowedBeyondDefault, seccompSetting } from "../seccomp.js";
+
+/** The grader of containment.seccomp (its definition: src/cases/containment/seccomp.ts). */
+export const gradeSeccomp: Grader = (ev) => withLsm(ev, gradeSeccompFilter(ev));
+
+/** containment.seccomp without AppArmor and SELinux: the filter mode and the profile's content. */
+function gradeSeccompFilter(ev: ContainmentEvidence): Outcome {
+  const setting = seccompSetting(ev.inspect.securityOpt);
+  const unconfined =
+    setting.kind === "unconfined" || seccompUnconfined(ev.inspect.securityOpt) || ev.inspect.privileged;
+  // A long profile is not repeated in the evidence: its kind and what it lets through are.
+  const evidence: Record<string, unknown> = {
+    securityOpt: ev.inspect.securityOpt.map((o) =>
+      o.length > 200 ? `${o.slice(0, 80)}... (${o.length} chars)` : o,
+    ),
+    privileged: ev.inspect.privileged,
+    profile: setting.kind,
+  };
+  const beyond =
+    setting.kind === "profile" && !unconfined
+      ? allowedBeyondDefault(setting.profile, heldCapabilities(ev))
+      : [];
+  if (beyond.length > 0) {
+    evidence.allowedBeyondDefault = beyond;
+    return fail(
+      `the seccomp profile allows what the engine's default denies: ${beyond.join(", ")}`,
+      evidence,
+    );
+  }
+  const ps = procs(ev, "Seccomp");
+  if (ps) {
+    evidence.measured = Object.fromEntries(ps.map((p) => [p.pid, firstField(p.status.Seccomp)]));
+    const off = ps.filter((p) => firstField(p.status.Seccomp) !== "2");
+    if (off.length > 0)
+      return fail(
+        `seccomp is not in filter mode (2) for process ${off.map((p) => p.pid).join(", ")}`,
+        evidence,
+      );
+    if (unconfined) return fail("launch settings disable seccomp", evidence);
+    if (setting.kind === "unreadable")
+      return skip(
+        `filter mode (2), but the profile's content could not be judged: ${setting.reason}`,
+        evidence,
+      );
+    return pass(
+      setting.kind === "profile"
+        ? "seccomp filter mode (2) for every process; the custom profile denies everything the default denies"
+        : "seccomp filter mode (2) for every process with the engine's default profile",
+      evidence,
+    );
+  }
+  if (unconfined) return fail("launch settings disable seccomp (unconfined or privileged)", evidence);
+  return skip(unobservedReason(ev), evidence);
+}

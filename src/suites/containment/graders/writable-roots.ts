@@ -1,0 +1,79 @@
+import { fail, type Grader, mountsOf, observed, pass, skip, unobservedReason } from "../evidence.js";
+import { type ClassifiedMount, judgeHostBinds, under } from "../mounts.js";
+
+/** The grader of containment.writable_roots (its definition: src/cases/containment/writable-roots.ts). */
+export const gradeWritableRoots: Grader = (ev, t) => {
+  const p = observed(ev);
+  if (!p?.rootReadable) return skip(unobservedReason(ev, "the subject's root (write probes)"), {});
+  // Allowed read-write host paths are writable by declaration, like the allotted roots.
+  const allowedRw = judgeHostBinds(ev.inspect, t.allowedHostPaths ?? [])
+    .filter((b) => !b.problem && b.rw)
+    .map((b) => b.destination);
+  const inRoots = (path: string) => [...t.writableRoots, ...allowedRw].some((r) => under(path, r));
+  const mounts = mountsOf(ev, t) ?? [];
+  const probes = p.writes.filter((w) => w.path !== "/" && w.result !== "missing");
+  const leaked = probes.filter((w) => !inRoots(w.path) && w.result === "accepted");
+  // Writable means noexec, nosuid and nodev: a place the subject writes must not run what it wrote.
+  const executable = p.writes
+    .filter((w) => w.path !== "/" && w.result === "accepted" && mounts.length > 0)
+    .map((w) => ({
+      path: w.path,
+      missing: EXEC_FLAGS.filter((f) => !mountOf(w.path, mounts)?.options.includes(f)),
+    }))
+    .filter((x) => x.missing.length > 0);
+  const controls = t.writableRoots.map((r) => ({
+    root: r,
+    result: p.writes.find((w) => w.path === r)?.result ?? "not probed",
+  }));
+  const accepting = controls.filter((c) => c.result === "accepted");
+  const stricter = controls.filter((c) => c.result !== "accepted");
+  const uncleaned = p.writes.filter((w) => w.result === "accepted" && w.cleaned === false).map((w) => w.path);
+  const evidence = {
+    asUser: `${p.uid}:${p.gid}`,
+    probes: probes.map((w) => ({
+      path: w.path,
+      result: w.result,
+      allotted: inRoots(w.path),
+      options: mountOf(w.path, mounts)?.options.join(","),
+    })),
+    positiveControls: controls,
+    ...(executable.length ? { withoutNoexec: executable } : {}),
+    ...(uncleaned.length ? { probeFilesLeft: uncleaned } : {}),
+  };
+  const findings = [
+    ...(leaked.length
+      ? [`writable outside the allotted roots: ${leaked.map((w) => w.path).join(", ")}`]
+      : []),
+    ...executable.map((x) => `${x.path} is writable without ${x.missing.join(",")}`),
+  ];
+  if (findings.length > 0) return fail(findings.join("; "), evidence);
+  // A place the probe could not test (neither written nor refused) is not shown to refuse.
+  const untested = probes.filter((w) => w.result === "failed").map((w) => w.path);
+  if (untested.length > 0)
+    return skip(`the probe could not test whether ${untested.join(", ")} accepts writes`, evidence);
+  // Stricter is not a failure: an allotted root that is missing or refuses the write is more
+  // confined than allowed. One accepting root shows the probe's writes work (the positive control).
+  if (accepting.length === 0 && controls.length > 0) {
+    return skip(
+      `no allotted root accepted the probe's write (${stricter.map((c) => `${c.root}: ${c.result}`).join(", ")}), so the refusals elsewhere are not shown to mean the subject cannot write there`,
+      evidence,
+    );
+  }
+  const refused = probes.filter((w) => !inRoots(w.path)).length;
+  const note = stricter.length
+    ? `; stricter than allowed (not a failure): ${stricter.map((c) => `${c.root} ${c.result}`).join(", ")}`
+    : "";
+  return pass(
+    `${refused} writable mounts outside the allotted roots refused the subject's user; ${accepting.map((c) => c.root).join(", ") || "no allotted root"} accepted a write and ${accepting.length === 1 ? "is" : "are"} noexec,nosuid,nodev${note}`,
+    evidence,
+  );
+};
+
+const EXEC_FLAGS = ["noexec", "nosuid", "nodev"];
+
+/** The mount a path lives on: the deepest mount point above it. */
+function mountOf(path: string, mounts: readonly ClassifiedMount[]): ClassifiedMount | undefined {
+  return mounts
+    .filter((m) => under(path, m.mountPoint))
+    .sort((a, b) => b.mountPoint.length - a.mountPoint.length)[0];
+}
