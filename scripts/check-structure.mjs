@@ -112,6 +112,11 @@ export const LAYERS = [
     units: ["src/report/"],
   },
   {
+    name: "option shape",
+    why: "the shape of one entry of the option table (input, flag, kind, help, what it parses to): the publishers declare their own options in it, the request gathers them",
+    units: ["src/request/option.ts"],
+  },
+  {
     name: "suite names",
     why: "the suites' names in order, all the report needs of the catalogue (its schema, table order and JUnit groups)",
     units: ["src/suites/names.ts"],
