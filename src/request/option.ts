@@ -52,6 +52,8 @@ export type RequestOption = Kind & {
   requiredBy?: readonly Command[];
   /** The value when the input is empty or the flag absent (the action's declared default). */
   default?: string;
+  /** action.yml's default where the runner fills it in (`${{ github.token }}`); else `default`. */
+  actionDefault?: string;
   help: string;
   /** How a wrong value is described when the generic wording reads worse. */
   problem?: string;

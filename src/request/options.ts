@@ -279,6 +279,7 @@ export const REQUEST_OPTIONS = {
     description:
       "Token for the PR comment, check run and tracking issue only; never printed, never passed to a container. Needs `pull-requests: write` and `checks: write` (and `issues: write` with `issue-on-failure`).",
     kind: "string",
+    actionDefault: ["$", "{{ github.token }}"].join(""),
     help: "token for the comment, check run and issue",
   },
   format: {
