@@ -97,6 +97,11 @@ export const LAYERS = [
     units: ["src/report/"],
   },
   {
+    name: "option shape",
+    why: "the shape of one entry of the option table (input, flag, kind, help, what it parses to): the publishers declare their own options in it, the request gathers them",
+    units: ["src/option.ts"],
+  },
+  {
     name: "cases",
     why: "the case catalogue: what each case is (id, title, what it measures, standards, its fix in each form), one file per case in src/cases/<suite>/, plain data; the inventory's schema, the report's order and groups, check mode's fixes and the docs read it, and each suite's runners and graders sit above it",
     units: ["src/cases/"],

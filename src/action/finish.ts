@@ -8,6 +8,7 @@ import type { EventContext } from "../github/context.js";
 import { writeBundle } from "../report/bundle.js";
 import { renderMarkdown } from "../report/markdown.js";
 import { type Report, reportSchema } from "../report/model.js";
+import { publishingOptions } from "../request/publishing.js";
 import type { StartedCheckRun } from "./check-run.js";
 import { actionsLogger, logResults } from "./log.js";
 import { failsStep, reportPublished, setOutputs } from "./outputs.js";
@@ -56,20 +57,20 @@ async function publish(
   // publishReport completes the check run with the report (and never throws); without an event
   // context it writes the job summary alone and says nothing was published.
   if (github) github.handedOver = true;
+  const publishing = publishingOptions(inputs);
+  if (signal.aborted) {
+    // After a cancellation only the check run is completed: the runner's grace period is short.
+    publishing.comment = "never";
+    publishing.issueOnFailure = false;
+  }
   const published = await (await import("../github/publish.js")).publishReport(report, {
     context: github?.context,
-    jobSummary: inputs.jobSummary,
+    publishing,
     token: inputs.githubToken,
     client: started?.client,
     checkRunId: started?.checkRunId,
     checkName: inputs.checkName,
-    // After a cancellation only the check run is completed: the runner's grace period is short.
-    comment: signal.aborted ? "never" : inputs.comment,
-    issueOnFailure: inputs.issueOnFailure && !signal.aborted,
     commentAuthor: inputs.commentAuthor,
-    commentUpdate: inputs.commentUpdate,
-    commentOnPass: inputs.commentOnPass,
-    maxAnnotations: inputs.maxAnnotations,
     externalId: github?.externalId,
     startError: started?.error,
     // event.json goes beside the bundle, not in it: SHA256SUMS covers exactly the bundle's files.
@@ -77,6 +78,6 @@ async function publish(
     log: actionsLogger,
   });
   // Completed here: the post step need not look for it (saves it a request).
-  if (published.checkRun === "completed") core.saveState("check-run", "");
+  if (published.checkRun.outcome === "completed") core.saveState("check-run", "");
   reportPublished(published);
 }

@@ -2,7 +2,7 @@
 // log, and whether the verdict fails the step (`fail-on`).
 import path from "node:path";
 import * as core from "@actions/core";
-import type { PublishResult } from "../github/publish.js";
+import { describePublished, type PublishResult, publishedOutputs } from "../github/publishers/gathered.js";
 import { countCases, type Report } from "../report/model.js";
 import type { ActionInputs } from "./inputs.js";
 import { logSafe } from "./log.js";
@@ -47,20 +47,10 @@ export function imageIds(report: Report): Record<string, string> {
 }
 
 export function reportPublished(published: PublishResult): void {
-  if (published.commentId !== undefined) core.setOutput("comment-id", published.commentId);
-  if (published.checkRunId !== undefined) core.setOutput("check-run-id", published.checkRunId);
-  if (published.checkRunUrl !== undefined) core.setOutput("check-run-url", published.checkRunUrl);
+  for (const [name, value] of Object.entries(publishedOutputs(published))) core.setOutput(name, value);
   // Each failure once, as a warning; the other notices as notices.
   const errors = new Set(published.errors.map((e) => e.message));
   for (const e of errors) core.warning(logSafe(e));
   for (const n of published.notices) if (!errors.has(n)) core.notice(logSafe(n));
-  const parts = [
-    `check run ${published.checkRun}${published.checkRunId ? ` (#${published.checkRunId})` : ""}`,
-    `comment ${published.comment}${published.commentId ? ` (#${published.commentId})` : ""}`,
-    published.issue !== "not-applicable"
-      ? `tracking issue ${published.issue}${published.issueNumber ? ` (#${published.issueNumber})` : ""}`
-      : "",
-    `${published.requests} GitHub API request(s)`,
-  ].filter(Boolean);
-  core.info(`published: ${parts.join(", ")}`);
+  core.info(describePublished(published));
 }

@@ -11,6 +11,7 @@ import type { GitHubClient } from "../github/client.js";
 import { type PublishOptions, type PublishResult, publishReport } from "../github/publish.js";
 import type { Logger } from "../log.js";
 import type { Report } from "../report/model.js";
+import { type PublishingOptions, publishingOptions } from "../request/publishing.js";
 import { commandEventContext, type RunDecision } from "./decision.js";
 import { type BotDecision, finishCommand, isHeadStale, type Reaction, reactionFor } from "./handle.js";
 import { applyPinnedHead } from "./stale.js";
@@ -68,17 +69,9 @@ export async function assertWorkspaceAt(workspace: string, decision: RunDecision
 }
 
 export interface PublishCommandOptions
-  extends Pick<
-    PublishOptions,
-    | "checkName"
-    | "comment"
-    | "commentAuthor"
-    | "checkRunId"
-    | "externalId"
-    | "commentUpdate"
-    | "commentOnPass"
-    | "maxAnnotations"
-  > {
+  extends Pick<PublishOptions, "checkName" | "commentAuthor" | "checkRunId" | "externalId"> {
+  /** The publishers' options (src/request/publishing.ts); their defaults when absent. */
+  publishing?: PublishingOptions;
   client: GitHubClient;
   runUrl?: string;
   log?: Logger;
@@ -118,17 +111,14 @@ export async function publishCommandRun(
     log: opts.log,
     context: commandEventContext(decision, opts.runUrl),
     checkName: opts.checkName,
-    comment: opts.comment,
     commentAuthor: opts.commentAuthor,
     checkRunId: opts.checkRunId,
     externalId: opts.externalId,
-    commentUpdate: opts.commentUpdate,
-    commentOnPass: opts.commentOnPass,
-    maxAnnotations: opts.maxAnnotations,
+    publishing: opts.publishing ?? publishingOptions(),
   });
   // The report comment is the command's answer; only if it could not be posted do we reply.
   const failure =
-    published.comment === "failed"
+    published.comment.outcome === "failed"
       ? `the report comment could not be posted (${published.errors.map((e) => e.message).join("; ") || "see the job log"})`
       : undefined;
   const outcome = { verdict: pinned.verdict, failure, runUrl: opts.runUrl };

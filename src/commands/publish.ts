@@ -31,19 +31,15 @@ import { newRunId } from "../engine/ownership.js";
 import { ConfigError, registerSecret, UsageError } from "../errors.js";
 import { externalIdFor } from "../github/checks.js";
 import { call, createGitHubClient, type GitHubClient } from "../github/client.js";
-import type { CommentMode } from "../github/comment.js";
 import type { EventContext } from "../github/context.js";
-import {
-  DEFAULT_CHECK_NAME,
-  type PublishOptions,
-  type PublishResult,
-  publishReport,
-} from "../github/publish.js";
+import { DEFAULT_CHECK_NAME, type PublishResult, publishReport } from "../github/publish.js";
+import { describePublished } from "../github/publishers/gathered.js";
 import type { Logger } from "../log.js";
 import { verifyBundle } from "../report/bundle.js";
 import { computeVerdict, type Report } from "../report/model.js";
 import { pinVerifiedHead } from "../report/provenance.js";
 import type { RequestOf } from "../request/parse.js";
+import { type PublishingOptions, publishingOptions } from "../request/publishing.js";
 import { printable, renderVerification } from "./verify.js";
 
 /** What a fork-produced publication is called: never the trusted check name, never its marker. */
@@ -83,12 +79,12 @@ export async function publish(
     env,
     client: surroundings.client,
     checkName: request.checkName,
-    comment: request.comment,
     commentAuthor: request.commentAuthor,
+    publishing: publishingOptions({ comment: request.comment }),
     allowOutsideWorkflowRun: request.allowOutsideWorkflowRun,
   });
   for (const m of outcome.messages) errOut(`publish: ${m}\n`);
-  if (outcome.result) out(`${describeResult(outcome.result)}\n`);
+  if (outcome.result) out(`${describePublished(outcome.result)}\n`);
   return outcome.exitCode;
 }
 
@@ -99,12 +95,9 @@ export interface PublishBundleOptions {
   token?: string;
   client?: GitHubClient;
   checkName?: string;
-  comment?: CommentMode;
   commentAuthor?: string;
-  /** The action's comment-update, comment-on-pass and max-annotations, as every mode means them. */
-  commentUpdate?: PublishOptions["commentUpdate"];
-  commentOnPass?: PublishOptions["commentOnPass"];
-  maxAnnotations?: number;
+  /** The publishers' options (src/request/publishing.ts), as every mode means them; defaults when absent. */
+  publishing?: PublishingOptions;
   /**
    * Publish although the event is not `workflow_run` (a maintainer publishing by hand). There is
    * then no triggering run to cross-check event.json against; the PR head check still applies.
@@ -178,11 +171,8 @@ export async function publishBundle(
     client,
     checkName: forkCheckName(opts.checkName ?? DEFAULT_CHECK_NAME),
     provenance: "fork-unverified",
-    comment: opts.comment ?? "always",
     commentAuthor: opts.commentAuthor,
-    commentUpdate: opts.commentUpdate,
-    commentOnPass: opts.commentOnPass,
-    maxAnnotations: opts.maxAnnotations,
+    publishing: opts.publishing ?? publishingOptions(),
     postComment: current,
     externalId: opts.externalId ?? externalIdFor(env, newRunId()),
     log: opts.log,
@@ -318,15 +308,6 @@ async function matchedPull(
     };
   }
   return { pull, headRepo, current };
-}
-
-function describeResult(r: PublishResult): string {
-  const parts = [
-    `check run ${r.checkRun}${r.checkRunId ? ` (${r.checkRunId})` : ""}`,
-    `comment ${r.comment}${r.commentId ? ` (${r.commentId})` : ""}`,
-    `${r.requests} GitHub request(s)`,
-  ];
-  return `published: ${parts.join(", ")}`;
 }
 
 async function readForkEvent(dir: string): Promise<ForkEventFile> {

@@ -1,16 +1,14 @@
 // Which engine a run talks to: `engine: auto|docker|podman` (input/flag) and the usual environment
 // (DOCKER_HOST, CONTAINER_HOST). Each provider says where its engine answers and how to talk to it;
-// they are registered in PROVIDERS (providers/index.ts): adding one is its folder plus that entry.
+// they are named in providers/names.ts and implemented in PROVIDERS (providers/index.ts).
 import { existsSync } from "node:fs";
 import { UsageError } from "../errors.js";
 import type { Endpoint, Engine } from "./provider.js";
 import { engineFor, findEndpoint } from "./providers/index.js";
-
-export const ENGINE_CHOICES = ["auto", "docker", "podman"] as const;
-export type EngineChoice = (typeof ENGINE_CHOICES)[number];
-export type ProviderName = Exclude<EngineChoice, "auto">;
+import { ENGINE_CHOICES, type EngineChoice } from "./providers/names.js";
 
 export type { Engine } from "./provider.js";
+export { ENGINE_CHOICES, type EngineChoice } from "./providers/names.js";
 
 export type { Endpoint };
 

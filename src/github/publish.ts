@@ -26,11 +26,19 @@ import type { Report } from "../report/model.js";
 import { completeCheckRun, createInProgressCheckRun } from "./checks.js";
 import { createGitHubClient, type GitHubClient, PublishError } from "./client.js";
 import type { EventContext } from "./context.js";
+import type { PublishedSlices, PublishingOptions, PublishResult } from "./publishers/gathered.js";
 import { PUBLISHERS } from "./publishers/index.js";
-import { describeError as describe } from "./publishers/result.js";
-import type { ClientOptions, PublishOptions, PublishResult, PublishRun } from "./publishers/types.js";
+import { describeError as describe, recordFailure } from "./publishers/result.js";
+import type { ClientOptions, PublisherOutcome, PublishRun, PublishSurroundings } from "./publishers/types.js";
 
-export type { ClientOptions, Provenance, PublishOptions, PublishResult } from "./publishers/types.js";
+export type { PublishingOptions, PublishResult } from "./publishers/gathered.js";
+export type { ClientOptions, Provenance, PublishSurroundings } from "./publishers/types.js";
+
+/** One publishing: its surroundings, the client, and every publisher's options (publishingOptions). */
+export interface PublishOptions extends PublishSurroundings, ClientOptions {
+  /** Every publisher's options, parsed (src/request/publishing.ts fills in the defaults). */
+  publishing: PublishingOptions;
+}
 
 export const DEFAULT_CHECK_NAME = "docker-acceptance";
 
@@ -120,30 +128,27 @@ export interface ForkEvent {
  * hand-over for the trusted workflow_run phase is written instead, and a notice says why.
  */
 export async function publishReport(report: Report, opts: PublishOptions): Promise<PublishResult> {
-  const ctx = opts.context;
-  const result: PublishResult = {
-    comment: ctx?.pr ? "skipped" : "not-applicable",
-    checkRun: "skipped",
-    issue: "not-applicable",
-    requests: 0,
-    notices: [],
-    errors: [],
-  };
-  const run = publishRun(report, opts, result, (await mayWrite(opts, result)) ? clientFor(opts) : undefined);
-  const due = PUBLISHERS.filter((p) => (!p.remote || run.client) && p.applies(run));
+  const result = { requests: 0, notices: [] as string[], errors: [] as PublishResult["errors"] };
+  const slices: Record<string, PublisherOutcome> = {};
+  const client = (await mayWrite(opts, result)) ? clientFor(opts) : undefined;
+  const run = publishRun(report, opts, client, slices, result);
+  const own = opts.publishing as never;
+  for (const p of PUBLISHERS) slices[p.name] = p.initial(run);
+  const due = PUBLISHERS.filter((p) => (!p.remote || run.client) && p.applies(run, own));
   for (const [i, p] of due.entries()) {
-    const held = due.slice(i + 1).reduce((n, later) => n + later.reserve(run), 0);
-    await p.publish(run, held);
+    const held = due.slice(i + 1).reduce((n, later) => n + later.reserve(run, own), 0);
+    slices[p.name] = await p.publish(run, own, held);
   }
   result.requests = run.client?.requests() ?? 0;
-  return result;
+  return { ...(slices as PublishedSlices), ...result };
 }
 
 function publishRun(
   report: Report,
   opts: PublishOptions,
-  result: PublishResult,
   client: GitHubClient | undefined,
+  results: Record<string, PublisherOutcome>,
+  said: Pick<PublishResult, "notices" | "errors">,
 ): PublishRun {
   // Without a context there is no client, and only the local publishers (which never read ctx) run.
   const ctx = opts.context as EventContext;
@@ -154,7 +159,7 @@ function publishRun(
     ctx,
     checkName,
     client,
-    result,
+    results,
     failing: report.verdict === "fail" || report.verdict === "error",
     unverified: opts.provenance === "fork-unverified",
     target: {
@@ -169,11 +174,13 @@ function publishRun(
     // A check run the token may not write is not asked for again: one missing permission, one message.
     checksRefused: opts.startError?.kind === "permission" && opts.checkRunId === undefined,
     log: opts.log ?? silentLogger,
+    notice: (message) => said.notices.push(message),
+    failed: (err) => recordFailure(said, err),
   };
 }
 
 /** Whether this run may post to GitHub; when not, the notice that says why (and a fork's hand-over). */
-async function mayWrite(opts: PublishOptions, result: PublishResult): Promise<boolean> {
+async function mayWrite(opts: PublishOptions, result: { notices: string[] }): Promise<boolean> {
   const ctx = opts.context;
   if (!ctx) {
     result.notices.push(
@@ -200,7 +207,7 @@ async function mayWrite(opts: PublishOptions, result: PublishResult): Promise<bo
 }
 
 /** A fork's (or Dependabot's) PR: event.json beside the bundle, for the trusted publish phase. */
-async function handOverFork(ctx: EventContext, bundleDir: string | undefined, result: PublishResult) {
+async function handOverFork(ctx: EventContext, bundleDir: string | undefined, result: { notices: string[] }) {
   const pr = ctx.pr!;
   if (bundleDir) {
     const event: ForkEvent = {

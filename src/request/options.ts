@@ -1,72 +1,47 @@
 // The options of the one request both doors are parsed into (src/request/parse.ts): each once,
 // with its action input, its CLI flag and the commands that take it, its values, its default and its
 // help. Plain data: the CLI's `--help` and usage lines read it without loading the schema library.
-
 import { SUITES } from "../cases/suites.js";
+import { ENGINE_CHOICES, PROVIDER_CATALOGUE } from "../engine/providers/names.js";
+import { PUBLISHER_OPTIONS } from "../github/publishers/gathered.js";
 import { DEFAULT_INVENTORY_PATH } from "../inventory/path.js";
+import type { Command, Kind, RequestOption } from "../option.js";
 
-export type Kind =
-  | { kind: "string" }
-  | { kind: "list" }
-  | { kind: "enum"; values: readonly string[] }
-  | { kind: "enum-list"; values: readonly string[] }
-  | { kind: "boolean" }
-  /** A CLI flag without a value (`--stale`): true when given. */
-  | { kind: "switch" }
-  /** An age such as 30m, 6h or 2d, in milliseconds. */
-  | { kind: "duration" }
-  | { kind: "int"; min: number; max?: number }
-  | { kind: "shard" }
-  | { kind: "path-list" }
-  | { kind: "capability-list" };
-
-export type RequestOption = Kind & {
-  /** The action input (action.yml); absent: a CLI flag only. */
-  input?: string;
-  /** The CLI flag and the commands that take it; absent: an action input only. */
-  flag?: string;
-  /** The flag's one-letter form (`-q`). */
-  short?: string;
-  commands?: readonly Command[];
-  /** What the flag's value is, in usage lines (`--out DIR`); enums show their values instead. */
-  arg?: string;
-  /** Commands that cannot run without the flag (shown without brackets in the usage line). */
-  requiredBy?: readonly Command[];
-  /** The value when the input is empty or the flag absent (the action's declared default). */
-  default?: string;
-  help: string;
-  /** How a wrong value is described when the generic wording reads worse. */
-  problem?: string;
-};
-
-/** The CLI's commands (src/cli/commands.ts says what each does and which positionals it takes). */
-export const COMMANDS = [
-  "init",
-  "run",
-  "check",
-  "verify",
-  "merge",
-  "sweep",
-  "publish",
-  "align",
-  "pin",
-  "schema",
-] as const;
-export type Command = (typeof COMMANDS)[number];
+export { COMMANDS, type Command, type Kind, type RequestOption } from "../option.js";
 
 const MODES = ["run", "check", "publish", "merge", "command"] as const;
-const ENGINES = ["auto", "docker", "podman"] as const;
 const FORMATS = ["text", "markdown", "json"] as const;
 const RUN = ["run"] as const;
 const CHECK = ["check"] as const;
 const BOTH = ["run", "check"] as const;
 
+/** The `engine` input's description, from the provider list: it can name no engine we lack. */
+function engineDescription(): string {
+  const each = PROVIDER_CATALOGUE.map((p) => `\`${p.name}\`${p.about ? ` (${p.about})` : ""}`);
+  const envs = PROVIDER_CATALOGUE.map((p) => p.env).join(", then ");
+  const names = PROVIDER_CATALOGUE.map((p) => p.name[0]!.toUpperCase() + p.name.slice(1));
+  return (
+    `The container engine: \`auto\` (${envs}, then the default ${names.join(" and ")} sockets), ` +
+    `${each.slice(0, -1).join(", ")}, or ${each.at(-1)}.`
+  );
+}
+
 /** Every option, keyed by its field in the parsed request. */
 export const REQUEST_OPTIONS = {
-  mode: { input: "mode", kind: "enum", values: MODES, default: "run", help: "what the step does" },
+  mode: {
+    input: "mode",
+    description:
+      "What this step does. `run`: the suites against the inventory's subjects. `check`: the containment suite against a container you started (see `container`; never stopped or removed). `publish`: post the comment and check run from a report bundle downloaded into `report-dir` (the second phase of the fork recipe; published under its own check name as unverified, never as success). `merge`: one report from the shard bundles under `report-dir`. `command`: answer an `/acceptance` comment on a pull request (docs/commands.md): a maintainer's is accepted and its outputs (`run`, `decision`, `head-sha`, `pr`, `subjects`) drive the jobs that run the suites and publish.",
+    kind: "enum",
+    values: MODES,
+    default: "run",
+    help: "what the step does",
+  },
   inventory: {
     arg: "PATH",
     input: "inventory",
+    description:
+      "Path (from the workspace) of the pinned acceptance inventory (JSON, see acceptance/inventory.schema.json).",
     flag: "inventory",
     commands: ["init", "run", "pin"],
     kind: "string",
@@ -76,6 +51,8 @@ export const REQUEST_OPTIONS = {
   subjects: {
     arg: "NAME",
     input: "subject",
+    description:
+      "Subject names to run, comma- or newline-separated. Empty runs every subject in the inventory.",
     flag: "subject",
     commands: RUN,
     kind: "list",
@@ -83,6 +60,8 @@ export const REQUEST_OPTIONS = {
   },
   suites: {
     input: "suite",
+    description:
+      "Suites to run, `lifecycle` and/or `containment`, comma- or newline-separated. Empty runs both.",
     flag: "suite",
     commands: RUN,
     kind: "enum-list",
@@ -92,6 +71,8 @@ export const REQUEST_OPTIONS = {
   shard: {
     arg: "I/N",
     input: "shard",
+    description:
+      "Run only shard `I/N` of the subjects (1-based), for matrix jobs; combine the shards with `mode: merge`.",
     flag: "shard",
     commands: RUN,
     kind: "shard",
@@ -100,6 +81,8 @@ export const REQUEST_OPTIONS = {
   containers: {
     arg: "ID|NAME",
     input: "container",
+    description:
+      "`mode: check` only: ID or name of the running container(s) to grade, comma- or newline-separated.",
     flag: "container",
     commands: CHECK,
     kind: "list",
@@ -108,6 +91,8 @@ export const REQUEST_OPTIONS = {
   containerFilters: {
     arg: "KEY=VALUE",
     input: "container-filter",
+    description:
+      "`mode: check` only: grade every running container matching these Docker filters (KEY=VALUE, comma- or newline-separated, e.g. `label=com.docker.compose.project=shop` for a whole compose stack), in addition to `container`. Labels on a container (`org.docker-acceptance.writable-roots`, `.allowed-capabilities`, `.network`, `.host-paths`) override the allowance inputs below for that container.",
     flag: "filter",
     commands: CHECK,
     kind: "list",
@@ -116,6 +101,8 @@ export const REQUEST_OPTIONS = {
   writableRoots: {
     arg: "PATH",
     input: "writable-roots",
+    description:
+      "`mode: check` only: the paths the graded containers may write (comma- or newline-separated).",
     flag: "writable-root",
     commands: CHECK,
     kind: "path-list",
@@ -125,6 +112,8 @@ export const REQUEST_OPTIONS = {
   allowedCapabilities: {
     arg: "NAME",
     input: "allowed-capabilities",
+    description:
+      "`mode: check` only: capabilities the graded containers may keep, e.g. NET_BIND_SERVICE (comma- or newline-separated).",
     flag: "allow-cap",
     commands: CHECK,
     kind: "capability-list",
@@ -133,6 +122,8 @@ export const REQUEST_OPTIONS = {
   allowedHostPaths: {
     arg: "PATH[:ro|rw]",
     input: "allowed-host-paths",
+    description:
+      "`mode: check` only: host paths the graded containers may bind, `PATH`, `PATH:ro` or `PATH:rw` (read-only unless `:rw`; comma- or newline-separated). Every other host bind fails containment.mounts; sensitive host paths (/, /proc, /sys, /etc, /run, /var/run, /var/lib/docker, /boot, /dev, /root, /home, engine sockets) never count as allowed.",
     flag: "allow-host-path",
     commands: CHECK,
     kind: "list",
@@ -140,6 +131,8 @@ export const REQUEST_OPTIONS = {
   },
   network: {
     input: "network",
+    description:
+      "`mode: check` only: the network mode the containers must have: `any`, `none` (loopback only) or `bridge` (ports on 127.0.0.1 only).",
     flag: "network",
     commands: CHECK,
     kind: "enum",
@@ -151,6 +144,8 @@ export const REQUEST_OPTIONS = {
   probeImage: {
     arg: "REF",
     input: "probe-image",
+    description:
+      "The trusted probe image, pinned by digest. Empty uses the built-in busybox:1.37.0 pinned by digest. Never taken from the inventory (a file the pull request can change: its `probeImage` is ignored and the report says so). It never runs the subject's image.",
     flag: "probe-image",
     commands: BOTH,
     kind: "string",
@@ -161,13 +156,15 @@ export const REQUEST_OPTIONS = {
     flag: "engine",
     commands: ["run", "check", "sweep"],
     kind: "enum",
-    values: ENGINES,
+    values: ENGINE_CHOICES,
     default: "auto",
+    description: engineDescription(),
     help: "the container engine (auto: DOCKER_HOST, CONTAINER_HOST, the default sockets)",
   },
   parallelism: {
     arg: "N",
     input: "parallelism",
+    description: "Subjects tested at once. Empty uses the number of CPU cores.",
     flag: "parallelism",
     commands: RUN,
     kind: "int",
@@ -176,63 +173,35 @@ export const REQUEST_OPTIONS = {
   },
   cleanupImages: {
     input: "cleanup-images",
+    description:
+      "Remove the images this run built (by their owned tag; shared tags and build cache survive).",
     kind: "boolean",
     default: "true",
     help: "remove the images this run built",
   },
   requireComplete: {
     input: "require-complete",
+    description: "Fail when a case pinned in the inventory did not run (missing, unexpected or skipped).",
     kind: "boolean",
     default: "true",
     help: "fail when a pinned case did not run",
   },
   failOn: {
     input: "fail-on",
+    description:
+      "When the step fails: `fail` on a fail or error verdict, `warn` also on a warn verdict, `never` (report only).",
     kind: "enum",
     values: ["fail", "warn", "never"],
     default: "fail",
     help: "which verdicts fail the step",
   },
-  comment: {
-    input: "comment",
-    flag: "comment",
-    commands: ["publish"],
-    kind: "enum",
-    values: ["always", "on-failure", "never"],
-    default: "always",
-    help: "when to comment on the PR",
-  },
-  commentUpdate: {
-    input: "comment-update",
-    kind: "enum",
-    values: ["always", "on-change"],
-    default: "always",
-    help: "when to rewrite the comment",
-  },
-  commentOnPass: {
-    input: "comment-on-pass",
-    kind: "enum",
-    values: ["update", "keep", "hide", "delete"],
-    default: "update",
-    help: "what a pass does to a failing comment",
-  },
-  maxAnnotations: {
-    input: "max-annotations",
-    kind: "int",
-    min: 0,
-    max: 1000,
-    default: "1000",
-    help: "most check run annotations to send",
-  },
-  jobSummary: {
-    input: "job-summary",
-    kind: "boolean",
-    default: "true",
-    help: "write the report to the job summary",
-  },
+  // The publishers' own (each declared in its module, src/github/publishers/), in their order.
+  ...PUBLISHER_OPTIONS,
   checkName: {
     arg: "NAME",
     input: "check-name",
+    description:
+      "Name of the check run (and the comment's headline). Give each matrix job or workflow its own.",
     flag: "check-name",
     commands: ["publish"],
     kind: "string",
@@ -242,6 +211,8 @@ export const REQUEST_OPTIONS = {
   commentAuthor: {
     arg: "LOGIN",
     input: "comment-author",
+    description:
+      "Login whose comments this action updates. The comment is found again only among that author's comments, so a pasted marker cannot hijack it. Set it to your user or `<app-slug>[bot]` when `github-token` is a PAT or an app token.",
     flag: "comment-author",
     commands: ["publish"],
     kind: "string",
@@ -250,21 +221,19 @@ export const REQUEST_OPTIONS = {
   },
   allowOutsideWorkflowRun: {
     input: "allow-outside-workflow-run",
+    description:
+      "`mode: publish` of a fork bundle only: publish although the event is not `workflow_run`. Without a triggering run nothing vouches for event.json's head commit, so the step refuses unless this is `true`. The publication is labelled unverified either way.",
     flag: "allow-outside-workflow-run",
     commands: ["publish"],
     kind: "boolean",
     default: "false",
     help: "publish a fork bundle outside workflow_run",
   },
-  issueOnFailure: {
-    input: "issue-on-failure",
-    kind: "boolean",
-    default: "false",
-    help: "a tracking issue for failing runs outside PRs",
-  },
   alignmentConfig: {
     arg: "PATH",
     input: "alignment-config",
+    description:
+      "Path of the alignment configuration (RFC registry and principle rules, see docs/alignment.md). Missing file means no alignment review.",
     flag: "alignment-config",
     commands: RUN,
     kind: "string",
@@ -273,6 +242,8 @@ export const REQUEST_OPTIONS = {
   },
   junit: {
     input: "junit",
+    description:
+      "Extra JUnit XML files (globs, comma- or newline-separated) from other test steps, summarized in the same report.",
     flag: "junit",
     commands: ["align"],
     arg: "GLOB",
@@ -281,6 +252,8 @@ export const REQUEST_OPTIONS = {
   },
   sarif: {
     input: "sarif",
+    description:
+      "Extra SARIF files (globs, comma- or newline-separated) whose findings are summarized in the same report.",
     flag: "sarif",
     commands: ["align"],
     arg: "GLOB",
@@ -289,11 +262,26 @@ export const REQUEST_OPTIONS = {
   },
   reportDir: {
     input: "report-dir",
+    description:
+      "Where the report bundle is written (report.json, report.md, junit.xml, cleanup.json, SHA256SUMS). Empty: $RUNNER_TEMP/docker-acceptance/<run id>. For `publish` and `merge`, where the bundle(s) are read from.",
     kind: "string",
     help: "where the report bundle goes (publish, merge: is read)",
   },
-  command: { input: "command", kind: "string", help: "the accepted /acceptance command (JSON)" },
-  githubToken: { input: "github-token", kind: "string", help: "token for the comment, check run and issue" },
+  command: {
+    input: "command",
+    description:
+      "The accepted `/acceptance` command, the accept step's `decision` output passed unchanged (docs/commands.md). With `mode: run` the suites run only if the workspace is at its pinned commit; with `mode: publish` the report is published for that commit and the command answered.",
+    kind: "string",
+    help: "the accepted /acceptance command (JSON)",
+  },
+  githubToken: {
+    input: "github-token",
+    description:
+      "Token for the PR comment, check run and tracking issue only; never printed, never passed to a container. Needs `pull-requests: write` and `checks: write` (and `issues: write` with `issue-on-failure`).",
+    kind: "string",
+    actionDefault: ["$", "{{ github.token }}"].join(""),
+    help: "token for the comment, check run and issue",
+  },
   format: {
     flag: "format",
     commands: ["run", "check", "merge", "align"],

@@ -6,7 +6,8 @@
 // test holds action.yml to it.
 import * as z from "zod";
 import { UsageError } from "../errors.js";
-import { parseShard, type Shard } from "../plan.js";
+import { parseShard } from "../plan.js";
+import type { ValueOf } from "../option.js";
 import { REQUEST_OPTIONS, type RequestKey, type RequestOption } from "./options.js";
 
 // Every schema of ours parses a handful of documents per run: zod's JIT (code generated on an
@@ -14,27 +15,6 @@ import { REQUEST_OPTIONS, type RequestKey, type RequestOption } from "./options.
 z.config({ jitless: true });
 
 type Raw = string | readonly string[] | boolean | undefined;
-
-/** What each kind of option parses to (a string option not given is ""). */
-type ValueOf<O> = O extends { kind: "enum"; values: readonly (infer V)[] }
-  ? O extends { default: string }
-    ? V
-    : V | undefined
-  : O extends { kind: "enum-list"; values: readonly (infer V)[] }
-    ? V[]
-    : O extends { kind: "list" | "path-list" | "capability-list" }
-      ? string[]
-      : O extends { kind: "boolean" | "switch" }
-        ? boolean
-        : O extends { kind: "int" }
-          ? O extends { default: string }
-            ? number
-            : number | undefined
-          : O extends { kind: "duration" }
-            ? number
-            : O extends { kind: "shard" }
-              ? Shard | undefined
-              : string;
 
 /** The parsed request of these options, typed by each option's kind. */
 export type RequestOf<K extends RequestKey> = { -readonly [P in K]: ValueOf<(typeof REQUEST_OPTIONS)[P]> };

@@ -5,8 +5,9 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 // @ts-expect-error: a plain .mjs script, typed by use
-import { generateReadme, renderTables } from "../../scripts/docs.mjs";
+import { generateActionYaml, generateReadme, renderTables } from "../../scripts/docs.mjs";
 import { readInputs } from "../../src/action/inputs.js";
+import { PROVIDERS } from "../../src/engine/providers/index.js";
 import { parseRequest, REQUEST_OPTIONS } from "../../src/request/parse.js";
 import { REPO_ROOT } from "../helpers/inventory.js";
 
@@ -187,6 +188,20 @@ describe("README inputs and outputs tables", () => {
   it("a description with a pipe cannot break the table", () => {
     const { inputs } = renderTables("inputs:\n  x:\n    description: a | b\n    default: ''\n");
     expect(inputs.split("\n")[2]).toBe("| `x` | a \\| b | — |");
+  });
+});
+
+describe("action.yml's inputs, generated from the option table", () => {
+  it("equal what the option table (and each publisher's module) declares (npm run docs regenerates them)", () => {
+    expect(generateActionYaml(actionText, REQUEST_OPTIONS)).toBe(actionText);
+  });
+
+  it("name exactly the registered engines in the engine input, so docs:check fails when they disagree", () => {
+    const named = [...action.inputs.engine!.description.matchAll(/`([a-z]+)`/g)].map((m) => m[1]);
+    expect(named).toEqual(["auto", ...PROVIDERS.map((p) => p.name)]);
+    const edited = actionText.replace("`podman` (", "`podman`, `containerd` (");
+    expect(edited).not.toBe(actionText);
+    expect(generateActionYaml(edited, REQUEST_OPTIONS)).toBe(actionText);
   });
 });
 

@@ -66,7 +66,7 @@ describe("a member's /acceptance run", () => {
       { client: f.client, log },
     );
     expect(done.published?.errors).toEqual([]);
-    expect(done.published?.comment).toBe("created");
+    expect(done.published?.comment.outcome).toBe("created");
     expect(done.reaction).toBe("rocket");
     expect(done.replyId).toBeUndefined();
     expect(reactionsOn(commentId)).toEqual(["eyes", "rocket"]);
@@ -326,7 +326,7 @@ describe("the decision between jobs", () => {
       client: f.client,
       log,
     });
-    expect(done.published?.comment).toBe("failed");
+    expect(done.published?.comment.outcome).toBe("failed");
     expect(done.reaction).toBe("rocket");
     expect(botComments()).toEqual([]);
     expect(warnings.join("\n")).toMatch(/reply to the command: the token lacks `pull-requests: write`/);

@@ -198,7 +198,7 @@ describe("publishing faults through dist/ (Node 24, API double)", () => {
     expect(warnings).toEqual([
       expect.stringMatching(/^::warning::Could not list the PR's comments: GitHub is failing \(502\)/),
     ]);
-    expect(main.stdout).toMatch(/published: check run completed \(#\d+\), comment failed/);
+    expect(main.stdout).toMatch(/published: comment failed, check run completed \(#\d+\)/);
     const run = double.checkRuns.find((r) => r.head_sha === SHAS[6])!;
     expect(run).toMatchObject({ status: "completed", conclusion: "success" });
     expect(run.output.annotations).toHaveLength(1000);

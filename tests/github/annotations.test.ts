@@ -10,6 +10,7 @@ import { publishReport } from "../../src/github/publish.js";
 import { silentLogger } from "../../src/log.js";
 import { runPipeline } from "../../src/pipeline.js";
 import type { Finding } from "../../src/report/model.js";
+import { publishingOptions } from "../../src/request/publishing.js";
 import { GitHubDouble } from "../double/github-double.js";
 import { BASE_IMAGE, hasEngine, newEngine, PROBE_IMAGE } from "../helpers/engine.js";
 import { writeInventory } from "../helpers/inventory.js";
@@ -75,7 +76,11 @@ describe.skipIf(!hasEngine)("annotations of a failing run", () => {
     expect(failing.map((c) => c.id)).toEqual(
       expect.arrayContaining(["lifecycle.probes", "lifecycle.stop", "containment.user"]),
     );
-    await publishReport(report, { context: prContext(), client: clientFor(double), comment: "never" });
+    await publishReport(report, {
+      context: prContext(),
+      client: clientFor(double),
+      publishing: publishingOptions({ comment: "never" }),
+    });
     const annotations = double.checkRuns[0]!.output.annotations as {
       path: string;
       start_line: number;
@@ -124,8 +129,7 @@ describe("annotations of alignment findings and external tests", () => {
     await publishReport(report, {
       context: prContext(),
       client: clientFor(double),
-      comment: "never",
-      maxAnnotations: 100,
+      publishing: publishingOptions({ comment: "never", maxAnnotations: 100 }),
     });
     const run = double.checkRuns[0]!;
     expect(run.output.annotations).toHaveLength(100);
@@ -156,7 +160,11 @@ describe("annotations of alignment findings and external tests", () => {
         },
       },
     });
-    await publishReport(report, { context: prContext(), client: clientFor(double), comment: "never" });
+    await publishReport(report, {
+      context: prContext(),
+      client: clientFor(double),
+      publishing: publishingOptions({ comment: "never" }),
+    });
     const [a, ...rest] = double.checkRuns[0]!.output.annotations as Record<string, unknown>[];
     expect(rest).toEqual([]); // a failure with no place is listed in the summary, not annotated
     expect(a).toMatchObject({

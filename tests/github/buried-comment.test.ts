@@ -6,6 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { commentMarker, MIDDLE_PAGES, PER_PAGE } from "../../src/github/comment.js";
 import { publishReport } from "../../src/github/publish.js";
+import { publishingOptions } from "../../src/request/publishing.js";
 import { GitHubDouble } from "../double/github-double.js";
 import { makeCase, makeReport } from "../report/fixtures.js";
 import { clientFor, HEAD, prContext } from "./helpers.js";
@@ -35,6 +36,7 @@ async function publish() {
   const result = await publishReport(report(), {
     context: prContext({ action: "synchronize" }),
     client: clientFor(double),
+    publishing: publishingOptions(),
   });
   const listings = double.requests
     .slice(from)
@@ -48,7 +50,7 @@ describe("the sticky comment in the middle of a long thread, nothing remembering
     const id = double.seedComment(7, `${marker}\nan earlier report`, "github-actions[bot]");
     others(125);
     const { result, listings } = await publish();
-    expect(result).toMatchObject({ comment: "updated", commentId: id });
+    expect(result).toMatchObject({ comment: { outcome: "updated", id: id } });
     expect(ours()).toHaveLength(1);
     expect(ours()[0]!.body).toContain("containment.user");
     expect(listings).toBe(3); // page 1, the last page (3), then page 2
@@ -59,7 +61,7 @@ describe("the sticky comment in the middle of a long thread, nothing remembering
     const id = double.seedComment(7, `${marker}\nan earlier report`, "github-actions[bot]");
     others(PER_PAGE * (MIDDLE_PAGES + 1) - 2); // ours on page 2 of 10: the deepest the scan reads
     const { result, listings, requests } = await publish();
-    expect(result).toMatchObject({ comment: "updated", commentId: id });
+    expect(result).toMatchObject({ comment: { outcome: "updated", id: id } });
     expect(listings).toBe(2 + MIDDLE_PAGES);
     expect(requests).toBeLessThanOrEqual(40);
     expect(ours()).toHaveLength(1);
@@ -70,12 +72,12 @@ describe("the sticky comment in the middle of a long thread, nothing remembering
     double.seedComment(7, `${marker}\nan earlier report`, "github-actions[bot]");
     others(PER_PAGE * (MIDDLE_PAGES + 2));
     const first = await publish();
-    expect(first.result.comment).toBe("created");
+    expect(first.result.comment.outcome).toBe("created");
     expect(first.listings).toBe(2 + MIDDLE_PAGES);
     const second = await publish();
-    expect(second.result).toMatchObject({ comment: "updated", commentId: first.result.commentId });
+    expect(second.result).toMatchObject({ comment: { outcome: "updated", id: first.result.comment.id } });
     const third = await publish();
-    expect(third.result).toMatchObject({ comment: "updated", commentId: first.result.commentId });
+    expect(third.result).toMatchObject({ comment: { outcome: "updated", id: first.result.comment.id } });
     expect(ours()).toHaveLength(2);
   });
 });

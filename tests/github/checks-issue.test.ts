@@ -2,6 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { publishReport } from "../../src/github/publish.js";
 import { buildAnnotations } from "../../src/report/github.js";
+import { publishingOptions } from "../../src/request/publishing.js";
 import { GitHubDouble } from "../double/github-double.js";
 import { makeCase, makeReport } from "../report/fixtures.js";
 import { clientFor, HEAD, HEAD2, prContext, scheduleContext } from "./helpers.js";
@@ -33,7 +34,7 @@ describe("check run annotations", () => {
     const result = await publishReport(report, {
       context: prContext(),
       client: clientFor(double),
-      comment: "never",
+      publishing: publishingOptions({ comment: "never" }),
     });
     const checkWrites = double.requests.filter((r) => r.operationId?.startsWith("checks/"));
     expect(checkWrites.map((r) => r.operationId)).toEqual(["checks/create", "checks/update"]);
@@ -107,8 +108,16 @@ describe("an oversized report", () => {
         subject: `s${i % 6}`,
       })),
     });
-    const result = await publishReport(report, { context: prContext(), client: clientFor(double) });
-    expect(result).toMatchObject({ comment: "created", checkRun: "completed", errors: [] });
+    const result = await publishReport(report, {
+      context: prContext(),
+      client: clientFor(double),
+      publishing: publishingOptions(),
+    });
+    expect(result).toMatchObject({
+      comment: { outcome: "created" },
+      checkRun: { outcome: "completed" },
+      errors: [],
+    });
     const body = double.comments[0]!.body;
     expect(body.length).toBeLessThanOrEqual(65_536);
     expect(body).toContain("Shortened to fit the 65,536-character PR comment limit");
@@ -125,13 +134,17 @@ describe("scheduled runs with issue-on-failure", () => {
     const opts = (sha: string) => ({
       context: scheduleContext(sha),
       client: clientFor(double),
-      issueOnFailure: true,
+      publishing: publishingOptions({ issueOnFailure: true }),
     });
 
     const opened = await publishReport(failing, opts(HEAD));
-    expect(opened).toMatchObject({ issue: "opened", comment: "not-applicable", checkRun: "completed" });
+    expect(opened).toMatchObject({
+      issue: { outcome: "opened" },
+      comment: { outcome: "not-applicable" },
+      checkRun: { outcome: "completed" },
+    });
     expect(double.issues.filter((i) => !i.pull)).toHaveLength(1);
-    const issue = double.issues.find((i) => i.number === opened.issueNumber)!;
+    const issue = double.issues.find((i) => i.number === opened.issue.id)!;
     expect(issue).toMatchObject({
       state: "open",
       title: "docker-acceptance: acceptance run failing",
@@ -141,30 +154,31 @@ describe("scheduled runs with issue-on-failure", () => {
 
     const stillFailing = makeReport({ head: { sha: HEAD2 }, cases: failures(2) });
     const updated = await publishReport(stillFailing, opts(HEAD2));
-    expect(updated).toMatchObject({ issue: "updated", issueNumber: opened.issueNumber });
+    expect(updated).toMatchObject({ issue: { outcome: "updated", id: opened.issue.id } });
     expect(issue.body).toContain("head `fedcba098765`");
     expect(double.issues.filter((i) => !i.pull)).toHaveLength(1);
 
     const green = await publishReport(makeReport({ head: { sha: HEAD2 } }), opts(HEAD2));
-    expect(green).toMatchObject({ issue: "closed", issueNumber: opened.issueNumber });
+    expect(green).toMatchObject({ issue: { outcome: "closed", id: opened.issue.id } });
     expect(issue.state).toBe("closed");
     expect(double.comments.filter((c) => c.issue === issue.number).map((c) => c.body)).toEqual([
       "✅ Green again at `fedcba098765`. Closing.",
     ]);
 
     const stillGreen = await publishReport(makeReport(), opts(HEAD2));
-    expect(stillGreen.issue).toBe("none");
+    expect(stillGreen.issue.outcome).toBe("none");
   });
 
   it("without issue-on-failure a scheduled run posts only the check run", async () => {
     const result = await publishReport(makeReport({ cases: failures(1) }), {
       context: scheduleContext(),
       client: clientFor(double),
+      publishing: publishingOptions(),
     });
     expect(result).toMatchObject({
-      issue: "not-applicable",
-      comment: "not-applicable",
-      checkRun: "completed",
+      issue: { outcome: "not-applicable" },
+      comment: { outcome: "not-applicable" },
+      checkRun: { outcome: "completed" },
       requests: 1,
     });
   });

@@ -14,6 +14,7 @@ import { commentMarker } from "../../src/github/comment.js";
 import { publishReport, startCheckRun } from "../../src/github/publish.js";
 import { writeBundle } from "../../src/report/bundle.js";
 import type { Report } from "../../src/report/model.js";
+import { publishingOptions } from "../../src/request/publishing.js";
 import { GitHubDouble } from "../double/github-double.js";
 import { workflowRunEvent } from "../e2e/events.js";
 import { makeCase, makeReport } from "../report/fixtures.js";
@@ -91,12 +92,12 @@ describe("a 3000-comment thread, ours buried by 150 newer comments between pushe
     double.seedPull(7, { headSha: SHAS[0]!, headRepo: "stranger/app", headRef: "feature" });
     seedOthers(3000);
     const first = await publish(SHAS[0]!);
-    expect(first.result.comment).toBe("created");
+    expect(first.result.comment.outcome).toBe("created");
     for (const sha of SHAS.slice(1)) {
       seedOthers(150);
       double.pushPull(7, sha);
       const next = await publish(sha);
-      expect(next.result).toMatchObject({ comment: "updated", commentId: first.result.commentId });
+      expect(next.result).toMatchObject({ comment: { outcome: "updated", id: first.result.comment.id } });
       expect(next.finding).toBeLessThanOrEqual(2);
     }
     expect(ours(name)).toHaveLength(1);
@@ -114,7 +115,13 @@ describe("a push right after a run cancelled before it commented", () => {
       const externalId = externalIdFor({ GITHUB_RUN_ID: sha.slice(0, 4) }, "da-test");
       const start = await startCheckRun({ context: ctx, client, externalId });
       if (!publish) return undefined; // cancelled: its check run never remembers a comment
-      return publishReport(failing(sha), { context: ctx, client, checkRunId: start.checkRunId, externalId });
+      return publishReport(failing(sha), {
+        context: ctx,
+        client,
+        checkRunId: start.checkRunId,
+        externalId,
+        publishing: publishingOptions(),
+      });
     };
     const first = await run(SHAS[0]!, HEAD, true);
     seedOthers(150);
@@ -122,7 +129,7 @@ describe("a push right after a run cancelled before it commented", () => {
     await run(SHAS[1]!, SHAS[0], false);
     double.pushPull(7, SHAS[2]!);
     const third = await run(SHAS[2]!, SHAS[1], true);
-    expect(third).toMatchObject({ comment: "updated", commentId: first!.commentId });
+    expect(third).toMatchObject({ comment: { outcome: "updated", id: first!.comment.id } });
     expect(ours("docker-acceptance")).toHaveLength(1);
   });
 });

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createGitHubClient, PublishError } from "../../src/github/client.js";
 import { bypassesProxy, proxyFor } from "../../src/github/proxy.js";
 import { publishReport } from "../../src/github/publish.js";
+import { publishingOptions } from "../../src/request/publishing.js";
 import { FULL_TOKEN, GitHubDouble } from "../double/github-double.js";
 import { type Front, LAN_ADDRESS, type LoopbackProxy, startFront, startProxy } from "../helpers/network.js";
 import { makeCase, makeReport } from "../report/fixtures.js";
@@ -34,6 +35,7 @@ const publish = (env: Record<string, string>, baseUrl = API) =>
   publishReport(makeReport({ head: { sha: HEAD } }), {
     context: prContext(),
     client: createGitHubClient({ token: FULL_TOKEN, baseUrl, retryAfterBaseMs: 5, spaceWrites: false, env }),
+    publishing: publishingOptions(),
   });
 
 describe("GitHub Enterprise Server (GITHUB_API_URL=https://HOST/api/v3)", () => {
@@ -49,13 +51,13 @@ describe("GitHub Enterprise Server (GITHUB_API_URL=https://HOST/api/v3)", () => 
         head: { sha: HEAD },
         cases: [makeCase({ id: "containment.user", status: "fail", message: "uid 0" })],
       });
-      await publishReport(failing, { context: ctx, client: client() });
+      await publishReport(failing, { context: ctx, client: client(), publishing: publishingOptions() });
       const r = await publishReport(makeReport({ head: { sha: HEAD } }), {
         context: ctx,
         client: client(),
-        commentOnPass: "hide",
+        publishing: publishingOptions({ commentOnPass: "hide" }),
       });
-      expect(r).toMatchObject({ comment: "hidden", checkRun: "completed" });
+      expect(r).toMatchObject({ comment: { outcome: "hidden" }, checkRun: { outcome: "completed" } });
       expect(double.comments[0]!.minimized).toBe("OUTDATED");
     } finally {
       if (previous === undefined) delete process.env.GITHUB_API_URL;
@@ -67,7 +69,7 @@ describe("GitHub Enterprise Server (GITHUB_API_URL=https://HOST/api/v3)", () => 
 describe("the runner's proxy settings", () => {
   it("HTTP_PROXY: every GitHub request to an http:// API tunnels through the proxy", async () => {
     const r = await publish({ HTTP_PROXY: proxy.url });
-    expect(r).toMatchObject({ comment: "created", checkRun: "completed" });
+    expect(r).toMatchObject({ comment: { outcome: "created" }, checkRun: { outcome: "completed" } });
     // Tunnelled to the API's host (connections are reused, so fewer tunnels than requests).
     expect(double.requests.length).toBeGreaterThan(0);
     expect(proxy.relayed.length).toBeGreaterThan(0);
@@ -89,19 +91,19 @@ describe("the runner's proxy settings", () => {
       { http_proxy: proxy.url, no_proxy: `ghes.internal, .example.com,${LAN_ADDRESS}` },
       api,
     );
-    expect(direct.comment).toBe("created");
+    expect(direct.comment.outcome).toBe("created");
     expect(proxy.relayed).toEqual([]);
     expect(double.requests.length).toBeGreaterThan(0);
     const proxied = await publish({ http_proxy: proxy.url, no_proxy: "ghes.internal" }, api);
-    expect(proxied.comment).toBe("updated");
+    expect(proxied.comment.outcome).toBe("updated");
     expect(new Set(proxy.relayed)).toEqual(new Set([`CONNECT ${host}`]));
   });
 
   it("HTTPS_PROXY alone leaves an http:// API direct, and loopback is always direct, as the toolkit does", async () => {
-    expect((await publish({ HTTPS_PROXY: proxy.url }, await lan())).comment).toBe("created");
-    expect((await publish({ HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url }, double.url)).comment).toBe(
-      "updated",
-    );
+    expect((await publish({ HTTPS_PROXY: proxy.url }, await lan())).comment.outcome).toBe("created");
+    expect(
+      (await publish({ HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url }, double.url)).comment.outcome,
+    ).toBe("updated");
     expect(proxy.relayed).toEqual([]);
   });
 

@@ -83,7 +83,7 @@ describe("publish BUNDLE_DIR", () => {
     const r = await run(await bundle(failing()));
     expect(r.code).toBe(0);
     expect(r.out).toMatch(
-      /^published: check run completed \(\d+\), comment created \(\d+\), 5 GitHub request\(s\)/,
+      /^published: comment created \(#\d+\), check run completed \(#\d+\), 5 GitHub API request\(s\)/,
     );
     expect(double.ops()).toEqual([
       "pulls/get 200",

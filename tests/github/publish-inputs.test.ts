@@ -10,6 +10,7 @@ import { publishCommandRun } from "../../src/bot/step.js";
 import { forkCheckName, publishBundle } from "../../src/commands/publish.js";
 import { writeBundle } from "../../src/report/bundle.js";
 import type { Report } from "../../src/report/model.js";
+import { publishingOptions } from "../../src/request/publishing.js";
 import { workflowRunEvent } from "../e2e/events.js";
 import { makeCase, makeReport } from "../report/fixtures.js";
 import { clientFor, forkPullDouble, HEAD, maintainerRun } from "./helpers.js";
@@ -52,7 +53,7 @@ async function forkPhase2(report: Report, inputs: Inputs) {
       GITHUB_EVENT_PATH: eventPath,
     },
     client: clientFor(double()),
-    ...inputs,
+    publishing: publishingOptions(inputs),
   });
   expect(out.exitCode, out.messages.join("\n")).toBe(0);
   return out.result!;
@@ -60,7 +61,12 @@ async function forkPhase2(report: Report, inputs: Inputs) {
 
 const decision = maintainerRun();
 async function commandPublish(report: Report, inputs: Inputs) {
-  return (await publishCommandRun(report, decision, { client: clientFor(double()), ...inputs })).published!;
+  return (
+    await publishCommandRun(report, decision, {
+      client: clientFor(double()),
+      publishing: publishingOptions(inputs),
+    })
+  ).published!;
 }
 
 describe.each([
@@ -79,13 +85,13 @@ describe.each([
   it("comment-update: on-change leaves a comment that says the same alone", async () => {
     await publish(failing(1), { commentUpdate: "on-change" });
     const again = await publish(failing(1), { commentUpdate: "on-change" });
-    expect(again.comment).toBe("unchanged");
+    expect(again.comment.outcome).toBe("unchanged");
   });
 
   it("comment-on-pass: delete removes the earlier failing comment on a pass", async () => {
     await publish(failing(1), {});
     const green = await publish(passing(), { commentOnPass: "delete" });
-    expect(green.comment).toBe("deleted");
+    expect(green.comment.outcome).toBe("deleted");
     expect(double().comments.filter((c) => c.login === "github-actions[bot]" && c.issue === 7)).toHaveLength(
       0,
     );

@@ -6,7 +6,8 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createGitHubClient } from "../../src/github/client.js";
 import { commentMarker } from "../../src/github/comment.js";
-import { publishReport, startCheckRun } from "../../src/github/publish.js";
+import { type PublishingOptions, publishReport, startCheckRun } from "../../src/github/publish.js";
+import { publishingOptions } from "../../src/request/publishing.js";
 import {
   FULL_TOKEN,
   GitHubDouble,
@@ -46,7 +47,12 @@ const failing = () =>
 async function run(report = failing(), ctx = prContext(), token = FULL_TOKEN) {
   const client = clientFor(double, token);
   const start = await startCheckRun({ context: ctx, client });
-  return publishReport(report, { context: ctx, client, checkRunId: start.checkRunId });
+  return publishReport(report, {
+    context: ctx,
+    client,
+    checkRunId: start.checkRunId,
+    publishing: publishingOptions(),
+  });
 }
 
 describe("a typical PR run", () => {
@@ -78,10 +84,8 @@ describe("a typical PR run", () => {
       }),
     ]);
     expect(result).toMatchObject({
-      comment: "created",
-      checkRun: "completed",
-      commentId: comment.id,
-      checkRunId: check.id,
+      comment: { outcome: "created", id: comment.id },
+      checkRun: { outcome: "completed", id: check.id },
       errors: [],
     });
     // The check run was opened in_progress first, then completed.
@@ -98,7 +102,7 @@ describe("a typical PR run", () => {
     const next = makeReport({ head: { sha: HEAD2 } });
     const result = await run(next, prContext({ headSha: HEAD2, action: "synchronize" }));
     expect(result.requests).toBeLessThanOrEqual(4);
-    expect(result).toMatchObject({ comment: "updated", commentId: firstId });
+    expect(result).toMatchObject({ comment: { outcome: "updated", id: firstId } });
     expect(double.comments).toHaveLength(1);
     expect(double.comments[0]!.body).toContain("head `fedcba098765`");
     expect(double.comments[0]!.body).toContain("✅ docker-acceptance: PASS");
@@ -118,8 +122,8 @@ describe("a typical PR run", () => {
     );
     const other = double.seedComment(7, `${commentMarker("other-check")}\nmine`, "github-actions[bot]");
     const result = await run(failing(), prContext({ action: "synchronize" }));
-    expect(result.comment).toBe("created");
-    expect(double.comments.map((c) => c.id)).toEqual([forged, other, result.commentId]);
+    expect(result.comment.outcome).toBe("created");
+    expect(double.comments.map((c) => c.id)).toEqual([forged, other, result.comment.id]);
     expect(double.comments.find((c) => c.id === forged)!.body).toContain("I am not the bot");
   });
 
@@ -127,8 +131,17 @@ describe("a typical PR run", () => {
     const client = createGitHubClient({ token: FULL_TOKEN, baseUrl: double.url });
     const ctx = prContext();
     const start = await startCheckRun({ context: ctx, client });
-    const result = await publishReport(failing(), { context: ctx, client, checkRunId: start.checkRunId });
-    expect(result).toMatchObject({ comment: "created", checkRun: "completed", requests: 4 });
+    const result = await publishReport(failing(), {
+      context: ctx,
+      client,
+      checkRunId: start.checkRunId,
+      publishing: publishingOptions(),
+    });
+    expect(result).toMatchObject({
+      comment: { outcome: "created" },
+      checkRun: { outcome: "completed" },
+      requests: 4,
+    });
     expect(double.comments).toHaveLength(1);
   });
 });
@@ -139,12 +152,12 @@ describe("two runs racing on one PR", () => {
     double.barrier("issues/list-comments", 2);
     const ctx = prContext({ action: "synchronize" });
     const [a, b] = await Promise.all([
-      publishReport(failing(), { context: ctx, client: clientFor(double) }),
-      publishReport(failing(), { context: ctx, client: clientFor(double) }),
+      publishReport(failing(), { context: ctx, client: clientFor(double), publishing: publishingOptions() }),
+      publishReport(failing(), { context: ctx, client: clientFor(double), publishing: publishingOptions() }),
     ]);
     expect(double.comments).toHaveLength(1);
-    expect(a.commentId).toBe(double.comments[0]!.id);
-    expect(b.commentId).toBe(double.comments[0]!.id);
+    expect(a.comment.id).toBe(double.comments[0]!.id);
+    expect(b.comment.id).toBe(double.comments[0]!.id);
     expect(double.requests.filter((r) => r.operationId === "issues/create-comment")).toHaveLength(2);
     expect(double.requests.filter((r) => r.operationId === "issues/delete-comment")).toHaveLength(1);
   });
@@ -152,8 +165,8 @@ describe("two runs racing on one PR", () => {
   it("two runs on a just-opened PR (no listing first) also leave exactly one", async () => {
     const ctx = prContext({ action: "opened" });
     await Promise.all([
-      publishReport(failing(), { context: ctx, client: clientFor(double) }),
-      publishReport(failing(), { context: ctx, client: clientFor(double) }),
+      publishReport(failing(), { context: ctx, client: clientFor(double), publishing: publishingOptions() }),
+      publishReport(failing(), { context: ctx, client: clientFor(double), publishing: publishingOptions() }),
     ]);
     expect(double.comments).toHaveLength(1);
   });
@@ -170,9 +183,14 @@ describe("fork pull requests and missing permissions", () => {
       client,
       checkRunId: start.checkRunId,
       bundleDir: dir,
+      publishing: publishingOptions(),
     });
     expect(double.requests).toHaveLength(0);
-    expect(result).toMatchObject({ comment: "skipped", checkRun: "skipped", requests: 0 });
+    expect(result).toMatchObject({
+      comment: { outcome: "skipped" },
+      checkRun: { outcome: "skipped" },
+      requests: 0,
+    });
     expect(result.notices.join("\n")).toMatch(
       /fork: this run's token is read-only.*workflow_run.*docker-acceptance publish/s,
     );
@@ -187,8 +205,8 @@ describe("fork pull requests and missing permissions", () => {
     const report = failing();
     const before = JSON.stringify(report);
     const result = await run(report, prContext(), NO_PR_WRITE_TOKEN);
-    expect(result.checkRun).toBe("completed");
-    expect(result.comment).toBe("failed");
+    expect(result.checkRun.outcome).toBe("completed");
+    expect(result.comment.outcome).toBe("failed");
     expect(result.errors).toHaveLength(1);
     expect(result.errors[0]!.kind).toBe("permission");
     expect(result.errors[0]!.message).toMatch(
@@ -206,8 +224,8 @@ describe("fork pull requests and missing permissions", () => {
       write: ["pull_requests"],
     });
     const result = await run(failing(), prContext(), "ghs_commentsOnly000000000000000000");
-    expect(result.comment).toBe("created");
-    expect(result.checkRun).toBe("failed");
+    expect(result.comment.outcome).toBe("created");
+    expect(result.checkRun.outcome).toBe("failed");
     expect(result.notices.join("\n")).toMatch(/the token lacks `checks: write`/);
   });
 });
@@ -216,7 +234,7 @@ describe("GitHub failing", () => {
   it("a secondary rate limit is waited out and retried; the retry is counted", async () => {
     double.fail("issues/create-comment", SECONDARY_RATE_LIMIT);
     const result = await run();
-    expect(result.comment).toBe("created");
+    expect(result.comment.outcome).toBe("created");
     expect(double.comments).toHaveLength(1);
     expect(double.ops()).toContain("issues/create-comment 403");
     expect(result.requests).toBe(double.requests.length);
@@ -226,7 +244,7 @@ describe("GitHub failing", () => {
   it("a 502 on completing the check run is retried", async () => {
     double.fail("checks/update", { status: 502 });
     const result = await run();
-    expect(result.checkRun).toBe("completed");
+    expect(result.checkRun.outcome).toBe("completed");
     expect(double.checkRuns[0]!.status).toBe("completed");
   });
 
@@ -234,14 +252,19 @@ describe("GitHub failing", () => {
     const gone = await publishReport(failing(), {
       context: prContext({ number: 99 }),
       client: clientFor(double),
+      publishing: publishingOptions(),
     });
-    expect(gone.comment).toBe("failed");
+    expect(gone.comment.outcome).toBe("failed");
     expect(gone.errors[0]).toMatchObject({ kind: "not-found" });
     double.fail("checks/create", { status: 422, message: "Validation Failed" });
-    const invalid = await publishReport(failing(), { context: prContext(), client: clientFor(double) });
-    expect(invalid.checkRun).toBe("failed");
+    const invalid = await publishReport(failing(), {
+      context: prContext(),
+      client: clientFor(double),
+      publishing: publishingOptions(),
+    });
+    expect(invalid.checkRun.outcome).toBe("failed");
     expect(invalid.errors[0]).toMatchObject({ kind: "validation" });
-    expect(invalid.comment).toBe("created");
+    expect(invalid.comment.outcome).toBe("created");
   });
 });
 
@@ -252,18 +275,22 @@ describe("comment modes", () => {
     const first = await publishReport(green, {
       context: ctx,
       client: clientFor(double),
-      comment: "on-failure",
+      publishing: publishingOptions({ comment: "on-failure" }),
     });
-    expect(first.comment).toBe("skipped");
+    expect(first.comment.outcome).toBe("skipped");
     expect(double.comments).toHaveLength(0);
-    await publishReport(failing(), { context: ctx, client: clientFor(double), comment: "on-failure" });
+    await publishReport(failing(), {
+      context: ctx,
+      client: clientFor(double),
+      publishing: publishingOptions({ comment: "on-failure" }),
+    });
     expect(double.comments).toHaveLength(1);
     const again = await publishReport(green, {
       context: ctx,
       client: clientFor(double),
-      comment: "on-failure",
+      publishing: publishingOptions({ comment: "on-failure" }),
     });
-    expect(again.comment).toBe("updated");
+    expect(again.comment.outcome).toBe("updated");
     expect(double.comments[0]!.body).toContain("PASS");
   });
 
@@ -271,9 +298,9 @@ describe("comment modes", () => {
     const result = await publishReport(failing(), {
       context: prContext(),
       client: clientFor(double),
-      comment: "never",
+      publishing: publishingOptions({ comment: "never" }),
     });
-    expect(result.comment).toBe("skipped");
+    expect(result.comment.outcome).toBe("skipped");
     expect(double.requests.map((r) => r.operationId)).toEqual(["checks/create"]);
   });
 });
@@ -281,18 +308,18 @@ describe("comment modes", () => {
 describe("comment-update and comment-on-pass", () => {
   const green = () => makeReport({ head: { sha: HEAD } });
   const ctx = prContext({ action: "synchronize" });
-  const publish = (report: ReturnType<typeof makeReport>, extra: Record<string, unknown> = {}) =>
-    publishReport(report, { context: ctx, client: clientFor(double), ...extra });
+  const publish = (report: ReturnType<typeof makeReport>, extra: Partial<PublishingOptions> = {}) =>
+    publishReport(report, { context: ctx, client: clientFor(double), publishing: publishingOptions(extra) });
 
   it("on-change: a re-run saying the same leaves the comment alone; a changed outcome updates it", async () => {
     const first = await publish(failing(), { commentUpdate: "on-change" });
     const before = double.comments[0]!.updatedAt;
     const same = await publish(failing(), { commentUpdate: "on-change" });
-    expect(same).toMatchObject({ comment: "unchanged", commentId: first.commentId });
+    expect(same).toMatchObject({ comment: { outcome: "unchanged", id: first.comment.id } });
     expect(double.requests.filter((r) => r.operationId === "issues/update-comment")).toHaveLength(0);
     expect(double.comments[0]!.updatedAt).toBe(before);
     const changed = await publish(green(), { commentUpdate: "on-change" });
-    expect(changed.comment).toBe("updated");
+    expect(changed.comment.outcome).toBe("updated");
     expect(double.comments[0]!.body).toContain("PASS");
   });
 
@@ -300,17 +327,17 @@ describe("comment-update and comment-on-pass", () => {
     await publish(failing());
     const body = double.comments[0]!.body;
     const r = await publish(green(), { commentOnPass: "keep" });
-    expect(r.comment).toBe("kept");
+    expect(r.comment.outcome).toBe("kept");
     expect(double.comments[0]!.body).toBe(body);
   });
 
   it("delete: a passing run deletes the earlier failing comment and posts none", async () => {
     await publish(failing());
     const r = await publish(green(), { commentOnPass: "delete" });
-    expect(r.comment).toBe("deleted");
+    expect(r.comment.outcome).toBe("deleted");
     expect(double.comments).toHaveLength(0);
     const again = await publish(green(), { commentOnPass: "delete" });
-    expect(again.comment).toBe("skipped");
+    expect(again.comment.outcome).toBe("skipped");
     expect(double.comments).toHaveLength(0);
   });
 
@@ -318,7 +345,7 @@ describe("comment-update and comment-on-pass", () => {
     await publish(failing());
     const id = double.comments[0]!.id;
     const r = await publish(green(), { commentOnPass: "hide" });
-    expect(r).toMatchObject({ comment: "hidden", commentId: id });
+    expect(r).toMatchObject({ comment: { outcome: "hidden", id: id } });
     expect(double.comments).toHaveLength(1);
     expect(double.comments[0]!.minimized).toBe("OUTDATED");
     expect(double.comments[0]!.body).toContain("FAIL"); // hidden as it was, not rewritten
@@ -329,14 +356,14 @@ describe("comment-update and comment-on-pass", () => {
     ]);
     // A later failure is not buried in the hidden comment: it gets a fresh, visible one.
     const again = await publish(failing());
-    expect(again.comment).toBe("created");
+    expect(again.comment.outcome).toBe("created");
     expect(double.comments.filter((c) => !c.minimized)).toHaveLength(1);
   });
 
   it("update (the default): a passing run rewrites the failing comment to PASS", async () => {
     await publish(failing());
     const r = await publish(green());
-    expect(r.comment).toBe("updated");
+    expect(r.comment.outcome).toBe("updated");
     expect(double.comments[0]!.body).toContain("PASS");
   });
 });

@@ -7,6 +7,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { publishReport } from "../../src/github/publish.js";
 import { PUBLISHERS } from "../../src/github/publishers/index.js";
+import { publishingOptions } from "../../src/request/publishing.js";
 import { GitHubDouble } from "../double/github-double.js";
 import { makeCase, makeReport } from "../report/fixtures.js";
 import { clientFor, HEAD, prContext } from "./helpers.js";
@@ -31,36 +32,50 @@ afterEach(() => {
 
 describe("the list of publishers", () => {
   it("runs the job summary first, then the comment, the check run and the tracking issue", () => {
-    expect(PUBLISHERS.map((p) => p.name)).toEqual(["job summary", "comment", "check run", "tracking issue"]);
-    expect(PUBLISHERS.filter((p) => !p.remote).map((p) => p.name)).toEqual(["job summary"]);
+    expect(PUBLISHERS.map((p) => p.title)).toEqual(["job summary", "comment", "check run", "tracking issue"]);
+    expect(PUBLISHERS.filter((p) => !p.remote).map((p) => p.title)).toEqual(["job summary"]);
   });
 
-  it("writes the job summary when asked, and only then", async () => {
+  it("writes the job summary when asked (its default), and only then", async () => {
     const report = failing();
-    const quiet = await publishReport(report, { context: prContext({}, { readOnly: true }) });
-    expect(quiet.jobSummary).toBeUndefined();
+    const quiet = await publishReport(report, {
+      context: prContext({}, { readOnly: true }),
+      publishing: publishingOptions({ jobSummary: false }),
+    });
+    expect(quiet.jobSummary.outcome).toBe("off");
     expect(await readFile(summary, "utf8")).toBe("");
-    const r = await publishReport(report, { context: prContext({}, { readOnly: true }), jobSummary: true });
-    expect(r.jobSummary).toBe(true);
+    const r = await publishReport(report, {
+      context: prContext({}, { readOnly: true }),
+      publishing: publishingOptions({ jobSummary: true }),
+    });
+    expect(r.jobSummary.outcome).toBe("written");
     expect(await readFile(summary, "utf8")).toContain("docker-acceptance: FAIL");
   });
 
   it("writes the job summary on a fork's PR, where nothing may be posted, with no request", async () => {
     const r = await publishReport(failing(), {
       context: prContext({}, { readOnly: true }),
-      jobSummary: true,
       token: "t",
+      publishing: publishingOptions({ jobSummary: true }),
     });
-    expect(r).toMatchObject({ jobSummary: true, comment: "skipped", checkRun: "skipped", requests: 0 });
+    expect(r).toMatchObject({
+      jobSummary: { outcome: "written" },
+      comment: { outcome: "skipped" },
+      checkRun: { outcome: "skipped" },
+      requests: 0,
+    });
     expect(r.notices.join(" ")).toMatch(/Pull request from a fork/);
   });
 
   it("without an event context writes the job summary alone and says nothing was published", async () => {
-    const r = await publishReport(failing(), { jobSummary: true, token: "t" });
+    const r = await publishReport(failing(), {
+      token: "t",
+      publishing: publishingOptions({ jobSummary: true }),
+    });
     expect(r).toMatchObject({
-      jobSummary: true,
-      comment: "not-applicable",
-      checkRun: "skipped",
+      jobSummary: { outcome: "written" },
+      comment: { outcome: "not-applicable" },
+      checkRun: { outcome: "skipped" },
       requests: 0,
     });
     expect(r.notices).toEqual([
@@ -85,9 +100,14 @@ describe("the remote publishers against the GitHub double", () => {
     const r = await publishReport(failing(), {
       context: prContext(),
       client: clientFor(double),
-      jobSummary: true,
+      publishing: publishingOptions({ jobSummary: true }),
     });
-    expect(r).toMatchObject({ jobSummary: true, comment: "created", checkRun: "completed", errors: [] });
+    expect(r).toMatchObject({
+      jobSummary: { outcome: "written" },
+      comment: { outcome: "created" },
+      checkRun: { outcome: "completed" },
+      errors: [],
+    });
     expect(await readFile(summary, "utf8")).toContain("docker-acceptance: FAIL");
   });
 });

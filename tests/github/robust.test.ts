@@ -9,9 +9,10 @@ import { completeLeftInProgress, externalIdFor } from "../../src/github/checks.j
 import { createGitHubClient, toPublishError } from "../../src/github/client.js";
 import { commentMarker, MIDDLE_PAGES } from "../../src/github/comment.js";
 import { readEventContext } from "../../src/github/context.js";
-import { type PublishOptions, publishReport, startCheckRun } from "../../src/github/publish.js";
+import { type PublishingOptions, publishReport, startCheckRun } from "../../src/github/publish.js";
 import type { Logger } from "../../src/log.js";
 import type { Report } from "../../src/report/model.js";
+import { publishingOptions } from "../../src/request/publishing.js";
 import { FULL_TOKEN, GitHubDouble, READ_ONLY_TOKEN } from "../double/github-double.js";
 import { makeCase, makeReport } from "../report/fixtures.js";
 import { clientFor, HEAD, HEAD2, prContext } from "./helpers.js";
@@ -50,7 +51,7 @@ function seedOthers(n: number): void {
 async function actionRun(
   report: Report,
   ctx = prContext(),
-  extra: Partial<PublishOptions> = {},
+  extra: Partial<PublishingOptions> = {},
   client = clientFor(double),
 ) {
   const first = double.requests.length;
@@ -61,7 +62,7 @@ async function actionRun(
     client,
     checkRunId: start.checkRunId,
     externalId,
-    ...extra,
+    publishing: publishingOptions(extra),
   });
   const mine = double.requests.slice(first);
   const listings = mine.filter((r) => r.operationId === "issues/list-comments");
@@ -82,17 +83,17 @@ describe("the one comment on a 3000-comment thread", () => {
   it("three runs, ours buried by 150 newer comments between runs: one comment, at most 2 listings to find it", async () => {
     seedOthers(3000);
     const r1 = await actionRun(failing(), prContext({ action: "synchronize" }));
-    expect(r1.result.comment).toBe("created");
+    expect(r1.result.comment.outcome).toBe("created");
     // Nothing remembers a comment: before creating one, the bounded scan of the middle pages.
     expect(r1.finding).toBe(2 + MIDDLE_PAGES);
-    const id = r1.result.commentId!;
+    const id = r1.result.comment.id!;
 
     seedOthers(150); // ours is now on page 31 of 32: neither the oldest nor the newest page
     const r2 = await actionRun(
       failing(HEAD2),
       prContext({ headSha: HEAD2, action: "synchronize", previousSha: HEAD }),
     );
-    expect(r2.result).toMatchObject({ comment: "updated", commentId: id });
+    expect(r2.result).toMatchObject({ comment: { outcome: "updated", id: id } });
     expect(r2.finding).toBeLessThanOrEqual(2);
 
     seedOthers(150);
@@ -100,7 +101,7 @@ describe("the one comment on a 3000-comment thread", () => {
       failing(HEAD3),
       prContext({ headSha: HEAD3, action: "synchronize", previousSha: HEAD2 }),
     );
-    expect(r3.result).toMatchObject({ comment: "updated", commentId: id });
+    expect(r3.result).toMatchObject({ comment: { outcome: "updated", id: id } });
     expect(r3.finding).toBeLessThanOrEqual(2);
 
     expect(ours()).toHaveLength(1);
@@ -116,7 +117,7 @@ describe("the one comment on a 3000-comment thread", () => {
     const r1 = await actionRun(failing(), prContext({ action: "synchronize" }));
     seedOthers(3000);
     const r2 = await actionRun(failing(HEAD2), prContext({ headSha: HEAD2, action: "reopened" }));
-    expect(r2.result).toMatchObject({ comment: "updated", commentId: r1.result.commentId });
+    expect(r2.result).toMatchObject({ comment: { outcome: "updated", id: r1.result.comment.id } });
     expect(r2.finding).toBe(1);
     expect(ours()).toHaveLength(1);
   });
@@ -126,7 +127,7 @@ describe("the one comment on a 3000-comment thread", () => {
     const r1 = await actionRun(failing(), prContext({ action: "synchronize" }));
     seedOthers(10);
     const r2 = await actionRun(failing(), prContext({ action: "edited" }));
-    expect(r2.result).toMatchObject({ comment: "updated", commentId: r1.result.commentId });
+    expect(r2.result).toMatchObject({ comment: { outcome: "updated", id: r1.result.comment.id } });
     expect(r2.finding).toBe(2);
     const pages = double.requests
       .filter((r) => r.operationId === "issues/list-comments")
@@ -142,14 +143,14 @@ describe("the one comment on a 3000-comment thread", () => {
     double.fail("issues/create-comment", { status: 502, afterApply: true });
     const r = await actionRun(failing(), prContext({ action: "synchronize" }));
     expect(ours()).toHaveLength(1);
-    expect(r.result.commentId).toBe(ours()[0]!.id);
+    expect(r.result.comment.id).toBe(ours()[0]!.id);
   });
 
   it("a retried create that GitHub had applied is withdrawn and described as a retry, not another run", async () => {
     double.fail("issues/create-comment", { status: 502, afterApply: true });
     const r = await actionRun(failing(), prContext({ action: "synchronize" }));
     expect(ours()).toHaveLength(1);
-    expect(r.result.commentId).toBe(ours()[0]!.id);
+    expect(r.result.comment.id).toBe(ours()[0]!.id);
     const said = r.result.notices.join("\n");
     expect(said).toMatch(/retried request had already created the comment/);
     expect(said).not.toMatch(/Another run commented concurrently/);
@@ -162,7 +163,7 @@ describe("idempotent check runs", () => {
     const r = await actionRun(failing());
     expect(double.checkRuns).toHaveLength(1);
     expect(double.checkRuns[0]).toMatchObject({ status: "completed", conclusion: "failure" });
-    expect(r.result).toMatchObject({ checkRun: "completed", checkRunId: double.checkRuns[0]!.id });
+    expect(r.result).toMatchObject({ checkRun: { outcome: "completed", id: double.checkRuns[0]!.id } });
     expect(double.ops().slice(0, 2)).toEqual(["checks/create 502", "checks/list-for-ref 200"]);
   });
 
@@ -227,7 +228,7 @@ describe("priorities within the request budget", () => {
     });
     const r = await actionRun(flooded(), prContext({ action: "synchronize" }), {}, client);
     expect(r.requests).toBeLessThanOrEqual(20);
-    expect(r.result).toMatchObject({ comment: "created", checkRun: "completed" });
+    expect(r.result).toMatchObject({ comment: { outcome: "created" }, checkRun: { outcome: "completed" } });
     expect(ours()).toHaveLength(1);
     const run = double.checkRuns[0]!;
     expect(run).toMatchObject({ status: "completed", conclusion: "failure" });
@@ -261,9 +262,14 @@ describe("priorities within the request budget", () => {
     double.fail("issues/list-comments", { status: 502, times: 10 });
     const ctx = prContext({ action: "synchronize" });
     const start = await startCheckRun({ context: ctx, client });
-    const result = await publishReport(failing(), { context: ctx, client, checkRunId: start.checkRunId });
-    expect(result.comment).toBe("failed");
-    expect(result.checkRun).toBe("completed");
+    const result = await publishReport(failing(), {
+      context: ctx,
+      client,
+      checkRunId: start.checkRunId,
+      publishing: publishingOptions(),
+    });
+    expect(result.comment.outcome).toBe("failed");
+    expect(result.checkRun.outcome).toBe("completed");
     expect(double.checkRuns[0]!.status).toBe("completed");
     expect(result.errors[0]!.message).toMatch(/kept for the check run's conclusion/);
   });
@@ -295,11 +301,12 @@ describe("rough edges", () => {
       client,
       checkRunId: start.checkRunId,
       startError: start.error,
+      publishing: publishingOptions(),
     });
     expect(r.errors).toHaveLength(1);
     expect(r.errors[0]!.message).toMatch(/lacks `checks: write`/);
     expect(double.requests.filter((q) => q.operationId?.startsWith("checks/"))).toHaveLength(1);
-    expect(r.comment).toBe("created");
+    expect(r.comment.outcome).toBe("created");
   });
 
   it("a rate limit asking for 600 s is not announced as a retry: it says it gives up", async () => {
@@ -317,8 +324,12 @@ describe("rough edges", () => {
       message: "You have exceeded a secondary rate limit.",
       headers: { "retry-after": "600" },
     });
-    const r = await publishReport(failing(), { context: prContext(), client });
-    expect(r.comment).toBe("failed");
+    const r = await publishReport(failing(), {
+      context: prContext(),
+      client,
+      publishing: publishingOptions(),
+    });
+    expect(r.comment.outcome).toBe("failed");
     expect(said.join("\n")).toMatch(/giving up: GitHub asks to wait 600s, longer than the 120s we wait/);
     expect(said.join("\n")).not.toMatch(/retry 1/);
   });
@@ -362,9 +373,10 @@ describe("read-only tokens: Dependabot like forks", () => {
       client,
       checkRunId: start.checkRunId,
       bundleDir: dir,
+      publishing: publishingOptions(),
     });
     expect(double.requests).toHaveLength(0);
-    expect(r).toMatchObject({ comment: "skipped", checkRun: "skipped" });
+    expect(r).toMatchObject({ comment: { outcome: "skipped" }, checkRun: { outcome: "skipped" } });
     expect(r.notices.join("\n")).toMatch(
       /Pull request by Dependabot: this run's token is read-only.*docker-acceptance publish/s,
     );
@@ -384,7 +396,7 @@ describe("read-only tokens: Dependabot like forks", () => {
       context: ctx,
       client,
       checkRunId: start.checkRunId,
-      issueOnFailure: true,
+      publishing: publishingOptions({ issueOnFailure: true }),
     });
     expect(double.requests).toHaveLength(0);
     expect(r.notices.join("\n")).toMatch(/triggered by Dependabot: this run's token is read-only/);

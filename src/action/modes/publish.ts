@@ -6,6 +6,7 @@ import * as core from "@actions/core";
 import { externalIdFor } from "../../github/checks.js";
 import { writeJobSummary } from "../../github/summary.js";
 import { renderMarkdown } from "../../report/markdown.js";
+import { publishingOptions } from "../../request/publishing.js";
 import { logSafe } from "../log.js";
 import { failsStep, reportPublished, setOutputs } from "../outputs.js";
 import { eventContextSafe, requireDir, type Step } from "../step.js";
@@ -81,9 +82,13 @@ async function publishFork({ inputs, owner }: Step, dir: string): Promise<void> 
 
 /**
  * The inputs that shape a publication, the same for both publish paths (a path that dropped one
- * sent 1,000 annotations whatever max-annotations said).
+ * sent 1,000 annotations whatever max-annotations said): the check name and comment author, and
+ * every publisher's own options.
  */
 function publishingInputs(inputs: Step["inputs"]) {
-  const { checkName, comment, commentAuthor, commentUpdate, commentOnPass, maxAnnotations } = inputs;
-  return { checkName, comment, commentAuthor, commentUpdate, commentOnPass, maxAnnotations };
+  return {
+    checkName: inputs.checkName,
+    commentAuthor: inputs.commentAuthor,
+    publishing: publishingOptions(inputs),
+  };
 }

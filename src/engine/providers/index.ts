@@ -1,13 +1,15 @@
 // The providers createEngine() chooses from (src/engine/select.ts). Adding a provider is its folder
-// under src/engine/providers/ and one entry here (docs/providers.md).
+// under src/engine/providers/, its name in ./names.ts (the docs and the `engine` input read it) and
+// its implementation here, which the type checker holds to that list (docs/providers.md).
 import type { Endpoint, EndpointSearch, Engine } from "../provider.js";
 import { type DockerDialect, dockerDialect } from "./docker/dialect.js";
 import { dockerApiEngine, dockerEndpoint } from "./docker/index.js";
+import { PROVIDER_NAMES, type ProviderName } from "./names.js";
 import { podmanDialect, podmanEndpoint } from "./podman/index.js";
 
 export interface Provider {
-  /** The `engine:` input's value that asks for it. */
-  name: string;
+  /** The `engine:` input's value that asks for it (./names.ts). */
+  name: ProviderName;
   /** Where its engine answers, from the environment and the sockets that exist (see EndpointSearch). */
   endpoint(
     env: NodeJS.ProcessEnv,
@@ -23,11 +25,17 @@ export interface Provider {
   create?: (endpoint: Endpoint, expect: string | undefined) => Engine;
 }
 
-/** In the order `engine: auto` looks for them. */
-export const PROVIDERS: readonly Provider[] = [
-  { name: "docker", endpoint: dockerEndpoint, dialect: dockerDialect },
-  { name: "podman", endpoint: podmanEndpoint, dialect: podmanDialect },
-];
+/** Each named provider's implementation: one for every name in ./names.ts, none besides. */
+const IMPLEMENTATIONS: { [N in ProviderName]: Omit<Provider, "name"> } = {
+  docker: { endpoint: dockerEndpoint, dialect: dockerDialect },
+  podman: { endpoint: podmanEndpoint, dialect: podmanDialect },
+};
+
+/** In the order `engine: auto` looks for them (./names.ts). */
+export const PROVIDERS: readonly Provider[] = PROVIDER_NAMES.map((name) => ({
+  name,
+  ...IMPLEMENTATIONS[name],
+}));
 
 /**
  * The endpoint for `choice`: the named provider's, or under auto the first the environment names

@@ -1,34 +1,96 @@
 // The sticky PR comment: one per check name, found again by its hidden marker, created, updated,
 // kept, hidden or deleted as comment.ts decides; the check run's conclusion keeps its requests.
-import { contentDigest, renderCommentBody } from "../../report/github.js";
+import type { ValuesOf } from "../../option.js";
 import type { GitHubClient } from "../client.js";
-import { commentMarker, stateMarker, upsertStickyComment } from "../comment.js";
-import { rememberedCommentId } from "./remembered.js";
-import { recordFailure } from "./result.js";
-import type { Publisher, PublishRun } from "./types.js";
+import { definePublisher, type PublishRun } from "./types.js";
 
-export const commentPublisher: Publisher = {
+type Outcome =
+  | "created"
+  | "updated"
+  | "unchanged"
+  | "kept"
+  | "hidden"
+  | "deleted"
+  | "skipped"
+  | "failed"
+  | "not-applicable";
+
+const OPTIONS = {
+  comment: {
+    input: "comment",
+    flag: "comment",
+    commands: ["publish"],
+    kind: "enum",
+    values: ["always", "on-failure", "never"],
+    default: "always",
+    help: "when to comment on the PR",
+    description:
+      "PR comment: `always` (one comment, updated in place), `on-failure` (only when not passing), `never`.",
+  },
+  commentUpdate: {
+    input: "comment-update",
+    kind: "enum",
+    values: ["always", "on-change"],
+    default: "always",
+    help: "when to rewrite the comment",
+    description:
+      "`always` rewrites the PR comment on every run; `on-change` leaves it alone when the report says the same as the last run's (verdict, head, every case's outcome and words).",
+  },
+  commentOnPass: {
+    input: "comment-on-pass",
+    kind: "enum",
+    values: ["update", "keep", "hide", "delete"],
+    default: "update",
+    help: "what a pass does to a failing comment",
+    description:
+      "What a passing run does to an earlier failing comment: `update` it to the passing report, `keep` it as it was, `hide` it (minimized as outdated) or `delete` it. With `hide` and `delete` a passing run never creates a comment.",
+  },
+} as const;
+
+type Own = ValuesOf<typeof OPTIONS>;
+
+export const commentPublisher = definePublisher({
   name: "comment",
+  title: "comment",
+  rank: 20,
+  options: OPTIONS,
   remote: true,
+  initial: (run) => ({ outcome: (run.opts.context?.pr ? "skipped" : "not-applicable") as Outcome }),
   applies: (run) => run.ctx.pr !== undefined && run.opts.postComment !== false,
   reserve: () => 0,
-  async publish(run, held) {
+  async publish(run, own, held) {
     const client = run.client as GitHubClient;
     // Requests held back for the conclusion (and its retries) while the comment is posted.
     client.reserve = held;
     try {
-      await upsert(run, client);
+      return await upsert(run, own, client);
     } catch (err) {
-      run.result.comment = "failed";
-      recordFailure(run.result, err);
+      run.failed(err);
+      return { outcome: "failed" };
     } finally {
       client.reserve = 0;
     }
   },
-};
+  describe: (s) => `comment ${s.outcome}${s.id ? ` (#${s.id})` : ""}`,
+  outputs: (s) => ({ "comment-id": s.id }),
+});
 
-async function upsert(run: PublishRun, client: GitHubClient): Promise<void> {
-  const { ctx, opts, report, checkName, result } = run;
+async function upsert(
+  run: PublishRun,
+  own: Own,
+  client: GitHubClient,
+): Promise<{ outcome: Outcome; id?: number }> {
+  // Loaded when a comment is posted, not with the option table (it brings the GitHub client).
+  const [
+    { contentDigest, renderCommentBody },
+    { commentMarker, stateMarker, upsertStickyComment },
+    remembered,
+  ] = await Promise.all([
+    import("../../report/github.js"),
+    import("../comment.js"),
+    import("./remembered.js"),
+  ]);
+  const { ctx, report, checkName } = run;
   const pr = ctx.pr!;
   const marker = commentMarker(checkName);
   const state = { verdict: report.verdict, digest: contentDigest(report) };
@@ -42,24 +104,21 @@ async function upsert(run: PublishRun, client: GitHubClient): Promise<void> {
       unverified: run.unverified,
     }),
     marker,
-    mode: opts.comment ?? "always",
+    mode: own.comment,
     failing: run.failing,
-    author: opts.commentAuthor,
+    author: run.opts.commentAuthor,
     mayExist: pr.action !== "opened",
-    findKnownId: () => rememberedCommentId(client, run.target, pr),
-    update: opts.commentUpdate,
-    onPass: opts.commentOnPass,
+    findKnownId: () => remembered.rememberedCommentId(client, run.target, pr),
+    update: own.commentUpdate,
+    onPass: own.commentOnPass,
     state,
   });
-  result.comment = c.action;
-  result.commentId = c.id;
   const racing = c.removedDuplicates.length - c.retryDuplicates;
   if (c.retryDuplicates > 0) {
-    result.notices.push(
+    run.notice(
       `A retried request had already created the comment (GitHub applied it but its answer was lost); removed the duplicate.`,
     );
   }
-  if (racing > 0) {
-    result.notices.push(`Another run commented concurrently; kept one comment, removed ${racing}.`);
-  }
+  if (racing > 0) run.notice(`Another run commented concurrently; kept one comment, removed ${racing}.`);
+  return { outcome: c.action, id: c.id };
 }

@@ -1,21 +1,36 @@
 // The tracking issue, for runs without a pull request when `issue-on-failure: true`: opened or
 // updated while failing, closed when green (issue.ts).
-import { renderIssueBody, renderIssueClosing, renderIssueTitle } from "../../report/github.js";
 import type { GitHubClient } from "../client.js";
-import { issueMarker, syncTrackingIssue } from "../issue.js";
-import { recordFailure } from "./result.js";
-import type { Publisher } from "./types.js";
+import { definePublisher } from "./types.js";
 
 /** The tracking issue: up to 3 listings and 2 writes. */
 const ISSUE_RESERVE = 5;
 
-export const issuePublisher: Publisher = {
-  name: "tracking issue",
+type Outcome = "opened" | "updated" | "closed" | "none" | "failed" | "not-applicable";
+
+export const issuePublisher = definePublisher({
+  name: "issue",
+  title: "tracking issue",
+  rank: 40,
+  options: {
+    issueOnFailure: {
+      input: "issue-on-failure",
+      kind: "boolean",
+      default: "false",
+      help: "a tracking issue for failing runs outside PRs",
+      description:
+        "On a failing run outside a pull request (schedule, push), open or update one tracking issue; close it when the run passes.",
+    },
+  },
   remote: true,
-  applies: (run) => !run.ctx.pr && run.opts.issueOnFailure === true,
+  initial: () => ({ outcome: "not-applicable" as Outcome }),
+  applies: (run, own) => !run.ctx.pr && own.issueOnFailure,
   reserve: () => ISSUE_RESERVE,
   async publish(run) {
-    const { ctx, checkName, result } = run;
+    const { ctx, checkName } = run;
+    // Loaded when the issue is synced, not with the option table (it brings the GitHub client).
+    const [{ renderIssueBody, renderIssueClosing, renderIssueTitle }, { issueMarker, syncTrackingIssue }] =
+      await Promise.all([import("../../report/github.js"), import("../issue.js")]);
     try {
       const i = await syncTrackingIssue(run.client as GitHubClient, {
         owner: ctx.owner,
@@ -27,11 +42,13 @@ export const issuePublisher: Publisher = {
         closing: renderIssueClosing(ctx.sha, ctx.runUrl),
         author: run.opts.commentAuthor,
       });
-      result.issue = i.action;
-      result.issueNumber = i.number;
+      return { outcome: i.action, id: i.number };
     } catch (err) {
-      result.issue = "failed";
-      recordFailure(result, err);
+      run.failed(err);
+      return { outcome: "failed" };
     }
   },
-};
+  // Said only where it applies: most runs are on a pull request, where it never does.
+  describe: (s) =>
+    s.outcome === "not-applicable" ? undefined : `tracking issue ${s.outcome}${s.id ? ` (#${s.id})` : ""}`,
+});

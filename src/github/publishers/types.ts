@@ -1,11 +1,15 @@
 // One interface for every place a report is published (the job summary, the PR comment, the check
 // run, the tracking issue): publishReport (../publish.ts) runs the list in ./index.ts in order.
-// A new publish target is one module implementing Publisher and one entry in that list.
+// A publisher owns everything about itself in its module: its options (action inputs and CLI
+// flags, with their action.yml descriptions: the request gathers them, src/request/options.ts),
+// its outcome (its slice of PublishResult, keyed by its name), its part of the log line and its
+// step outputs. A new publish target is one module calling definePublisher and its test;
+// `npm run docs` lists it in ./index.ts (by rank) and its inputs in action.yml and the README.
 import type { Logger } from "../../log.js";
 import type { Report } from "../../report/model.js";
+import type { OptionTable, ValuesOf } from "../../option.js";
 import type { CheckTarget } from "../checks.js";
 import type { GitHubClient, PublishError } from "../client.js";
-import type { CommentMode, CommentOnPass, CommentUpdate } from "../comment.js";
 import type { EventContext } from "../context.js";
 
 export interface ClientOptions {
@@ -22,16 +26,19 @@ export interface ClientOptions {
 
 export type Provenance = "trusted" | "fork-unverified";
 
-export interface PublishOptions extends ClientOptions {
+/** What a publisher's slice of PublishResult holds: its outcome and what it posted, if anything. */
+export interface PublisherOutcome<A extends string = string> {
+  outcome: A;
+  /** The comment's or check run's id, the issue's number. */
+  id?: number;
+  url?: string;
+}
+
+/** One publishing's surroundings, shared by every publisher; each one's own options are its own. */
+export interface PublishSurroundings {
   /** The event; without one (not in GitHub Actions) only the local publishers run. */
   context?: EventContext;
   checkName?: string;
-  /** Write the job summary (the first publisher: it needs no token and runs before any request). */
-  jobSummary?: boolean;
-  /** `always` (default), `on-failure` (create only when failing; an existing comment is still updated), `never`. */
-  comment?: CommentMode;
-  /** Runs without a PR: open/update a tracking issue on failure, close it when green. */
-  issueOnFailure?: boolean;
   /** From startCheckRun; without it the check run is created already completed. */
   checkRunId?: number;
   /** The bundle directory: on a fork PR, event.json is written here for the workflow_run phase. */
@@ -45,54 +52,23 @@ export interface PublishOptions extends ClientOptions {
    * The check run concludes `neutral` at most and every rendering says so on its first line.
    */
   provenance?: Provenance;
-  /** `on-change`: leave the comment alone when the report says the same as last time. */
-  commentUpdate?: CommentUpdate;
-  /** What a passing run does to an earlier failing comment. */
-  commentOnPass?: CommentOnPass;
-  /** Most annotations to send (at most GitHub's 1,000). */
-  maxAnnotations?: number;
   /** This run's external_id (see startCheckRun); the completed check run also remembers the comment's id. */
   externalId?: string;
   /** startCheckRun's error: a missing permission is not asked again, and reported once. */
   startError?: PublishError;
 }
 
-export interface PublishResult {
-  commentId?: number;
-  checkRunId?: number;
-  issueNumber?: number;
-  checkRunUrl?: string;
-  comment:
-    | "created"
-    | "updated"
-    | "unchanged"
-    | "kept"
-    | "hidden"
-    | "deleted"
-    | "skipped"
-    | "failed"
-    | "not-applicable";
-  checkRun: "completed" | "failed" | "skipped";
-  issue: "opened" | "updated" | "closed" | "none" | "failed" | "not-applicable";
-  /** Whether the job summary was written (false outside Actions or when not asked for). */
-  jobSummary?: boolean;
-  /** HTTP requests to GitHub this run made through the client, retries included. */
-  requests: number;
-  /** Things a maintainer should know (fork PR skipped, permission missing, ...). Never secret. */
-  notices: string[];
-  errors: Array<{ kind: string; message: string }>;
-}
-
-/** What every publisher sees of one publishing: the report, the options, and where results go. */
+/** What every publisher sees of one publishing: the report, its surroundings, what went before. */
 export interface PublishRun {
   report: Report;
-  opts: PublishOptions;
+  opts: PublishSurroundings & ClientOptions;
   /** The event: always there for the remote publishers (they run only with a client, which needs one). */
   ctx: EventContext;
   checkName: string;
   /** The GitHub client; undefined when this run may not write (fork, Dependabot, no token). */
   client?: GitHubClient;
-  result: PublishResult;
+  /** The slices of the publishers that ran before this one (the check run remembers the comment's id). */
+  results: Readonly<Record<string, PublisherOutcome | undefined>>;
   failing: boolean;
   unverified: boolean;
   /** The check run this run completes (its id from startCheckRun, if any). */
@@ -100,19 +76,52 @@ export interface PublishRun {
   /** startCheckRun was refused for want of a permission: the check run is not asked for again. */
   checksRefused: boolean;
   log: Logger;
+  /** Something a maintainer should know (never secret); printed once as a notice. */
+  notice(message: string): void;
+  /** A failure to publish: recorded in the errors (and notices), printed once as a warning. */
+  failed(err: unknown): void;
 }
 
-export interface Publisher {
-  readonly name: string;
+/**
+ * A publish target. Its module loads with the option table (every door, the CLI's `--help`
+ * included), so it imports its transport (the GitHub client, the Actions toolkit) only inside
+ * `publish`, by `await import(...)`.
+ */
+export interface Publisher<
+  N extends string = string,
+  O extends OptionTable = OptionTable,
+  A extends string = string,
+> {
+  /** Its key in PublishResult. */
+  readonly name: N;
+  /** How the log line and the docs call it: "check run". */
+  readonly title: string;
+  /** Its place in the list (./index.ts, lowest first): later ones see earlier ones' results. */
+  readonly rank: number;
+  /** The options it owns, keyed by their field in the request (src/request/options.ts gathers them). */
+  readonly options: O;
   /** Needs the GitHub API (skipped when this run may not write); the job summary does not. */
   readonly remote: boolean;
+  /** Its slice when it does not run (or before it does). */
+  initial(run: PublishRun): PublisherOutcome<A>;
   /** Whether it has anything to do in this run. */
-  applies(run: PublishRun): boolean;
+  applies(run: PublishRun, own: ValuesOf<O>): boolean;
   /** GitHub requests it needs, held back from the publishers before it. */
-  reserve(run: PublishRun): number;
+  reserve(run: PublishRun, own: ValuesOf<O>): number;
   /**
-   * Publishes and records the outcome in run.result; `held` is what the publishers after it
-   * reserved. Never throws: a failure is recorded (see recordFailure).
+   * Publishes and returns its slice; `held` is what the publishers after it reserved. Never
+   * throws: a failure is recorded (run.failed) and its slice says so.
    */
-  publish(run: PublishRun, held: number): Promise<void>;
+  publish(run: PublishRun, own: ValuesOf<O>, held: number): Promise<PublisherOutcome<A>>;
+  /** Its part of the log line (`published: check run completed (#5), ...`); undefined: none. */
+  describe?(slice: PublisherOutcome<A>): string | undefined;
+  /** The step outputs it sets (each declared in action.yml); undefined values are left unset. */
+  outputs?(slice: PublisherOutcome<A>): Record<string, number | string | undefined>;
+}
+
+/** Declares a publisher, keeping its name, options and outcomes as literal types (for PublishResult). */
+export function definePublisher<const N extends string, const O extends OptionTable, const A extends string>(
+  p: Publisher<N, O, A>,
+): Publisher<N, O, A> {
+  return p;
 }

@@ -1,0 +1,131 @@
+// The recipe for a new publish target (issue #28 item 4): one module calling definePublisher, and
+// its test. In a copy of the tree, a throwaway publisher with an option of its own is added and
+// nothing else is edited by hand: `npm run docs` lists it (src/github/publishers/index.ts), declares
+// its input in action.yml and the README, the request parses its input, publishReport runs it in
+// its place and its slice is in PublishResult under its name; the structure check passes.
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { REPO_ROOT } from "../helpers/inventory.js";
+
+const NEW_PUBLISHER = `// A throwaway publish target: writes the verdict to a file named by its own input.
+import { definePublisher } from "./types.js";
+
+export const verdictFilePublisher = definePublisher({
+  name: "verdictFile",
+  title: "verdict file",
+  rank: 15,
+  options: {
+    verdictFile: {
+      input: "verdict-file",
+      kind: "string",
+      help: "a file to write the verdict to",
+      description: "Write the verdict to this file as well. Empty: no file.",
+    },
+  },
+  remote: false,
+  initial: () => ({ outcome: "off" as "written" | "off" }),
+  applies: (_run, own) => own.verdictFile !== "",
+  reserve: () => 0,
+  async publish(run, own) {
+    const { writeFile } = await import("node:fs/promises");
+    await writeFile(own.verdictFile, run.report.verdict);
+    return { outcome: "written" };
+  },
+  describe: (s) => \`verdict file \${s.outcome}\`,
+});
+`;
+
+/** Bundled in the copy and run there: what a door does with the new input. */
+const PROBE = `import { publishReport } from "./src/github/publish.js";
+import { describePublished } from "./src/github/publishers/gathered.js";
+import { parseRequest } from "./src/request/parse.js";
+import { publishingOptions } from "./src/request/publishing.js";
+const [file] = process.argv.slice(2);
+const request = parseRequest({ verdictFile: file, jobSummary: "false" }, ["verdictFile", "jobSummary"], "input");
+const report = { verdict: "fail", cases: [], subjects: [] };
+const result = await publishReport(report, { publishing: publishingOptions(request) });
+console.log(JSON.stringify({ slice: result.verdictFile, line: describePublished(result) }));
+`;
+
+let copy: string;
+const run = (args: string[], cwd = copy) =>
+  execFileSync(process.execPath, args, { cwd, encoding: "utf8", stdio: "pipe" });
+
+beforeAll(() => {
+  copy = mkdtempSync(path.join(tmpdir(), "da-recipe-"));
+  for (const p of ["src", "scripts", "docs", "action.yml", "README.md", "package.json"])
+    cpSync(path.join(REPO_ROOT, p), path.join(copy, p), { recursive: true });
+  symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(copy, "node_modules"));
+  writeFileSync(path.join(copy, "src/github/publishers/verdict-file.ts"), NEW_PUBLISHER);
+  run(["scripts/docs.mjs"]);
+}, 120_000);
+afterAll(() => rmSync(copy, { recursive: true, force: true }));
+
+describe("a new publisher is its module (and its test)", () => {
+  it("npm run docs lists it by rank and declares its input in action.yml and the README; nothing else changes", () => {
+    const list = readFileSync(path.join(copy, "src/github/publishers/index.ts"), "utf8");
+    expect(list).toContain('import { verdictFilePublisher } from "./verdict-file.js";');
+    expect(list).toMatch(
+      /PUBLISHERS = \[\s*jobSummaryPublisher,\s*verdictFilePublisher,\s*commentPublisher,/,
+    );
+    const action = parse(readFileSync(path.join(copy, "action.yml"), "utf8"));
+    expect(action.inputs["verdict-file"]).toEqual({
+      description: "Write the verdict to this file as well. Empty: no file.",
+      required: false,
+      default: "",
+    });
+    expect(readFileSync(path.join(copy, "README.md"), "utf8")).toContain(
+      "| `verdict-file` | — | Write the verdict to this file as well. Empty: no file. | — |",
+    );
+    // Only the generated files differ from the repository's, besides the new module.
+    const changed = ["src/github/publishers/index.ts", "action.yml", "README.md"].filter(
+      (f) => readFileSync(path.join(copy, f), "utf8") !== readFileSync(path.join(REPO_ROOT, f), "utf8"),
+    );
+    expect(changed).toEqual(["src/github/publishers/index.ts", "action.yml", "README.md"]);
+    expect(run(["scripts/docs.mjs", "--check"])).toMatch(/in sync/);
+  });
+
+  it("the request parses its input and publishReport runs it, its slice under its name", async () => {
+    const { build } = await import("esbuild");
+    await build({
+      stdin: { contents: PROBE, resolveDir: copy, loader: "ts" },
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      outfile: path.join(copy, "probe.mjs"),
+      logLevel: "silent",
+    });
+    const target = path.join(copy, "verdict.txt");
+    const out = JSON.parse(run(["probe.mjs", target]));
+    expect(out.slice).toEqual({ outcome: "written" });
+    expect(out.line).toBe(
+      "published: verdict file written, comment not-applicable, check run skipped, 0 GitHub API request(s)",
+    );
+    expect(readFileSync(target, "utf8")).toBe("fail");
+  }, 60_000);
+
+  it("the structure check passes with it", () => {
+    expect(run([path.join(copy, "scripts/check-structure.mjs"), "--root", copy])).toMatch(/0 offenders/);
+  }, 60_000);
+
+  it("docs:check fails while the list or action.yml is stale", () => {
+    writeFileSync(
+      path.join(copy, "src/github/publishers/late.ts"),
+      NEW_PUBLISHER.replaceAll("verdictFile", "lateFile")
+        .replaceAll("verdict-file", "late-file")
+        .replace("rank: 15", "rank: 90"),
+    );
+    let failed: { status: number; stderr: string } | undefined;
+    try {
+      run(["scripts/docs.mjs", "--check"]);
+    } catch (err) {
+      failed = err as { status: number; stderr: string };
+    }
+    expect(failed?.status).toBe(1);
+    expect(failed?.stderr).toMatch(/out of date: src\/github\/publishers\/index\.ts/);
+  }, 60_000);
+});
