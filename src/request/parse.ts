@@ -6,8 +6,8 @@
 // test holds action.yml to it.
 import * as z from "zod";
 import { UsageError } from "../errors.js";
-import { parseShard } from "../plan.js";
 import type { ValueOf } from "../option.js";
+import { parseShard } from "../plan.js";
 import { REQUEST_OPTIONS, type RequestKey, type RequestOption } from "./options.js";
 
 // Every schema of ours parses a handful of documents per run: zod's JIT (code generated on an

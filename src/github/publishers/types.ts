@@ -6,8 +6,8 @@
 // step outputs. A new publish target is one module calling definePublisher and its test;
 // `npm run docs` lists it in ./index.ts (by rank) and its inputs in action.yml and the README.
 import type { Logger } from "../../log.js";
-import type { Report } from "../../report/model.js";
 import type { OptionTable, ValuesOf } from "../../option.js";
+import type { Report } from "../../report/model.js";
 import type { CheckTarget } from "../checks.js";
 import type { GitHubClient, PublishError } from "../client.js";
 import type { EventContext } from "../context.js";

@@ -272,7 +272,7 @@ for n in pid net ipc uts cgroup; do t=$(readlink /proc/self/ns/$n 2>/dev/null) &
 // capabilities each subject's processes hold, to narrow each subject's probe to (never to widen it:
 // credentials.ts).
 // Builtins only in the loop: a fork per host process would cost seconds on a busy host.
-export const CENSUS_SCRIPT = framed(String.raw`
+export const CENSUS_SCRIPT = framed(`
 echo "V 1"
 cd /proc || return 0
 for p in [0-9]*; do
