@@ -249,6 +249,7 @@ const summary = {
   coldStartMs: results.c?.main.median ?? null,
   startOverheadMs: results.c?.startOverheadMs ?? null,
   startOverheadCpuMs: results.c?.startOverheadCpuMs ?? null,
+  startCpuRatio: results.c?.startCpuRatio ?? null,
   suitePeakRssMb: results.a?.peakRssMb?.median ?? null,
   bundleBytes: results.c ? Math.max(...Object.values(results.c.bundleBytes)) : null,
   parallelSpeedup: results.d?.speedup8 ?? null,
@@ -1326,7 +1327,7 @@ function renderText(s, r) {
       `    dist/cli.js check       ${spread(r.c.cliCheck)}; over bare Node ${r.c.overheadMs.cliCheck} ms`,
       `    dist/cli.js --help      ${spread(r.c.help)} (to exit); over bare Node ${r.c.overheadMs.help} ms`,
       `    Node 24 alone (-e 0)    ${spread(r.c.nodeBare)}`,
-      `    CPU to first call       main.js ${spread(r.c.mainCpu)}, bare Node ${spread(r.c.nodeBareCpu)}: ${r.c.startOverheadCpuMs} ms of our own`,
+      `    CPU to first call       main.js ${spread(r.c.mainCpu)}, bare Node ${spread(r.c.nodeBareCpu)}: ${r.c.startOverheadCpuMs} ms of our own, ${r.c.startCpuRatio}x bare Node (target <= 3; per repetition ${r.c.pairedCpuRatio.min}-${r.c.pairedCpuRatio.max})${r.c.baselineMainCpu ? `; baseline ${spread(r.c.baselineMainCpu)}, ${r.c.baselineStartCpuRatio}x` : ""}`,
       `    loaded before the engine: ${Object.entries(r.c.profile.loaded)
         .map(([k, v]) => `${k} ${v.bytes} B`)
         .join(", ")}`,

@@ -53,7 +53,7 @@ export const LAYERS = [
   {
     name: "flows",
     why: "the pipeline itself, the plan of which subjects and suites run where, and the merge of shard bundles",
-    units: ["src/pipeline.ts", "src/plan.ts", "src/merge.ts"],
+    units: ["src/pipeline.ts", "src/pipeline-run.ts", "src/plan.ts", "src/merge.ts"],
   },
   {
     name: "publishers",

@@ -15,6 +15,10 @@ export interface TreeReader {
 }
 
 const run = promisify(execFile);
+
+/** execFile as a promise, for a caller that runs git without the pinned options (a plain probe). */
+export { run as execFileAsync };
+
 const PINNED = ["-c", "core.quotePath=false", "-c", "diff.noprefix=false", "-c", "diff.mnemonicPrefix=false"];
 const MAX_BUFFER = 1024 * 1024 * 1024;
 

@@ -1,149 +1,45 @@
 // The flow (docs/architecture.md): inventory -> plan -> engine -> suites -> cleanup -> verify -> report.
-// Doors (CLI, action main) parse their inputs, call runPipeline, then render and publish.
-import { availableParallelism } from "node:os";
+// Doors (CLI, action main) parse their inputs, call runPipeline, then render and publish. This
+// module is what a run needs before its first engine call (the inventory, the plan, the engine's
+// ping); the rest of the flow is src/pipeline-run.ts, loaded while the engine answers the ping.
 import path from "node:path";
-import type { AlignmentSource, PullRequestMeta } from "./alignment/index.js";
-import { type CaseId, SUITES, type SuiteName } from "./cases/index.js";
-import { cleanupOwned, mergeCleanup } from "./engine/cleanup.js";
 import { newRunId } from "./engine/ownership.js";
-import { createEngine, type Engine } from "./engine/select.js";
-import { ConfigError, type ConfigProblem, errorEvidence } from "./errors.js";
-import { type JudgeAt, judgeAtBase } from "./inventory/base.js";
-import type { EnvironmentAccess } from "./inventory/environment.js";
-import { verifyArtifacts } from "./inventory/hashes.js";
+import { createEngine } from "./engine/select.js";
+import { ConfigError, type ConfigProblem } from "./errors.js";
+import { judgeAtBase } from "./inventory/base.js";
 import { loadInventory } from "./inventory/load.js";
 import type { Inventory } from "./inventory/schema.js";
-import { checkCompleteness } from "./inventory/verify.js";
-import { type Logger, prefixedLogger } from "./log.js";
-import { mapSettled, type Shard, selectSubjects } from "./plan.js";
-import {
-  assembleReport,
-  type CaseResult,
-  type CleanupEvidence,
-  type Report,
-  type SubjectReport,
-} from "./report/model.js";
-import { CONTAINMENT_RUNTIME, DEFAULT_PROBE_IMAGE } from "./suites/containment/index.js";
+import type { RunOptions } from "./pipeline-run.js";
+import { selectSubjects } from "./plan.js";
+import type { Report } from "./report/model.js";
 import { checkLaunchSpec, LaunchSpecError } from "./suites/lifecycle/create.js";
-import { inventorySource } from "./suites/lifecycle/locate.js";
-import { runSubject } from "./suites/lifecycle/run.js";
-import type { Observer, SuiteRuntime } from "./suites/runtime.js";
-import { TOOL_VERSION } from "./version.js";
 
-export interface RunOptions {
-  workspace: string;
-  inventoryPath: string;
-  subjects?: string[];
-  suites?: SuiteName[];
-  shard?: Shard;
-  probeImage?: string;
-  removeImages?: boolean;
-  requireComplete?: boolean;
-  parallelism?: number;
-  log: Logger;
-  signal: AbortSignal;
-  runId?: string;
-  head?: Report["head"];
-  engine?: Engine;
-  /**
-   * The PR's base, where the inventory's trust-bearing parts are read (or why it is not at hand);
-   * absent outside pull requests: the checkout's inventory is the maintainer's own.
-   */
-  judgeAt?: JudgeAt;
-  /** The alignment review of the change under test; absent: not run (report.alignment null). */
-  alignment?: { source: AlignmentSource; configPath?: string; rulesFrom?: string; pull?: PullRequestMeta };
-}
-
-/**
- * How each registered suite runs (src/suites/runtime.ts): the lifecycle drives each subject's life
- * (runSubject), the others observe the subject while it runs. A registered suite without an entry
- * does not compile.
- */
-const SUITE_RUNTIMES: Record<SuiteName, SuiteRuntime> = {
-  lifecycle: { role: "drives" },
-  containment: CONTAINMENT_RUNTIME,
-};
-
-/** Build, start-up and stop have their own timeouts; this bounds a subject as a whole. */
-const SUBJECT_SLACK_MS = 17 * 60_000;
+export type { RunOptions } from "./pipeline-run.js";
 
 /** Throws ConfigError/UsageError before any engine call; otherwise always returns a Report. */
 export async function runPipeline(opts: RunOptions): Promise<Report> {
   const t0 = Date.now();
-  const errors: Report["errors"] = [];
   const owner = opts.runId ?? newRunId();
-  const { loaded, judged, probeImage, trust, subjects, review } = await prepareRun(opts);
-  const inv = judged.inventory;
-  // Pinned artifacts and the alignment review need nothing from the engine: they run alongside.
-  const artifacts = verifyArtifacts(opts.workspace, inv, judged.pinsText);
-  const alignment = startAlignment(opts, review, errors);
-  const suites = new Set<SuiteName>(opts.suites?.length ? opts.suites : SUITES);
+  const { loaded, judged, subjects, review } = await prepareRun(opts);
   const engine = opts.engine ?? createEngine();
-  const { signal } = opts;
-  const results: Results = { cases: [], subjectReports: [], cleanups: [] };
-  try {
-    const environment = judged.environment;
-    const sources = { path: repoRelative(opts.workspace, loaded.path), text: loaded.text };
-    await runSubjects(
-      { opts, engine, owner, inv, subjects, suites, probeImage, t0, sources, environment },
-      results,
-      errors,
-    );
-  } catch (err) {
-    errors.push(errorEvidence(err));
-  } finally {
-    // Run-wide sweep: probes, the host reference, anything a cancelled subject left behind.
-    await engine.settle();
-    results.cleanups.push(
-      await cleanupOwned(
-        engine,
-        { owner },
-        {
-          trigger: signal.aborted ? String(signal.reason ?? "cancelled") : "run-end",
-          options: { removeImages: opts.removeImages !== false },
-        },
-      ),
-    );
-  }
-  if (signal.aborted)
-    errors.push({
-      kind: "cancelled",
-      message: `run cancelled (${String(signal.reason ?? "signal")}); cleanup ran`,
-    });
-  const { cases } = results;
-  return assembleReport({
-    runId: owner,
-    startedMs: t0,
-    head: opts.head ?? {},
-    ...(opts.shard ? { shard: opts.shard } : {}),
-    subjects: results.subjectReports,
-    cases,
-    artifacts: await artifacts,
-    inventory: checkCompleteness(inv, cases, {
-      suites: [...suites],
-      subjects: subjects.map((s) => s.name),
-      // Without a subject filter the base's whole list is owed (by the first shard, once).
-      removed: !opts.subjects?.length && (opts.shard?.index ?? 1) === 1 ? judged.removed : [],
-      requireComplete: opts.requireComplete !== false,
-      path: opts.inventoryPath,
-      sha256: loaded.sha256,
-      // The change's own file: a drift fix names the lines to add there.
-      text: loaded.text,
-    }),
-    errors,
-    cleanup: runCleanup(results.cleanups, signal.aborted ? String(signal.reason ?? "cancelled") : "run-end"),
-    alignment: await alignment,
-    trust,
-  });
+  // The first engine call goes out before the rest of the run is loaded, which then compiles while
+  // the engine answers. Its refusal is handled here only so that it cannot count as unhandled while
+  // the import is read; runSubjects awaits the same promise, where a dead engine fails the run.
+  const ping = (async () => engine.ping())();
+  ping.catch(() => undefined);
+  // Node reads and compiles an import()ed module before import() returns: one turn of the event
+  // loop first lets the ping's request leave, so that compiling overlaps the engine's answer.
+  await new Promise((resolve) => setImmediate(resolve));
+  const { runFromPing } = await import("./pipeline-run.js");
+  return runFromPing({ opts, t0, owner, loaded, judged, subjects, review, engine, ping });
 }
 
-type Subject = Inventory["subjects"][number];
 type Review = typeof import("./alignment/index.js");
 
 /**
  * Everything decided before any engine call: the inventory (its trust-bearing parts judged at the
- * PR's base), the probe image, the subjects of this shard, and the alignment config (loaded only
- * when asked for: it brings the YAML parser, and start-up time is a budget). Throws on bad input.
+ * PR's base), the subjects of this shard, and the alignment config (loaded only when asked for: it
+ * brings the YAML parser, and start-up time is a budget). Throws on bad input.
  */
 async function prepareRun(opts: RunOptions) {
   const inventoryFile = path.resolve(opts.workspace, opts.inventoryPath);
@@ -151,12 +47,6 @@ async function prepareRun(opts: RunOptions) {
   const loaded = await loadInventory(inventoryFile, { workspace: opts.workspace, existing: true });
   // What judges the PR comes from its base (src/inventory/base.ts), never from the PR.
   const judged = await judgeAtBase(opts.workspace, loaded, opts.judgeAt);
-  const probeImage = opts.probeImage ?? DEFAULT_PROBE_IMAGE;
-  const trust = {
-    ...judged.trust,
-    probeImage,
-    notes: [...ignoredProbeImage(loaded.inventory, probeImage), ...judged.trust.notes],
-  };
   const subjects = selectSubjects(judged.inventory.subjects, opts.subjects ?? [], opts.shard);
   refuseUnenforceable(judged.inventory, inventoryFile);
   const review: Review | undefined = opts.alignment ? await import("./alignment/index.js") : undefined;
@@ -166,171 +56,7 @@ async function prepareRun(opts: RunOptions) {
       path.resolve(opts.workspace, opts.alignment.configPath ?? review.DEFAULT_CONFIG_PATH),
     );
   }
-  return { loaded, judged, probeImage, trust, subjects, review };
-}
-
-/** The alignment review, started alongside the suites; its failure is a run error, never a throw. */
-function startAlignment(
-  opts: RunOptions,
-  review: Review | undefined,
-  errors: Report["errors"],
-): Promise<Report["alignment"]> {
-  if (!opts.alignment || !review) return Promise.resolve(null);
-  return review
-    .runAlignment({
-      workspace: opts.workspace,
-      configPath: opts.alignment.configPath,
-      source: opts.alignment.source,
-      rulesFrom: opts.alignment.rulesFrom,
-      pull: opts.alignment.pull,
-    })
-    .catch((err: unknown) => {
-      errors.push(errorEvidence(err));
-      return null;
-    });
-}
-
-interface RunContext {
-  opts: RunOptions;
-  /** Whether the inventory's references to the environment are read (src/inventory/environment.ts). */
-  environment: EnvironmentAccess;
-  engine: Engine;
-  owner: string;
-  inv: Inventory;
-  subjects: Subject[];
-  suites: Set<SuiteName>;
-  probeImage: string;
-  t0: number;
-  /** The inventory file as read, for the subjects' lines (failing cases point at them). */
-  sources: { path: string | undefined; text: string };
-}
-
-interface Results {
-  cases: CaseResult[];
-  subjectReports: SubjectReport[];
-  cleanups: CleanupEvidence[];
-}
-
-/** Each subject's observers, from the selected observing suites started once for the run. */
-type Observers = (subject: Subject) => Observer[];
-
-/** Every subject through its suites, several at once; what each produced lands in `into`. */
-async function runSubjects(run: RunContext, into: Results, errors: Report["errors"]): Promise<void> {
-  const { opts, engine, owner, subjects, suites, probeImage } = run;
-  const { log, signal } = opts;
-  // The ping's answer also says which engine answers (hence its facts and builder), so nothing
-  // else is asked before the run starts; a dead engine fails the ping with its own message.
-  await engine.ping();
-  // BuildKit's session code loads while the engine answers the calls below, not at the first build.
-  if (subjects.some((s) => s.build && s.build.builder !== "legacy")) engine.prepareBuild?.();
-  const observing = SUITES.filter((s) => suites.has(s)).flatMap((s) => {
-    const runtime = SUITE_RUNTIMES[s];
-    return runtime.role === "observes" ? [runtime] : [];
-  });
-  // Nothing is measured without the trusted probe (nor is a network-none subject's readiness):
-  // it must be here before any subject starts.
-  if (observing.length > 0 || subjects.some((s) => s.network === "none")) {
-    await engine.ensureImage(probeImage, undefined, signal);
-  }
-  // Each observing suite starts once (containment measures the host reference, off every
-  // subject's critical path), then hands each subject its observer.
-  const started = observing.map((r) => r.start({ engine, owner, probeImage, signal }));
-  const severity = severityOf(run.inv);
-  const observers: Observers = (subject) =>
-    started.map((forSubject) => withSeverity(forSubject(subject), severity));
-  const parallelism = opts.parallelism ?? availableParallelism();
-  log.info(
-    `docker-acceptance ${TOOL_VERSION}: run ${owner}, ${subjects.length} subject(s), suites ${[...suites].join(", ")}, parallelism ${parallelism}`,
-  );
-  // Several subjects at once: each line says whose it is (groups would interleave).
-  const concurrent = Math.min(parallelism, subjects.length) > 1;
-  const outcomes = await mapSettled(subjects, parallelism, (subject) => {
-    const own = concurrent ? prefixedLogger(log, subject.name) : log;
-    return own.group(`subject ${subject.name}`, () =>
-      runSubject(subjectContext(run, subject, own, severity, observers(subject))),
-    );
-  });
-  // One subject's crash never hides another's results; it becomes a run error naming it.
-  outcomes.forEach((o, i) => {
-    if (o.status === "rejected") {
-      errors.push({
-        ...errorEvidence(o.reason),
-        message: `subject ${subjects[i]!.name}: ${errorEvidence(o.reason).message}`,
-      });
-      return;
-    }
-    into.cases.push(...o.value.cases);
-    into.subjectReports.push(o.value.report);
-    if (o.value.cleanup) into.cleanups.push(o.value.cleanup);
-  });
-}
-
-/** What one subject's run is handed: its own deadline, its log, and the suites that observe it. */
-function subjectContext(
-  run: RunContext,
-  subject: Subject,
-  log: Logger,
-  severity: (id: CaseId) => "fail" | "warn",
-  observers: Observer[],
-): Parameters<typeof runSubject>[0] {
-  const { opts, engine, owner, probeImage } = run;
-  const { signal } = opts;
-  return {
-    engine,
-    owner,
-    subject,
-    workspace: opts.workspace,
-    suites: run.suites,
-    severity,
-    log,
-    // One subject's deadline never cuts another's: each gets its own, joined to the run's.
-    signal: AbortSignal.any([
-      signal,
-      AbortSignal.timeout(subject.startupTimeoutMs + subject.stopTimeoutMs + SUBJECT_SLACK_MS),
-    ]),
-    t0: run.t0,
-    removeImages: opts.removeImages !== false,
-    probeImage,
-    observers,
-    inventorySource: inventorySource(run.sources.path, run.sources.text, subject.name),
-    environment: run.environment,
-  };
-}
-
-/** A path inside the workspace, repository-relative with `/`; undefined outside it. */
-function repoRelative(workspace: string, file: string): string | undefined {
-  const rel = path.relative(path.resolve(workspace), path.resolve(workspace, file));
-  return rel && !rel.startsWith("..") && !path.isAbsolute(rel) ? rel.split(path.sep).join("/") : undefined;
-}
-
-/** An observer whose cases carry the inventory's severity for them. */
-function withSeverity(o: Observer, severity: (id: CaseId) => "fail" | "warn"): Observer {
-  return {
-    suite: o.suite,
-    observe: async (id, inspect) =>
-      (await o.observe(id, inspect)).map((r) => ({ ...r, severity: severity(r.id as CaseId) })),
-  };
-}
-
-/**
- * The probe measures the subject, so the PR must not choose it: the inventory's `probeImage` is
- * never used, and the report says so when it names another image than the one that ran.
- */
-function ignoredProbeImage(inv: Inventory, used: string): string[] {
-  if (!inv.probeImage || inv.probeImage === used) return [];
-  return [
-    `The inventory's probeImage ${JSON.stringify(inv.probeImage.slice(0, 200))} was ignored: the probe image comes only from the probe-image input (--probe-image) or the built-in default pinned by digest, never from a file in the pull request. The probe ran ${used}.`,
-  ];
-}
-
-/**
- * Every object any cleanup touched, but judged by the last, run-wide sweep: its listing is the
- * proof. A subject whose own removal failed transiently still shows it in its lifecycle.cleanup.
- */
-function runCleanup(parts: CleanupEvidence[], trigger: string): CleanupEvidence | null {
-  const merged = mergeCleanup(parts, trigger);
-  const final = parts.at(-1);
-  return merged && final ? { ...merged, completed: final.completed, remaining: final.remaining } : merged;
+  return { loaded, judged, subjects, review };
 }
 
 /** Every declared subject, not only this shard's: the same inventory fails the same way everywhere. */
@@ -345,8 +71,4 @@ function refuseUnenforceable(inv: Inventory, file: string): void {
     }
   });
   if (problems.length > 0) throw new ConfigError(problems, file);
-}
-
-function severityOf(inv: Inventory): (id: CaseId) => "fail" | "warn" {
-  return (id) => inv.severity[id] ?? "fail";
 }

@@ -6,10 +6,7 @@
 // copy still describes the subjects (how to build and start them); a change to a trust-bearing
 // part does not judge this PR, it is a Tier 1 item for a maintainer. Without the base, the
 // report says so under its headline.
-import { execFile } from "node:child_process";
 import path from "node:path";
-import { promisify } from "node:util";
-import { gitTopLevel, gitTree } from "../git.js";
 import type { Finding, TrustReport } from "../report/model.js";
 import { type EnvironmentAccess, READ_ENVIRONMENT } from "./environment.js";
 import { type LoadedInventory, parseInventory } from "./load.js";
@@ -73,6 +70,7 @@ export async function judgeAtBase(
   let rel: string;
   let text: string | undefined;
   try {
+    const { gitTopLevel, gitTree } = await loadGit();
     const top = await gitTopLevel(workspace);
     rel = path.relative(top, path.resolve(head.path)).split(path.sep).join("/");
     // An inventory outside the repository is not a file of the pull request.
@@ -203,15 +201,18 @@ async function missingCommit(workspace: string, ref: string): Promise<string | u
   if (ref === "" || ref.startsWith("-") || /[\0\n]/.test(ref))
     return `${JSON.stringify(ref)} is not a git revision`;
   try {
-    await promisify(execFile)(
-      "git",
-      ["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref}^{commit}`],
-      {
-        cwd: workspace,
-      },
-    );
+    const { execFileAsync } = await loadGit();
+    await execFileAsync("git", ["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref}^{commit}`], {
+      cwd: workspace,
+    });
     return undefined;
   } catch {
     return `the checkout does not hold ${ref.slice(0, 40)}`;
   }
 }
+
+/**
+ * Git (and with it Node's child_process, several ms of start-up) is loaded only when a pull
+ * request's base is read: a run outside one never needs it before its first engine call.
+ */
+const loadGit = () => import("../git.js");

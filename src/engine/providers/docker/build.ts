@@ -2,9 +2,10 @@
 // the legacy builder's stream, and what each build created. The BuildKit session lives in
 // buildkit.ts, imported only when a BuildKit build runs.
 import type Docker from "dockerode";
-import { contextTar } from "../../context.js";
 import type { BuilderChoice, BuildRequest, BuildStep } from "../../provider.js";
 import type { EngineIdentity } from "./identity.js";
+
+type ContextTar = typeof import("../../context.js").contextTar;
 
 export {
   type Builder,
@@ -72,6 +73,9 @@ export async function runBuild(
   choice: BuilderChoice,
   abortSignal: AbortSignal,
 ): Promise<BuildOutcome> {
+  // The context packer (and picomatch, for .dockerignore) loads with the first build, not with the
+  // engine: a run's first engine call comes long before its first build.
+  const { contextTar } = await import("../../context.js");
   let log = "";
   let legacyStep: string | undefined;
   const append = (line: string) => {
@@ -102,7 +106,7 @@ export async function runBuild(
     if (out.failure) append(`ERROR: ${out.failure}`);
     return { ...choice, ...out, log, intermediateImages: [] };
   }
-  const out = await legacyBuild(docker, req, abortSignal, append);
+  const out = await legacyBuild(docker, req, abortSignal, append, contextTar);
   return { ...choice, ...out, log, steps: [] };
 }
 
@@ -111,6 +115,7 @@ async function legacyBuild(
   req: BuildRequest,
   abortSignal: AbortSignal,
   append: (l: string) => void,
+  contextTar: ContextTar,
 ) {
   let failure: string | undefined;
   const started = Date.now();
