@@ -4,11 +4,11 @@
 import { existsSync } from "node:fs";
 import { UsageError } from "../errors.js";
 import type { Endpoint, Engine } from "./provider.js";
+import { ENGINE_CHOICES, type EngineChoice } from "./provider-names.js";
 import { engineFor, findEndpoint } from "./providers/index.js";
-import { ENGINE_CHOICES, type EngineChoice } from "./providers/names.js";
 
 export type { Engine } from "./provider.js";
-export { ENGINE_CHOICES, type EngineChoice } from "./providers/names.js";
+export { ENGINE_CHOICES, type EngineChoice } from "./provider-names.js";
 
 export type { Endpoint };
 

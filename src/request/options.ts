@@ -2,7 +2,7 @@
 // with its action input, its CLI flag and the commands that take it, its values, its default and its
 // help. Plain data: the CLI's `--help` and usage lines read it without loading the schema library.
 import { SUITES } from "../cases/suites.js";
-import { ENGINE_CHOICES, PROVIDER_CATALOGUE } from "../engine/providers/names.js";
+import { ENGINE_CHOICES, PROVIDER_CATALOGUE } from "../engine/provider-names.js";
 import { PUBLISHER_OPTIONS } from "../github/publishers/gathered.js";
 import { DEFAULT_INVENTORY_PATH } from "../inventory/path.js";
 import type { Command, Kind, RequestOption } from "../option.js";

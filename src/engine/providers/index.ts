@@ -2,9 +2,9 @@
 // under src/engine/providers/, its name in ./names.ts (the docs and the `engine` input read it) and
 // its implementation here, which the type checker holds to that list (docs/providers.md).
 import type { Endpoint, EndpointSearch, Engine } from "../provider.js";
+import { PROVIDER_NAMES, type ProviderName } from "../provider-names.js";
 import { type DockerDialect, dockerDialect } from "./docker/dialect.js";
 import { dockerApiEngine, dockerEndpoint } from "./docker/index.js";
-import { PROVIDER_NAMES, type ProviderName } from "./names.js";
 import { podmanDialect, podmanEndpoint } from "./podman/index.js";
 
 export interface Provider {
