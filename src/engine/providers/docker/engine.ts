@@ -302,21 +302,20 @@ export class DockerEngine implements Engine {
       created.push(...out.intermediateImages);
       const failedStep = out.steps.find((s) => s.error);
       const reason = out.failure ?? failedStep?.error;
-      if (reason && isStorageRace(reason, engine.product) && !req.signal?.aborted) {
+      // The engine's own failures, named by its own words or status: built again, then an ERROR.
+      const lost = out.lostTag
+        ? `reported the build done but did not know its tag ${req.tag} afterwards`
+        : reason && isStorageRace(reason, engine.product)
+          ? `lost track of its own images while building (${reason})`
+          : undefined;
+      if (lost && !req.signal?.aborted) {
         if (attempt < STORAGE_RACE_BUILDS) continue;
         throw new EngineError(
-          `build: the engine lost track of its own images while building, ${attempt} times (${reason}): the engine's fault, not the Dockerfile's`,
+          `build: the engine ${lost}, ${attempt} times: the engine's fault, not the Dockerfile's`,
           "fault",
         );
       }
       if (reason) throw new BuildFailedError(reason, out.log, choice, failedStep, created);
-      if (out.lostTag && !req.signal?.aborted) {
-        if (attempt < STORAGE_RACE_BUILDS) continue;
-        throw new EngineError(
-          `build: the engine reported the build done but did not know its tag ${req.tag} afterwards, ${attempt} times: the engine's fault, not the Dockerfile's`,
-          "fault",
-        );
-      }
       // The aux ID is the immutable image ID; older engines omit it, so read it back by our tag.
       const imageId = out.imageId ?? (await this.inspectImage(req.tag)).id;
       return { ...choice, imageId, log: out.log, steps: out.steps, intermediateImages: created };
