@@ -6,7 +6,14 @@ import { randomBytes } from "node:crypto";
 import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
 import Docker from "dockerode";
 import { EngineError } from "../../../errors.js";
-import { DEFAULT_CALL_TIMEOUT_MS, EngineLoad, InFlight, sleep, withTimeout } from "../../deadline.js";
+import {
+  DEFAULT_CALL_TIMEOUT_MS,
+  EngineLoad,
+  InFlight,
+  MAX_CALL_TIMEOUT_MS,
+  sleep,
+  withTimeout,
+} from "../../deadline.js";
 import { normalizeRef, OWNER_LABEL, ROLE_LABEL } from "../../ownership.js";
 import {
   type BuilderChoice,
@@ -86,6 +93,8 @@ export function isStorageRace(reason: string, product: string): boolean {
   return STORAGE_RACE.test(unquoted);
 }
 
+/** How long a listing's liveness ping may take (an engine that answers a listing slowly pings fast). */
+const LIVENESS_PING_MS = 10_000;
 /** How long a reserved name is watched, at least, after a create that went unanswered. */
 const RECONCILE_MS = 5000;
 
@@ -854,8 +863,39 @@ export class DockerEngine implements Engine {
     return runLine((await this.facts()).cli, spec, image);
   }
 
+  /**
+   * A listing is a read Podman answers only after taking each container's lock (the image store's,
+   * for images), so it waits on whatever holds them, in this process or any other: under load that
+   * is minutes, and no count of this engine's own calls foretells it (a fixed 30 s ERRORed four
+   * subjects of a loaded CI run). So a listing may take up to MAX_CALL_TIMEOUT_MS while the engine
+   * keeps answering its /_ping, asked once per base allowance; when a ping goes unanswered the
+   * listing ends as any call that timed out. A slow engine gives a slow listing, a dead one an ERROR.
+   */
+  private async listing<T>(what: string, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const watch = new AbortController();
+    const sent = Date.now();
+    let silent: string | undefined;
+    const timer = setInterval(() => {
+      this.pingHeaders(LIVENESS_PING_MS).catch((err: unknown) => {
+        silent ??= (err as Error).message;
+        watch.abort();
+      });
+    }, this.load.deadlineMs(this.callTimeoutMs));
+    try {
+      return await this.call(what, fn, MAX_CALL_TIMEOUT_MS, watch.signal, false);
+    } catch (err) {
+      if (silent === undefined) throw err;
+      throw new EngineError(
+        `${what}: no answer within ${Date.now() - sent} ms, and the engine stopped answering meanwhile (${silent})`,
+        "timeout",
+      );
+    } finally {
+      clearInterval(timer);
+    }
+  }
+
   async listContainers(filters: ListFilters): Promise<OwnedContainer[]> {
-    const list = await this.call("list containers", (abortSignal) =>
+    const list = await this.listing("list containers", (abortSignal) =>
       this.docker.listContainers({ all: true, filters, abortSignal }),
     );
     return list.map((c) => ({
@@ -876,7 +916,7 @@ export class DockerEngine implements Engine {
     let list: Docker.ImageInfo[];
     for (let attempt = 1; ; attempt++) {
       try {
-        list = await this.call("list images", (abortSignal) =>
+        list = await this.listing("list images", (abortSignal) =>
           this.docker.listImages({ all, filters, abortSignal }),
         );
         break;
