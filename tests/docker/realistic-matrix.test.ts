@@ -54,11 +54,20 @@ async function buildImages(names: string[]): Promise<void> {
       const spec = matrix.images[name]!;
       const args = ["build", "-q", "-t", fixtureTag(name), "--build-arg", `BASE=${DEBIAN_IMAGE}`];
       if (spec.target) args.push("--target", spec.target);
-      await run("docker", [...args, path.join(REALISTIC_DIR, spec.context)], {
-        maxBuffer: 16 * 1024 * 1024,
-      }).catch((err: { stderr?: string; message: string }) => {
-        throw new Error(`building fixture ${name}: ${err.stderr || err.message}`);
-      });
+      // Podman once reported a fixture's apt-get step "while running runtime: signal: killed" with
+      // no OOM kill or restart on record, a RUN step's runtime ended from outside: that build, not a
+      // test, is made again (twice at most); any other build failure ends the suite at once.
+      for (let attempt = 1; ; attempt++) {
+        const failure = await run("docker", [...args, path.join(REALISTIC_DIR, spec.context)], {
+          maxBuffer: 16 * 1024 * 1024,
+        }).then(
+          () => undefined,
+          (err: { stderr?: string; message: string }) => err.stderr || err.message,
+        );
+        if (failure === undefined) break;
+        if (attempt === 3 || !/while running runtime: signal: killed/.test(failure))
+          throw new Error(`building fixture ${name}: ${failure}`);
+      }
     }
   };
   await Promise.all([worker(), worker()]);
