@@ -42,7 +42,7 @@ export function commandOutputs(decision: BotDecision): Record<string, string> {
   return Object.fromEntries(
     Object.entries(COMMAND_OUTPUTS as OutputTable<BotDecision>).map(([name, o]) => [
       name,
-      String(o.value(decision)),
+      String(o.value(decision) ?? ""),
     ]),
   );
 }
