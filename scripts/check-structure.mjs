@@ -98,7 +98,7 @@ export const LAYERS = [
   },
   {
     name: "option shape",
-    why: "the shape of one entry of the option table (input, flag, kind, help, what it parses to): the publishers declare their own options in it, the request gathers them",
+    why: "the shape of one entry of the option table (input, flag, kind, help, what it parses to) and of one step output (its description and its value): the publishers declare their own options and outputs in it, the request gathers the options and the action the outputs",
     units: ["src/option.ts"],
   },
   {

@@ -1,5 +1,7 @@
-// Keeps generated documentation in sync with its sources: the README's inputs and outputs tables
-// are generated from action.yml, and its case tables from the registry of suites
+// Keeps generated documentation in sync with its sources: action.yml's inputs from the option table
+// and its outputs from the step outputs' declarations (src/action/step-outputs.ts), the list of
+// publishers (src/github/publishers/index.ts) from their modules; the README's inputs and outputs
+// tables are generated from action.yml, and its case tables from the registry of suites
 // (src/cases/index.ts), between marker comments. `npm run docs` rewrites them;
 // `npm run docs:check` (CI) fails with exit 1 when the committed README differs.
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -107,16 +109,42 @@ export function renderActionInputs(options) {
     .join("\n");
 }
 
-/** action.yml with its inputs regenerated between `# inputs:start` and `# inputs:end`. */
-export function generateActionYaml(actionYaml, options) {
-  const start =
-    "  # inputs:start (generated from the option table, src/request/options.ts and src/github/publishers/, by scripts/docs.mjs)";
-  const end = "  # inputs:end";
+/** action.yml's `outputs:` entries, from the step outputs' declarations (name to its description). */
+export function renderActionOutputs(outputs) {
+  return Object.entries(outputs)
+    .map(([name, o]) => {
+      if (!o.description) throw new Error(`step output ${name}: an output needs a description`);
+      return [`  ${name}:`, `    description: ${yamlScalar(o.description, "    ")}`].join("\n");
+    })
+    .join("\n");
+}
+
+const ACTION_SECTIONS = {
+  inputs: "the option table, src/request/options.ts and src/github/publishers/",
+  outputs:
+    "the step outputs' declarations, src/action/step-outputs.ts, src/github/publishers/ and src/bot/outputs.ts",
+};
+
+/** Replaces action.yml's text between `  # NAME:start (...)` and `  # NAME:end`; throws naming a missing marker. */
+function replaceActionSection(actionYaml, name, body) {
+  const start = `  # ${name}:start (generated from ${ACTION_SECTIONS[name]}, by scripts/docs.mjs)`;
+  const end = `  # ${name}:end`;
   const i = actionYaml.indexOf(start);
-  const j = actionYaml.indexOf(end);
+  const j = actionYaml.indexOf(end, i);
   if (i < 0 || j < i)
-    throw new Error(`action.yml: marker pair for the inputs not found; add the lines\n${start}\n${end}`);
-  return `${actionYaml.slice(0, i + start.length)}\n${renderActionInputs(options)}\n${actionYaml.slice(j)}`;
+    throw new Error(`action.yml: marker pair for the ${name} not found; add the lines\n${start}\n${end}`);
+  return `${actionYaml.slice(0, i + start.length)}\n${body}\n${actionYaml.slice(j)}`;
+}
+
+/**
+ * action.yml with its inputs regenerated between `# inputs:start` and `# inputs:end` from the
+ * option table, and its outputs between `# outputs:start` and `# outputs:end` from the step
+ * outputs' declarations (STEP_OUTPUTS, src/action/step-outputs.ts).
+ */
+export function generateActionYaml(actionYaml, options, outputs) {
+  if (!outputs) throw new Error("generateActionYaml: pass the step outputs (STEP_OUTPUTS) as well");
+  const withInputs = replaceActionSection(actionYaml, "inputs", renderActionInputs(options));
+  return replaceActionSection(withInputs, "outputs", renderActionOutputs(outputs));
 }
 
 /**
@@ -201,6 +229,11 @@ export async function loadRegistry() {
   return (await loadTs("src/cases/index.ts")).SUITE_REGISTRY;
 }
 
+/** Every step output's name and description (action.yml's outputs), compiled from their TypeScript source. */
+export async function loadStepOutputs() {
+  return (await loadTs("src/action/step-outputs.ts")).STEP_OUTPUTS;
+}
+
 /** The request's options (each action input's CLI flag), compiled from their TypeScript source. */
 export async function loadRequestOptions() {
   return (await loadTs("src/request/options.ts")).REQUEST_OPTIONS;
@@ -230,7 +263,7 @@ async function generated(check) {
   if (!check) writeFileSync(PUBLISHER_LIST, list);
   const options = await loadRequestOptions();
   const actionNow = readFileSync(ACTION, "utf8");
-  const action = generateActionYaml(actionNow, options);
+  const action = generateActionYaml(actionNow, options, await loadStepOutputs());
   files.push({ file: ACTION, current: actionNow, next: action });
   const readmeNow = readFileSync(README, "utf8");
   const readme = generateCommandDocs(
@@ -252,7 +285,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   }
   const stale = files.filter((f) => f.current !== f.next).map((f) => f.file.slice(root.length));
   const what =
-    "src/github/publishers/index.ts = the publisher modules, action.yml inputs = the option table, README tables = action.yml, src/cases/index.ts and the CLI's commands";
+    "src/github/publishers/index.ts = the publisher modules, action.yml inputs = the option table, action.yml outputs = the step outputs' declarations, README tables = action.yml, src/cases/index.ts and the CLI's commands";
   if (stale.length === 0) console.log(`generated files are in sync (${what})`);
   else if (check) {
     console.error(`out of date: ${stale.join(", ")} (${what}); run 'npm run docs' and commit`);

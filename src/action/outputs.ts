@@ -1,11 +1,17 @@
-// What the action's step reports back to the workflow: its outputs, the publishing summary in the
-// log, and whether the verdict fails the step (`fail-on`).
-import path from "node:path";
+// What the action's step reports back to the workflow: its outputs (declared in ./step-outputs.ts),
+// the publishing summary in the log, and whether the verdict fails the step (`fail-on`).
 import * as core from "@actions/core";
-import { describePublished, type PublishResult, publishedOutputs } from "../github/publishers/gathered.js";
-import { countCases, type Report } from "../report/model.js";
+import {
+  describePublished,
+  PUBLISHER_OUTPUTS,
+  type PublishResult,
+  publishedOutputs,
+} from "../github/publishers/gathered.js";
+import type { OutputTable } from "../option.js";
+import type { Report } from "../report/model.js";
 import type { ActionInputs } from "./inputs.js";
 import { logSafe } from "./log.js";
+import { type FinishedRun, finishedRun, RUN_OUTPUTS } from "./step-outputs.js";
 
 export function failsStep(verdict: Report["verdict"], failOn: ActionInputs["failOn"]): boolean {
   if (failOn === "never") return false;
@@ -13,37 +19,12 @@ export function failsStep(verdict: Report["verdict"], failOn: ActionInputs["fail
   return verdict === "fail" || verdict === "error";
 }
 
+/** The run's outputs from its report; each publisher's declared output empty until publishing fills it. */
 export function setOutputs(report: Report, reportDir: string, unverified = false): void {
-  const counts = countCases(report.cases);
-  // A bundle made by a fork's own workflow proves nothing about who ran it: a later step that gates
-  // on `verdict == 'pass'` must not be fooled by it, as the check run concludes `neutral` at most.
-  core.setOutput("verdict", unverified && report.verdict === "pass" ? "warn" : report.verdict);
-  core.setOutput("verified", String(!unverified));
-  core.setOutput("report-path", path.join(reportDir, "report.json"));
-  core.setOutput("report-dir", reportDir);
-  core.setOutput("passed", counts.passed);
-  core.setOutput("failed", counts.failed + counts.errored);
-  core.setOutput("skipped", counts.skipped);
-  core.setOutput("image-ids", JSON.stringify(imageIds(report)));
-  // Declared outputs are always set, empty until publishing fills them.
-  core.setOutput("comment-id", "");
-  core.setOutput("check-run-id", "");
-  core.setOutput("check-run-url", "");
-}
-
-/**
- * Subject name to the ID (sha256:...) of the image it was tested as, built or given. Only names
- * an inventory allows and well-formed IDs: in `mode: publish` the report is a fork's bundle, and
- * a later step of the privileged workflow may expand this output into a script.
- */
-export function imageIds(report: Report): Record<string, string> {
-  return Object.fromEntries(
-    report.subjects
-      .filter(
-        (s) => /^[a-z0-9][a-z0-9._-]{0,62}$/.test(s.name) && /^sha256:[0-9a-f]{64}$/.test(s.imageId ?? ""),
-      )
-      .map((s) => [s.name, s.imageId as string]),
-  );
+  const run = finishedRun(report, reportDir, unverified);
+  for (const [name, o] of Object.entries(RUN_OUTPUTS as OutputTable<FinishedRun>))
+    core.setOutput(name, o.value(run));
+  for (const name of Object.keys(PUBLISHER_OUTPUTS)) core.setOutput(name, "");
 }
 
 export function reportPublished(published: PublishResult): void {

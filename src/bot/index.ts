@@ -11,6 +11,7 @@ export {
   type PullRef,
   type Reaction,
 } from "./handle.js";
+export { COMMAND_OUTPUT_DESCRIPTIONS, COMMAND_OUTPUTS, commandOutputs } from "./outputs.js";
 export { type Command, parseCommands } from "./parse.js";
 export { type Pin, PUSH_MARGIN_MS, type PullHead, pinReviewedHead, type Refusal } from "./pin.js";
 export { type LastPush, lastPush } from "./pushes.js";
@@ -18,7 +19,6 @@ export { renderHelp, renderNotPinned, renderRefusal, replyMarker } from "./repli
 export { applyPinnedHead } from "./stale.js";
 export {
   assertWorkspaceAt,
-  commandOutputs,
   type PublishCommandOptions,
   type PublishCommandResult,
   publishCommandRun,

@@ -1,5 +1,5 @@
 // The two ends of a command run as the action's doors call them (docs/commands.md):
-//  - accept (`mode: command`): the decision, and the step outputs later jobs read;
+//  - accept (`mode: command`): the decision, and the step outputs later jobs read (./outputs.ts);
 //  - publish (`mode: publish` with the `command` input): pin the report to the accepted SHA,
 //    mark it stale if the PR moved on, update the one report comment and check run, then
 //    finish the command with 🚀 or 😕 (and a reply only if no report could be posted).
@@ -13,7 +13,7 @@ import type { Logger } from "../log.js";
 import type { Report } from "../report/model.js";
 import { type PublishingOptions, publishingOptions } from "../request/publishing.js";
 import { commandEventContext, type RunDecision } from "./decision.js";
-import { type BotDecision, finishCommand, isHeadStale, type Reaction, reactionFor } from "./handle.js";
+import { finishCommand, isHeadStale, type Reaction, reactionFor } from "./handle.js";
 import { applyPinnedHead } from "./stale.js";
 
 /** The webhook payload the runner saved at GITHUB_EVENT_PATH. */
@@ -27,21 +27,6 @@ export function readEventPayload(file: string | undefined): unknown {
       `GITHUB_EVENT_PATH ${file}: cannot read the event payload (${(err as Error).message})`,
     );
   }
-}
-
-/**
- * Step outputs of the accept step. `run` is "true" only for an accepted run; `decision` is the
- * whole RunDecision as JSON (pass it unchanged to the publish step's `command` input).
- */
-export function commandOutputs(decision: BotDecision): Record<string, string> {
-  if (decision.kind !== "run") return { run: "false", decision: "", "head-sha": "", pr: "", subjects: "" };
-  return {
-    run: "true",
-    decision: JSON.stringify(decision),
-    "head-sha": decision.headSha,
-    pr: String(decision.pr),
-    subjects: decision.subjects.join(","),
-  };
 }
 
 /**

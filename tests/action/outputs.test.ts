@@ -2,7 +2,7 @@
 // later step of the privileged workflow_run job may expand `image-ids` into a run script. Only
 // subject names an inventory allows and well-formed image IDs reach it.
 import { describe, expect, it } from "vitest";
-import { imageIds } from "../../src/action/outputs.js";
+import { imageIds } from "../../src/action/step-outputs.js";
 import { makeReport } from "../report/fixtures.js";
 
 const ID = `sha256:${"a".repeat(64)}`;

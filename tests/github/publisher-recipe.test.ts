@@ -1,8 +1,10 @@
-// The recipe for a new publish target (issue #28 item 4): one module calling definePublisher, and
-// its test. In a copy of the tree, a throwaway publisher with an option of its own is added and
-// nothing else is edited by hand: `npm run docs` lists it (src/github/publishers/index.ts), declares
-// its input in action.yml and the README, the request parses its input, publishReport runs it in
-// its place and its slice is in PublishResult under its name; the structure check passes.
+// The recipe for a new publish target (issue #28 items 4 and 5): one module calling definePublisher,
+// and its test. In a copy of the tree, a throwaway publisher with an option and a step output of its
+// own is added and nothing else is edited by hand: `npm run docs` lists it
+// (src/github/publishers/index.ts), declares its input and its output in action.yml and the README,
+// the request parses its input, publishReport runs it in its place, its slice is in PublishResult
+// under its name and its output is set from it (and emptied before publishing, as every declared
+// publisher output is); the structure check passes.
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -36,19 +38,32 @@ export const verdictFilePublisher = definePublisher({
     return { outcome: "written" };
   },
   describe: (s) => \`verdict file \${s.outcome}\`,
+  outputs: {
+    "verdict-file-outcome": {
+      description: "\`written\` when the verdict file was written, else \`off\`.",
+      value: (s) => s.outcome,
+    },
+  },
 });
 `;
 
 /** Bundled in the copy and run there: what a door does with the new input. */
 const PROBE = `import { publishReport } from "./src/github/publish.js";
-import { describePublished } from "./src/github/publishers/gathered.js";
+import { describePublished, PUBLISHER_OUTPUTS, publishedOutputs } from "./src/github/publishers/gathered.js";
+import { STEP_OUTPUTS } from "./src/action/step-outputs.js";
 import { parseRequest } from "./src/request/parse.js";
 import { publishingOptions } from "./src/request/publishing.js";
 const [file] = process.argv.slice(2);
 const request = parseRequest({ verdictFile: file, jobSummary: "false" }, ["verdictFile", "jobSummary"], "input");
 const report = { verdict: "fail", cases: [], subjects: [] };
 const result = await publishReport(report, { publishing: publishingOptions(request) });
-console.log(JSON.stringify({ slice: result.verdictFile, line: describePublished(result) }));
+console.log(JSON.stringify({
+  slice: result.verdictFile,
+  line: describePublished(result),
+  outputs: publishedOutputs(result),
+  emptied: Object.keys(PUBLISHER_OUTPUTS),
+  declared: Object.keys(STEP_OUTPUTS),
+}));
 `;
 
 let copy: string;
@@ -66,7 +81,7 @@ beforeAll(() => {
 afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
 describe("a new publisher is its module (and its test)", () => {
-  it("npm run docs lists it by rank and declares its input in action.yml and the README; nothing else changes", () => {
+  it("npm run docs lists it by rank and declares its input and output in action.yml and the README; nothing else changes", () => {
     const list = readFileSync(path.join(copy, "src/github/publishers/index.ts"), "utf8");
     expect(list).toContain('import { verdictFilePublisher } from "./verdict-file.js";');
     expect(list).toMatch(
@@ -78,8 +93,18 @@ describe("a new publisher is its module (and its test)", () => {
       required: false,
       default: "",
     });
-    expect(readFileSync(path.join(copy, "README.md"), "utf8")).toContain(
+    expect(action.outputs["verdict-file-outcome"]).toEqual({
+      description: "`written` when the verdict file was written, else `off`.",
+    });
+    // In the publishers' place among the outputs: by rank, before the comment's.
+    const outputs = Object.keys(action.outputs);
+    expect(outputs.indexOf("verdict-file-outcome")).toBe(outputs.indexOf("comment-id") - 1);
+    const readme = readFileSync(path.join(copy, "README.md"), "utf8");
+    expect(readme).toContain(
       "| `verdict-file` | — | Write the verdict to this file as well. Empty: no file. | — |",
+    );
+    expect(readme).toContain(
+      "| `verdict-file-outcome` | `written` when the verdict file was written, else `off`. |",
     );
     // Only the generated files differ from the repository's, besides the new module.
     const changed = ["src/github/publishers/index.ts", "action.yml", "README.md"].filter(
@@ -89,7 +114,7 @@ describe("a new publisher is its module (and its test)", () => {
     expect(run(["scripts/docs.mjs", "--check"])).toMatch(/in sync/);
   });
 
-  it("the request parses its input and publishReport runs it, its slice under its name", async () => {
+  it("the request parses its input and publishReport runs it, its slice under its name, its output from it", async () => {
     const { build } = await import("esbuild");
     await build({
       stdin: { contents: PROBE, resolveDir: copy, loader: "ts" },
@@ -106,10 +131,43 @@ describe("a new publisher is its module (and its test)", () => {
       "published: verdict file written, comment not-applicable, check run skipped, 0 GitHub API request(s)",
     );
     expect(readFileSync(target, "utf8")).toBe("fail");
+    expect(out.outputs).toEqual({ "verdict-file-outcome": "written" });
+    expect(out.emptied).toEqual(["verdict-file-outcome", "comment-id", "check-run-id", "check-run-url"]);
+    expect(out.declared).toContain("verdict-file-outcome");
   }, 60_000);
 
   it("the structure check passes with it", () => {
     expect(run([path.join(copy, "scripts/check-structure.mjs"), "--root", copy])).toMatch(/0 offenders/);
+  }, 60_000);
+
+  it("docs:check fails while action.yml's outputs differ from the declarations", () => {
+    const check = () => {
+      try {
+        run(["scripts/docs.mjs", "--check"]);
+        return undefined;
+      } catch (err) {
+        return err as { status: number; stderr: string };
+      }
+    };
+    // In sync after `npm run docs` (the first test checks it).
+    const actionFile = path.join(copy, "action.yml");
+    const moduleFile = path.join(copy, "src/github/publishers/verdict-file.ts");
+    const [actionText, moduleText] = [readFileSync(actionFile, "utf8"), readFileSync(moduleFile, "utf8")];
+    try {
+      // action.yml edited by hand: its output no longer says what the module declares.
+      writeFileSync(actionFile, actionText.replace("else `off`.", "else `off` (edited)."));
+      expect(check()).toMatchObject({ status: 1, stderr: expect.stringMatching(/out of date: action\.yml/) });
+      writeFileSync(actionFile, actionText);
+      // The declaration changed, action.yml (and so the README) not regenerated.
+      writeFileSync(moduleFile, moduleText.replace('"verdict-file-outcome"', '"verdict-file-written"'));
+      expect(check()).toMatchObject({
+        status: 1,
+        stderr: expect.stringMatching(/out of date: action\.yml, README\.md/),
+      });
+    } finally {
+      writeFileSync(actionFile, actionText);
+      writeFileSync(moduleFile, moduleText);
+    }
   }, 60_000);
 
   it("docs:check fails while the list or action.yml is stale", () => {

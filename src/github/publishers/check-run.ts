@@ -58,5 +58,11 @@ export const checkRunPublisher = definePublisher({
     }
   },
   describe: (s) => `check run ${s.outcome}${s.id ? ` (#${s.id})` : ""}`,
-  outputs: (s) => ({ "check-run-id": s.id, "check-run-url": s.url }),
+  outputs: {
+    "check-run-id": { description: "ID of the check run, empty when none was created.", value: (s) => s.id },
+    "check-run-url": {
+      description: "Web URL of the check run, empty when none was created.",
+      value: (s) => s.url,
+    },
+  },
 });

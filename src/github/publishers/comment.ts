@@ -72,7 +72,12 @@ export const commentPublisher = definePublisher({
     }
   },
   describe: (s) => `comment ${s.outcome}${s.id ? ` (#${s.id})` : ""}`,
-  outputs: (s) => ({ "comment-id": s.id }),
+  outputs: {
+    "comment-id": {
+      description: "ID of the PR comment created or updated, empty when none was posted.",
+      value: (s) => s.id,
+    },
+  },
 });
 
 async function upsert(

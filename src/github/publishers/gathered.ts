@@ -1,7 +1,8 @@
 // What the list of publishers (./index.ts) adds up to: the options they own (the request gathers
-// them, src/request/options.ts), the values publishReport takes, and PublishResult, a record of
-// every publisher's slice keyed by its name. Derived, so a new publisher changes none of this.
-import type { ValuesOf } from "../../option.js";
+// them, src/request/options.ts), the step outputs they declare (src/action/step-outputs.ts gathers
+// them), the values publishReport takes, and PublishResult, a record of every publisher's slice
+// keyed by its name. Derived, so a new publisher changes none of this.
+import { describeOutputs, type OutputDescriptions, type ValuesOf } from "../../option.js";
 import { PUBLISHERS } from "./index.js";
 
 type Listed = (typeof PUBLISHERS)[number];
@@ -27,12 +28,22 @@ export type PublishResult = PublishedSlices & {
   errors: Array<{ kind: string; message: string }>;
 };
 
-/** The step outputs the publishers set from their slices (each declared in action.yml). */
+/** Every publisher's step outputs with their descriptions, in the list's order (a name twice throws). */
+export const PUBLISHER_OUTPUTS: OutputDescriptions = describeOutputs(
+  ...PUBLISHERS.map((p) => p.outputs ?? {}),
+);
+
+/** The step outputs the publishers set from their slices; those whose value is undefined are left out. */
 export function publishedOutputs(result: PublishResult): Record<string, number | string> {
   const out: Record<string, number | string> = {};
   for (const p of PUBLISHERS) {
     const slice = result[p.name as PublisherName] as ReturnType<Listed["initial"]>;
-    for (const [k, v] of Object.entries(p.outputs?.(slice as never) ?? {})) if (v !== undefined) out[k] = v;
+    const outputs: Readonly<Record<string, { value(s: never): number | string | undefined }>> =
+      p.outputs ?? {};
+    for (const [name, o] of Object.entries(outputs)) {
+      const v = o.value(slice as never);
+      if (v !== undefined) out[name] = v;
+    }
   }
   return out;
 }

@@ -3,10 +3,12 @@
 // A publisher owns everything about itself in its module: its options (action inputs and CLI
 // flags, with their action.yml descriptions: the request gathers them, src/request/options.ts),
 // its outcome (its slice of PublishResult, keyed by its name), its part of the log line and its
-// step outputs. A new publish target is one module calling definePublisher and its test;
-// `npm run docs` lists it in ./index.ts (by rank) and its inputs in action.yml and the README.
+// step outputs (each with its action.yml description; the action sets them empty before
+// publishing, then from its slice). A new publish target is one module calling definePublisher
+// and its test; `npm run docs` lists it in ./index.ts (by rank) and its inputs and outputs in
+// action.yml and the README.
 import type { Logger } from "../../log.js";
-import type { OptionTable, ValuesOf } from "../../option.js";
+import type { OptionTable, OutputTable, ValuesOf } from "../../option.js";
 import type { Report } from "../../report/model.js";
 import type { CheckTarget } from "../checks.js";
 import type { GitHubClient, PublishError } from "../client.js";
@@ -115,8 +117,11 @@ export interface Publisher<
   publish(run: PublishRun, own: ValuesOf<O>, held: number): Promise<PublisherOutcome<A>>;
   /** Its part of the log line (`published: check run completed (#5), ...`); undefined: none. */
   describe?(slice: PublisherOutcome<A>): string | undefined;
-  /** The step outputs it sets (each declared in action.yml); undefined values are left unset. */
-  outputs?(slice: PublisherOutcome<A>): Record<string, number | string | undefined>;
+  /**
+   * The step outputs it sets, by name: each one's action.yml description and its value from the
+   * slice (undefined: left empty). Every one is set empty before publishing.
+   */
+  readonly outputs?: OutputTable<PublisherOutcome<A>>;
 }
 
 /** Declares a publisher, keeping its name, options and outcomes as literal types (for PublishResult). */
