@@ -63,6 +63,8 @@ export interface ProbeEvidence {
   rootReadable: boolean;
   /** The capabilities the probe itself held (its own permitted set, as the kernel showed it). */
   held?: string[];
+  /** What the engine-reach asks found (absent: the probe did not ask); moved to ContainmentEvidence. */
+  reach?: EngineReach | { error: string };
   uid: number;
   gid: number;
 }
