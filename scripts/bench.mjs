@@ -311,6 +311,11 @@ async function benchSuiteVsFloor(n, what = "(a) full suites on the hardened fixt
     floor: stats(floor),
     floorSteps: Object.fromEntries(stepNames.map((k) => [k, floorMedians[k]])),
     phases: phaseMedians,
+    // The containment phase per repetition (its spread, not only its median): issue #24's figure.
+    containmentProbes: {
+      ...stats(phases.map((p) => p["containment probes"])),
+      perRep: phases.map((p) => round(p["containment probes"])),
+    },
     aboveFloor: aboveFloor(phaseMedians, floorMedians, median(pipeline) - median(floor)),
     ratio: round(median(suite) / median(floor), 2),
     pipelineRatio: round(median(pipeline) / median(floor), 2),
@@ -328,6 +333,10 @@ async function benchSuiteVsFloor(n, what = "(a) full suites on the hardened fixt
             suite: stats(before.suite),
             pipeline: stats(before.pipeline),
             phases: medians(before.phases),
+            containmentProbes: {
+              ...stats(before.phases.map((p) => p["containment probes"])),
+              perRep: before.phases.map((p) => round(p["containment probes"])),
+            },
             ratio: round(median(before.suite) / median(floor), 2),
             pipelineRatio: round(median(before.pipeline) / median(floor), 2),
           },

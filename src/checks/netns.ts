@@ -4,18 +4,22 @@
 // speaks through nc, which every busybox has (wget is absent or broken in some static builds).
 // Parameters travel in the environment, never interpolated into the script.
 
+import { EXCHANGE_SH } from "../engine/probe-exchange.js";
 import type { Engine, ProbeSpec } from "../engine/provider.js";
 import { runProbe, trustedProbe } from "../engine/trusted-probe.js";
 
 // ask METHOD PATH SECONDS: one HTTP/1.0 request to DA_PORT. tcpx SECONDS: connect, send DA_SEND,
-// print the answer ("@@refused" when the connection is refused). backoff: sleep, growing.
-// Busybox nc's -w bounds only the connect, so `timeout` bounds the whole exchange.
-const PRELUDE = String.raw`
+// print the answer ("@@refused" when the connection is refused). backoff: sleep, growing. Both
+// exchange through xchg (../engine/probe-exchange.ts), which keeps nc's input open while the
+// answer comes (busybox nc half-closes at its input's end, and a server that hangs up on that
+// never sends a late answer) and bounds the whole exchange by SECONDS.
+export const PRELUDE = String.raw`
 set -u
-ask() { printf '%s %s HTTP/1.0\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n' "$1" "$2" | nc -w "$3" 127.0.0.1 "$DA_PORT" 2>/dev/null; }
-tcpx() { { printf '%s' "$DA_SEND" | timeout "$1" nc -w "$1" 127.0.0.1 "$DA_PORT" 2>&1 1>&3 | grep -q "can.t connect" && echo "@@refused"; } 3>&1 2>/dev/null | head -c 65536; }
+${EXCHANGE_SH}
+ask() { r=$(printf '%s %s HTTP/1.0\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n.' "$1" "$2"); xchg "$3" 127.0.0.1 "$DA_PORT" "\${r%.}"; }
+tcpx() { xchg "$1" 127.0.0.1 "$DA_PORT" "$DA_SEND" | head -c 65536; }
 backoff() { sleep "$delay"; case "$delay" in 0.05) delay=0.1 ;; 0.1) delay=0.25 ;; esac; }
-`;
+`.replaceAll("\\${", "${");
 
 /** Per request (nc -w), and what a probe container needs beyond its own waiting to start and stop. */
 export const ASK_TIMEOUT_S = 5;

@@ -2,6 +2,7 @@
 // `expect`). From the host through the published port; on network "none" from a probe in the
 // subject's namespace.
 import * as z from "zod";
+import { parseExchange } from "../../engine/probe-exchange.js";
 import { text } from "../fields.js";
 import { defineKind, eachProbe, IN_NETNS, pollReady } from "../kind.js";
 import { ASK_TIMEOUT_S, between, type NetnsTarget, PROBE_MARGIN_MS, runInNetns } from "../netns.js";
@@ -101,7 +102,5 @@ async function waitInNetns(
 async function exchangeInNetns(t: NetnsTarget, send: string | undefined): Promise<TcpAnswer> {
   const timeoutMs = ASK_TIMEOUT_S * 1000 + PROBE_MARGIN_MS;
   const stdout = await runInNetns(t, EXCHANGE, { DA_SEND: send ?? "" }, timeoutMs);
-  const block = between(stdout, "@@begin 0\n", "\n@@end 0\n");
-  if (block === undefined || block.includes("@@refused")) return { connected: false, answer: "" };
-  return { connected: true, answer: block };
+  return parseExchange(between(stdout, "@@begin 0\n", "\n@@end 0\n"));
 }

@@ -63,6 +63,8 @@ export interface ProbeEvidence {
   rootReadable: boolean;
   /** The capabilities the probe itself held (its own permitted set, as the kernel showed it). */
   held?: string[];
+  /** What the engine-reach asks found (absent: the probe did not ask); moved to ContainmentEvidence. */
+  reach?: EngineReach | { error: string };
   uid: number;
   gid: number;
 }
@@ -91,8 +93,9 @@ export interface ContainmentEvidence {
       }
     | { error: string };
   /**
-   * What answered the engine API's requests from inside the subject's network (absent: it has no
-   * network, or recorded data), or why it could not be asked.
+   * What answered the engine API's requests from inside the subject's network, asked by the subject
+   * probe (absent: it has no network of its own, "none" or the host's, or recorded data), or why it
+   * could not be asked.
    */
   reach?: EngineReach | { error: string };
   /** Other containers on the engine (never the subject, never this run's probes), or why not listed. */

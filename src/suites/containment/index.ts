@@ -5,11 +5,11 @@ import { readlink } from "node:fs/promises";
 import { OWNER_LABEL } from "../../engine/ownership.js";
 import type { Engine } from "../../engine/provider.js";
 import { runProbe, whileFrozen } from "../../engine/trusted-probe.js";
-import { errorEvidence } from "../../errors.js";
+import { EngineError, errorEvidence } from "../../errors.js";
 import type { CaseResult } from "../../report/model.js";
 import type { SuiteRuntime } from "../runtime.js";
 import { type Credentials, launchCredentials, measuredCredentials, sameCredentials } from "./credentials.js";
-import { measureEngineReach } from "./engine-reach.js";
+import { type ReachAsks, reachTargets } from "./engine-reach.js";
 import type { ContainmentEvidence, OtherContainer, ProcessEvidence } from "./evidence.js";
 import { gradeContainment } from "./grade.js";
 import { type InspectEvidence, inspectEvidence } from "./inspect.js";
@@ -246,7 +246,7 @@ interface Observed {
   reach?: ContainmentEvidence["reach"];
 }
 
-/** The frozen subject's inspect, then its probes. */
+/** The frozen subject's inspect, then its probe (which asks, from the subject's network, whether the engine answers there). */
 async function observe(
   target: ContainmentTarget,
   opts: ContainmentOptions,
@@ -255,19 +255,31 @@ async function observe(
   const raw = await opts.engine.inspect(target.containerId, opts.signal);
   const inspect = inspectEvidence(raw);
   if (!inspect.running) return { inspect, probe: { error: "the container is not running" } };
-  // A subject without a network has no way to the engine's port: nothing to ask. The ask runs
-  // beside the process probe (its own container, in the subject's network), inside the freeze.
-  const reach =
-    inspect.modes.net === "none"
+  // A subject without a network has no way to the engine's port: nothing to ask. On the host's
+  // network the case fails whatever answers. Otherwise the subject probe asks from inside the
+  // subject's network (./engine-reach.ts), within the freeze, in the same container as its reading.
+  const net = inspect.modes.net;
+  const asks =
+    net === "none" || net === "host"
       ? undefined
-      : measureEngineReach(opts.engine, opts.owner, opts.probeImage, inspect.id, opts.signal).catch(
-          (err: unknown) => ({ error: errorEvidence(err).message }),
-        );
-  const probe = await probeSubject(inspect, raw.state.pid, target, opts, frozen).catch((err: unknown) => ({
+      : await reachTargets(opts.engine).catch((err: unknown) => ({ error: errorEvidence(err).message }));
+  const probed = await probeSubject(
+    inspect,
+    raw.state.pid,
+    target,
+    opts,
+    frozen,
+    asks && !("error" in asks) ? asks : undefined,
+  ).catch((err: unknown) => ({
     error: errorEvidence(err).message,
     ...(err instanceof ProbeParseError ? { unverified: true } : {}),
   }));
-  return { inspect, probe, ...(reach ? { reach: await reach } : {}) };
+  if (!asks) return { inspect, probe: probed };
+  if ("error" in asks) return { inspect, probe: probed, reach: { error: asks.error } };
+  if ("error" in probed)
+    return { inspect, probe: probed, reach: { error: `the probe did not report: ${probed.error}` } };
+  const { reach, ...probe } = probed;
+  return { inspect, probe, reach: reach ?? { error: "the probe's report has no engine-reach records" } };
 }
 
 /**
@@ -305,6 +317,7 @@ async function probeSubject(
   target: ContainmentTarget,
   opts: ContainmentOptions,
   frozen: boolean,
+  reach?: ReachAsks,
 ): Promise<ContainmentEvidence["probe"]> {
   const launch: SubjectLaunch = {
     subjectId: inspect.id,
@@ -322,16 +335,18 @@ async function probeSubject(
   };
   // Frozen, the subject cannot watch one probe's writes before the next reads it: the full probe
   // runs at once as the launch's credentials, and its report is kept when the processes it read
-  // call for exactly what it held; otherwise it runs again as they call for. Not frozen, every
-  // read comes before any write: the processes are measured first (no writes), then one full probe.
+  // call for exactly what it held; otherwise it runs again as they call for (without asking the
+  // engine again: the first report's asks are kept). Not frozen, every read comes before any
+  // write: the processes are measured first (no writes), then one full probe, which asks.
   const first = launchCredentials(inspect);
   if (first && frozen) {
-    const report = await fullProbe(launch, first, opts).catch(() => undefined);
+    const report = await fullProbe({ ...launch, reach }, first, opts).catch(() => undefined);
     if (report && !("error" in report) && report.processes.length > 0) {
       const wanted = measuredCredentials(report.processes, inspect);
       const held = { uid: first.uid, gid: first.gid, caps: report.held ?? first.caps };
       if (!wanted || sameCredentials(wanted, held)) return report;
-      return fullProbe(launch, wanted, opts);
+      const again = await fullProbe(launch, wanted, opts);
+      return "error" in again || !report.reach ? again : { ...again, reach: report.reach };
     }
   }
   const counted = (await opts.census?.().catch(() => undefined))?.get(inspect.id);
@@ -343,7 +358,7 @@ async function probeSubject(
       error: `could not resolve user ${JSON.stringify(inspect.user)} to a uid:gid (no subject process visible)`,
     };
   }
-  return fullProbe(launch, creds, opts);
+  return fullProbe({ ...launch, reach }, creds, opts);
 }
 
 /** The processes' status as the host shows them, read as nobody holding nothing: whom to probe as. */
@@ -375,11 +390,18 @@ async function fullProbe(
   creds: Credentials,
   opts: ContainmentOptions,
 ): Promise<ContainmentEvidence["probe"]> {
-  const run = await runProbe(
-    opts.engine,
-    probeOptions(opts.owner, opts.probeImage, { ...launch, ...creds }),
-    opts.signal,
-  );
+  const spec = probeOptions(opts.owner, opts.probeImage, { ...launch, ...creds });
+  let run: Awaited<ReturnType<typeof runProbe>>;
+  try {
+    run = await runProbe(opts.engine, spec, opts.signal);
+  } catch (err) {
+    // An engine that will not launch the probe in the subject's network still gets it read, as
+    // before the asks joined it: without them, the asks' evidence saying why.
+    if (!launch.reach || !(err instanceof EngineError && err.kind === "engine")) throw err;
+    const read = await fullProbe({ ...launch, reach: undefined }, creds, opts);
+    const why = `the engine did not launch the probe in the subject's network (${errorEvidence(err).message})`;
+    return "error" in read ? read : { ...read, reach: { error: why } };
+  }
   try {
     return parseProbeOutput(verifiedRun(run), creds.uid, creds.gid);
   } catch (err) {

@@ -4,6 +4,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { ProbeSpec } from "../../engine/provider.js";
 import { trustedProbe } from "../../engine/trusted-probe.js";
+import { parseReach, REACH_SH, type ReachAsks, reachDeadlineMs, reachEnv } from "./engine-reach.js";
 import { decodeCaps, type ProbeEvidence, type ProcessEvidence, type WriteProbe } from "./evidence.js";
 import { unescapeOctal } from "./mounts.js";
 
@@ -192,6 +193,11 @@ set -fu
 IFS='
 '
 echo "V 1"
+# The engine-reach asks (DA_ASK set: this probe is in the subject's network namespace), first, so
+# every way out of the reading below still has them: ./engine-reach.ts.
+[ -z "\${DA_ASK:-}" ] || {
+${REACH_SH}
+}
 # The status of the processes the host shows as the subject's (world-readable): all an ids probe
 # reads, and all a full one can when its credentials open none of them (namespaces, mounts unread).
 statuses() {
@@ -345,6 +351,11 @@ export interface ProbeLaunch {
   existsPaths: string[];
   /** "ids": only read the processes' status (to learn the uid:gid of a user given by name). */
   mode?: "full" | "ids";
+  /**
+   * The engine-reach asks (./engine-reach.ts), when the subject has a network namespace to join: the
+   * probe is then launched in it (`container:<subject>`), asks first, and may run that much longer.
+   */
+  reach?: ReachAsks;
 }
 
 /** Paths as the probe takes them, one a line: one with a control character in it is not probed. */
@@ -355,10 +366,12 @@ function pathList(paths: readonly string[]): string {
 /**
  * The subject probe: in the host's PID namespace (where a subject with its own cannot see it),
  * reading the subject's processes through the subject's own procfs; as the uid:gid and with the
- * capabilities `l` says, no-new-privileges, read-only root, no network.
+ * capabilities `l` says, no-new-privileges, read-only root; no network, or, to ask whether the
+ * engine answers there, the subject's (the report still leaves only by the probe's own output, which
+ * nothing in that network can reach).
  */
 export function probeOptions(owner: string, image: string, l: ProbeLaunch): ProbeSpec {
-  return trustedProbe(
+  const spec = trustedProbe(
     owner,
     image,
     { name: "da-probe", text: PROBE_SCRIPT },
@@ -372,11 +385,13 @@ export function probeOptions(owner: string, image: string, l: ProbeLaunch): Prob
         DA_NONCE: randomBytes(6).toString("hex"),
         DA_ROOTS: pathList(l.writableRoots),
         DA_EXISTS: pathList(l.existsPaths),
+        ...(l.reach ? reachEnv(l.reach) : {}),
       },
-      namespaces: { pid: "host", net: "none" },
+      namespaces: { pid: "host", net: l.reach ? `container:${l.subjectId}` : "none" },
       caps: l.caps,
     },
   );
+  return l.reach ? { ...spec, timeoutMs: spec.timeoutMs + reachDeadlineMs(l.reach) } : spec;
 }
 
 export function hostProbeOptions(owner: string, image: string): ProbeSpec {
@@ -496,6 +511,8 @@ export function parseProbeOutput(text: string, uid: number, gid: number): ProbeE
     }
   }
   for (const p of ev.processes) if (Object.keys(p.status).length === 0) p.unreadable.push("status");
+  const reach = parseReach(lines);
+  if (reach) ev.reach = reach;
   return ev;
 }
 
