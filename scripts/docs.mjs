@@ -3,10 +3,11 @@
 // graders' index (src/suites/containment/graders/index.ts) from the grader files, action.yml's inputs
 // from the option table and its outputs from the step outputs' declarations
 // (src/action/step-outputs.ts), the list of publishers (src/github/publishers/index.ts) from their
-// modules; the README's inputs and outputs
+// modules, the inventory's and the report's JSON Schemas (acceptance/*.schema.json, what
+// `docker-acceptance schema` prints) from their zod schemas; the README's inputs and outputs
 // tables are generated from action.yml, and its case tables from the registry of suites
 // (src/cases/index.ts), between marker comments. `npm run docs` rewrites them;
-// `npm run docs:check` (CI) fails with exit 1 when the committed README differs.
+// `npm run docs:check` (CI) fails with exit 1 when a committed one differs.
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parse, stringify } from "yaml";
@@ -155,15 +156,23 @@ export function generateActionYaml(actionYaml, options, outputs) {
  * (each read from the module itself), so a new publisher is its module and its test.
  */
 export async function generatePublisherList(dir = `${root}src/github/publishers/`) {
-  const found = [];
+  const declared = [];
   for (const name of readdirSync(dir).sort()) {
     if (!name.endsWith(".ts") || name === "types.ts" || name === "index.ts") continue;
     const text = readFileSync(`${dir}${name}`, "utf8");
-    for (const m of text.matchAll(/^export const (\w+) = definePublisher\(/gm)) {
-      const mod = await loadTs(`${dir}${name}`, true);
-      found.push({ file: name.replace(/\.ts$/, ".js"), id: m[1], rank: mod[m[1]].rank });
-    }
+    for (const m of text.matchAll(/^export const (\w+) = definePublisher\(/gm))
+      declared.push({ name, id: m[1] });
   }
+  // One bundle for them all (each rank read from its module).
+  const entry = declared
+    .map((p, i) => `export { ${p.id} as p${i} } from ${JSON.stringify(`${dir}${p.name}`)};`)
+    .join("\n");
+  const mods = declared.length ? await loadTsSource(entry, dir) : {};
+  const found = declared.map((p, i) => ({
+    file: p.name.replace(/\.ts$/, ".js"),
+    id: p.id,
+    rank: mods[`p${i}`].rank,
+  }));
   found.sort((a, b) => a.rank - b.rank || a.id.localeCompare(b.id));
   const imports = [...found]
     .sort((a, b) => a.file.localeCompare(b.file))
@@ -415,14 +424,31 @@ async function generated(check) {
   }
   put(GRADER_INDEX, generateGraderIndex(cases.containment ?? []));
   put(PUBLISHER_LIST, await generatePublisherList());
-  const options = await loadRequestOptions();
+  // What the rest is generated from, compiled in one bundle once the lists above are written: the
+  // JSON Schemas (`docker-acceptance schema [--report]`) name every case ID, the options import the
+  // publishers' list.
+  const src = await loadTsSource(
+    [
+      ["REQUEST_OPTIONS", "src/request/options.ts"],
+      ["STEP_OUTPUTS", "src/action/step-outputs.ts"],
+      ["SUITE_REGISTRY", "src/cases/index.ts"],
+      ["schemaText", "src/commands/schema.ts"],
+      ["commandsTable", "src/cli/help.ts"],
+    ]
+      .map(([name, file]) => `export { ${name} } from ${JSON.stringify(`${root}${file}`)};`)
+      .join("\n"),
+    root,
+  );
+  for (const which of ["inventory", "report"])
+    put(`${root}acceptance/${which}.schema.json`, src.schemaText(which));
+  const options = src.REQUEST_OPTIONS;
   const actionNow = readFileSync(ACTION, "utf8");
-  const action = generateActionYaml(actionNow, options, await loadStepOutputs());
+  const action = generateActionYaml(actionNow, options, src.STEP_OUTPUTS);
   files.push({ file: ACTION, current: actionNow, next: action });
   const readmeNow = readFileSync(README, "utf8");
   const readme = generateCommandDocs(
-    generateCaseDocs(generateReadme(readmeNow, action, options), await loadRegistry()),
-    await loadCliHelp(),
+    generateCaseDocs(generateReadme(readmeNow, action, options), src.SUITE_REGISTRY),
+    src,
   );
   files.push({ file: README, current: readmeNow, next: readme });
   return files;
@@ -439,7 +465,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   }
   const stale = files.filter((f) => f.current !== f.next).map((f) => f.file.slice(root.length));
   const what =
-    "src/cases/<suite>/index.ts = the case files, src/suites/containment/graders/index.ts = the grader files, src/github/publishers/index.ts = the publisher modules, action.yml inputs = the option table, action.yml outputs = the step outputs' declarations, README tables = action.yml, src/cases/index.ts and the CLI's commands";
+    "src/cases/<suite>/index.ts = the case files, src/suites/containment/graders/index.ts = the grader files, src/github/publishers/index.ts = the publisher modules, acceptance/*.schema.json = the inventory and report schemas, action.yml inputs = the option table, action.yml outputs = the step outputs' declarations, README tables = action.yml, src/cases/index.ts and the CLI's commands";
   if (stale.length === 0) console.log(`generated files are in sync (${what})`);
   else if (check) {
     console.error(`out of date: ${stale.join(", ")} (${what}); run 'npm run docs' and commit`);
