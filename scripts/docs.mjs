@@ -1,9 +1,13 @@
-// Keeps generated documentation in sync with its sources: action.yml's inputs from the option table
-// and its outputs from the step outputs' declarations (src/action/step-outputs.ts), the list of
-// publishers (src/github/publishers/index.ts) from their modules; the README's inputs and outputs
+// Keeps generated documentation in sync with its sources: each suite's list of cases
+// (src/cases/<suite>/index.ts, between markers) from its case files and their ranks, the containment
+// graders' index (src/suites/containment/graders/index.ts) from the grader files, action.yml's inputs
+// from the option table and its outputs from the step outputs' declarations
+// (src/action/step-outputs.ts), the list of publishers (src/github/publishers/index.ts) from their
+// modules, the inventory's and the report's JSON Schemas (acceptance/*.schema.json, what
+// `docker-acceptance schema` prints) from their zod schemas; the README's inputs and outputs
 // tables are generated from action.yml, and its case tables from the registry of suites
 // (src/cases/index.ts), between marker comments. `npm run docs` rewrites them;
-// `npm run docs:check` (CI) fails with exit 1 when the committed README differs.
+// `npm run docs:check` (CI) fails with exit 1 when a committed one differs.
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parse, stringify } from "yaml";
@@ -152,15 +156,23 @@ export function generateActionYaml(actionYaml, options, outputs) {
  * (each read from the module itself), so a new publisher is its module and its test.
  */
 export async function generatePublisherList(dir = `${root}src/github/publishers/`) {
-  const found = [];
+  const declared = [];
   for (const name of readdirSync(dir).sort()) {
     if (!name.endsWith(".ts") || name === "types.ts" || name === "index.ts") continue;
     const text = readFileSync(`${dir}${name}`, "utf8");
-    for (const m of text.matchAll(/^export const (\w+) = definePublisher\(/gm)) {
-      const mod = await loadTs(`${dir}${name}`, true);
-      found.push({ file: name.replace(/\.ts$/, ".js"), id: m[1], rank: mod[m[1]].rank });
-    }
+    for (const m of text.matchAll(/^export const (\w+) = definePublisher\(/gm))
+      declared.push({ name, id: m[1] });
   }
+  // One bundle for them all (each rank read from its module).
+  const entry = declared
+    .map((p, i) => `export { ${p.id} as p${i} } from ${JSON.stringify(`${dir}${p.name}`)};`)
+    .join("\n");
+  const mods = declared.length ? await loadTsSource(entry, dir) : {};
+  const found = declared.map((p, i) => ({
+    file: p.name.replace(/\.ts$/, ".js"),
+    id: p.id,
+    rank: mods[`p${i}`].rank,
+  }));
   found.sort((a, b) => a.rank - b.rank || a.id.localeCompare(b.id));
   const imports = [...found]
     .sort((a, b) => a.file.localeCompare(b.file))
@@ -176,6 +188,129 @@ export async function generatePublisherList(dir = `${root}src/github/publishers/
     ...imports,
     "",
     wrapped,
+    "",
+  ].join("\n");
+}
+
+/** Code-unit order (as biome sorts the imports of a generated file): locale rules would ignore `-`. */
+const byCodeUnit = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Every case file of every suite's folder (src/cases/<suite>/*.ts, index.ts aside), compiled in one
+ * bundle: suite name to its cases in run order (by rank, ties by id), each with its file and the
+ * name it is exported under. A file must export exactly one case (an object with an id and a rank).
+ */
+export async function loadCaseFiles(casesDir = `${root}src/cases/`) {
+  const suites = readdirSync(casesDir, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort(byCodeUnit);
+  const files = suites.flatMap((suite) =>
+    readdirSync(`${casesDir}${suite}`)
+      .filter((f) => f.endsWith(".ts") && f !== "index.ts")
+      .sort(byCodeUnit)
+      .map((f) => ({ suite, file: f })),
+  );
+  const entry = [
+    ...files.map((f, i) => `import * as m${i} from ${JSON.stringify(`${casesDir}${f.suite}/${f.file}`)};`),
+    `export default [${files.map((_, i) => `m${i}`).join(", ")}];`,
+  ].join("\n");
+  const modules = (await loadTsSource(entry, casesDir)).default;
+  const bySuite = Object.fromEntries(suites.map((s) => [s, []]));
+  files.forEach((f, i) => {
+    const where = `src/cases/${f.suite}/${f.file}`;
+    const defs = Object.entries(modules[i]).filter(([, v]) => typeof v?.id === "string");
+    if (defs.length !== 1)
+      throw new Error(`${where}: a case file exports exactly one case (found ${defs.length})`);
+    const [[name, def]] = defs;
+    if (!Number.isFinite(def.rank))
+      throw new Error(`${where}: case ${def.id} needs a rank (a number: where it runs in its suite)`);
+    if (!def.id.startsWith(`${f.suite}.`))
+      throw new Error(
+        `${where}: case ${def.id} is in the folder of suite ${f.suite}: its id starts "${f.suite}."`,
+      );
+    bySuite[f.suite].push({ file: f.file.replace(/\.ts$/, ".js"), name, id: def.id, rank: def.rank });
+  });
+  for (const list of Object.values(bySuite)) list.sort((a, b) => a.rank - b.rank || byCodeUnit(a.id, b.id));
+  return bySuite;
+}
+
+/** `const NAME = [a, b] as const;` on one line when it fits biome's 110 columns, else one entry a line. */
+function constList(name, items) {
+  const line = `const ${name} = [${items.join(", ")}] as const;`;
+  return line.length <= 110
+    ? line
+    : `const ${name} = [\n${items.map((i) => `  ${i},`).join("\n")}\n] as const;`;
+}
+
+const CASES_START =
+  "// cases:start (generated by `npm run docs` from this folder's case files, in the order of their rank: do not edit)";
+const CASES_END = "// cases:end";
+
+/**
+ * A suite's index.ts (src/cases/<suite>/index.ts) with its generated part regenerated: between the
+ * `// cases:start` and `// cases:end` lines, an import of each case file and CASES, the cases in
+ * run order. The rest (the suite's name, title and purpose, `cases: CASES`) is written by hand.
+ */
+export function generateCaseIndex(indexText, cases, where = "index.ts") {
+  const i = indexText.indexOf(CASES_START);
+  const j = indexText.indexOf(CASES_END, i);
+  if (i < 0 || j < i)
+    throw new Error(`${where}: marker pair not found; add the lines\n${CASES_START}\n${CASES_END}`);
+  const imports = [...cases]
+    .sort((a, b) => byCodeUnit(a.file, b.file))
+    .map((c) => `import { ${c.name} } from "./${c.file}";`);
+  const body = [
+    ...imports,
+    "",
+    constList(
+      "CASES",
+      cases.map((c) => c.name),
+    ),
+  ].join("\n");
+  return `${indexText.slice(0, i + CASES_START.length)}\n${body}\n${indexText.slice(j)}`;
+}
+
+/**
+ * src/suites/containment/graders/index.ts: the grader of each containment case, keyed by its id, in
+ * the catalogue's order. A case's grader is the file of this folder named as the case's file, and
+ * exports one `const <name>: Grader`; a grader file with no case is an error, and a case with no
+ * grader file is left out, so the Record over the catalogue's ids does not compile.
+ */
+export function generateGraderIndex(cases, dir = `${root}src/suites/containment/graders/`) {
+  const byFile = new Map(cases.map((c) => [c.file.replace(/\.js$/, ".ts"), c]));
+  const graders = new Map();
+  for (const name of readdirSync(dir).sort(byCodeUnit)) {
+    if (!name.endsWith(".ts") || name === "index.ts") continue;
+    const where = `src/suites/containment/graders/${name}`;
+    const c = byFile.get(name);
+    if (!c) throw new Error(`${where} grades no case: there is no src/cases/containment/${name}`);
+    const found = [...readFileSync(`${dir}${name}`, "utf8").matchAll(/^export const (\w+): Grader = /gm)];
+    if (found.length !== 1)
+      throw new Error(
+        `${where}: a grader file exports exactly one \`export const <name>: Grader = \` (found ${found.length})`,
+      );
+    graders.set(c.id, { file: name.replace(/\.ts$/, ".js"), name: found[0][1] });
+  }
+  const imports = [...graders.values()]
+    .sort((a, b) => byCodeUnit(a.file, b.file))
+    .map((g) => `import { ${g.name} } from "./${g.file}";`);
+  const entries = cases
+    .filter((c) => graders.has(c.id))
+    .map((c) => `  "${c.id}": ${graders.get(c.id).name},`);
+  return [
+    "// Generated by scripts/docs.mjs (`npm run docs`) from the files of this folder: do not edit;",
+    "// docs:check fails when it is stale. Each containment case's grader (the file named as the case's",
+    "// file in src/cases/containment/), keyed by the case's id, in the catalogue's order: a Record over",
+    "// the catalogue's ids, so a case without a grader file does not compile. gradeContainment",
+    "// (../grade.ts) runs them in the catalogue's order.",
+    'import type { ContainmentCaseId } from "../../../cases/index.js";',
+    'import type { Grader } from "../evidence.js";',
+    ...imports,
+    "",
+    `export const GRADERS: Readonly<Record<ContainmentCaseId, Grader>> = {`,
+    ...entries,
+    "};",
     "",
   ].join("\n");
 }
@@ -239,6 +374,21 @@ export async function loadRequestOptions() {
   return (await loadTs("src/request/options.ts")).REQUEST_OPTIONS;
 }
 
+/** A module written here (importing by absolute path), compiled and loaded in memory. */
+async function loadTsSource(contents, resolveDir) {
+  const { build } = await import("esbuild");
+  const out = await build({
+    stdin: { contents, resolveDir, loader: "ts" },
+    bundle: true,
+    write: false,
+    format: "esm",
+    platform: "node",
+    logLevel: "silent",
+  });
+  const url = `data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString("base64")}`;
+  return import(url);
+}
+
 async function loadTs(file, absolute = false) {
   const { build } = await import("esbuild");
   const out = await build({
@@ -255,20 +405,50 @@ async function loadTs(file, absolute = false) {
 
 const PUBLISHER_LIST = `${root}src/github/publishers/index.ts`;
 
-/** Each generated file: its path, what it is now, what it should be. The list first: the options import it. */
+const GRADER_INDEX = `${root}src/suites/containment/graders/index.ts`;
+
+/**
+ * Each generated file: its path, what it is now, what it should be. The lists first: the
+ * catalogue (and so the README's case tables) imports the case lists, the options the publishers'.
+ */
 async function generated(check) {
   const files = [];
-  const list = await generatePublisherList();
-  files.push({ file: PUBLISHER_LIST, current: readFileSync(PUBLISHER_LIST, "utf8"), next: list });
-  if (!check) writeFileSync(PUBLISHER_LIST, list);
-  const options = await loadRequestOptions();
+  const put = (file, next) => {
+    files.push({ file, current: readFileSync(file, "utf8"), next });
+    if (!check) writeFileSync(file, next);
+  };
+  const cases = await loadCaseFiles();
+  for (const [suite, list] of Object.entries(cases)) {
+    const index = `${root}src/cases/${suite}/index.ts`;
+    put(index, generateCaseIndex(readFileSync(index, "utf8"), list, `src/cases/${suite}/index.ts`));
+  }
+  put(GRADER_INDEX, generateGraderIndex(cases.containment ?? []));
+  put(PUBLISHER_LIST, await generatePublisherList());
+  // What the rest is generated from, compiled in one bundle once the lists above are written: the
+  // JSON Schemas (`docker-acceptance schema [--report]`) name every case ID, the options import the
+  // publishers' list.
+  const src = await loadTsSource(
+    [
+      ["REQUEST_OPTIONS", "src/request/options.ts"],
+      ["STEP_OUTPUTS", "src/action/step-outputs.ts"],
+      ["SUITE_REGISTRY", "src/cases/index.ts"],
+      ["schemaText", "src/commands/schema.ts"],
+      ["commandsTable", "src/cli/help.ts"],
+    ]
+      .map(([name, file]) => `export { ${name} } from ${JSON.stringify(`${root}${file}`)};`)
+      .join("\n"),
+    root,
+  );
+  for (const which of ["inventory", "report"])
+    put(`${root}acceptance/${which}.schema.json`, src.schemaText(which));
+  const options = src.REQUEST_OPTIONS;
   const actionNow = readFileSync(ACTION, "utf8");
-  const action = generateActionYaml(actionNow, options, await loadStepOutputs());
+  const action = generateActionYaml(actionNow, options, src.STEP_OUTPUTS);
   files.push({ file: ACTION, current: actionNow, next: action });
   const readmeNow = readFileSync(README, "utf8");
   const readme = generateCommandDocs(
-    generateCaseDocs(generateReadme(readmeNow, action, options), await loadRegistry()),
-    await loadCliHelp(),
+    generateCaseDocs(generateReadme(readmeNow, action, options), src.SUITE_REGISTRY),
+    src,
   );
   files.push({ file: README, current: readmeNow, next: readme });
   return files;
@@ -285,7 +465,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   }
   const stale = files.filter((f) => f.current !== f.next).map((f) => f.file.slice(root.length));
   const what =
-    "src/github/publishers/index.ts = the publisher modules, action.yml inputs = the option table, action.yml outputs = the step outputs' declarations, README tables = action.yml, src/cases/index.ts and the CLI's commands";
+    "src/cases/<suite>/index.ts = the case files, src/suites/containment/graders/index.ts = the grader files, src/github/publishers/index.ts = the publisher modules, acceptance/*.schema.json = the inventory and report schemas, action.yml inputs = the option table, action.yml outputs = the step outputs' declarations, README tables = action.yml, src/cases/index.ts and the CLI's commands";
   if (stale.length === 0) console.log(`generated files are in sync (${what})`);
   else if (check) {
     console.error(`out of date: ${stale.join(", ")} (${what}); run 'npm run docs' and commit`);

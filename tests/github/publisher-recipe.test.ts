@@ -6,7 +6,7 @@
 // under its name and its output is set from it (and emptied before publishing, as every declared
 // publisher output is); the structure check passes.
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -74,6 +74,10 @@ beforeAll(() => {
   copy = mkdtempSync(path.join(tmpdir(), "da-recipe-"));
   for (const p of ["src", "scripts", "docs", "action.yml", "README.md", "package.json"])
     cpSync(path.join(REPO_ROOT, p), path.join(copy, p), { recursive: true });
+  // npm run docs writes the JSON Schemas too (unchanged by a publisher).
+  mkdirSync(path.join(copy, "acceptance"));
+  for (const f of ["inventory.schema.json", "report.schema.json"])
+    cpSync(path.join(REPO_ROOT, "acceptance", f), path.join(copy, "acceptance", f));
   symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(copy, "node_modules"));
   writeFileSync(path.join(copy, "src/github/publishers/verdict-file.ts"), NEW_PUBLISHER);
   run(["scripts/docs.mjs"]);

@@ -2,6 +2,7 @@ import type { ContainmentCaseDef } from "../types.js";
 
 export const CAPABILITIES = {
   id: "containment.capabilities",
+  rank: 20,
   title: "Holds only allowed capabilities",
   measures:
     "effective, permitted, bounding and ambient sets of every process against the allowed list (`capabilities`, `--allow-cap`), and what the launch grants",

@@ -2,6 +2,7 @@ import type { ContainmentCaseDef } from "../types.js";
 
 export const DEVICES = {
   id: "containment.devices",
+  rank: 100,
   title: "No host devices",
   measures: "host devices, device requests, device cgroup rules",
   standards: { pss: "baseline: Privileged Containers", cis: "5.17" },

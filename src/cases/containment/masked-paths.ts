@@ -2,6 +2,7 @@ import type { ContainmentCaseDef } from "../types.js";
 
 export const MASKED_PATHS = {
   id: "containment.masked_paths",
+  rank: 130,
   title: "/proc and /sys masked",
   measures: "the engine's masked and read-only `/proc` and `/sys` paths exist as masks",
   standards: { pss: "baseline: /proc Mount Type", cis: "5.4" },

@@ -2,6 +2,7 @@ import type { ContainmentCaseDef } from "../types.js";
 
 export const NAMESPACES = {
   id: "containment.namespaces",
+  rank: 60,
   title: "Shares no namespace",
   measures:
     "pid, net, ipc, uts, mnt and cgroup namespace ids of the subject's processes against the host's (measured) **and every other container's**: `host` and `container:<peer>` modes, containers that joined the subject's namespaces (`--network container:<subject>`), ids measured in the same `check` run, and other containers' processes seen in the subject's pid namespace; the finding names the other container. Also carries **sysctls**: any namespaced sysctl outside PSS baseline's safe set (`kernel.shm_rmid_forced`, `net.ipv4.ip_local_port_range`, `ip_unprivileged_port_start`, `tcp_syncookies`, `ping_group_range`, `ip_local_reserved_ports`, `tcp_keepalive_time`, `tcp_fin_timeout`, `tcp_keepalive_intvl`, `tcp_keepalive_probes`) fails, because it changes the kernel the subject's namespaces give it",

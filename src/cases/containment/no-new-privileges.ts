@@ -2,6 +2,7 @@ import type { ContainmentCaseDef } from "../types.js";
 
 export const NO_NEW_PRIVILEGES = {
   id: "containment.no_new_privileges",
+  rank: 30,
   title: "Cannot gain privileges",
   measures: "`NoNewPrivs` of every process; `no-new-privileges=false` parsed as the engine parses it",
   standards: { pss: "restricted: Privilege Escalation", cis: "5.25" },

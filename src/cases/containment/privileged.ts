@@ -2,6 +2,7 @@ import type { ContainmentCaseDef } from "../types.js";
 
 export const PRIVILEGED = {
   id: "containment.privileged",
+  rank: 50,
   title: "Not privileged",
   measures: "`Privileged` in the launch settings",
   standards: { pss: "baseline: Privileged Containers", cis: "5.4" },

@@ -2,6 +2,7 @@ import type { ContainmentCaseDef } from "../types.js";
 
 export const RESOURCES = {
   id: "containment.resources",
+  rank: 110,
   title: "Memory, pids and CPU limited",
   measures:
     "memory, pids and cpu limits that **bound on this host**: a memory limit at or above the host's memory, a pids limit at or above pid_max (the host's where measured, else the kernel's largest, 4194304) or a CPU quota at or above the host's CPUs is no limit and fails; a cpuset of fewer CPUs than the host has is a CPU bound; a memory limit with unlimited swap (`--memory-swap -1`) fails",

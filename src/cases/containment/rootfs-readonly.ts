@@ -2,6 +2,7 @@ import type { ContainmentCaseDef } from "../types.js";
 
 export const ROOTFS_READONLY = {
   id: "containment.rootfs_readonly",
+  rank: 70,
   title: "Read-only root filesystem",
   measures: "the root mount's options and a write probe to `/`",
   standards: { pss: "-", cis: "5.12" },

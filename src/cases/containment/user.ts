@@ -2,6 +2,7 @@ import type { ContainmentCaseDef } from "../types.js";
 
 export const USER = {
   id: "containment.user",
+  rank: 10,
   title: "Runs as a non-root user",
   measures:
     'uid, gid and supplementary groups of every subject process (`/proc/<pid>/status`): any 0 fails, also a root process next to a non-root one; the configured user `""`, `root`, `0`, `0:*` fails from inspect alone',

@@ -2,6 +2,7 @@ import type { ContainmentCaseDef } from "../types.js";
 
 export const WRITABLE_ROOTS = {
   id: "containment.writable_roots",
+  rank: 90,
   title: "Writes only where allotted",
   measures:
     "write probes, as the subject's user, to every writable mount and allotted root: a write outside the allotted roots fails; **every place that accepted a write must be `noexec`, `nosuid` and `nodev`** (allotted roots included); an allotted root that is missing or refuses the write passes with a note as long as one root accepted it (the positive control), else the case says what it could not prove",
