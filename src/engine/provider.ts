@@ -135,6 +135,11 @@ export interface ProbeOutput {
   stdout: string;
   stderr: string;
   exitCode: number;
+  /**
+   * The probe container's removal, when the engine answered before it ended (its output read):
+   * whoever says the probe is gone awaits it (runProbe does, or hands it to `removals`).
+   */
+  removed?: Promise<void>;
 }
 
 export interface MountView {

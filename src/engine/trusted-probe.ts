@@ -85,15 +85,22 @@ export function trustedProbe(
   };
 }
 
-/** Runs a probe to completion; the engine removes it at once (cleanup is only the safety net). */
-export function runProbe(
+/**
+ * Runs a probe to completion; the engine removes it at once (cleanup is only the safety net): gone
+ * when this returns, or, given `removals`, once the promise it adds there settles.
+ */
+export async function runProbe(
   engine: Engine,
   spec: ProbeSpec,
   signal?: AbortSignal,
   /** How long the probe may run; a probe that polls until a deadline passes that deadline plus a margin. */
   timeoutMs = spec.timeoutMs,
+  removals?: Promise<void>[],
 ): Promise<{ stdout: string; stderr: string; exitCode: number }> {
-  return engine.probe({ ...spec, timeoutMs }, signal);
+  const { removed, ...output } = await engine.probe({ ...spec, timeoutMs }, signal);
+  if (removed && removals) removals.push(removed);
+  else await removed;
+  return output;
 }
 
 /**

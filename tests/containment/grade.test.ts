@@ -70,14 +70,17 @@ describe("inspect parsing", () => {
 
 describe("case durations", () => {
   it("the evidence time is shared, not carried by every case: the suite's durations add up to it", () => {
+    const started = performance.now();
     const r = gradeContainment(
       { inspect: inspect(), probe: { error: "none" }, host: { error: "none" } },
       target,
       1300,
     );
+    // On top of the shared 1300 ms, only the grading's own time (however loaded the machine is).
+    const grading = performance.now() - started;
     const total = r.reduce((t, c) => t + c.durationMs, 0);
     expect(total).toBeGreaterThanOrEqual(1299);
-    expect(total).toBeLessThan(1400);
+    expect(total).toBeLessThanOrEqual(1300 + Math.ceil(grading) + r.length);
     for (const c of r) expect(c.durationMs).toBeLessThan(1300 / 2);
   });
 });

@@ -68,6 +68,8 @@ export interface ContainmentOptions {
   /** The engine's other running containers, listed once per run (listed per subject when absent). */
   others?: Promise<OtherContainer[]>;
   signal?: AbortSignal;
+  /** Removals of the subject's probes still under way: awaited after the thaw, not before it. */
+  removals?: Promise<void>[];
 }
 
 /**
@@ -207,17 +209,19 @@ export async function collectEvidence(
     (h) => ({ ns: h.ns, ...(h.sources ? { sources: h.sources } : {}) }),
     (err: unknown) => ({ error: errorEvidence(err).message }),
   );
+  // The probes' removals run beside the thaw and the listing; each is over before this returns.
+  const removals: Promise<void>[] = [];
   let frozen: Awaited<ReturnType<typeof whileFrozen<Observed>>>;
   try {
     frozen = await whileFrozen(
       opts.engine,
       target.containerId,
-      (pausable) => observe(target, opts, pausable),
+      (pausable) => observe(target, { ...opts, removals }, pausable),
       opts.signal,
     );
   } catch (err) {
     // Without inspect there is nothing to judge: every case is an error, not a pass.
-    await host;
+    await Promise.all([host, ...removals]);
     throw err;
   }
   const { inspect, probe, reach } = frozen.value;
@@ -229,14 +233,15 @@ export async function collectEvidence(
     },
     (err: unknown) => ({ error: errorEvidence(err).message }),
   );
+  const [hostEvidence, othersEvidence] = await Promise.all([host, others, Promise.all(removals)]);
   return {
     inspect,
     probe,
     ...(reach ? { reach } : {}),
     freeze: frozen.freeze,
     ...(frozen.thawError ? { thawError: frozen.thawError } : {}),
-    host: await host,
-    others: await others,
+    host: hostEvidence,
+    others: othersEvidence,
   };
 }
 
@@ -370,7 +375,7 @@ async function idsProbe(launch: SubjectLaunch, opts: ContainmentOptions): Promis
     gid: 65534,
     mode: "ids",
   });
-  const run = await runProbe(opts.engine, spec, opts.signal);
+  const run = await runProbe(opts.engine, spec, opts.signal, undefined, opts.removals);
   return parseProbeOutput(verifiedRun(run), 65534, 65534).processes;
 }
 
@@ -393,7 +398,7 @@ async function fullProbe(
   const spec = probeOptions(opts.owner, opts.probeImage, { ...launch, ...creds });
   let run: Awaited<ReturnType<typeof runProbe>>;
   try {
-    run = await runProbe(opts.engine, spec, opts.signal);
+    run = await runProbe(opts.engine, spec, opts.signal, undefined, opts.removals);
   } catch (err) {
     // An engine that will not launch the probe in the subject's network still gets it read, as
     // before the asks joined it: without them, the asks' evidence saying why.

@@ -782,15 +782,19 @@ export class DockerEngine implements Engine {
     signal?: AbortSignal,
   ): Promise<ProbeOutput> {
     let id: string | undefined;
+    let removed: Promise<void> | undefined;
     try {
       id = await this.createContainer(body, signal);
       await this.start(id, signal);
       const exitCode = await this.wait(id, timeoutMs, signal);
       // The whole log, never a counted tail: the report's frame says whether it arrived intact.
       const { stdout, stderr } = await this.logs(id);
-      return { stdout, stderr, exitCode };
+      // Its output read, the probe is removed beside what the caller does next (the subject's
+      // thaw), not before it: the caller awaits `removed` before it calls the probe gone.
+      removed = this.removeProbe(id);
+      return { stdout, stderr, exitCode, removed };
     } finally {
-      if (id) await this.removeProbe(id);
+      if (id && !removed) await this.removeProbe(id);
     }
   }
 
