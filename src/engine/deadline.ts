@@ -23,26 +23,31 @@ const SAMPLE_WEIGHT = 0.2;
  *   stop's grace, a probe's run time, a build's time-out);
  * - `service`: the engine's time per call, measured: each completed short call's duration divided
  *   by the calls that were in flight with it (an engine serving n calls at once answers each about
- *   n times later), averaged (weight SAMPLE_WEIGHT); the first round trip (the /_ping) seeds it;
+ *   n times later), averaged (weight SAMPLE_WEIGHT); the first round trip (the /_ping) seeds it.
+ *   Measured per kind of call: a container's start (the runtime sets up its namespaces, mounts and
+ *   cgroups) costs the engine hundreds of times an inspect, and one estimate for both gave sixteen
+ *   starts on an emulated CPU the inspects' share (a start unanswered at 72 s). A kind not yet
+ *   measured takes the short calls' estimate;
  * - `queued`: the calls in flight when this one is sent, itself included.
  *
  * After a call times out the engine's share is not added again until some call completes: an
  * engine that stopped answering does not make every later call wait up to the ceiling.
  */
 export class EngineLoad {
-  private serviceMs: number | undefined;
+  private readonly serviceMs = new Map<CallKind, number>();
   private inFlight = 0;
   private stalled = false;
 
-  /** The deadline for a call sent now with its own allowance `baseMs`. */
-  deadlineMs(baseMs = DEFAULT_CALL_TIMEOUT_MS): number {
-    const share = this.stalled ? 0 : QUEUE_FACTOR * (this.serviceMs ?? 0) * (this.inFlight + 1);
+  /** The deadline for a call of `kind` sent now with its own allowance `baseMs`. */
+  deadlineMs(baseMs = DEFAULT_CALL_TIMEOUT_MS, kind: CallKind = "short"): number {
+    const service = this.serviceMs.get(kind) ?? this.serviceMs.get("short") ?? 0;
+    const share = this.stalled ? 0 : QUEUE_FACTOR * service * (this.inFlight + 1);
     return Math.round(Math.min(MAX_CALL_TIMEOUT_MS, baseMs + share));
   }
 
-  /** The engine's measured time per call (undefined before its first answer). */
+  /** The engine's measured time per short call (undefined before its first answer). */
   get perCallMs(): number | undefined {
-    return this.serviceMs;
+    return this.serviceMs.get("short");
   }
 
   /** The calls in flight now. */
@@ -54,7 +59,7 @@ export class EngineLoad {
    * Tracks one call: counted while in flight; its duration (a short call's, `sample`) feeds the
    * estimate when the engine answered, refusal included; a time-out marks the engine stalled.
    */
-  async track<T>(run: () => Promise<T>, sample: boolean): Promise<T> {
+  async track<T>(run: () => Promise<T>, sample: boolean, kind: CallKind = "short"): Promise<T> {
     const sent = Date.now();
     const alongside = ++this.inFlight;
     let answered = true;
@@ -68,17 +73,18 @@ export class EngineLoad {
     } finally {
       this.inFlight--;
       if (answered) this.stalled = false;
-      if (answered && sample) this.observe((Date.now() - sent) / alongside);
+      if (answered && sample) this.observe(kind, (Date.now() - sent) / alongside);
     }
   }
 
-  private observe(perCallMs: number): void {
-    this.serviceMs =
-      this.serviceMs === undefined
-        ? perCallMs
-        : this.serviceMs + SAMPLE_WEIGHT * (perCallMs - this.serviceMs);
+  private observe(kind: CallKind, perCallMs: number): void {
+    const was = this.serviceMs.get(kind);
+    this.serviceMs.set(kind, was === undefined ? perCallMs : was + SAMPLE_WEIGHT * (perCallMs - was));
   }
 }
+
+/** The kinds of call whose cost is measured apart: a container's start, and every other short call. */
+export type CallKind = "short" | "start";
 
 /**
  * Runs `fn` with an AbortSignal that fires after `ms` or when `outer` aborts. A verification step
@@ -86,7 +92,8 @@ export class EngineLoad {
  */
 export async function withTimeout<T>(
   what: string,
-  ms: number,
+  /** The allowance from now; a function is asked again when it falls due, and may have grown. */
+  ms: number | (() => number),
   fn: (signal: AbortSignal) => Promise<T>,
   outer?: AbortSignal,
 ): Promise<T> {
@@ -94,12 +101,20 @@ export async function withTimeout<T>(
   const controller = new AbortController();
   const onAbort = () => controller.abort(outer?.reason);
   outer?.addEventListener("abort", onAbort, { once: true });
+  const started = Date.now();
+  const allowance = typeof ms === "number" ? () => ms : ms;
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
+    const due = () => {
+      const left = started + allowance() - Date.now();
+      if (left > 0) {
+        timer = setTimeout(due, left);
+        return;
+      }
       controller.abort(new Error("timeout"));
-      reject(new EngineError(`${what}: no answer within ${ms} ms`, "timeout"));
-    }, ms);
+      reject(new EngineError(`${what}: no answer within ${Date.now() - started} ms`, "timeout"));
+    };
+    timer = setTimeout(due, allowance());
   });
   const aborted = new Promise<never>((_, reject) => {
     controller.signal.addEventListener(

@@ -3,7 +3,7 @@
 // stream that breaks is resumed where it stopped or, failing that, says the verdict is unknown.
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { EngineLoad, MAX_CALL_TIMEOUT_MS } from "../../src/engine/deadline.js";
+import { EngineLoad, MAX_CALL_TIMEOUT_MS, withTimeout } from "../../src/engine/deadline.js";
 import { ExitEvents } from "../../src/engine/providers/docker/events.js";
 import { noticeWindowMs } from "../../src/engine/providers/docker/oom.js";
 import { EngineError } from "../../src/errors.js";
@@ -112,5 +112,24 @@ describe("deadlines that scale with the engine's load", () => {
     expect(load.deadlineMs(30_000)).toBe(30_000);
     await answered(load, 10);
     expect(load.deadlineMs(30_000)).toBeGreaterThan(30_000);
+  });
+
+  it("measures starts apart: slow starts lengthen the next start's deadline, not an inspect's", async () => {
+    const load = new EngineLoad();
+    await answered(load, 10);
+    const inspectShare = load.deadlineMs(30_000) - 30_000;
+    expect(load.deadlineMs(30_000, "start")).toBe(load.deadlineMs(30_000)); // no start measured yet
+    await load.track(() => new Promise((r) => setTimeout(r, 400)), true, "start");
+    expect(load.deadlineMs(30_000) - 30_000).toBe(inspectShare);
+    expect(load.deadlineMs(30_000, "start") - 30_000).toBeGreaterThan(20 * inspectShare);
+  });
+
+  it("a deadline read again when it falls due gives a call the time it has grown to", async () => {
+    const late = () => new Promise<string>((r) => setTimeout(() => r("answered"), 300));
+    await expect(withTimeout("inspect x", 100, late)).rejects.toThrow(/^inspect x: no answer within \d+ ms$/);
+    const sent = Date.now();
+    // 100 ms when sent; by the time those are up, what the engine showed meanwhile grants 600.
+    const grown = () => (Date.now() - sent < 50 ? 100 : 600);
+    expect(await withTimeout("inspect x", grown, late)).toBe("answered");
   });
 });

@@ -7,6 +7,7 @@ import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
 import Docker from "dockerode";
 import { EngineError } from "../../../errors.js";
 import {
+  type CallKind,
   DEFAULT_CALL_TIMEOUT_MS,
   EngineLoad,
   InFlight,
@@ -146,12 +147,19 @@ export class DockerEngine implements Engine {
     timeoutMs?: number,
     outer?: AbortSignal,
     sample = timeoutMs === undefined,
+    kind: CallKind = "short",
   ): Promise<T> {
-    const end = Date.now() + this.load.deadlineMs(timeoutMs ?? this.callTimeoutMs);
+    // The deadline is read again when it falls due, and may only grow: other calls answered
+    // meanwhile may show the engine slower than when this one was sent (the first of sixteen
+    // starts knows no start's cost yet), never faster.
+    const sent = Date.now();
+    const allowance = () => this.load.deadlineMs(timeoutMs ?? this.callTimeoutMs, kind);
+    const first = sent + allowance();
+    const end = () => Math.max(first, sent + allowance());
     return this.inflight.track(
       this.load.track(
         () =>
-          this.whileRestarting(what, end, (left) => withTimeout(what, left, fn, outer)).catch(
+          this.whileRestarting(what, end, (from) => withTimeout(what, () => end() - from, fn, outer)).catch(
             (err: unknown) => {
               const converted = toEngineError(what, err);
               if (converted.kind === "unreachable") this.sawOutage(converted.message);
@@ -159,6 +167,7 @@ export class DockerEngine implements Engine {
             },
           ),
         sample,
+        kind,
       ),
     );
   }
@@ -170,16 +179,17 @@ export class DockerEngine implements Engine {
    */
   private async whileRestarting<T>(
     what: string,
-    end: number,
-    send: (leftMs: number) => Promise<T>,
+    end: () => number,
+    /** Sends the call; `from`: when this attempt was sent (its allowance runs to `end()`). */
+    send: (from: number) => Promise<T>,
   ): Promise<T> {
     for (let delay = 100; ; delay = Math.min(delay * 2, 2000)) {
       try {
-        return await send(Math.max(1, end - Date.now()));
+        return await send(Math.min(Date.now(), end() - 1));
       } catch (err) {
         const code = (err as { code?: string })?.code;
         const refused = code === "ECONNREFUSED" || code === "ENOENT";
-        if (!refused || this.load.perCallMs === undefined || Date.now() + delay >= end) throw err;
+        if (!refused || this.load.perCallMs === undefined || Date.now() + delay >= end()) throw err;
         this.sawOutage(`${what}: connection refused (${code})`);
         await sleep(delay);
       }
@@ -464,6 +474,8 @@ export class DockerEngine implements Engine {
             .then(() => undefined),
         undefined,
         signal,
+        true,
+        "start",
       );
     } catch (err) {
       if (!(err instanceof EngineError) || err.kind === "aborted") throw err;
