@@ -177,7 +177,8 @@ describe.skipIf(!hasEngine)("the probe's evidence against a subject that attacks
         await engine.removeContainer(id);
       }
     },
-    60_000,
+    // One containment run; a loaded Podman took more than a minute for some (the verdict was right).
+    180_000,
   );
 
   it("a subject that races the probe for 30 seconds never gets a forged report believed", async () => {
@@ -192,8 +193,10 @@ describe.skipIf(!hasEngine)("the probe's evidence against a subject that attacks
       network: hardenedSubject.network,
     };
     try {
+      // Thirty seconds of racing, and at least three reads in them however slow the engine is (a
+      // loaded Podman takes seconds a read): each read is a window the attacker tries to win.
       const until = Date.now() + 30_000;
-      while (Date.now() < until) {
+      while (Date.now() < until || verdicts.length < 3) {
         const ev = await collectEvidence(target, { engine, owner, probeImage: PROBE_IMAGE, host });
         expect(ev.freeze).toMatchObject({ held: true });
         const user = gradeContainment(ev, target).find((x) => x.id === "containment.user")!;
@@ -203,12 +206,12 @@ describe.skipIf(!hasEngine)("the probe's evidence against a subject that attacks
       // The attacker was at work the whole time (its own count of tries), and every read was true.
       expect(stdout).toMatch(/attacker: \d+ tries/);
       expect(stdout).not.toMatch(REACHED);
-      expect(verdicts.length).toBeGreaterThan(5);
+      expect(verdicts.length).toBeGreaterThanOrEqual(3);
       for (const v of verdicts) expect(v).toMatch(/^fail: process .* supplementary group 0/);
     } finally {
       await engine.removeContainer(id);
     }
-  }, 120_000);
+  }, 240_000);
 
   it("left running (no freeze), the attackers still never reach the probe's report", async () => {
     const unfrozen = new NoFreezeEngine();

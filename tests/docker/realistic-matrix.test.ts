@@ -54,9 +54,10 @@ async function buildImages(names: string[]): Promise<void> {
       const spec = matrix.images[name]!;
       const args = ["build", "-q", "-t", fixtureTag(name), "--build-arg", `BASE=${DEBIAN_IMAGE}`];
       if (spec.target) args.push("--target", spec.target);
-      // Podman once reported a fixture's apt-get step "while running runtime: signal: killed" with
-      // no OOM kill or restart on record, a RUN step's runtime ended from outside: that build, not a
-      // test, is made again (twice at most); any other build failure ends the suite at once.
+      // The engine's own failures, seen on a loaded Podman, make that build (not a test) again,
+      // twice at most: a RUN step's runtime "signal: killed" with no OOM kill or restart on record,
+      // and its storage changed under the build by another client ("layer not known", the race the
+      // product's own build retries too). Any other build failure ends the suite at once.
       for (let attempt = 1; ; attempt++) {
         const failure = await run("docker", [...args, path.join(REALISTIC_DIR, spec.context)], {
           maxBuffer: 16 * 1024 * 1024,
@@ -65,7 +66,10 @@ async function buildImages(names: string[]): Promise<void> {
           (err: { stderr?: string; message: string }) => err.stderr || err.message,
         );
         if (failure === undefined) break;
-        if (attempt === 3 || !/while running runtime: signal: killed/.test(failure))
+        if (
+          attempt === 3 ||
+          !/while running runtime: signal: killed|\b(?:layer|image) not known\b/.test(failure)
+        )
           throw new Error(`building fixture ${name}: ${failure}`);
       }
     }
