@@ -401,8 +401,8 @@ async function fullProbe(
     run = await runProbe(opts.engine, spec, opts.signal, undefined, opts.removals);
   } catch (err) {
     // An engine that will not launch the probe in the subject's network still gets it read, as
-    // before the asks joined it: without them, the asks' evidence saying why. Refused (Podman 4.3
-    // cannot start a container joined to one that itself joins a third: "generating dependency
+    // before the asks joined it: without them, the asks' evidence saying why. Refused (an engine
+    // may not start a container joined to one that itself joins a third: "generating dependency
     // graph") or failed (no reason recorded, after the provider's own second try) alike.
     const refused = err instanceof EngineError && (err.kind === "engine" || err.kind === "fault");
     if (!launch.reach || !refused) throw err;
