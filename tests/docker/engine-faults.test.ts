@@ -104,6 +104,14 @@ async function expectNothingOwned({ owner, report }: Outcome, socketPath?: strin
   expect(sweep.stdout).toContain(`sweep ${owner}: nothing to remove`);
 }
 
+/** What a failed verdict assertion prints: each case that did not pass, and the run's errors. */
+function notPassed(report: Report): string {
+  const cases = report.cases
+    .filter((c) => c.status !== "pass")
+    .map((c) => `${c.id} ${c.status}: ${c.message}`);
+  return [...cases, ...report.errors.map((e) => `error: ${e.message}`)].join("\n");
+}
+
 /** The cases' statuses, by id: what a run without the fault measured. */
 function statuses(report: Report): Map<string, string> {
   return new Map(report.cases.map((c) => [c.id, c.status]));
@@ -312,8 +320,8 @@ describe.skipIf(!hasEngine)("engine faults through a proxy on the engine's socke
         proxy.calls.slice(before).some((c) => c.fault),
         "the fault was never applied",
       ).toBe(true);
-      if (f.error === true) expect(report.verdict).toBe("error");
-      if (f.error === false) expect(report.verdict).toBe(baselineVerdict);
+      if (f.error === true) expect(report.verdict, notPassed(report)).toBe("error");
+      if (f.error === false) expect(report.verdict, notPassed(report)).toBe(baselineVerdict);
       expectMeasuredOnly(report, baseline);
       await expectNothingOwned(outcome);
     },
@@ -379,7 +387,10 @@ describe.skipIf(!hasEngine)("the engine killed and started again mid-run", () =>
     });
     expect(restarted).toBe(true);
     const { report } = restart;
-    if (report.verdict !== "error") expect(report.verdict).toBe(unfaulted.report.verdict);
+    if (report.verdict !== "error")
+      expect(report.verdict, `without the restart:\n${notPassed(unfaulted.report)}`).toBe(
+        unfaulted.report.verdict,
+      );
     expectMeasuredOnly(report, statuses(unfaulted.report));
     await expectNothingOwned(restart, engine.socketPath);
   });
