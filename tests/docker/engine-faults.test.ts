@@ -318,7 +318,7 @@ describe.skipIf(!hasEngine)("engine faults through a proxy on the engine's socke
       proxy.clear();
       expect(
         proxy.calls.slice(before).some((c) => c.fault),
-        "the fault was never applied",
+        `the fault was never applied; the run said:\n${notPassed(report)}`,
       ).toBe(true);
       if (f.error === true) expect(report.verdict, notPassed(report)).toBe("error");
       if (f.error === false) expect(report.verdict, notPassed(report)).toBe(baselineVerdict);
