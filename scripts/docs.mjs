@@ -375,24 +375,19 @@ export async function loadRequestOptions() {
 }
 
 /** A module written here (importing by absolute path), compiled and loaded in memory. */
-async function loadTsSource(contents, resolveDir) {
-  const { build } = await import("esbuild");
-  const out = await build({
-    stdin: { contents, resolveDir, loader: "ts" },
-    bundle: true,
-    write: false,
-    format: "esm",
-    platform: "node",
-    logLevel: "silent",
-  });
-  const url = `data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString("base64")}`;
-  return import(url);
+function loadTsSource(contents, resolveDir) {
+  return loadBundled({ stdin: { contents, resolveDir, loader: "ts" } });
 }
 
-async function loadTs(file, absolute = false) {
+function loadTs(file, absolute = false) {
+  return loadBundled({ entryPoints: [absolute ? file : `${root}${file}`] });
+}
+
+/** esbuild's bundle of `input` (an entry point or a source), loaded in memory as an ES module. */
+async function loadBundled(input) {
   const { build } = await import("esbuild");
   const out = await build({
-    entryPoints: [absolute ? file : `${root}${file}`],
+    ...input,
     bundle: true,
     write: false,
     format: "esm",
