@@ -5,12 +5,11 @@
 // rank, so do CONTAINMENT_CASES, the graders' Record and gradeContainment's results; the inventory
 // schema and the README's case table name it; only generated files changed; the tree typechecks and
 // the structure check passes. Without its grader file the tree does not typecheck.
-import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../helpers/inventory.js";
+import { bundleAndRun, copyTree, runIn } from "../helpers/tree-copy.js";
 
 const ID = "containment.throwaway";
 
@@ -60,8 +59,7 @@ const GENERATED = [
 ];
 
 let copy: string;
-const run = (args: string[], cwd = copy) =>
-  execFileSync(process.execPath, args, { cwd, encoding: "utf8", stdio: "pipe" });
+const run = (args: string[]) => runIn(copy, args);
 const failure = (args: string[]) => {
   try {
     run(args);
@@ -79,12 +77,7 @@ const TSC = path.join(REPO_ROOT, "node_modules/typescript/bin/tsc");
 const typecheck = () => failure([TSC, "-p", "tsconfig.json"]);
 
 beforeAll(() => {
-  copy = mkdtempSync(path.join(tmpdir(), "da-case-recipe-"));
-  for (const p of ["src", "scripts", "docs", "action.yml", "README.md", "package.json", "tsconfig.json"])
-    cpSync(path.join(REPO_ROOT, p), path.join(copy, p), { recursive: true });
-  mkdirSync(path.join(copy, "acceptance"));
-  for (const f of ["inventory.schema.json", "report.schema.json"])
-    cpSync(path.join(REPO_ROOT, "acceptance", f), path.join(copy, "acceptance", f));
+  copy = copyTree("da-case-recipe-", ["tsconfig.json"]);
   // The sources only (tests are not copied), checked incrementally.
   const tsconfig = JSON.parse(read(copy, "tsconfig.json"));
   tsconfig.include = ["src/**/*.ts"];
@@ -94,7 +87,6 @@ beforeAll(() => {
     tsBuildInfoFile: ".tsbuildinfo",
   };
   writeFileSync(path.join(copy, "tsconfig.json"), JSON.stringify(tsconfig));
-  symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(copy, "node_modules"));
   writeFileSync(path.join(copy, "src/cases/containment/throwaway.ts"), NEW_CASE);
   writeFileSync(path.join(copy, "src/suites/containment/graders/throwaway.ts"), NEW_GRADER);
   run(["scripts/docs.mjs"]);
@@ -122,16 +114,7 @@ describe("a new containment case is its case file and its grader file (and its t
   });
 
   it("the catalogue has it at its rank: CONTAINMENT_CASES, the graders' keys, gradeContainment runs its grader", async () => {
-    const { build } = await import("esbuild");
-    await build({
-      stdin: { contents: PROBE, resolveDir: copy, loader: "ts" },
-      bundle: true,
-      platform: "node",
-      format: "esm",
-      outfile: path.join(copy, "probe.mjs"),
-      logLevel: "silent",
-    });
-    const out = JSON.parse(run(["probe.mjs"]));
+    const out = JSON.parse(await bundleAndRun(copy, PROBE));
     expect(out.containment.slice(0, 4)).toEqual([
       "containment.user",
       "containment.capabilities",

@@ -5,13 +5,12 @@
 // the request parses its input, publishReport runs it in its place, its slice is in PublishResult
 // under its name and its output is set from it (and emptied before publishing, as every declared
 // publisher output is); the structure check passes.
-import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { REPO_ROOT } from "../helpers/inventory.js";
+import { bundleAndRun, copyTree, runIn } from "../helpers/tree-copy.js";
 
 const NEW_PUBLISHER = `// A throwaway publish target: writes the verdict to a file named by its own input.
 import { definePublisher } from "./types.js";
@@ -67,18 +66,10 @@ console.log(JSON.stringify({
 `;
 
 let copy: string;
-const run = (args: string[], cwd = copy) =>
-  execFileSync(process.execPath, args, { cwd, encoding: "utf8", stdio: "pipe" });
+const run = (args: string[]) => runIn(copy, args);
 
 beforeAll(() => {
-  copy = mkdtempSync(path.join(tmpdir(), "da-recipe-"));
-  for (const p of ["src", "scripts", "docs", "action.yml", "README.md", "package.json"])
-    cpSync(path.join(REPO_ROOT, p), path.join(copy, p), { recursive: true });
-  // npm run docs writes the JSON Schemas too (unchanged by a publisher).
-  mkdirSync(path.join(copy, "acceptance"));
-  for (const f of ["inventory.schema.json", "report.schema.json"])
-    cpSync(path.join(REPO_ROOT, "acceptance", f), path.join(copy, "acceptance", f));
-  symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(copy, "node_modules"));
+  copy = copyTree("da-recipe-");
   writeFileSync(path.join(copy, "src/github/publishers/verdict-file.ts"), NEW_PUBLISHER);
   run(["scripts/docs.mjs"]);
 }, 120_000);
@@ -119,17 +110,8 @@ describe("a new publisher is its module (and its test)", () => {
   });
 
   it("the request parses its input and publishReport runs it, its slice under its name, its output from it", async () => {
-    const { build } = await import("esbuild");
-    await build({
-      stdin: { contents: PROBE, resolveDir: copy, loader: "ts" },
-      bundle: true,
-      platform: "node",
-      format: "esm",
-      outfile: path.join(copy, "probe.mjs"),
-      logLevel: "silent",
-    });
     const target = path.join(copy, "verdict.txt");
-    const out = JSON.parse(run(["probe.mjs", target]));
+    const out = JSON.parse(await bundleAndRun(copy, PROBE, [target]));
     expect(out.slice).toEqual({ outcome: "written" });
     expect(out.line).toBe(
       "published: verdict file written, comment not-applicable, check run skipped, 0 GitHub API request(s)",
