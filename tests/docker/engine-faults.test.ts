@@ -90,10 +90,10 @@ async function expectNothingOwned({ owner, report }: Outcome, socketPath?: strin
           o.action === "retained" &&
           /another image now builds on it/.test(o.reason ?? ""),
       )
-      .map((o) => o.id.replace(/^sha256:/, "").slice(0, 12)),
+      .map((o) => shortId(o.id)),
   );
   const left = await listOwned(engine, { owner });
-  const images = left.images.filter((i) => !shared.has(i.id.replace(/^sha256:/, "").slice(0, 12)));
+  const images = left.images.filter((i) => !shared.has(shortId(i.id)));
   expect(
     { containers: left.containers.map((c) => c.names), images: images.map((i) => i.tags) },
     cleanupStory(report.cleanup),
@@ -103,6 +103,9 @@ async function expectNothingOwned({ owner, report }: Outcome, socketPath?: strin
   const sweep = await runCli(["sweep", "--owner", owner], { env });
   expect(sweep.stdout).toContain(`sweep ${owner}: nothing to remove`);
 }
+
+/** An image ID as the cleanup record gives it: 12 hex digits, no `sha256:`. */
+const shortId = (id: string) => id.replace(/^sha256:/, "").slice(0, 12);
 
 /** What a failed verdict assertion prints: each case that did not pass, and the run's errors. */
 function notPassed(report: Report): string {
