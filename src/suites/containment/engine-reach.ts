@@ -20,7 +20,7 @@ import type { EngineReach } from "./evidence.js";
 /** The engine API's registered plain-HTTP port. */
 const ENGINE_API_PORT = 2375;
 /** Per address: the bound of its whole exchange (the connect included). */
-export const ASK_S = 3;
+const ASK_S = 3;
 /** What of an answer is kept: the status line and headers of an engine's /_ping fit many times. */
 const ANSWER_BYTES = 2048;
 
