@@ -166,6 +166,8 @@ export interface EngineHost {
   cgroupVersion: string;
   /** The engine's security options as it names them: "name=apparmor", "name=seccomp,profile=builtin", ... */
   securityOptions: string[];
+  /** The engine's kernel release (uname -r), when it says. */
+  kernelVersion?: string;
 }
 
 /** The launch settings as the engine recorded them: what the containment graders read. */
@@ -220,6 +222,11 @@ export interface ContainerState {
    * engine went away while it ran (a restarting engine stops the containers it held).
    */
   causeUnknown?: string;
+  /**
+   * Why an OOM kill is likely though the engine recorded none: the host's kernel counted one while
+   * it ran (an engine misses the kill that comes before it watches the container).
+   */
+  oomLikely?: string;
   /** The engine's own error (e.g. the executable was not found). */
   error?: string;
   startedAt?: string;

@@ -37,6 +37,12 @@ const KINDS = {
     command: ["sh", "-c", "x=$(head -c 200000000 /dev/zero | tr '\\0' a); sleep 60"],
     limits: { memory: "16m", pids: 64, cpus: 0.5 },
   },
+  // Past its limit in its first milliseconds, before the engine watches its OOM notices (Docker
+  // then logs no "oom"): the kernel's own count of OOM kills must still name the cause.
+  "early-oom": {
+    command: ["dd", "if=/dev/zero", "of=/dev/null", "bs=64M", "count=1"],
+    limits: { memory: "16m", pids: 64, cpus: 0.5 },
+  },
   "stop-killed": { command: ["sleep", "300"], readiness: { type: "delay", ms: 300 }, stopTimeoutMs: 2000 },
   "stop-exits": {
     command: ["sh", "-c", "trap 'exit 0' TERM; sleep 300 & wait"],
@@ -85,15 +91,17 @@ describe.skipIf(!hasEngine)(`diagnoses under load (${REPEAT} of each at once)`, 
     }
   });
 
-  it("an OOM kill is one, every time", () => {
-    const ready = cases("oom", "lifecycle.ready");
-    expect(ready).toHaveLength(REPEAT);
+  it("an OOM kill is one, every time, however soon after the start it comes", () => {
+    const ready = [...cases("oom", "lifecycle.ready"), ...cases("early-oom", "lifecycle.ready")];
+    expect(ready).toHaveLength(2 * REPEAT);
+    // Confirmed by the engine, or (Podman reports none; Docker misses a kill at the start) named
+    // from the host kernel's count: never a bare SIGKILL.
     const said =
       ENGINE_KIND === "podman"
-        ? /^was killed by SIGKILL \(exit 137\).*most likely by the kernel's OOM killer/
-        : /^was OOM-killed \(exit 137\)/;
+        ? /was killed by SIGKILL \(exit 137\).*most likely by the kernel's OOM killer/
+        : /was OOM-killed \(exit 137\)|was killed by SIGKILL \(exit 137\).*most likely by the kernel's OOM killer \(the engine recorded no OOM kill, but the host's kernel counted/;
     for (const c of ready)
-      expect(`${c.status}: ${c.message}`).toMatch(new RegExp(`^fail: ${said.source.slice(1)}`));
+      expect(`${c.status}: ${c.message}`).toMatch(new RegExp(`^fail: (?:${said.source})`));
   });
 
   it("a stop that needed the kill says so, and one that did not passes, every time", () => {

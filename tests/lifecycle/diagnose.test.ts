@@ -175,6 +175,11 @@ describe("exit codes read as what they are", () => {
     expect(describeExit(exitFacts(state({ exitCode: 137 }), true))).toBe(
       "was killed by SIGKILL (exit 137) after 329 ms",
     );
+    // Docker missed the kill (it came before the engine watched the container) but the host's
+    // kernel counted one: the same "most likely", with the evidence named.
+    expect(describeExit(exitFacts(state({ exitCode: 137, oomLikely: "the kernel counted 1" }), true))).toBe(
+      "was killed by SIGKILL (exit 137) after 329 ms, most likely by the kernel's OOM killer (the kernel counted 1)",
+    );
     expect(describeExit(exitFacts(state({ exitCode: 139 }), false))).toBe(
       "was killed by SIGSEGV (exit 139) after 329 ms",
     );

@@ -13,8 +13,11 @@ export interface ExitFacts {
   exitCode: number;
   signal?: string;
   oomKilled: boolean;
-  /** Killed by SIGKILL on an engine whose `oomKilled: false` proves nothing: most likely OOM-killed. */
-  oomUnreported?: true;
+  /**
+   * Killed by SIGKILL where `oomKilled: false` proves nothing, so most likely OOM-killed; why: the
+   * engine does not report OOM kills, or the host's kernel counted one the engine did not record.
+   */
+  oomUnreported?: string;
   /** Why its exit's cause cannot be established (its OOM verdict unread, the engine gone meanwhile). */
   causeUnknown?: string;
   /** How long the process ran, from the engine's StartedAt/FinishedAt. */
@@ -28,7 +31,8 @@ export interface ExitFacts {
 
 /**
  * The facts of a container that is not running, from its inspect document. `reportsOomKills`
- * false (the engine's facts): a SIGKILL nobody sent is most likely the OOM killer's, and is said so.
+ * false (the engine's facts), or a kill the kernel counted (`oomLikely`): a SIGKILL nobody sent is
+ * most likely the OOM killer's, and is said so.
  */
 export function exitFacts(state: ContainerState, reportsOomKills = true): ExitFacts {
   const started = parseTime(state.startedAt);
@@ -41,7 +45,9 @@ export function exitFacts(state: ContainerState, reportsOomKills = true): ExitFa
     exitCode: state.exitCode,
     ...(signal ? { signal } : {}),
     oomKilled: state.oomKilled,
-    ...(signal === "SIGKILL" && !state.oomKilled && !reportsOomKills ? { oomUnreported: true as const } : {}),
+    ...(signal === "SIGKILL" && !state.oomKilled && (!reportsOomKills || state.oomLikely)
+      ? { oomUnreported: state.oomLikely ?? "this engine does not report OOM kills" }
+      : {}),
     ...(state.causeUnknown && !state.oomKilled ? { causeUnknown: state.causeUnknown } : {}),
     ...(ranMs !== undefined ? { ranMs } : {}),
     ...(state.startedAt !== undefined ? { startedAt: state.startedAt } : {}),
@@ -131,7 +137,7 @@ export function describeExit(f: ExitFacts, observedMs?: number, log?: string): s
   const restarts = f.restartCount > 0 ? ` (restarted ${f.restartCount} time(s))` : "";
   if (f.oomKilled) return `was OOM-killed (exit ${f.exitCode})${after}${restarts}`;
   if (f.oomUnreported)
-    return `was killed by SIGKILL (exit ${f.exitCode})${after}${restarts}, most likely by the kernel's OOM killer (this engine does not report OOM kills)`;
+    return `was killed by SIGKILL (exit ${f.exitCode})${after}${restarts}, most likely by the kernel's OOM killer (${f.oomUnreported})`;
   if (f.causeUnknown)
     return `${f.signal ? `was killed by ${f.signal}` : "exited"} (exit ${f.exitCode})${after}${restarts}, for a cause not established: ${f.causeUnknown}`;
   if (f.signal) return `was killed by ${f.signal} (exit ${f.exitCode})${after}${restarts}`;

@@ -41,7 +41,7 @@ import { type DockerDialect, dockerDialect } from "./dialect.js";
 import { ExitEvents } from "./events.js";
 import { type EngineIdentity, identityFromPing, identityFromVersion } from "./identity.js";
 import { LogTail } from "./log-tail.js";
-import { noticeWindowMs, oomEventLogged, unconfirmedKill } from "./oom.js";
+import { hostOomKills, noticeWindowMs, oomEventLogged, unconfirmedKill } from "./oom.js";
 import { runLine } from "./run-line.js";
 import {
   type ContainerInspect,
@@ -111,6 +111,8 @@ export class DockerEngine implements Engine {
   private readonly exits = new ExitEvents((since) => this.openEvents(since));
   /** Containers this engine created under a memory limit (not probes): their exits are followed. */
   private readonly limited = new Set<string>();
+  /** The host kernel's OOM kill count read before each limited subject's start (./oom.ts). */
+  private readonly oomKillsBefore = new Map<string, number>();
   private dialectPromise: Promise<{ dialect: DockerDialect; facts: EngineFacts }> | undefined;
   private identityPromise: Promise<EngineIdentity> | undefined;
   private createSlots: Slots | undefined;
@@ -462,8 +464,11 @@ export class DockerEngine implements Engine {
    * refusal the engine recorded against the container (the subject's), or the engine's own fault.
    */
   async start(id: string, signal?: AbortSignal): Promise<void> {
-    if (this.limited.has(id) && (await this.facts().catch(() => undefined))?.reportsOomKills)
+    if (this.limited.has(id) && (await this.facts().catch(() => undefined))?.reportsOomKills) {
       await this.exits.follow(id).catch(() => undefined); // unfollowed: the event log is read instead
+      const count = hostOomKills(await this.engineHost().catch(() => undefined));
+      if (count !== undefined) this.oomKillsBefore.set(id, count);
+    }
     try {
       await this.call(
         `start ${short(id)}`,
@@ -505,16 +510,28 @@ export class DockerEngine implements Engine {
     );
     // The events only confirm; when they cannot be read, the kill is said to be of unknown cause.
     let causeUnknown = this.outageDuring(doc);
-    if (facts.reportsOomKills && unconfirmedKill(doc))
+    let oomLikely: string | undefined;
+    if (facts.reportsOomKills && unconfirmedKill(doc)) {
       doc.State.OOMKilled = await this.oomEventOf(doc, signal).catch((err: Error) => {
         causeUnknown ??= `the engine's events, which say whether it was an OOM kill, could not be read (${err.message})`;
         return false;
       });
+      oomLikely = doc.State.OOMKilled ? undefined : await this.kernelCountedOom(doc.Id);
+    }
     await this.withVolumeOptions(doc, signal);
     // Not knowing the host leaves the limits unjudged against it (the case says so), never an error.
     const host = await this.engineHost().catch(() => undefined);
     const view = { ...toView(doc, facts.defaults), ...(host ? { engineHost: host } : {}) };
-    return causeUnknown ? { ...view, state: { ...view.state, causeUnknown } } : view;
+    if (!causeUnknown && !oomLikely) return view;
+    return { ...view, state: { ...view.state, ...(causeUnknown ? { causeUnknown } : { oomLikely }) } };
+  }
+
+  /** Why an OOM kill is likely though no event says so: the kernel's count moved while it ran. */
+  private async kernelCountedOom(id: string): Promise<string | undefined> {
+    const before = this.oomKillsBefore.get(id);
+    const now = hostOomKills(await this.engineHost().catch(() => undefined));
+    if (before === undefined || now === undefined || now <= before) return undefined;
+    return `the engine recorded no OOM kill, but the host's kernel counted ${now - before} since its start; the engine misses a kill that comes as the container starts`;
   }
 
   /** The engine's /info, read once per engine (asked again after a failure). */
@@ -707,6 +724,8 @@ export class DockerEngine implements Engine {
 
   /** Sends `signal` to its first process; false when it was not running (nothing received it). */
   private kill(id: string, signal: string): Promise<boolean> {
+    // A kill this engine sent explains a SIGKILL exit: the host's OOM count is then no evidence.
+    this.oomKillsBefore.delete(id);
     return this.call(`kill ${short(id)} with ${signal}`, (abortSignal) =>
       this.docker
         .getContainer(id)
@@ -975,6 +994,7 @@ export class DockerEngine implements Engine {
     }
     this.exits.forget(id);
     this.limited.delete(id);
+    this.oomKillsBefore.delete(id);
   }
 
   /** Whether the engine still shows the container (an unanswered inspect: assume it does). */

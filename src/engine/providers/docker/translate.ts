@@ -224,5 +224,6 @@ export function engineHostOf(info: Loose): EngineHost {
     cpus: num(info.NCPU),
     cgroupVersion: str(info.CgroupVersion),
     securityOptions: list(info.SecurityOptions),
+    ...(info.KernelVersion ? { kernelVersion: str(info.KernelVersion) } : {}),
   };
 }
