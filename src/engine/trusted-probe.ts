@@ -4,6 +4,7 @@
 // it. Both suites probe through here: containment measures the subject's processes (frozen while
 // it reads them), lifecycle reaches a subject that has no network from inside its network namespace.
 import { EngineError, errorEvidence } from "../errors.js";
+import { sleep } from "./deadline.js";
 import { ownerLabels } from "./ownership.js";
 import type { Engine, LaunchSpec, ProbeSpec } from "./provider.js";
 
@@ -103,6 +104,9 @@ export async function runProbe(
   return output;
 }
 
+/** How often a freeze the runtime could not finish is asked for (waiting 200, then 400 ms). */
+const PAUSE_TRIES = 3;
+
 /**
  * Whether the subject stayed frozen the whole time it was read. `held`: the pause succeeded and
  * the thaw found it still paused; otherwise the reason (the engine cannot pause it, or something
@@ -127,13 +131,27 @@ export async function whileFrozen<T>(
   // An engine that answered no (not running, already paused by its owner, no cgroup to freeze)
   // paused nothing, and its container is left as it was; one that gave no answer may have.
   let paused = true;
-  const refused = await engine.pause(id, signal).then(
-    () => undefined,
-    (err: unknown) => {
-      paused = !(err instanceof EngineError && err.kind === "engine");
-      return `the engine did not pause it (${errorEvidence(err).message})`;
-    },
-  );
+  let refused: string | undefined;
+  let attempt = 1;
+  for (; ; attempt++) {
+    paused = true;
+    refused = await engine.pause(id, signal).then(
+      () => undefined,
+      (err: unknown) => {
+        paused = !(err instanceof EngineError && err.kind === "engine");
+        return errorEvidence(err).message;
+      },
+    );
+    // The runtime gives up on a freeze it could not finish in its own short window (runc: "unable
+    // to freeze", a task busy in the kernel under a loaded host) and thaws what it froze: a
+    // passing condition, so it is asked again. A subject that keeps itself unfreezable still ends
+    // unfrozen, and its write probes are not believed.
+    if (refused === undefined || paused || !/freez/i.test(refused) || attempt === PAUSE_TRIES) break;
+    await sleep(100 * 2 ** attempt, signal);
+  }
+  if (refused !== undefined) {
+    refused = `the engine did not pause it (${refused}${attempt > 1 ? `; asked ${attempt} times` : ""})`;
+  }
   let read_: { value: T } | { error: unknown };
   try {
     read_ = { value: await read(refused === undefined) };
