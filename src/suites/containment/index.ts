@@ -209,6 +209,12 @@ export async function collectEvidence(
     (h) => ({ ns: h.ns, ...(h.sources ? { sources: h.sources } : {}) }),
     (err: unknown) => ({ error: errorEvidence(err).message }),
   );
+  // The other containers are listed while the subject is frozen (it can start nothing meanwhile),
+  // beside its inspect and probe rather than after them.
+  const listed = (opts.others ?? listOtherContainers(opts.engine, opts.owner, opts.signal)).then(
+    (list) => ({ list }),
+    (err: unknown) => ({ error: errorEvidence(err).message }),
+  );
   // The probes' removals run beside the thaw and the listing; each is over before this returns.
   const removals: Promise<void>[] = [];
   let frozen: Awaited<ReturnType<typeof whileFrozen<Observed>>>;
@@ -221,18 +227,20 @@ export async function collectEvidence(
     );
   } catch (err) {
     // Without inspect there is nothing to judge: every case is an error, not a pass.
-    await Promise.all([host, ...removals]);
+    await Promise.all([host, listed, ...removals]);
     throw err;
   }
   const { inspect, probe, reach } = frozen.value;
-  const others = (opts.others ?? listOtherContainers(opts.engine, opts.owner, opts.signal)).then(
-    async (list) => {
-      const rest = list.filter((o) => o.id !== inspect.id);
-      // Only a shareable IPC namespace can be joined by another container (`--ipc container:<subject>`).
-      return inspect.modes.ipc === "shareable" ? withInspectedModes(opts.engine, rest, opts.signal) : rest;
-    },
-    (err: unknown) => ({ error: errorEvidence(err).message }),
-  );
+  const others = listed.then(async (listing) => {
+    if ("error" in listing) return listing;
+    const rest = listing.list.filter((o) => o.id !== inspect.id);
+    // Only a shareable IPC namespace can be joined by another container (`--ipc container:<subject>`).
+    return inspect.modes.ipc === "shareable"
+      ? withInspectedModes(opts.engine, rest, opts.signal).catch((err: unknown) => ({
+          error: errorEvidence(err).message,
+        }))
+      : rest;
+  });
   const [hostEvidence, othersEvidence] = await Promise.all([host, others, Promise.all(removals)]);
   return {
     inspect,
