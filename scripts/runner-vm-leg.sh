@@ -14,6 +14,11 @@
 # images scripts/engine.sh makes there. The guest has no npm registry: the dependencies go in as
 # an npm cache filled here (once per package-lock.json). Results land in out/runner-vm/<store>/:
 # the demo's log, vitest's JSON, and summary.txt (one line per test file: result and seconds).
+#
+# DA_VM_BUDGET_S bounds the whole leg, boot included (.ci/run gives it what is left of its hour):
+# the demo and each test file run under what remains of it, a file that no longer fits is written
+# "not run: out of budget" in summary.txt, and the VM is stopped if the leg is cut, so nothing of it
+# keeps loading the host. Unset: no bound.
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 vm="${RUNNER_VM_TOOL:-$(cd "$repo/.." && pwd)/shared/tools/runner-vm/runner-vm.sh}"
@@ -29,8 +34,9 @@ REAL_ENGINE_SUITES="tests/docker/contract.test.ts tests/docker/lifecycle.test.ts
   tests/docker/trust.test.ts tests/docker/build.test.ts tests/docker/failsafe.test.ts"
 demo=1
 skips=
+stop_after=0
 case "${1:-ci}" in
-  ci) tests="tests/docker/containment-matrix.test.ts tests/docker/realistic-matrix.test.ts"; skips=--no-skips ;;
+  ci) tests="tests/docker/containment-matrix.test.ts tests/docker/realistic-matrix.test.ts"; skips=--no-skips; stop_after=1 ;;
   all) tests=$REAL_ENGINE_SUITES ;;
   *) demo=0; tests="$*" ;;
 esac
@@ -59,6 +65,9 @@ panicked() {
   "$vm" stop
 }
 t0=$SECONDS
+budget=${DA_VM_BUDGET_S:-0}
+# Seconds of the budget left now (a large number when there is none).
+left() { [ "$budget" -gt 0 ] && echo $((budget - (SECONDS - t0))) || echo 1000000; }
 "$vm" build
 panicked || true
 "$vm" start
@@ -104,11 +113,22 @@ mkdir "$stage"
 (cd "$repo" && git ls-files -z -co --exclude-standard | grep -zvE '^node_modules(/|$)' |
   tar --null --ignore-failed-read -T - -cf - 2>/dev/null) | tar -C "$stage" -xf -
 out="out/runner-vm/$store"
+# Nothing of an earlier leg may read as this one's, should this one be cut before its copy-back.
+rm -rf "${repo:?}/$out"
 status=0
-"$vm" run -C "$stage" -o "$repo" -f out/runner-vm -- bash -s <<EOF || status=$?
+# The guest's share: what is left less a minute to copy the results back. The host's own bound,
+# two minutes later, is for a guest that stopped answering.
+guest_budget=$(($(left) - 60))
+timeout -k 30 $((guest_budget + 120)) "$vm" run -C "$stage" -o "$repo" -f out/runner-vm -- bash -s <<EOF || status=$?
 set -u
 export CI=true
 mkdir -p $out
+# A step runs under what is left of the guest's budget (124: it was cut).
+bounded() {
+  local l=\$(($guest_budget - SECONDS))
+  [ \$l -gt 30 ] || return 124
+  timeout -k 20 \$l "\$@"
+}
 t=\$SECONDS
 # node_modules installed once per package-lock.json and kept in the guest (hard-linked in).
 kept=/root/node_modules-$lock
@@ -124,13 +144,33 @@ echo "bundle and engine.sh \$((SECONDS - t)) s; seccomp default: \$DA_SECCOMP_DE
 status=0
 if [ $demo = 1 ]; then
   t=\$SECONDS
-  node scripts/demo.mjs >$out/demo.log 2>&1; s=\$?
+  bounded node scripts/demo.mjs >$out/demo.log 2>&1; s=\$?
   [ \$s = 0 ] || status=\$s
-  rm -rf $out/demo && cp -r out/demo $out/demo
-  echo "demo exit \$s (\$(grep -o 'Verdict: [A-Z]*.*' $out/demo.log | head -1)) \$((SECONDS - t)) s" >>$out/summary.txt
+  rm -rf $out/demo && cp -r out/demo $out/demo 2>/dev/null
+  [ \$s = 124 ] && echo "demo: cut at the leg's budget after \$((SECONDS - t)) s" >>$out/summary.txt ||
+    echo "demo exit \$s (\$(grep -o 'Verdict: [A-Z]*.*' $out/demo.log | head -1)) \$((SECONDS - t)) s" >>$out/summary.txt
 fi
-# One file at a time: the guest's two emulated CPUs are the bottleneck, not the engine's lock.
-npx vitest run --maxWorkers=1 $tests --reporter=default --reporter=json --outputFile.json=$out/results.json >$out/vitest.log 2>&1 || status=1
+# One file at a time (the guest's two emulated CPUs are the bottleneck, not the engine's lock),
+# each under what is left of the budget; their reports are merged into one results.json.
+rm -f $out/results-*.json $out/vitest.log
+n=0
+for file in $tests; do
+  n=\$((n + 1))
+  bounded npx vitest run --maxWorkers=1 \$file --reporter=default --reporter=json --outputFile.json=$out/results-\$n.json >>$out/vitest.log 2>&1; s=\$?
+  [ \$s = 0 ] && continue
+  status=1
+  [ \$s = 124 ] || continue
+  rm -f $out/results-\$n.json
+  echo "\$file: not graded: cut at the leg's budget (\$((SECONDS - t)) s into the leg)" >>$out/summary.txt
+done
+node -e '
+  const fs = require("fs");
+  const parts = process.argv.slice(2).filter((f) => fs.existsSync(f)).map((f) => JSON.parse(fs.readFileSync(f, "utf8")));
+  const sum = (k) => parts.reduce((n, r) => n + (r[k] ?? 0), 0);
+  const merged = { startTime: parts[0]?.startTime, success: parts.every((r) => r.success), testResults: parts.flatMap((r) => r.testResults) };
+  for (const k of ["numTotalTests", "numPassedTests", "numFailedTests", "numPendingTests", "numTodoTests"]) merged[k] = sum(k);
+  fs.writeFileSync("$out/results.json", JSON.stringify(merged));
+' \$(seq -f "$out/results-%g.json" 1 \$n)
 # A file that graded nothing (every test skipped, or a beforeAll that failed and skipped them all)
 # fails the leg, with its error; in the ci set a single skip does too (scripts/vitest-summary.mjs).
 node scripts/vitest-summary.mjs $skips $out/results.json >>$out/summary.txt || status=1
@@ -139,6 +179,13 @@ sed 's/\x1b\[[0-9;]*m//g' $out/vitest.log | grep -A1 '^ FAIL ' | grep -v '^--' >
 exit \$status
 EOF
 [ "$status" != 255 ] || ! panicked || status=3
+if [ "$status" = 124 ] || [ "$status" = 137 ]; then
+  say "the guest did not finish within the leg's budget ($budget s): the VM is stopped"
+  "$vm" stop || true
+elif [ "$stop_after" = 1 ]; then
+  # CI leaves no VM behind: idle, its emulated CPUs still take a tenth of a host core.
+  "$vm" stop || true
+fi
 say "done in $((SECONDS - t0)) s (exit $status); $out/summary.txt:"
 cat "$repo/$out/summary.txt" >&2 || true
 exit "$status"
