@@ -85,21 +85,26 @@ async function main() {
     stopTimeoutMs: 3000,
     ...over,
   });
+  // Laid out as a person writes it, so each finding points at its subject's own line.
   writeFileSync(
     path.join(work, inventory),
-    JSON.stringify({
-      schemaVersion: 1,
-      subjects: [
-        // The passing subject is this repository's own reference subject, as its inventory declares
-        // it (init included: its httpd is PID 1 without a TERM handler), so the picture shows what
-        // a run of it gives.
-        { ...own.subjects.find((x) => x.name === "hardened"), name: "web" },
-        subject("worker", "unhealthy", { startupTimeoutMs: 3000 }),
-        subject("legacy", "faults/root-user", { user: "0:0", healthPath: "/", startupTimeoutMs: 3000 }),
-      ],
-      // Every case pinned, as this repository's own inventory pins them.
-      suites: own.suites,
-    }),
+    JSON.stringify(
+      {
+        schemaVersion: 1,
+        subjects: [
+          // The passing subject is this repository's own reference subject, as its inventory declares
+          // it (init included: its httpd is PID 1 without a TERM handler), so the picture shows what
+          // a run of it gives.
+          { ...own.subjects.find((x) => x.name === "hardened"), name: "web" },
+          subject("worker", "unhealthy", { startupTimeoutMs: 3000 }),
+          subject("legacy", "faults/root-user", { user: "0:0", healthPath: "/", startupTimeoutMs: 3000 }),
+        ],
+        // Every case pinned, as this repository's own inventory pins them.
+        suites: own.suites,
+      },
+      null,
+      2,
+    ) + "\n",
   );
   const out = path.join(work, "bundle");
   const run = spawnSync(
