@@ -19,10 +19,18 @@ export type EnvValue = { value: string } | { unset: true } | { refused: string }
  */
 export function readSecret(access: EnvironmentAccess, variable: string): EnvValue {
   if (!access.read) return { refused: access.why };
-  const value = process.env[variable];
-  if (value === undefined) return { unset: true };
+  if (!secretIsSet(variable)) return { unset: true };
+  const value = process.env[variable]!;
   registerSecret(value);
   return { value };
+}
+
+/**
+ * Whether a build secret's variable is set (an empty value is a value, as for the build), looked
+ * at without reading it: the load-time check (secrets.ts) and the build agree on "unset".
+ */
+export function secretIsSet(variable: string): boolean {
+  return process.env[variable] !== undefined;
 }
 
 /** An image ID pin from the environment: only a `sha256:` digest is ever handed back. */

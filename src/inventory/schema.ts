@@ -199,7 +199,7 @@ const build = z
       })
       .default({})
       .describe(
-        "BuildKit secret mounts: secret id -> name of the environment variable holding its value (`RUN --mount=type=secret,id=<id>`); values are never logged, reported or stored in the image",
+        "BuildKit secret mounts: secret id -> name of the environment variable holding its value (`RUN --mount=type=secret,id=<id>`); a variable unset when the run starts is a configuration error at load; values are never logged, reported or stored in the image",
       ),
   })
   .strict()
