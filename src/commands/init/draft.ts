@@ -5,13 +5,14 @@
 // What the image declares is graded as it is: the Dockerfile's USER is described, not copied into
 // `user` (which would keep forcing that user after a change dropped the line); a compose `user:`
 // is the deployment's, so it is. Readiness is the TCP port when there is one (the image's
-// HEALTHCHECK is then held by lifecycle.probes at once, on every engine), else the HEALTHCHECK.
+// HEALTHCHECK is then held by lifecycle.probes at once, on every engine), else the HEALTHCHECK
+// (waited on past its first check, within the start-up bound), else a 2 s delay, said as such.
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { CASES_BY_SUITE, SUITES } from "../../cases/index.js";
 import { ConfigError } from "../../errors.js";
 import { resolveInWorkspace } from "../../inventory/load.js";
-import { INVENTORY_SCHEMA_VERSION, subjectSchema } from "../../inventory/schema.js";
+import { BOUNDS, INVENTORY_SCHEMA_VERSION, subjectSchema } from "../../inventory/schema.js";
 import { checkLaunchSpec } from "../../suites/lifecycle/create.js";
 import { type ComposeService, readCompose } from "./compose.js";
 import { type ImageFacts, readImageFacts } from "./dockerfile.js";
@@ -268,12 +269,16 @@ function readinessOf(facts: ImageFacts, port: { value: number } | undefined, sai
     return { readiness: { type: "tcp" } };
   }
   if (hc) {
-    // The engine reports healthy only after the first check, an interval after the start.
-    const startupTimeoutMs = Math.min(
-      3_600_000,
-      Math.max(30_000, hc.startPeriodMs + hc.intervalMs + hc.timeoutMs + 10_000),
-    );
+    // The engine reports healthy only after the first check, an interval after the start (and
+    // may count failures until the start period ends); the wait is capped at the schema's bound,
+    // or init would write an inventory that does not load.
+    const needed = hc.startPeriodMs + hc.intervalMs + hc.timeoutMs + 10_000;
+    const startupTimeoutMs = Math.min(BOUNDS.startupTimeoutMs, Math.max(30_000, needed));
     said.push(`No port is exposed: ready when the image's HEALTHCHECK (line ${hc.line}) reports healthy.`);
+    if (needed > BOUNDS.startupTimeoutMs)
+      said.push(
+        `Its interval, timeout and start period may take ${duration(needed - 10_000)}, past the ${duration(BOUNDS.startupTimeoutMs)} an inventory may wait (startupTimeoutMs): if lifecycle.ready times out, shorten the HEALTHCHECK's --interval or --start-period.`,
+      );
     return {
       readiness: { type: "healthcheck" },
       startupTimeoutMs: startupTimeoutMs > 30_000 ? startupTimeoutMs : undefined,
@@ -283,6 +288,13 @@ function readinessOf(facts: ImageFacts, port: { value: number } | undefined, sai
     "No EXPOSE and no HEALTHCHECK: readiness is a 2 s delay; declare `port` and a `readiness` that proves the service answers.",
   );
   return { readiness: { type: "delay", ms: 2000 } };
+}
+
+/** "10 min", "15 min 30 s", "45 s": a duration as the description says it. */
+function duration(ms: number): string {
+  const min = Math.floor(ms / 60_000);
+  const s = Math.round((ms % 60_000) / 1000);
+  return [min ? `${min} min` : "", s || !min ? `${s} s` : ""].filter(Boolean).join(" ");
 }
 
 const ROOT_USER = /^(root|0)(:(root|0))?$/;
