@@ -9,6 +9,7 @@ import { ConfigError, type ConfigProblem } from "./errors.js";
 import { judgeAtBase } from "./inventory/base.js";
 import { loadInventory } from "./inventory/load.js";
 import type { Inventory } from "./inventory/schema.js";
+import { unsetSecretProblems } from "./inventory/secrets.js";
 import type { RunOptions } from "./pipeline-run.js";
 import { selectSubjects } from "./plan.js";
 import type { Report } from "./report/model.js";
@@ -49,6 +50,15 @@ async function prepareRun(opts: RunOptions) {
   const judged = await judgeAtBase(opts.workspace, loaded, opts.judgeAt);
   const subjects = selectSubjects(judged.inventory.subjects, opts.subjects ?? [], opts.shard);
   refuseUnenforceable(judged.inventory, inventoryFile);
+  // The build secrets this run's subjects are granted (by the base, in a pull request) must be set.
+  const unset = unsetSecretProblems(
+    judged.inventory,
+    loaded,
+    judged.environment,
+    subjects,
+    judged.trust.inventoryFrom?.slice(0, 12),
+  );
+  if (unset.length > 0) throw new ConfigError(unset, inventoryFile);
   const review: Review | undefined = opts.alignment ? await import("./alignment/index.js") : undefined;
   if (opts.alignment && review) {
     // A broken alignment config is a configuration error: reported before any engine call.

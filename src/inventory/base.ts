@@ -7,12 +7,10 @@
 // part does not judge this PR, it is a Tier 1 item for a maintainer. Without the base, the
 // report says so under its headline.
 import path from "node:path";
-import { ConfigError } from "../errors.js";
 import type { Finding, TrustReport } from "../report/model.js";
 import { type EnvironmentAccess, READ_ENVIRONMENT } from "./environment.js";
 import { type LoadedInventory, parseInventory } from "./load.js";
 import type { Inventory, Subject } from "./schema.js";
-import { unsetSecretProblems } from "./secrets.js";
 
 /** Where the judging parts are read: the base commit, or why it is not available. */
 export type JudgeAt = { base: string } | { unavailable: string };
@@ -45,24 +43,7 @@ export interface JudgedInventory {
   environment: EnvironmentAccess;
 }
 
-/**
- * The inventory that judges this run. For a run about to build (`head.forBuild`), a build secret
- * it grants whose variable is unset is a ConfigError (exit 2) here, before any engine call.
- */
 export async function judgeAtBase(
-  workspace: string,
-  head: LoadedInventory,
-  at: JudgeAt | undefined,
-): Promise<JudgedInventory> {
-  const judged = await judge(workspace, head, at);
-  if (!head.forBuild) return judged;
-  const from = judged.trust.inventoryFrom;
-  const problems = unsetSecretProblems(judged.inventory, head, judged.environment, from?.slice(0, 12));
-  if (problems.length > 0) throw new ConfigError(problems, head.path);
-  return judged;
-}
-
-async function judge(
   workspace: string,
   head: LoadedInventory,
   at: JudgeAt | undefined,
@@ -96,7 +77,7 @@ async function judge(
     if (rel.startsWith("../") || path.isAbsolute(rel)) return asIs([]);
     text = (await gitTree(workspace, ref).readMany([rel])).get(rel);
   } catch (err) {
-    return judge(workspace, head, { unavailable: (err as Error).message.split("\n")[0]! });
+    return judgeAtBase(workspace, head, { unavailable: (err as Error).message.split("\n")[0]! });
   }
   const short = ref.slice(0, 12);
   if (text === undefined) {

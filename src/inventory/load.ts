@@ -32,11 +32,6 @@ export interface LoadedInventory {
   sha256: string;
   text: string;
   inventory: Inventory;
-  /**
-   * Loaded for a run about to build from it (`existing`): once its judging parts are read
-   * (judgeAtBase), the build secrets they grant must be set too (secrets.ts), before any engine call.
-   */
-  forBuild?: boolean;
 }
 
 export interface LoadOptions {
@@ -57,7 +52,7 @@ export async function loadInventory(file: string, opts: LoadOptions = {}): Promi
   );
   const loaded = parseInventory(file, text, { ...opts, workspace: opts.workspace ?? process.cwd() });
   await checkPatterns(loaded);
-  return opts.existing ? { ...loaded, forBuild: true } : loaded;
+  return loaded;
 }
 
 /**

@@ -1,4 +1,5 @@
-// A run's build secrets are checked when the inventory is loaded, as its paths are (paths.ts): a
+// A run's build secrets are checked once its inventory is loaded and judged (src/pipeline.ts), as
+// its paths are at load (paths.ts), for the subjects the run builds: a
 // secret whose variable is unset would only fail lifecycle.build once the engine is contacted, so
 // it is a configuration error (exit 2) naming the file, line, field and fix, before any engine
 // call. The variables are those the judged inventory grants (the base's in a pull request,
@@ -10,13 +11,15 @@
 import type { ConfigProblem } from "../errors.js";
 import { jsonPath, locateJson, type Span } from "../jsonpos.js";
 import { type EnvironmentAccess, secretIsSet } from "./environment.js";
-import type { Inventory } from "./schema.js";
+import type { Inventory, Subject } from "./schema.js";
 
 /** The judged inventory's secrets whose variable is unset, located in the file that was loaded. */
 export function unsetSecretProblems(
   judged: Inventory,
   loaded: { text: string; inventory: Inventory },
   access: EnvironmentAccess,
+  /** The subjects this run builds (a shard's, or those asked for): another's secrets are its own. */
+  selected: readonly Subject[],
   /** The base commit (short) the secrets were taken from, when they were. */
   base?: string,
 ): ConfigProblem[] {
@@ -24,7 +27,7 @@ export function unsetSecretProblems(
   let spans: Map<string, Span> | undefined;
   const problems: ConfigProblem[] = [];
   judged.subjects.forEach((s, i) => {
-    if (!s.build) return;
+    if (!s.build || !selected.includes(s)) return;
     for (const [id, variable] of Object.entries(s.build.secrets ?? {})) {
       if (secretIsSet(variable)) continue;
       spans ??= locateJson(loaded.text).spans;

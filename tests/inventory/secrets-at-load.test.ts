@@ -53,12 +53,13 @@ function workspace(head: unknown, base?: unknown): { ws: string; text: string; c
   return { ws, text, commit };
 }
 
-async function runAt(ws: string, judgeAt?: JudgeAt) {
+async function runAt(ws: string, judgeAt?: JudgeAt, subjects?: string[]) {
   const engine = memoryEngine();
   const outcome = await runPipeline({
     workspace: ws,
     inventoryPath: "inventory.json",
     suites: ["lifecycle"],
+    ...(subjects ? { subjects } : {}),
     log: silentLogger,
     signal: new AbortController().signal,
     engine,
@@ -163,6 +164,17 @@ describe("a build secret's variable is checked at load, before any engine call",
     const build = report.cases.find((c) => c.id === "lifecycle.build" && c.subject === "app");
     expect(build).toMatchObject({ status: "error" });
     expect(build?.message).toContain(`build secret(s) token (from $${UNSET}) are not read`);
+  });
+
+  it("only the subjects this run builds are held to it: another shard's secret is that shard's", async () => {
+    const { ws } = workspace(inventory({ token: UNSET }));
+    const { outcome, calls } = await runAt(ws, undefined, ["prebuilt"]);
+    expect(outcome).not.toBeInstanceOf(Error);
+    expect(calls.length).toBeGreaterThan(0);
+    expect((outcome as Awaited<ReturnType<typeof runPipeline>>).cases.some((c) => c.subject === "app")).toBe(
+      false,
+    );
+    expect(await runAt(ws, undefined, ["app"]).then((r) => exitCodeOf(r.outcome))).toBe(2);
   });
 
   it("only a run about to build checks them: merge and verify load the same inventory without", async () => {
