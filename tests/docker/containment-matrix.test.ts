@@ -34,7 +34,7 @@ import {
   resolveVars,
   seccompProfileText,
 } from "../containment/faults.js";
-import { failsOn, skipsOn } from "../helpers/differences.js";
+import { appArmorSkips, failsOn, skipsOn } from "../helpers/differences.js";
 import {
   BASE_IMAGE,
   cleanupProblems,
@@ -119,6 +119,8 @@ describe.skipIf(!hasEngine)("fault matrix on the real engine", () => {
   const varsOf = new Map<string, Record<string, string>>();
   const servers: Server[] = [];
   let host: HostNamespaces;
+  /** Whether the engine confines its containers with AppArmor (GitHub's runners, the runner VM). */
+  let appArmorHost = false;
 
   beforeAll(async () => {
     execFileSync("mount", ["-t", "tmpfs", "-o", "size=4m,mode=0700", "da-fault-tmpfs", tmpfsDir]);
@@ -141,7 +143,12 @@ describe.skipIf(!hasEngine)("fault matrix on the real engine", () => {
       ),
     ]);
     const hostPromise = measureHostNamespaces(engine, owner, PROBE_IMAGE);
-    const info = (await engine.docker.info()) as { MemTotal: number; NCPU: number };
+    const info = (await engine.docker.info()) as {
+      MemTotal: number;
+      NCPU: number;
+      SecurityOptions?: string[];
+    };
+    appArmorHost = (info.SecurityOptions ?? []).some((o) => o.startsWith("name=apparmor"));
     Object.assign(hostVars, {
       HOST_MEMORY_X4: String(info.MemTotal * 4),
       HOST_MEMORY_HALF: String(Math.floor(info.MemTotal / 2)),
@@ -288,8 +295,11 @@ describe.skipIf(!hasEngine)("fault matrix on the real engine", () => {
         name,
         failing: expected,
       });
-      // What the kernel keeps from a probe under its ceiling is not read (differences.ts says where).
-      const unread = skipsOn(ENGINE_KIND, name, readOnlyRoot);
+      // What the kernel keeps from a probe under its ceiling is not read (differences.ts says where),
+      // nor, on a host with AppArmor, what the engine's default profile keeps from it.
+      const lsm = appArmorSkips(appArmorHost, name);
+      for (const d of lsm) expect(r.find((x) => x.id === d.case)!.message).toMatch(d.says);
+      const unread = [...skipsOn(ENGINE_KIND, name, readOnlyRoot), ...lsm.map((d) => d.case)];
       // Everything else is a measured pass: no skip hides anything on a running subject.
       for (const x of r.filter((c) => unread.includes(c.id)))
         expect(x.status, `${x.id}: ${x.message}`).toBe("skip");

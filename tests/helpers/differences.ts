@@ -127,3 +127,25 @@ export function skipsOn(
     .map((d) => d.case)
     .sort();
 }
+
+/**
+ * Verdicts that differ on a host whose engine confines containers with AppArmor (GitHub's runners),
+ * whichever engine: the trusted probe runs under the engine's default profile, which lets a process
+ * inspect only processes of its own profile, so a subject launched outside it keeps from the probe
+ * what the kernel shows only to a permitted tracer (its namespace links). Not loosened: the profile
+ * is also what keeps such a subject from tracing the probe. The case SKIPs naming AppArmor and both
+ * profiles (the subject's unconfined launch FAILs containment.seccomp either way).
+ */
+export const APPARMOR_DIFFERENCES: { subject: string; case: CaseId; status: "skip"; says: RegExp }[] = [
+  {
+    subject: "apparmor-unconfined",
+    case: "containment.namespaces",
+    status: "skip",
+    says: /AppArmor refused it \(the subject runs under profile unconfined, the probe under the engine's default profile/,
+  },
+];
+
+/** The cases a subject cannot have measured on a host with AppArmor (`appArmor`), with what their SKIP says. */
+export function appArmorSkips(appArmor: boolean, subject: string): { case: CaseId; says: RegExp }[] {
+  return appArmor ? APPARMOR_DIFFERENCES.filter((d) => d.subject === subject) : [];
+}
