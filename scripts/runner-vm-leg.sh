@@ -163,9 +163,10 @@ for file in $tests; do
   rm -f $out/results-\$n.json
   echo "\$file: not graded: cut at the leg's budget (\$((SECONDS - t)) s into the leg)" >>$out/summary.txt
 done
+# (node -e: the first argument is process.argv[1])
 node -e '
   const fs = require("fs");
-  const parts = process.argv.slice(2).filter((f) => fs.existsSync(f)).map((f) => JSON.parse(fs.readFileSync(f, "utf8")));
+  const parts = process.argv.slice(1).filter((f) => fs.existsSync(f)).map((f) => JSON.parse(fs.readFileSync(f, "utf8")));
   const sum = (k) => parts.reduce((n, r) => n + (r[k] ?? 0), 0);
   const merged = { startTime: parts[0]?.startTime, success: parts.every((r) => r.success), testResults: parts.flatMap((r) => r.testResults) };
   for (const k of ["numTotalTests", "numPassedTests", "numFailedTests", "numPendingTests", "numTodoTests"]) merged[k] = sum(k);
