@@ -6,9 +6,9 @@
 
 /**
  * Syscalls the engine's default profile denies to a container without the capability in (): what
- * every supported engine's default denies. Docker 28's (github.com/moby/profiles v0.1.0) lets
- * through three that Docker 20.10's gated, and each is safe from first principles, so none is a
- * finding on either: `name_to_handle_at` only names a file (opening by the handle,
+ * every supported engine's default denies. The newest engines' default (github.com/moby/profiles
+ * v0.1.0) lets through three that older defaults gated, and each is safe from first principles, so
+ * none is a finding on any: `name_to_handle_at` only names a file (opening by the handle,
  * `open_by_handle_at`, still needs CAP_DAC_READ_SEARCH), and `process_vm_readv`/`writev` pass the
  * kernel's ptrace access check, as `ptrace` does, which both defaults allow from kernel 4.8.
  */
