@@ -36,7 +36,7 @@ import {
   type StopOutcome,
 } from "../../provider.js";
 import { probeLaunch } from "../../trusted-probe.js";
-import { chooseBuilder, loadBuildKit, runBuild } from "./build.js";
+import { chooseBuilder, loadBuildKit, readImage, runBuild, STORAGE_RACE } from "./build.js";
 import { type DockerDialect, dockerDialect } from "./dialect.js";
 import { ExitEvents } from "./events.js";
 import { type EngineIdentity, identityFromPing, identityFromVersion } from "./identity.js";
@@ -77,7 +77,6 @@ class Slots {
 }
 
 /** An engine's storage changed under a build (Podman: another client's removal meanwhile). */
-const STORAGE_RACE = /\b(image|layer) not known\b/;
 const STORAGE_RACE_BUILDS = 3;
 /** How each builder says a step ran and failed: the subject's failure, whatever else it says. */
 const STEP_EXITED = /returned a non-zero code|exit status \d|did not complete successfully|exit code: \d/;
@@ -345,7 +344,7 @@ export class DockerEngine implements Engine {
 
   async inspectImage(ref: string): Promise<ImageView> {
     const info = await this.call(`inspect image ${ref}`, (abortSignal) =>
-      this.docker.getImage(ref).inspect({ abortSignal } as Docker.ImageInspectOptions),
+      readImage(this.docker, ref, abortSignal),
     );
     return imageView(info, normalizeRef);
   }
