@@ -265,7 +265,11 @@ describe.skipIf(!hasEngine)("crashes diagnosed from the engine's state", () => {
 
     const oom = byId("lifecycle.ready", "oom");
     expect(oom.status).toBe("fail");
-    expect(oom.message).toMatch(/^was OOM-killed \(exit 137\)/);
+    // Confirmed by the engine, or, for a kill in the start's first milliseconds that the engine does
+    // not watch yet, named from the host kernel's OOM count (b7d744b; CI met it on this fixture).
+    expect(oom.message).toMatch(
+      /^was OOM-killed \(exit 137\)|^was killed by SIGKILL \(exit 137\) after \d+ ms, most likely by the kernel's OOM killer \(the engine recorded no OOM kill, but the host's kernel counted/,
+    );
     expect(oom.remediation).toContain("limits.memory (16m)");
   });
 });
