@@ -130,28 +130,29 @@ export async function whileFrozen<T>(
   const started = performance.now();
   // An engine that answered no (not running, already paused by its owner, no cgroup to freeze)
   // paused nothing, and its container is left as it was; one that gave no answer may have.
-  let paused = true;
-  let refused: string | undefined;
-  let attempt = 1;
-  for (; ; attempt++) {
-    paused = true;
-    refused = await engine.pause(id, signal).then(
-      () => undefined,
-      (err: unknown) => {
-        paused = !(err instanceof EngineError && err.kind === "engine");
-        return errorEvidence(err).message;
-      },
+  const ask = (): Promise<{ paused: boolean; refused?: string }> =>
+    engine.pause(id, signal).then(
+      () => ({ paused: true }),
+      (err: unknown) => ({
+        paused: !(err instanceof EngineError && err.kind === "engine"),
+        refused: errorEvidence(err).message,
+      }),
     );
-    // The runtime gives up on a freeze it could not finish in its own short window (runc: "unable
-    // to freeze", a task busy in the kernel under a loaded host) and thaws what it froze: a
-    // passing condition, so it is asked again. A subject that keeps itself unfreezable still ends
-    // unfrozen, and its write probes are not believed.
-    if (refused === undefined || paused || !/freez/i.test(refused) || attempt === PAUSE_TRIES) break;
-    await sleep(100 * 2 ** attempt, signal);
+  // The runtime gives up on a freeze it could not finish in its own short window (runc: "unable
+  // to freeze", a task busy in the kernel under a loaded host) and thaws what it froze: a passing
+  // condition, so it is asked again. A subject that keeps itself unfreezable still ends unfrozen,
+  // and its write probes are not believed.
+  let answer = await ask();
+  let asked = 1;
+  for (; asked < PAUSE_TRIES && !answer.paused && /freez/i.test(answer.refused ?? ""); asked++) {
+    await sleep(100 * 2 ** asked, signal);
+    answer = await ask();
   }
-  if (refused !== undefined) {
-    refused = `the engine did not pause it (${refused}${attempt > 1 ? `; asked ${attempt} times` : ""})`;
-  }
+  const { paused } = answer;
+  const refused =
+    answer.refused === undefined
+      ? undefined
+      : `the engine did not pause it (${answer.refused}${asked > 1 ? `; asked ${asked} times` : ""})`;
   let read_: { value: T } | { error: unknown };
   try {
     read_ = { value: await read(refused === undefined) };
