@@ -215,3 +215,12 @@ class Reader {
     return JSON.parse(m![0]);
   }
 }
+
+/** The line of the value at `path`, or of its nearest ancestor the text has. */
+export function nearestLine(spans: Map<string, Span>, path: readonly PropertyKey[]): number | undefined {
+  for (let n = path.length; n >= 0; n--) {
+    const span = spans.get(jsonPath(path.slice(0, n)));
+    if (span) return span.line;
+  }
+  return undefined;
+}

@@ -10,6 +10,7 @@ import {
   JsonSyntaxError,
   jsonPath,
   locateJson,
+  nearestLine,
   type Span,
 } from "../jsonpos.js";
 import { workspaceProblems } from "./paths.js";
@@ -185,14 +186,12 @@ type MakeProblem = (message: string, fix?: string, p?: readonly PropertyKey[]) =
 
 /** A problem at a path (the issue's own by default), on the line of its nearest located ancestor. */
 function problemMaker(at: readonly PropertyKey[], spans: Map<string, Span>): MakeProblem {
-  const lineOf = (p: readonly PropertyKey[]): number | undefined => {
-    for (let n = p.length; n >= 0; n--) {
-      const span = spans.get(jsonPath(p.slice(0, n)));
-      if (span) return span.line;
-    }
-    return undefined;
-  };
-  return (message, fix, p = at) => ({ path: jsonPath(p), line: lineOf(p), message, ...(fix ? { fix } : {}) });
+  return (message, fix, p = at) => ({
+    path: jsonPath(p),
+    line: nearestLine(spans, p),
+    message,
+    ...(fix ? { fix } : {}),
+  });
 }
 
 function toProblems(issue: z.core.$ZodIssue, root: unknown, spans: Map<string, Span>): ConfigProblem[] {

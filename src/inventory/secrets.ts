@@ -9,7 +9,7 @@
 // is not read for this inventory (no maintainer declared the names), nothing is looked up, not
 // even whether a variable exists: the build reports why its secrets are not read.
 import type { ConfigProblem } from "../errors.js";
-import { jsonPath, locateJson, type Span } from "../jsonpos.js";
+import { jsonPath, locateJson, nearestLine, type Span } from "../jsonpos.js";
 import { type EnvironmentAccess, secretIsSet } from "./environment.js";
 import type { Inventory, Subject } from "./schema.js";
 
@@ -37,20 +37,11 @@ export function unsetSecretProblems(
       const at = ["subjects", i, "build", "secrets", id];
       problems.push({
         path: jsonPath(at),
-        line: lineOf(spans, at),
+        line: nearestLine(spans, at),
         message: `build secret "${id}" is read from $${variable}, which is not set in this run's environment${fromBase ? ` (declared at the base ${base}, which judges this pull request)` : ""}`,
         fix: `set ${variable} in the environment of the step that runs docker-acceptance (env: in the workflow, or export it before the CLI), or remove "${id}" from build.secrets${fromBase ? " at the base (a change to it takes effect once merged)" : ""}`,
       });
     }
   });
   return problems;
-}
-
-/** The line of the field, or of its nearest ancestor the file has. */
-function lineOf(spans: Map<string, Span>, at: (string | number)[]): number | undefined {
-  for (let n = at.length; n > 0; n--) {
-    const span = spans.get(jsonPath(at.slice(0, n)));
-    if (span) return span.line;
-  }
-  return undefined;
 }
