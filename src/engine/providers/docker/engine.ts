@@ -76,7 +76,7 @@ class Slots {
   }
 }
 
-/** An engine's storage changed under a build (Podman: another client's removal meanwhile). */
+/** How often a build is made when the engine's storage changed under it (STORAGE_RACE, Podman). */
 const STORAGE_RACE_BUILDS = 3;
 /** How each builder says a step ran and failed: the subject's failure, whatever else it says. */
 const STEP_EXITED = /returned a non-zero code|exit status \d|did not complete successfully|exit code: \d/;
