@@ -3,7 +3,6 @@
 // `env:` image pin nor its build secrets read; a value read is never quoted; the runner's and the
 // action's own variables cannot be named at all. (The real engine and the action's dist/ under
 // Node 24: tests/docker/adversarial-inputs.test.ts.)
-import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -14,6 +13,7 @@ import { parseInventory } from "../../src/inventory/load.js";
 import { silentLogger } from "../../src/log.js";
 import { runPipeline } from "../../src/pipeline.js";
 import { renderMarkdown } from "../../src/report/markdown.js";
+import { gitIn } from "../helpers/git.js";
 import { MEMORY_BASE, memoryEngine } from "../helpers/memory.js";
 
 const FAKE = "npm_FAKEtoken0123456789abcdefFAKE";
@@ -27,11 +27,7 @@ function workspace(inventory: unknown, commitFirst?: unknown): { dir: string; ba
   mkdirSync(path.join(dir, "ctx"));
   writeFileSync(path.join(dir, "ctx", "Dockerfile"), `FROM ${MEMORY_BASE}\n`);
   const file = path.join(dir, "inventory.json");
-  const git = (...args: string[]) =>
-    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], {
-      cwd: dir,
-      encoding: "utf8",
-    }).trim();
+  const git = gitIn(dir);
   git("init", "-q", "-b", "main");
   if (commitFirst) writeFileSync(file, JSON.stringify(commitFirst, null, 2));
   else writeFileSync(path.join(dir, "README"), "x\n");

@@ -14,6 +14,7 @@ import { mergeBundles } from "../../src/merge.js";
 import { runPipeline } from "../../src/pipeline.js";
 import type { Shard } from "../../src/plan.js";
 import { renderMarkdown } from "../../src/report/markdown.js";
+import { gitIn } from "../helpers/git.js";
 import { MEMORY_BASE, memoryEngine } from "../helpers/memory.js";
 import { writeShardSet } from "../merge/shards.js";
 import { makeReport } from "../report/fixtures.js";
@@ -44,11 +45,7 @@ const WEAKENED = {
 
 function repo(): { dir: string; base: string } {
   const dir = mkdtempSync(path.join(tmpdir(), "da-judge-"));
-  const git = (...args: string[]) =>
-    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], {
-      cwd: dir,
-      encoding: "utf8",
-    }).trim();
+  const git = gitIn(dir);
   git("init", "-q", "-b", "main");
   mkdirSync(path.join(dir, "acceptance"));
   writeFileSync(path.join(dir, "acceptance/inventory.json"), JSON.stringify(BASE, null, 2));
@@ -171,11 +168,7 @@ describe("judgeAtBase: build secrets and image pins", () => {
       ],
     };
     const dir = mkdtempSync(path.join(tmpdir(), "da-judge-build-"));
-    const git = (...args: string[]) =>
-      execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], {
-        cwd: dir,
-        encoding: "utf8",
-      }).trim();
+    const git = gitIn(dir);
     git("init", "-q", "-b", "main");
     mkdirSync(path.join(dir, "acceptance"));
     const file = path.join(dir, "acceptance/inventory.json");
@@ -225,11 +218,7 @@ describe("a pull request that deletes a failing subject from the inventory", () 
 
   function change(baseSubjects: unknown[], headSubjects: unknown[]): { dir: string; base: string } {
     const dir = mkdtempSync(path.join(tmpdir(), "da-judge-removed-"));
-    const git = (...args: string[]) =>
-      execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], {
-        cwd: dir,
-        encoding: "utf8",
-      }).trim();
+    const git = gitIn(dir);
     git("init", "-q", "-b", "main");
     mkdirSync(path.join(dir, "ctx"));
     writeFileSync(path.join(dir, "ctx/Dockerfile"), "ARG BASE_IMAGE\nFROM $BASE_IMAGE\nRUN exit 3\n");

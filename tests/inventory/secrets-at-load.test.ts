@@ -3,7 +3,6 @@
 // lifecycle.build ERROR once the engine is contacted. The variables checked are those the judged
 // inventory grants (the base's in a pull request); where no maintainer declared them nothing is
 // looked up, and a value is never shown.
-import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -14,6 +13,7 @@ import { judgeAtBase } from "../../src/inventory/base.js";
 import { loadInventory } from "../../src/inventory/load.js";
 import { silentLogger } from "../../src/log.js";
 import { runPipeline } from "../../src/pipeline.js";
+import { gitIn } from "../helpers/git.js";
 import { MEMORY_BASE, memoryEngine } from "../helpers/memory.js";
 
 const UNSET = "DA_TEST_SECRET_UNSET";
@@ -37,11 +37,7 @@ function workspace(head: unknown, base?: unknown): { ws: string; text: string; c
   const file = path.join(ws, "inventory.json");
   let commit: string | undefined;
   if (base) {
-    const git = (...args: string[]) =>
-      execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], {
-        cwd: ws,
-        encoding: "utf8",
-      }).trim();
+    const git = gitIn(ws);
     git("init", "-q", "-b", "main");
     writeFileSync(file, JSON.stringify(base, null, 2));
     git("add", "-A");
