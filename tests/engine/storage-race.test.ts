@@ -3,7 +3,7 @@
 // command, a COPY source) never make a failing build the engine's. Messages as the engines print
 // them; the real-engine attack: tests/docker/adversarial-inputs.test.ts (engine-words).
 import { describe, expect, it } from "vitest";
-import { isStorageRace } from "../../src/engine/providers/docker/engine.js";
+import { isStorageRace } from "../../src/engine/providers/docker/storage-race.js";
 
 describe("a build failure read as Podman's storage race", () => {
   it("is the engine's own words for an image or layer it lost", () => {

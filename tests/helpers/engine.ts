@@ -3,6 +3,7 @@ import Docker from "dockerode";
 import { dockerDialect } from "../../src/engine/providers/docker/dialect.js";
 import { DockerEngine } from "../../src/engine/providers/docker/engine.js";
 import { type CreateOptions, createBody } from "../../src/engine/providers/docker/translate.js";
+import { readThroughRace } from "../../src/engine/providers/docker/storage-race.js";
 import { podmanDialect } from "../../src/engine/providers/podman/index.js";
 import type { CleanupEvidence } from "../../src/report/model.js";
 import type { LaunchPlan } from "../../src/suites/lifecycle/create.js";
@@ -17,7 +18,8 @@ export async function engineAvailable(): Promise<boolean> {
   if (available !== undefined) return available;
   try {
     await new Docker().ping();
-    await new Docker().getImage(BASE_IMAGE).inspect();
+    // Podman under a parallel file's cleanup can answer this read with its storage race.
+    await readThroughRace(() => new Docker().getImage(BASE_IMAGE).inspect());
     available = true;
   } catch (err) {
     if (process.env.CI) {

@@ -2,9 +2,9 @@
 // the legacy builder's stream, and what each build created. The BuildKit session lives in
 // buildkit.ts, imported only when a BuildKit build runs.
 import type Docker from "dockerode";
-import { sleep } from "../../deadline.js";
 import type { BuilderChoice, BuildRequest, BuildStep } from "../../provider.js";
 import type { EngineIdentity } from "./identity.js";
+import { readThroughRace } from "./storage-race.js";
 
 type ContextTar = typeof import("../../context.js").contextTar;
 
@@ -158,30 +158,16 @@ async function legacyBuild(
   return { imageId: built.Id, failure, intermediateImages };
 }
 
-/** Podman's words when it lost track of its own images (another client removed one meanwhile). */
-export const STORAGE_RACE = /\b(image|layer) not known\b/;
-const STORAGE_RACE_READS = 3;
-
-/**
- * An image's inspect. Podman, reading an image while another client removes one, can fail on its
- * own storage ("locating image with ID ...: image not known", a 500; CI's Podman leg met it):
- * the engine's passing fault, so it is read again, up to STORAGE_RACE_READS times.
- */
-export async function readImage(
+/** An image's inspect, read through Podman's storage race (./storage-race.ts). */
+export function readImage(
   docker: Docker,
   ref: string,
   abortSignal?: AbortSignal,
 ): Promise<Docker.ImageInspectInfo> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await docker.getImage(ref).inspect({ abortSignal } as Docker.ImageInspectOptions);
-    } catch (err) {
-      const e = err as { statusCode?: number; message?: string };
-      const race = e.statusCode === 500 && STORAGE_RACE.test(String(e.message));
-      if (!race || attempt === STORAGE_RACE_READS || abortSignal?.aborted) throw err;
-      await sleep(100 * attempt, abortSignal);
-    }
-  }
+  return readThroughRace(
+    () => docker.getImage(ref).inspect({ abortSignal } as Docker.ImageInspectOptions),
+    abortSignal,
+  );
 }
 
 /** A Dockerfile has far fewer steps; the walk stops here whatever the engine answers. */

@@ -36,13 +36,14 @@ import {
   type StopOutcome,
 } from "../../provider.js";
 import { probeLaunch } from "../../trusted-probe.js";
-import { chooseBuilder, loadBuildKit, readImage, runBuild, STORAGE_RACE } from "./build.js";
+import { chooseBuilder, loadBuildKit, readImage, runBuild } from "./build.js";
 import { type DockerDialect, dockerDialect } from "./dialect.js";
 import { ExitEvents } from "./events.js";
 import { type EngineIdentity, identityFromPing, identityFromVersion } from "./identity.js";
 import { LogTail } from "./log-tail.js";
 import { hostOomKills, noticeWindowMs, oomEventLogged, unconfirmedKill } from "./oom.js";
 import { runLine } from "./run-line.js";
+import { isStorageRace, readThroughRace } from "./storage-race.js";
 import {
   type ContainerInspect,
   type CreateOptions,
@@ -78,21 +79,6 @@ class Slots {
 
 /** How often a build is made when the engine's storage changed under it (STORAGE_RACE, Podman). */
 const STORAGE_RACE_BUILDS = 3;
-/** How each builder says a step ran and failed: the subject's failure, whatever else it says. */
-const STEP_EXITED = /returned a non-zero code|exit status \d|did not complete successfully|exit code: \d/;
-
-/**
- * Whether a failed build is Podman's storage race rather than the Dockerfile's fault. The error
- * text quotes the pull request's own words (the step's command, a COPY source, a build argument),
- * so those never decide it: a step that ran and exited is the subject's, and what the engine
- * quotes is cut out before the engine's own words are read. Only Podman has the race.
- */
-export function isStorageRace(reason: string, product: string): boolean {
-  if (product !== "podman" || STEP_EXITED.test(reason)) return false;
-  const unquoted = reason.replace(/"(?:[^"\\]|\\.)*"|'[^']*'|\{[^{}]*\}|\[[^[\]]*\]/g, "");
-  return STORAGE_RACE.test(unquoted);
-}
-
 /** How long a listing's liveness ping may take (an engine that answers a listing slowly pings fast). */
 const LIVENESS_PING_MS = 10_000;
 /** How long a reserved name is watched, at least, after a create that went unanswered. */
@@ -559,7 +545,11 @@ export class DockerEngine implements Engine {
           if (!options) {
             options = this.call(
               `inspect volume ${m.Name}`,
-              (abortSignal) => this.docker.getVolume(m.Name!).inspect({ abortSignal } as object),
+              (abortSignal) =>
+                readThroughRace(
+                  () => this.docker.getVolume(m.Name!).inspect({ abortSignal } as object),
+                  abortSignal,
+                ),
               undefined,
               signal,
             ).then((v) => (v as { Options?: Record<string, string> | null }).Options ?? {});
@@ -658,7 +648,8 @@ export class DockerEngine implements Engine {
   inspectRaw(id: string, signal?: AbortSignal): Promise<ContainerInspect> {
     return this.call(
       `inspect ${short(id)}`,
-      (abortSignal) => this.docker.getContainer(id).inspect({ abortSignal }),
+      (abortSignal) =>
+        readThroughRace(() => this.docker.getContainer(id).inspect({ abortSignal }), abortSignal),
       undefined,
       signal,
     );
@@ -930,7 +921,7 @@ export class DockerEngine implements Engine {
 
   async listContainers(filters: ListFilters): Promise<OwnedContainer[]> {
     const list = await this.listing("list containers", (abortSignal) =>
-      this.docker.listContainers({ all: true, filters, abortSignal }),
+      readThroughRace(() => this.docker.listContainers({ all: true, filters, abortSignal }), abortSignal),
     );
     return list.map((c) => ({
       id: c.Id,
@@ -945,21 +936,9 @@ export class DockerEngine implements Engine {
 
   /** `all` includes intermediate images (the legacy builder keeps one per Dockerfile step). */
   async listImages(filters: ListFilters, all = false): Promise<OwnedImage[]> {
-    // Podman walks its images while listing; one removed meanwhile (by anyone) fails the whole
-    // listing with "image not known". The listing itself is sound: ask again, a few times.
-    let list: Docker.ImageInfo[];
-    for (let attempt = 1; ; attempt++) {
-      try {
-        list = await this.listing("list images", (abortSignal) =>
-          this.docker.listImages({ all, filters, abortSignal }),
-        );
-        break;
-      } catch (err) {
-        if (attempt === 5 || !/image not known/.test((err as Error).message)) throw err;
-        // Removals come in bursts (a run's cleanup): give the one in progress time to finish.
-        await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
-      }
-    }
+    const list = await this.listing("list images", (abortSignal) =>
+      readThroughRace(() => this.docker.listImages({ all, filters, abortSignal }), abortSignal),
+    );
     return list.map((i) => ({
       id: i.Id,
       parentId: i.ParentId ?? "",
