@@ -299,7 +299,12 @@ describe.skipIf(!hasEngine)("engine faults through a proxy on the engine's socke
         return [
           { method: "GET", path: /^\/images\/json/, times: 6, fault: race("listing images") },
           { method: "GET", path: /^\/containers\/json/, times: 6, fault: race("listing containers") },
-          { method: "GET", path: /^\/containers\/[0-9a-f]+\/json/, times: 3, fault: race("inspecting container") },
+          {
+            method: "GET",
+            path: /^\/containers\/[0-9a-f]+\/json/,
+            times: 3,
+            fault: race("inspecting container"),
+          },
         ];
       },
       suites: both,

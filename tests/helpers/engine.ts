@@ -2,8 +2,8 @@
 import Docker from "dockerode";
 import { dockerDialect } from "../../src/engine/providers/docker/dialect.js";
 import { DockerEngine } from "../../src/engine/providers/docker/engine.js";
-import { type CreateOptions, createBody } from "../../src/engine/providers/docker/translate.js";
 import { readThroughRace } from "../../src/engine/providers/docker/storage-race.js";
+import { type CreateOptions, createBody } from "../../src/engine/providers/docker/translate.js";
 import { podmanDialect } from "../../src/engine/providers/podman/index.js";
 import type { CleanupEvidence } from "../../src/report/model.js";
 import type { LaunchPlan } from "../../src/suites/lifecycle/create.js";
