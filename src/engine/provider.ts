@@ -204,8 +204,8 @@ export interface ContainerSettings {
   /** The engine's data root (e.g. /var/lib/<engine>), read off the container's own files' paths. */
   dataRoot?: string;
   sysctls: Record<string, string>;
-  /** Published ports as bound: "8080/tcp" -> ["127.0.0.1:49153"]. */
-  ports: Record<string, string[]>;
+  /** Published ports as bound: "8080/tcp" -> [{ address: "127.0.0.1", port: 49153 }]. */
+  ports: Record<string, HostBinding[]>;
 }
 
 export interface ContainerState {
@@ -243,6 +243,26 @@ export interface ContainerState {
  */
 export type StopOutcome = "not running" | "exited" | "killed";
 
+/**
+ * Where a container port answers on the engine's host: an address ("" or "0.0.0.0": every
+ * address; "::": every IPv6 one) and a port. The engine's own words for it (Docker's
+ * "HostIp"/"HostPort", a Kubernetes Service's) are its provider's to translate.
+ */
+export interface HostBinding {
+  address: string;
+  port: number;
+}
+
+/** A binding as people write it: "127.0.0.1:49153", ":::49153" for IPv6's any-address. */
+export function bindingText(b: HostBinding): string {
+  return `${b.address}:${b.port || ""}`;
+}
+
+/** A port map as evidence: "8080/tcp" -> ["127.0.0.1:49153"]. */
+export function publishedText(ports: Record<string, HostBinding[]>): Record<string, string[]> {
+  return Object.fromEntries(Object.entries(ports).map(([port, bs]) => [port, bs.map(bindingText)]));
+}
+
 /** One container as observed: its settings, state and what is not graded but read back. */
 export interface ContainerView extends ContainerSettings {
   image: string;
@@ -251,8 +271,8 @@ export interface ContainerView extends ContainerSettings {
   init: boolean;
   /** The engine's defaults this container started under. */
   defaults: EngineDefaults;
-  /** Ports asked to be published (even before start): port "8080/tcp" -> host addresses. */
-  publishConfig: Record<string, string[]>;
+  /** Ports asked to be published (even before start): "8080/tcp" -> where (port 0: any free one). */
+  publishConfig: Record<string, HostBinding[]>;
   memorySwap: number;
 }
 

@@ -49,7 +49,7 @@ export function readBack(asked: LaunchSpec, got: ContainerView): Deviation[] {
   const askedIps = asked.publish.map((p) => p.hostIp);
   const gotIps = Object.values(got.publishConfig)
     .flat()
-    .map((b) => b.slice(0, b.lastIndexOf(":")));
+    .map((b) => b.address);
   if (askedIps.length && askedIps.every((ip) => ip === "127.0.0.1"))
     differ(
       "PortBindings",

@@ -21,7 +21,7 @@ import {
   DEFAULT_DENIED,
   seccompSetting,
 } from "../../src/suites/containment/seccomp.js";
-import { hardenedInspect } from "../helpers/evidence.js";
+import { bindingsOf, hardenedInspect } from "../helpers/evidence.js";
 
 const ID = "c".repeat(64);
 const PEER = "e".repeat(64);
@@ -481,7 +481,8 @@ describe("seccomp judged by content", () => {
 });
 
 describe("published ports (containment.network)", () => {
-  const net = (ports: Record<string, string[]>) => grade({ ports })["containment.network"]!;
+  const net = (ports: Record<string, string[]>) =>
+    grade({ ports: bindingsOf(ports) })["containment.network"]!;
 
   it("loopback on a high host port passes; any address, the bridge's, IPv6's any and a low host port fail", () => {
     expect(net({ "8080/tcp": ["127.0.0.1:49153"] }).status).toBe("pass");

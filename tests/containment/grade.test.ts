@@ -14,7 +14,7 @@ import {
 } from "../../src/suites/containment/inspect.js";
 import { classifyMounts, parseMountinfo } from "../../src/suites/containment/mounts.js";
 import { ProbeParseError, parseHostOutput, parseProbeOutput } from "../../src/suites/containment/probe.js";
-import { hardenedInspect } from "../helpers/evidence.js";
+import { bindingsOf, hardenedInspect } from "../helpers/evidence.js";
 
 const target = {
   subject: "s",
@@ -24,7 +24,7 @@ const target = {
 };
 
 const inspect = (over: Partial<InspectEvidence> = {}) =>
-  hardenedInspect({ ports: { "8080/tcp": ["127.0.0.1:49153"] }, ...over });
+  hardenedInspect({ ports: bindingsOf({ "8080/tcp": ["127.0.0.1:49153"] }), ...over });
 
 const status = (id: string, results: ReturnType<typeof gradeContainment>) =>
   results.find((r) => r.id === id)!.status;
@@ -136,7 +136,7 @@ describe("SKIP never hides FAIL", () => {
 
   it("a 0.0.0.0 binding fails network, a loopback one passes", () => {
     const open = gradeContainment(
-      unobserved(inspect({ ports: { "8080/tcp": ["0.0.0.0:49153", ":::49153"] } })),
+      unobserved(inspect({ ports: bindingsOf({ "8080/tcp": ["0.0.0.0:49153", ":::49153"] }) })),
       target,
     );
     expect(status("containment.network", open)).toBe("fail");

@@ -1,5 +1,7 @@
 // The inspect evidence of a hardened subject, for grader tests: each test overrides only the
 // settings it is about, so what a case reacts to is visible at the call.
+
+import type { HostBinding } from "../../src/engine/provider.js";
 import { DOCKER_DEFAULTS } from "../../src/engine/providers/docker/dialect.js";
 import type { InspectEvidence } from "../../src/suites/containment/inspect.js";
 
@@ -31,4 +33,17 @@ export function hardenedInspect(over: Partial<InspectEvidence> = {}): InspectEvi
     defaults: DOCKER_DEFAULTS,
     ...over,
   };
+}
+
+/** Port maps written as people write bindings ("127.0.0.1:49153", ":::49153"), as the engine seam gives them. */
+export function bindingsOf(ports: Record<string, string[]>): Record<string, HostBinding[]> {
+  return Object.fromEntries(
+    Object.entries(ports).map(([port, bs]) => [
+      port,
+      bs.map((b) => ({
+        address: b.slice(0, b.lastIndexOf(":")),
+        port: Number(b.slice(b.lastIndexOf(":") + 1)) || 0,
+      })),
+    ]),
+  );
 }

@@ -5,7 +5,7 @@
 // lines and the known cause they name), never as whichever check happened to notice first.
 
 import { READINESS_TYPES, readinessKind } from "../../checks/registry.js";
-import type { ContainerView } from "../../engine/provider.js";
+import { type ContainerView, publishedText } from "../../engine/provider.js";
 import { EngineError } from "../../errors.js";
 import { type Readiness, readinessOf } from "../../inventory/schema.js";
 import { type CaseContext, type Draft, netnsTarget } from "./case.js";
@@ -50,8 +50,7 @@ export async function startAndWaitReady(c: CaseContext, containerId: string): Pr
   // The port is published on bridge whatever the strategy: probes use it after readiness.
   if (subject.network === "bridge") {
     const info = await engine.inspect(containerId, signal);
-    const binding = info.ports[`${subject.port}/tcp`]?.[0];
-    hostPort = binding ? Number(binding.slice(binding.lastIndexOf(":") + 1)) || undefined : undefined;
+    hostPort = info.ports[`${subject.port}/tcp`]?.[0]?.port || undefined;
     // An exited container has no published ports: that is a crash, not a missing EXPOSE.
     if (!info.state.running) return notRunning(c, containerId, readiness, started);
     if (!hostPort) {
@@ -59,7 +58,7 @@ export async function startAndWaitReady(c: CaseContext, containerId: string): Pr
         draft: {
           status: "fail",
           message: `port ${subject.port}/tcp was not published while the subject was running`,
-          evidence: { ports: info.ports },
+          evidence: { ports: publishedText(info.ports) },
           remediation: `make the subject listen on ${subject.port}/tcp, or set the inventory's port to the one it serves`,
         },
       };

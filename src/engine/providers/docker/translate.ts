@@ -5,6 +5,7 @@ import type {
   ContainerView,
   EngineDefaults,
   EngineHost,
+  HostBinding,
   ImageHealthcheck,
   ImageView,
   LaunchSpec,
@@ -65,10 +66,11 @@ const num = (v: unknown) => (typeof v === "number" ? v : 0);
 const list = (v: unknown) => (Array.isArray(v) ? v.map(String) : []);
 
 /** "8080/tcp" -> ["127.0.0.1:49153"], from NetworkSettings.Ports or HostConfig.PortBindings. */
-function bindings(v: unknown): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
+/** Docker's port map ("8080/tcp" -> [{ HostIp, HostPort }]) as neutral bindings. */
+function bindings(v: unknown): Record<string, HostBinding[]> {
+  const out: Record<string, HostBinding[]> = {};
   for (const [port, b] of Object.entries((v ?? {}) as Record<string, Loose[] | null>))
-    if (b) out[port] = b.map((x) => `${str(x.HostIp)}:${str(x.HostPort)}`);
+    if (b) out[port] = b.map((x) => ({ address: str(x.HostIp), port: Number(str(x.HostPort)) || 0 }));
   return out;
 }
 

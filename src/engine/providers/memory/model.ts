@@ -143,8 +143,10 @@ export function viewOf(c: Container, defaults: EngineDefaults): ContainerView {
     mounts: [],
     sysctls: {},
     ports: running
-      ? Object.fromEntries(s.publish.map((p) => [publish(p), [`${p.hostIp}:${40000 + (p.port % 1000)}`]]))
+      ? Object.fromEntries(
+          s.publish.map((p) => [publish(p), [{ address: p.hostIp, port: 40000 + (p.port % 1000) }]]),
+        )
       : {},
-    publishConfig: Object.fromEntries(s.publish.map((p) => [publish(p), [`${p.hostIp}:`]])),
+    publishConfig: Object.fromEntries(s.publish.map((p) => [publish(p), [{ address: p.hostIp, port: 0 }]])),
   };
 }

@@ -1,13 +1,14 @@
+import { bindingText } from "../../../engine/provider.js";
 import { fail, type Grader, observed, pass, skip, unobservedReason } from "../evidence.js";
 
 /** The grader of containment.network (its definition: src/cases/containment/network.ts). */
 export const gradeNetwork: Grader = (ev, t) => {
   const i = ev.inspect;
   const mode = i.modes.net;
-  const bindings = Object.entries(i.ports).flatMap(([port, bs]) => bs.map((b) => ({ port, binding: b })));
-  const exposed = bindings.filter(
-    ({ binding }) => !LOOPBACK.test(binding.slice(0, binding.lastIndexOf(":"))),
+  const bindings = Object.entries(i.ports).flatMap(([port, bs]) =>
+    bs.map((b) => ({ port, host: b, binding: bindingText(b) })),
   );
+  const exposed = bindings.filter(({ host }) => !LOOPBACK.test(host.address));
   const p = observed(ev);
   const interfaces = p?.processes.find((x) => x.interfaces)?.interfaces;
   const evidence: Record<string, unknown> = {
@@ -33,8 +34,7 @@ export const gradeNetwork: Grader = (ev, t) => {
       evidence,
     );
   // CIS 5.7: a host port below 1024 is a privileged port of the host, loopback or not.
-  const hostPort = (binding: string) => Number(binding.slice(binding.lastIndexOf(":") + 1) || Number.NaN);
-  const low = bindings.filter(({ binding }) => hostPort(binding) > 0 && hostPort(binding) < 1024);
+  const low = bindings.filter(({ host }) => host.port > 0 && host.port < 1024);
   if (low.length > 0)
     return fail(
       `ports published on privileged host ports (below 1024): ${low.map((b) => `${b.binding}->${b.port}`).join(", ")}`,
