@@ -10,6 +10,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { CaseId } from "../../src/cases/index.js";
 import { listOwned } from "../../src/engine/cleanup.js";
+import { BOUNDS } from "../../src/inventory/schema.js";
 import type { Logger } from "../../src/log.js";
 import { runPipeline } from "../../src/pipeline.js";
 import type { Report } from "../../src/report/model.js";
@@ -55,6 +56,7 @@ const KINDS = {
 
 describe.skipIf(!hasEngine)(`diagnoses under load (${REPEAT} of each at once)`, () => {
   let report: Report;
+  let reports: Report[];
   const cases = (kind: string, id: string) =>
     report.cases.filter((c) => c.subject.startsWith(`${kind}-`) && c.id === id);
 
@@ -68,16 +70,29 @@ describe.skipIf(!hasEngine)(`diagnoses under load (${REPEAT} of each at once)`, 
         }),
       ),
     );
-    report = await runPipeline({
-      workspace: workspace(),
-      inventoryPath: writeInventory(subjects),
-      suites: ["lifecycle"],
-      probeImage: PROBE_IMAGE,
-      log: quiet,
-      signal: new AbortController().signal,
-      engine: newEngine(),
-      parallelism: Math.min(subjects.length, 10),
-    });
+    // An inventory holds at most BOUNDS.subjects: more (DA_REPEAT=20 is 120) run as several
+    // inventories at once, on the same engine, as shards of one workflow would.
+    const batches = Array.from({ length: Math.ceil(subjects.length / BOUNDS.subjects) }, (_, i) =>
+      subjects.slice(i * BOUNDS.subjects, (i + 1) * BOUNDS.subjects),
+    );
+    reports = await Promise.all(
+      batches.map((batch) =>
+        runPipeline({
+          workspace: workspace(),
+          inventoryPath: writeInventory(batch),
+          suites: ["lifecycle"],
+          probeImage: PROBE_IMAGE,
+          log: quiet,
+          signal: new AbortController().signal,
+          engine: newEngine(),
+          parallelism: Math.max(
+            1,
+            Math.round((Math.min(subjects.length, 10) * batch.length) / subjects.length),
+          ),
+        }),
+      ),
+    );
+    report = { ...reports[0]!, cases: reports.flatMap((r) => r.cases) };
   }, 900_000);
 
   it("builds and creates every subject (the engine's load is no reason for either to fail)", () => {
@@ -129,8 +144,10 @@ describe.skipIf(!hasEngine)(`diagnoses under load (${REPEAT} of each at once)`, 
   });
 
   it("leaves nothing it owned", async () => {
-    expect(report.cleanup?.completed).toBe(true);
-    const left = await listOwned(newEngine(), { owner: report.runId });
-    expect([...left.containers, ...left.images]).toEqual([]);
+    for (const r of reports) {
+      expect(r.cleanup?.completed).toBe(true);
+      const left = await listOwned(newEngine(), { owner: r.runId });
+      expect([...left.containers, ...left.images]).toEqual([]);
+    }
   });
 });
