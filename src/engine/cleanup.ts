@@ -84,8 +84,8 @@ function referenceFilter(scope: CleanupScope): string {
 
 /**
  * Reads what the scope owns on the engine (listings filtered by label or our tag, never the whole
- * host). Images carry the owner and role labels only (a subject's is named by its tag), so a
- * subject's images are listed by its tag and its build-created IDs; a run's by label and tag.
+ * host). A subject's images are listed by its tag and its build-created IDs (the builder's step
+ * images do not carry the build's labels); a run's by label and tag.
  */
 export async function listOwned(engine: Engine, scope: CleanupScope): Promise<Listing> {
   const [containers, labelled, tagged] = await Promise.all([

@@ -95,6 +95,31 @@ describe.skipIf(!hasEngine)("builds on the real engine", () => {
     await nothingOwned(r);
   });
 
+  it("gives two subjects built from one Dockerfile an image each, so one's cleanup never takes the other's", async () => {
+    // Alike, they once shared one image ID: the first to finish removed its tag while the other's
+    // build was settling on that ID, and the other's create met "No such image".
+    const s = subject(`FROM ${BASE_IMAGE}\n${fresh()}COPY health /var/www/health\n${SERVE}`);
+    const r = await runPipeline({
+      workspace: s.workspace,
+      inventoryPath: writeInventory([
+        { ...s.subject, name: "alike-a" },
+        { ...s.subject, name: "alike-b" },
+      ]),
+      suites: ["lifecycle"],
+      probeImage: PROBE_IMAGE,
+      log: silentLogger,
+      signal: new AbortController().signal,
+      engine: newEngine(),
+      parallelism: 2,
+    });
+    const builds = r.cases.filter((c) => c.id === "lifecycle.build");
+    expect(builds.map((c) => `${c.subject}: ${c.status}`)).toEqual(["alike-a: pass", "alike-b: pass"]);
+    const ids = r.subjects.map((x) => x.imageId);
+    expect(ids.every((id) => id?.startsWith("sha256:"))).toBe(true);
+    expect(new Set(ids).size).toBe(2);
+    await nothingOwned(r);
+  });
+
   it("builds a tmpfs-mount Dockerfile, and what the step wrote to the tmpfs is not in the image", async () => {
     const s = subject(
       `FROM ${BASE_IMAGE}\n${fresh()}RUN --mount=type=tmpfs,target=/var/www/scratch echo t > /var/www/scratch/tmp-file && cat /var/www/scratch/tmp-file\nCOPY health /var/www/health\n${SERVE}`,

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { readBuildContext } from "../../engine/context.js";
 import { instructionOfStep, type ParsedDockerfile, parseDockerfile } from "../../engine/dockerfile.js";
-import { OWNER_LABEL, ownedTag, ROLE_LABEL } from "../../engine/ownership.js";
+import { OWNER_LABEL, ownedTag, ROLE_LABEL, SUBJECT_LABEL } from "../../engine/ownership.js";
 import {
   type BuilderChoice,
   BuildFailedError,
@@ -139,9 +139,11 @@ async function buildFromDockerfile(c: CaseContext): Promise<Built> {
     const built = await engine.build({
       context,
       tag,
-      // Each build label is one legacy-builder step (and one intermediate image): only the two
-      // ownership needs; the subject is in the tag.
-      labels: { [OWNER_LABEL]: owner, [ROLE_LABEL]: "subject" },
+      // The subject's name too, so that two subjects of one run built from the same Dockerfile
+      // never share an image ID: one's cleanup, removing its tag while the other's build was
+      // settling on that same ID, left the other "No such image" (seen with 20 alike at once).
+      // Each label is one legacy-builder step (and one intermediate image): these three only.
+      labels: { [OWNER_LABEL]: owner, [ROLE_LABEL]: "subject", [SUBJECT_LABEL]: subject.name },
       buildArgs: b.args,
       target: b.target,
       builder: b.builder === "legacy" ? "legacy" : "auto",
