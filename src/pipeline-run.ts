@@ -26,7 +26,7 @@ import {
 } from "./report/model.js";
 import { CONTAINMENT_RUNTIME, DEFAULT_PROBE_IMAGE } from "./suites/containment/index.js";
 import { inventorySource } from "./suites/lifecycle/locate.js";
-import { runSubject } from "./suites/lifecycle/run.js";
+import { runSubject, subjectDeadline } from "./suites/lifecycle/run.js";
 import type { Observer, SuiteRuntime } from "./suites/runtime.js";
 import { TOOL_VERSION } from "./version.js";
 
@@ -276,7 +276,7 @@ function subjectContext(
     // One subject's deadline never cuts another's: each gets its own, joined to the run's.
     signal: AbortSignal.any([
       signal,
-      AbortSignal.timeout(subject.startupTimeoutMs + subject.stopTimeoutMs + SUBJECT_SLACK_MS),
+      subjectDeadline(subject.startupTimeoutMs + subject.stopTimeoutMs + SUBJECT_SLACK_MS),
     ]),
     t0: run.t0,
     removeImages: opts.removeImages !== false,

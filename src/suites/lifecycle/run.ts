@@ -381,8 +381,26 @@ function blockedWhy(blockedBy: string | undefined, lifecycle: boolean, message?:
   return lifecycle || !message ? `${id} did not pass` : `${id} did not pass: ${message}`;
 }
 
-function abortReason(signal: AbortSignal): string {
+/** The reason a subject's own deadline aborts with, told apart from a deadline of the whole run. */
+class SubjectDeadline extends Error {
+  constructor(readonly ms: number) {
+    super(
+      `the subject's deadline passed (${ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 1000)} s`})`,
+    );
+  }
+}
+
+/** A signal that aborts with SubjectDeadline after `ms` (its timer keeps no process alive). */
+export function subjectDeadline(ms: number): AbortSignal {
+  const c = new AbortController();
+  setTimeout(() => c.abort(new SubjectDeadline(ms)), ms).unref();
+  return c.signal;
+}
+
+/** Why a subject's work was cut: its own deadline, the whole run's, or the run's cancellation. */
+export function abortReason(signal: AbortSignal): string {
   const r = signal.reason;
-  if (r instanceof DOMException && r.name === "TimeoutError") return "the subject's deadline passed";
+  if (r instanceof SubjectDeadline) return r.message;
+  if (r instanceof DOMException && r.name === "TimeoutError") return "the run's deadline passed";
   return `run cancelled (${r instanceof Error ? r.message : String(r ?? "signal")})`;
 }

@@ -713,21 +713,30 @@ export class DockerEngine implements Engine {
   }
 
   /** Sends `signal` to its first process; false when it was not running (nothing received it). */
-  private kill(id: string, signal: string): Promise<boolean> {
+  private async kill(id: string, signal: string): Promise<boolean> {
     // A kill this engine sent explains a SIGKILL exit: the host's OOM count is then no evidence.
     this.oomKillsBefore.delete(id);
-    return this.call(`kill ${short(id)} with ${signal}`, (abortSignal) =>
-      this.docker
-        .getContainer(id)
-        .kill({ signal, abortSignal })
-        .then(
-          () => true,
-          (err: { statusCode?: number }) => {
-            if (err?.statusCode === 409 || err?.statusCode === 304) return false;
-            throw err;
-          },
-        ),
-    );
+    try {
+      return await this.call(`kill ${short(id)} with ${signal}`, (abortSignal) =>
+        this.docker
+          .getContainer(id)
+          .kill({ signal, abortSignal })
+          .then(
+            () => true,
+            (err: { statusCode?: number }) => {
+              if (err?.statusCode === 409 || err?.statusCode === 304) return false;
+              throw err;
+            },
+          ),
+      );
+    } catch (err) {
+      // Docker refuses a container that is not running with 409, Podman with 500 ("can only kill
+      // running containers ... container state improper", met when it exited just as the grace
+      // ran out): whether it still runs is asked of the engine, not read from its words.
+      if (!(err instanceof EngineError) || err.kind !== "engine" || err.statusCode !== 500) throw err;
+      if ((await this.inspectRaw(id)).State?.Running) throw err;
+      return false;
+    }
   }
 
   private waitCall(id: string, abortSignal: AbortSignal): Promise<number> {
