@@ -26,7 +26,7 @@ export const CLI_COMMANDS: Record<Command, CliCommand> = {
   },
   check: {
     summary: "grade running containers someone else started (never stops or changes them)",
-    note: "give at least one --container or --filter. Labels on a container override the allowances for it: org.docker-acceptance.writable-roots=/tmp,/data, .allowed-capabilities=NET_BIND_SERVICE, .network=bridge, .host-paths=/srv/data:ro. Sensitive host paths (/, /proc, /sys, /etc, /run, the engine's data root, /home, sockets, ...) are never allowed.",
+    note: "give at least one --container or --filter. Labels a container was started with (not those its image gives it) override the allowances for it: org.docker-acceptance.writable-roots=/tmp,/data, .allowed-capabilities=NET_BIND_SERVICE, .network=bridge, .host-paths=/srv/data:ro. Sensitive host paths (/, /proc, /sys, /etc, /run, the engine's data root, /home, sockets, ...) are never allowed.",
   },
   verify: {
     summary:

@@ -33,6 +33,29 @@ const list = (v: string) =>
     .map((x) => x.trim())
     .filter(Boolean);
 
+/**
+ * The allowance labels the container's own launch set, apart from those it only inherited from its
+ * image. An engine gives a container every label of its image (a Dockerfile's LABEL) under its
+ * own, so an image could allow itself whatever it does: the labels that speak for the deployer are
+ * those the launch set or changed. A label equal to the image's is the image's claim, however it
+ * got there (a deployer who wants it says so in a value of its own, or on the command line);
+ * `image` undefined (its labels could not be read) leaves no allowance label standing.
+ */
+export function launchLabels(
+  labels: Record<string, string>,
+  image: Record<string, string> | undefined,
+): { labels: Record<string, string>; ofTheImage: Record<string, string> } {
+  const own = { ...labels };
+  const ofTheImage: Record<string, string> = {};
+  for (const label of Object.values(ALLOWANCE_LABELS)) {
+    const value = labels[label];
+    if (value === undefined || (image !== undefined && image[label] !== value)) continue;
+    ofTheImage[label] = value;
+    delete own[label];
+  }
+  return { labels: own, ofTheImage };
+}
+
 /** A container's allowances: each label present replaces that default; a bad value is a usage error. */
 export function allowancesFor(
   container: string,
@@ -128,17 +151,21 @@ export function checkModeCases(
   cases: CaseResult[],
   labels: Record<string, string>,
   fromLabels: Record<string, string>,
+  /** Allowance labels the container only inherited from its image: not taken (launchLabels). */
+  ofTheImage: Record<string, string> = {},
 ): CaseResult[] {
   const form = fixFormOf(labels);
-  const labelled = Object.keys(fromLabels).length > 0;
+  const said = {
+    ...(Object.keys(fromLabels).length > 0 ? { allowancesFromLabels: fromLabels } : {}),
+    ...(Object.keys(ofTheImage).length > 0 ? { allowanceLabelsOfTheImage: ofTheImage } : {}),
+  };
+  const labelled = Object.keys(said).length > 0;
   return cases.map((c) => {
     const remediation = checkModeFix(c, form);
     return {
       ...c,
       ...(remediation === undefined ? {} : { remediation }),
-      ...(labelled && c.suite === "containment"
-        ? { evidence: { ...c.evidence, allowancesFromLabels: fromLabels } }
-        : {}),
+      ...(labelled && c.suite === "containment" ? { evidence: { ...c.evidence, ...said } } : {}),
     };
   });
 }

@@ -23,7 +23,7 @@ import {
   takeCensus,
   withPeerNamespaces,
 } from "../suites/containment/index.js";
-import { type Allowances, allowancesFor, checkModeCases } from "./check-stack.js";
+import { type Allowances, allowancesFor, checkModeCases, launchLabels } from "./check-stack.js";
 import { abortOnSignals, exitCodeFor, renderReport, signalExitCode } from "./common.js";
 
 export interface CheckSelection {
@@ -165,7 +165,7 @@ export async function checkContainers(opts: CheckOptions): Promise<Report> {
     network: opts.network,
     allowedHostPaths: opts.allowedHostPaths ?? [],
   };
-  const allowances = new Map(subjects.map((s) => [s.id, allowancesFor(s.name, s.labels, defaults)]));
+  const allowances = await allowancesOf(engine, subjects, defaults, opts.signal);
   await engine.ensureImage(opts.probeImage, undefined, opts.signal);
   // One listing of the engine's containers for every subject's shared-namespace question, taken
   // before any probe starts: Podman's listing waits on each container's lock, and 35 probes being
@@ -192,11 +192,8 @@ export async function checkContainers(opts: CheckOptions): Promise<Report> {
   const evidence = withPeerNamespaces(ok.map((c) => c.ev));
   const perSubject = ok.map((c, i) => {
     const s = subjects.find((x) => x.id === c.t.containerId)!;
-    return checkModeCases(
-      gradeContainment(evidence[i]!, c.t, c.ms),
-      s.labels,
-      allowances.get(s.id)!.fromLabels,
-    );
+    const { fromLabels, ofTheImage } = allowances.get(s.id)!;
+    return checkModeCases(gradeContainment(evidence[i]!, c.t, c.ms), s.labels, fromLabels, ofTheImage);
   });
   await engine.settle();
   const cleanup = await cleanupOwned(engine, { owner }, { trigger: "check" });
@@ -219,6 +216,37 @@ export async function checkContainers(opts: CheckOptions): Promise<Report> {
     inventory: null,
     errors,
   });
+}
+
+/**
+ * Each container's allowances: its labels over the command line's, only those its own launch set
+ * (an allowance label it merely inherited from its image is the image allowing itself: launchLabels).
+ */
+async function allowancesOf(
+  engine: Engine,
+  subjects: readonly Resolved[],
+  defaults: Allowances,
+  signal?: AbortSignal,
+) {
+  const each = subjects.map(async (s) => {
+    const own = launchLabels(s.labels, await imageLabels(engine, s.id, signal));
+    return [s.id, { ...allowancesFor(s.name, own.labels, defaults), ofTheImage: own.ofTheImage }] as const;
+  });
+  return new Map(await Promise.all(each));
+}
+
+/** The labels of the image a container runs, read by the image's ID; undefined when they cannot be read. */
+async function imageLabels(
+  engine: Engine,
+  containerId: string,
+  signal?: AbortSignal,
+): Promise<Record<string, string> | undefined> {
+  try {
+    const { imageId } = await engine.inspect(containerId, signal);
+    return imageId ? (await engine.inspectImage(imageId)).labels : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A promise made on the first call only, then shared. */

@@ -266,6 +266,8 @@ export function publishedText(ports: Record<string, HostBinding[]>): Record<stri
 /** One container as observed: its settings, state and what is not graded but read back. */
 export interface ContainerView extends ContainerSettings {
   image: string;
+  /** The ID of the image it runs (absent: the engine did not say), whose labels it inherited. */
+  imageId?: string;
   labels: Record<string, string>;
   state: ContainerState;
   init: boolean;

@@ -92,7 +92,7 @@ export const REQUEST_OPTIONS = {
     arg: "KEY=VALUE",
     input: "container-filter",
     description:
-      "`mode: check` only: grade every running container matching these Docker filters (KEY=VALUE, comma- or newline-separated, e.g. `label=com.docker.compose.project=shop` for a whole compose stack), in addition to `container`. Labels on a container (`org.docker-acceptance.writable-roots`, `.allowed-capabilities`, `.network`, `.host-paths`) override the allowance inputs below for that container.",
+      "`mode: check` only: grade every running container matching these Docker filters (KEY=VALUE, comma- or newline-separated, e.g. `label=com.docker.compose.project=shop` for a whole compose stack), in addition to `container`. Labels the container was started with (`org.docker-acceptance.writable-roots`, `.allowed-capabilities`, `.network`, `.host-paths`; not those it inherited from its image) override the allowance inputs below for that container.",
     flag: "filter",
     commands: CHECK,
     kind: "list",

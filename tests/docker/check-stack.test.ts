@@ -2,13 +2,15 @@
 // `check --filter label=com.docker.compose.project=...` call. docker compose is not installed on
 // this machine, so the stack is what compose would start: containers carrying its
 // com.docker.compose.project/service labels (and the allowance labels a compose file would set).
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONTAINMENT_CASES } from "../../src/cases/index.js";
 import { ALLOWANCE_LABELS, allowancesFor, checkModeFix } from "../../src/commands/check-stack.js";
-import { newRunId } from "../../src/engine/ownership.js";
+import { cleanupOwned } from "../../src/engine/cleanup.js";
+import { readBuildContext } from "../../src/engine/context.js";
+import { newRunId, ownedTag, ownerLabels } from "../../src/engine/ownership.js";
 import type { CreateOptions } from "../../src/engine/providers/docker/engine.js";
 import { UsageError } from "../../src/errors.js";
 import { type CaseResult, type Report, reportSchema } from "../../src/report/model.js";
@@ -234,4 +236,80 @@ describe.skipIf(!hasEngine)("check on a compose stack with per-container allowan
       expect(rendered.out, format).not.toMatch(/inventory|subjects\[/i);
     }
   });
+});
+
+describe.skipIf(!hasEngine)("check: an image's own allowance labels are not the deployer's", () => {
+  const engine = newEngine();
+  const testOwner = newRunId();
+  const dir = mkdtempSync(path.join(tmpdir(), "da-image-labels-"));
+  const image = ownedTag(testOwner, "self-allowing");
+  const ids: string[] = [];
+  /** What the Dockerfile (the pull request's) claims for every container of its image. */
+  const claimed = {
+    [ALLOWANCE_LABELS.allowedCapabilities]: "NET_RAW",
+    [ALLOWANCE_LABELS.writableRoots]: "/tmp,/dev/shm,/var/cache",
+  };
+
+  /** The hardened launch of the image, with NET_RAW kept and a writable /var/cache. */
+  const launch = (name: string, labels: Record<string, string>): CreateOptions => {
+    const options = dockerOptions(planLaunch(hardenedSubject, image, testOwner, `${testOwner}-${name}`));
+    return {
+      ...options,
+      Cmd: ["sleep", "100000"],
+      Labels: { ...options.Labels, ...labels },
+      HostConfig: {
+        ...options.HostConfig,
+        CapAdd: ["NET_RAW"],
+        Tmpfs: { ...options.HostConfig?.Tmpfs, "/var/cache": "rw,noexec,nosuid,nodev,size=8m,mode=1777" },
+      },
+    };
+  };
+
+  beforeAll(async () => {
+    const label = Object.entries(claimed)
+      .map(([k, v]) => `${k}="${v}"`)
+      .join(" ");
+    writeFileSync(path.join(dir, "Dockerfile"), `FROM ${BASE_IMAGE}\nLABEL ${label}\n`);
+    await engine.build({
+      context: readBuildContext(dir, "Dockerfile"),
+      tag: image,
+      labels: ownerLabels(testOwner, "subject"),
+      timeoutMs: 60_000,
+    });
+    for (const [name, labels] of [
+      ["image-only", {}],
+      // The deployer's own label, saying less than the image's: it is the one that counts.
+      ["deployer", { [ALLOWANCE_LABELS.allowedCapabilities]: "NET_RAW,CHOWN" }],
+    ] as const) {
+      const id = await engine.createContainer(launch(name, labels));
+      ids.push(id);
+      await engine.start(id);
+    }
+  });
+
+  afterAll(async () => {
+    await Promise.all(ids.map((id) => engine.removeContainer(id).catch(() => undefined)));
+    await cleanupOwned(engine, { owner: testOwner }, { trigger: "test-teardown" });
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("a Dockerfile LABEL granting allowances grants nothing; a label the launch set still does", async () => {
+    const args = ["--probe-image", PROBE_IMAGE, "--format", "json"];
+    const { out } = await runCheck(["--container", ids[0]!, "--container", ids[1]!, ...args]);
+    const report: Report = reportSchema.parse(JSON.parse(out));
+    const of = (name: string, id: string) =>
+      report.cases.find((c) => c.subject === `${testOwner}-${name}` && c.id === id)!;
+    // The image's claim alone: NET_RAW and /var/cache are not allowed.
+    expect(of("image-only", "containment.capabilities").status).toBe("fail");
+    expect(of("image-only", "containment.capabilities").message).toContain("NET_RAW");
+    expect(of("image-only", "containment.writable_roots").status).toBe("fail");
+    expect(of("image-only", "containment.mounts").status).toBe("fail");
+    expect(of("image-only", "containment.capabilities").evidence.allowanceLabelsOfTheImage).toEqual(claimed);
+    // The deployer's label counts; the image's writable-roots claim still does not.
+    expect(of("deployer", "containment.capabilities").status).toBe("pass");
+    expect(of("deployer", "containment.writable_roots").status).toBe("fail");
+    expect(of("deployer", "containment.capabilities").evidence.allowancesFromLabels).toEqual({
+      [ALLOWANCE_LABELS.allowedCapabilities]: "NET_RAW,CHOWN",
+    });
+  }, 120_000);
 });

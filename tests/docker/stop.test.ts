@@ -23,12 +23,13 @@ describe.skipIf(!hasEngine)("lifecycle.stop", () => {
   } as unknown as Parameters<typeof stopSubject>[0];
   afterAll(() => cleanupOwned(engine, { owner }, { trigger: "test" }));
 
-  async function started(script: string): Promise<string> {
+  async function started(script: string, stopSignal?: string): Promise<string> {
     const id = await engine.createContainer({
       Image: PROBE_IMAGE,
       Entrypoint: ["/bin/sh", "-c", script],
       Cmd: [],
       Labels: ownerLabels(owner, "subject"),
+      ...(stopSignal ? { StopSignal: stopSignal } : {}),
     });
     await engine.start(id);
     return id;
@@ -59,5 +60,15 @@ describe.skipIf(!hasEngine)("lifecycle.stop", () => {
     const draft = await stopSubject(ctx, id);
     expect(draft.status).toBe("pass");
     expect(draft.message).toMatch(/^exited 0 after SIGTERM in \d+ ms$/);
+  });
+
+  it("fails an image whose STOPSIGNAL is SIGKILL: it is killed at once, never asked to stop", async () => {
+    // The image's STOPSIGNAL is the pull request's: SIGKILL cannot be handled, so a subject that
+    // never shuts down cleanly would otherwise always "exit within its grace".
+    const id = await started("while :; do sleep 0.1; done", "SIGKILL");
+    const draft = await stopSubject(ctx, id, "SIGKILL");
+    expect(draft.status, draft.message).toBe("fail");
+    expect(draft.message).toMatch(/SIGKILL.*never asked to stop/);
+    expect(draft.remediation).toMatch(/STOPSIGNAL/);
   });
 });

@@ -16,8 +16,15 @@ export interface EngineReach {
 /** Namespaces the containment suite compares with the host's. */
 export const NAMESPACES = ["pid", "net", "ipc", "uts", "mnt", "cgroup"] as const;
 
+/**
+ * One task of the subject, as the kernel keeps credentials: per thread. A process's leader is its
+ * pid; each of its other threads is a record of its own (a thread may hold what its leader dropped).
+ */
 export interface ProcessEvidence {
+  /** The task's id in the subject's pid namespace (a leader's is its process's pid). */
   pid: number;
+  /** For a thread that is not its process's leader: the process (its Tgid). */
+  threadOf?: number;
   /** Selected /proc/<pid>/status fields, e.g. Uid: "65532\t65532\t65532\t65532". */
   status: Record<string, string>;
   /** /proc/<pid>/ns/* link targets, e.g. { pid: "pid:[4026532181]" }; absent when unreadable. */
@@ -238,6 +245,19 @@ export function unreadablePids(ev: ContainmentEvidence, what: (p: ProcessEvidenc
       ?.processes.filter(what)
       .map((p) => p.pid) ?? []
   );
+}
+
+/** A task as a case names it: its process, and the thread when it is not the process's leader. */
+export function taskName(p: ProcessEvidence): string {
+  return p.threadOf === undefined ? String(p.pid) : `${p.threadOf} (thread ${p.pid})`;
+}
+
+/** How many processes the tasks are, and their other threads: "2 processes", "1 process and 3 more threads". */
+export function countTasks(ps: readonly ProcessEvidence[]): string {
+  const threads = ps.filter((p) => p.threadOf !== undefined).length;
+  const n = ps.length - threads;
+  const more = threads ? ` and ${threads} more thread${threads === 1 ? "" : "s"}` : "";
+  return `${n} process${n === 1 ? "" : "es"}${more}`;
 }
 
 export function firstField(v: string | undefined): string {

@@ -3,7 +3,7 @@
 // AppArmor profile off and restricts the SELinux type and user/role (CIS 5.1, 5.2). Judged from the
 // launch settings, which hold on every host, and from each process's measured label where the host
 // has such an LSM (/proc/<pid>/attr/current; a host without one gives no label and no verdict).
-import { type ContainmentEvidence, fail, type Outcome, observed } from "./evidence.js";
+import { type ContainmentEvidence, fail, type Outcome, observed, taskName } from "./evidence.js";
 
 /** The SELinux types Pod Security baseline allows a container to set. */
 export const SELINUX_CONTAINER_TYPES = [
@@ -86,7 +86,7 @@ export function withLsm(ev: ContainmentEvidence, seccomp: Outcome): Outcome {
   const labels = (observed(ev)?.processes ?? []).filter((p) => p.lsm !== undefined);
   const measured = labels.flatMap((p) => {
     const why = unconfinedLabel(p.lsm!);
-    return why ? [`process ${p.pid}: ${why}`] : [];
+    return why ? [`process ${taskName(p)}: ${why}`] : [];
   });
   // The profile the engine launched it under, where the host has AppArmor: unconfined is a
   // finding even when the probe could not read the label (the settings may not say it).

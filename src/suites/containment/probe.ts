@@ -36,27 +36,32 @@ function sh(text: TemplateStringsArray, ...parts: string[]): string {
 // their script time forking (measured: 32 ms of CPU per probe before, 14 ms after).
 
 /**
- * The subject's processes as the host sees them, without opening any of them (status and cgroup
- * are world-readable): `root` (its init) and its descendants, and processes whose cgroup names
- * `id` (the engine put them there: exec). One "<host pid> <pid in its namespace>" line each.
+ * The subject's tasks as the host sees them, without opening any of them (status and cgroup are
+ * world-readable): every thread of `root` (its init) and of its descendants, and of processes whose
+ * cgroup names `id` (the engine put them there: exec). ARGV: every task's status
+ * (/proc/<pid>/task/<tid>/status), since the kernel keeps credentials per thread and a process's
+ * own status is its leader's alone: a thread may hold what its leader dropped. A thread group is
+ * the subject's when its leader is. One "<host tid> <tid in its namespace>" line each.
  */
 const HOST_MEMBERS = String.raw`
   function slurp(f,   s, l) { s = ""; while ((getline l < f) > 0) s = s l "\n"; close(f); return s }
+  function ours(g,   q, k) {
+    if (g in member) return member[g]
+    k = 0
+    for (q = g; q != "" && q != 0 && k++ < 4096; q = parent[q]) if (q == root) return member[g] = 1
+    return member[g] = (id != "" && index(slurp("/proc/" g "/cgroup"), id) > 0)
+  }
   BEGIN {
     for (i = 1; i < ARGC; i++) {
-      f = ARGV[i]; p = f; sub(/^\/proc\//, "", p); sub(/\/status$/, "", p)
+      f = ARGV[i]; p = f; sub(/\/status$/, "", p); sub(/^.*\//, "", p)
       while ((getline l < f) > 0) {
         if (l ~ /^PPid:/) { sub(/^PPid:[ \t]*/, "", l); parent[p] = l }
+        else if (l ~ /^Tgid:/) { sub(/^Tgid:[ \t]*/, "", l); group[p] = l }
         else if (l ~ /^NSpid:/) { n = split(l, a, /[ \t]+/); inner[p] = a[n] }
       }
       close(f)
     }
-    for (p in parent) {
-      hit = 0; k = 0
-      for (q = p; !hit && q != "" && q != 0 && k++ < 4096; q = parent[q]) if (q == root) hit = 1
-      if (!hit && id != "" && index(slurp("/proc/" p "/cgroup"), id) > 0) hit = 1
-      if (hit) print p, inner[p]
-    }
+    for (p in parent) if (ours(p in group ? group[p] : p)) print p, inner[p]
     exit
   }`;
 
@@ -75,27 +80,38 @@ const SAME_VIEW = String.raw`
   }`;
 
 /**
- * The subject's processes in its procfs (ARGV: its <pid>/status files, run in it): every one for a
- * PID namespace of its own (`match_` ns), `root` and its descendants in the host's (tree), those
- * whose cgroup names `id` in another container's (cgroup). "m <pids>" (ascending), then "a <pids>"
- * (everything there, for the processes of other containers).
+ * The subject's tasks in its procfs (ARGV: its <pid>/task/<tid>/status files, run in it; every
+ * thread, as for HOST_MEMBERS): every one for a PID namespace of its own (`match_` ns), the threads
+ * of `root` and its descendants in the host's (tree), those whose leader's cgroup names `id` in
+ * another container's (cgroup). "m <tids>" (ascending), then "a <pids>" (every process there, by
+ * its leader, for the processes of other containers).
  */
 const VIEW_MEMBERS = String.raw`
   function slurp(f,   s, l) { s = ""; while ((getline l < f) > 0) s = s l "\n"; close(f); return s }
+  function ours(g,   q, k) {
+    if (match_ == "ns") return 1
+    if (g in member) return member[g]
+    k = 0
+    if (match_ == "tree") for (q = g; q != "" && q != 0 && k++ < 4096; q = parent[q]) if (q == root) return member[g] = 1
+    return member[g] = (match_ == "cgroup" && index(slurp(g "/cgroup"), id) > 0)
+  }
   BEGIN {
     for (i = 1; i < ARGC; i++) {
-      p = ARGV[i]; sub(/\/status$/, "", p)
-      while ((getline l < ARGV[i]) > 0) if (l ~ /^PPid:/) { sub(/^PPid:[ \t]*/, "", l); parent[p] = l; break }
+      p = ARGV[i]; sub(/\/status$/, "", p); sub(/^.*\//, "", p)
+      while ((getline l < ARGV[i]) > 0) {
+        # Tgid comes before PPid in the status of every kernel.
+        if (l ~ /^PPid:/) { sub(/^PPid:[ \t]*/, "", l); parent[p] = l; break }
+        else if (l ~ /^Tgid:/) { sub(/^Tgid:[ \t]*/, "", l); group[p] = l }
+      }
       close(ARGV[i])
       for (j = n++; j > 0 && pids[j - 1] + 0 > p + 0; j--) pids[j] = pids[j - 1]
       pids[j] = p
     }
     m = ""; all = ""
     for (j = 0; j < n; j++) {
-      p = pids[j]; all = all " " p; hit = match_ == "ns"; k = 0
-      if (match_ == "tree") for (q = p; !hit && q != "" && q != 0 && k++ < 4096; q = parent[q]) if (q == root) hit = 1
-      if (match_ == "cgroup") hit = index(slurp(p "/cgroup"), id) > 0
-      if (hit) m = m " " p
+      p = pids[j]; g = p in group ? group[p] : p
+      if (g == p) all = all " " p
+      if (ours(g)) m = m " " p
     }
     print "m" m
     print "a" all
@@ -150,7 +166,7 @@ const READ_MEMBERS = String.raw`
       if ((getline l < (d "/attr/current")) > 0) print "A " l
       close(d "/attr/current")
       while ((getline l < (d "/status")) > 0)
-        if (l ~ /^(Uid|Gid|Groups|CapInh|CapPrm|CapEff|CapBnd|CapAmb|NoNewPrivs|Seccomp):/) print "S " l
+        if (l ~ /^(Tgid|Uid|Gid|Groups|CapInh|CapPrm|CapEff|CapBnd|CapAmb|NoNewPrivs|Seccomp):/) print "S " l
       close(d "/status")
       ifs = ""; readable = 0
       while ((getline l < (d "/net/dev")) > 0) { readable = 1; if (l ~ /:/) { sub(/:.*/, "", l); sub(/^ */, "", l); ifs = ifs l " " } }
@@ -198,13 +214,15 @@ echo "V 1"
 [ -z "\${DA_ASK:-}" ] || {
 ${REACH_SH}
 }
-# The status of the processes the host shows as the subject's (world-readable): all an ids probe
-# reads, and all a full one can when its credentials open none of them (namespaces, mounts unread).
+# The status of the tasks the host shows as the subject's (world-readable): all an ids probe reads,
+# and all a full one can when its credentials open none of them (namespaces, mounts unread). Each
+# is named by its ids in the subject's namespace (the last of NSpid, NStgid), as the view names it.
 statuses() {
   for line in $hosted; do
     echo "P \${line#* }"
     [ "$DA_MODE" = ids ] || echo "U ns"
-    awk '/^(Uid|Gid|Groups|CapInh|CapPrm|CapEff|CapBnd|CapAmb|NoNewPrivs|Seccomp):/ { print "S " $0 }' "/proc/\${line%% *}/status" 2>/dev/null
+    awk '/^NStgid:/ { n = split($0, a, /[ \t]+/); print "S Tgid:\t" a[n] }
+      /^(Uid|Gid|Groups|CapInh|CapPrm|CapEff|CapBnd|CapAmb|NoNewPrivs|Seccomp):/ { print "S " $0 }' "/proc/\${line%% *}/status" 2>/dev/null
   done
 }
 hosted=""
@@ -212,7 +230,7 @@ in=""
 if [ "$DA_MODE" = full ] && [ -d "/proc/$DA_ROOT/root/proc" ]; then
   in=$DA_ROOT
 else
-  hosted=$(set +f; awk -v root="$DA_ROOT" -v id="$DA_ID" '${HOST_MEMBERS}' /proc/[0-9]*/status) || exit 3
+  hosted=$(set +f; awk -v root="$DA_ROOT" -v id="$DA_ID" '${HOST_MEMBERS}' /proc/[0-9]*/task/[0-9]*/status) || exit 3
   [ "$DA_MODE" = ids ] && { statuses; return 0; }
   for line in $hosted; do
     [ -d "/proc/\${line%% *}/root/proc" ] && { in=\${line%% *}; break; }
@@ -221,7 +239,7 @@ fi
 [ -n "$in" ] || { statuses; return 0; }
 v=/proc/$in/root/proc
 awk -v w="$in" -v v="$v" '${SAME_VIEW}' || { echo "U view"; return 0; }
-listed=$(set +f; cd "$v" && awk -v root="$DA_ROOT" -v id="$DA_ID" -v match_="$DA_MATCH" '${VIEW_MEMBERS}' [0-9]*/status) || exit 3
+listed=$(set +f; cd "$v" && awk -v root="$DA_ROOT" -v id="$DA_ID" -v match_="$DA_MATCH" '${VIEW_MEMBERS}' [0-9]*/task/[0-9]*/status) || exit 3
 members="" everyone=""
 for line in $listed; do
   case $line in m*) members=\${line#m} ;; a*) everyone=\${line#a} ;; esac
@@ -510,10 +528,17 @@ export function parseProbeOutput(text: string, uid: number, gid: number): ProbeE
       }
     }
   }
-  for (const p of ev.processes) if (Object.keys(p.status).length === 0) p.unreadable.push("status");
+  for (const p of ev.processes) finishTask(p);
   const reach = parseReach(lines);
   if (reach) ev.reach = reach;
   return ev;
+}
+
+/** A task's record once its lines are read: what was not, and the process it is a thread of. */
+function finishTask(p: ProcessEvidence): void {
+  if (Object.keys(p.status).length === 0) p.unreadable.push("status");
+  const group = Number(p.status.Tgid);
+  if (Number.isInteger(group) && group > 0 && group !== p.pid) p.threadOf = group;
 }
 
 /** A W record: what became of the probe's write at a path (the kernel's octal escapes undone). */

@@ -2,6 +2,8 @@
 // command and compose send it), then the subject exits within its grace; killed after it is a FAIL. Without
 // `init: true` the image's own PID 1 receives the signal, as under a plain `run`: a PID 1 without
 // a handler for it ignores it (the kernel's rule for PID 1), and that is what is graded.
+import { constants } from "node:os";
+import { signalNumber } from "../../engine/signals.js";
 import type { CaseContext, Draft } from "./case.js";
 import { describeExit, exitFactsOn, knownCause, lastLine, logExcerpt, parseTime } from "./diagnose.js";
 import { ENGINE_STOP_SIGNAL } from "./image-config.js";
@@ -54,6 +56,16 @@ export async function stopSubject(
     init: subject.init,
     signal,
   };
+  // SIGKILL cannot be handled: the subject was killed, not asked to stop, however soon it went.
+  if (signalNumber(signal) === constants.signals.SIGKILL) {
+    return {
+      status: "fail",
+      message: `the stop signal is ${signal}: it was killed at once, never asked to stop, so no shutdown of its own ran (exit ${state.exitCode})`,
+      evidence,
+      remediation:
+        "remove STOPSIGNAL SIGKILL from the Dockerfile, or declare the signal the server shuts down on, and handle it",
+    };
+  }
   // Killed after the grace period: the kill found it still running.
   if (outcome === "killed") {
     const excerpt = await logExcerpt(engine, containerId);

@@ -866,9 +866,11 @@ export class DockerEngine implements Engine {
           abortSignal,
         } as Docker.ExecStartOptions);
         abortSignal.addEventListener("abort", () => stream.destroy(), { once: true });
-        const chunks: Buffer[] = [];
-        for await (const chunk of stream) chunks.push(chunk as Buffer);
-        const { stdout, stderr } = demux(Buffer.concat(chunks));
+        // The command's output is the subject's (an image's HEALTHCHECK may print without end until
+        // its time-out): only its end is kept, as it streams in, never the whole of it.
+        const tail = new LogTail(EXEC_OUTPUT_BYTES);
+        for await (const chunk of stream) tail.push(chunk as Buffer);
+        const { stdout, stderr } = tail.result();
         const { ExitCode } = await exec.inspect({ abortSignal } as object);
         return { exitCode: ExitCode ?? -1, output: `${stdout}${stderr}`.slice(-EXEC_OUTPUT_BYTES) };
       },
@@ -1104,30 +1106,12 @@ function firstTarFile(tar: Buffer, maxBytes: number): Buffer | undefined {
   return tar.subarray(512, 512 + Math.min(size, maxBytes));
 }
 
-/** Docker's multiplexed log stream: 8-byte headers (stream type, size) before each frame. */
 /** The last `n` lines of a text (a final newline ends the last line, it does not start another). */
 export function lastLines(text: string, n: number): string {
   const lines = text.split("\n");
   const ended = text.endsWith("\n");
   const kept = lines.slice(0, ended ? -1 : undefined).slice(-n);
   return kept.length ? `${kept.join("\n")}${ended ? "\n" : ""}` : "";
-}
-
-export function demux(buf: Buffer): { stdout: string; stderr: string } {
-  if (!Buffer.isBuffer(buf)) return { stdout: String(buf ?? ""), stderr: "" };
-  const out: Buffer[] = [];
-  const err: Buffer[] = [];
-  let i = 0;
-  while (i + 8 <= buf.length) {
-    const type = buf[i];
-    const size = buf.readUInt32BE(i + 4);
-    const frame = buf.subarray(i + 8, i + 8 + size);
-    (type === 2 ? err : out).push(frame);
-    i += 8 + size;
-  }
-  if (i === 0 && buf.length > 0 && buf[0] !== 1 && buf[0] !== 2)
-    return { stdout: buf.toString("utf8"), stderr: "" };
-  return { stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") };
 }
 
 function toEngineError(what: string, err: unknown): EngineError {

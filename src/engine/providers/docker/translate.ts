@@ -82,6 +82,7 @@ export function toView(doc: ContainerInspect, defaults: EngineDefaults): Contain
     id: doc.Id,
     name: (doc.Name ?? "").replace(/^\//, ""),
     image: str(cfg.Image),
+    ...(doc.Image ? { imageId: doc.Image } : {}),
     labels: (cfg.Labels as Record<string, string> | null) ?? {},
     state: stateOf(doc),
     init: hc.Init === true,

@@ -101,6 +101,7 @@ export function viewOf(c: Container, defaults: EngineDefaults): ContainerView {
     id: c.id,
     name: c.name,
     image: s.image,
+    imageId: c.imageId,
     labels: s.labels,
     state: {
       status: c.paused ? "paused" : c.status,

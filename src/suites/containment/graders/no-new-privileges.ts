@@ -1,4 +1,14 @@
-import { fail, firstField, type Grader, pass, procs, skip, unobservedReason } from "../evidence.js";
+import {
+  countTasks,
+  fail,
+  firstField,
+  type Grader,
+  pass,
+  procs,
+  skip,
+  taskName,
+  unobservedReason,
+} from "../evidence.js";
 import { noNewPrivilegesOption } from "../inspect.js";
 
 /** The grader of containment.no_new_privileges (its definition: src/cases/containment/no-new-privileges.ts). */
@@ -12,10 +22,9 @@ export const gradeNoNewPrivileges: Grader = (ev) => {
   if (ps) {
     evidence.measured = Object.fromEntries(ps.map((p) => [p.pid, firstField(p.status.NoNewPrivs)]));
     const off = ps.filter((p) => firstField(p.status.NoNewPrivs) !== "1");
-    if (off.length > 0)
-      return fail(`NoNewPrivs is 0 for process ${off.map((p) => p.pid).join(", ")}`, evidence);
+    if (off.length > 0) return fail(`NoNewPrivs is 0 for process ${off.map(taskName).join(", ")}`, evidence);
     if (option === false) return fail("no-new-privileges is set to false in the launch settings", evidence);
-    return pass("NoNewPrivs is 1 for every process", evidence);
+    return pass(`NoNewPrivs is 1 for every process (${countTasks(ps)})`, evidence);
   }
   if (option === false) return fail("no-new-privileges is set to false in the launch settings", evidence);
   return skip(unobservedReason(ev), evidence);

@@ -8,6 +8,7 @@ import {
   pass,
   procs,
   skip,
+  taskName,
   unobservedReason,
 } from "../evidence.js";
 import { seccompUnconfined } from "../inspect.js";
@@ -46,10 +47,7 @@ function gradeSeccompFilter(ev: ContainmentEvidence): Outcome {
     evidence.measured = Object.fromEntries(ps.map((p) => [p.pid, firstField(p.status.Seccomp)]));
     const off = ps.filter((p) => firstField(p.status.Seccomp) !== "2");
     if (off.length > 0)
-      return fail(
-        `seccomp is not in filter mode (2) for process ${off.map((p) => p.pid).join(", ")}`,
-        evidence,
-      );
+      return fail(`seccomp is not in filter mode (2) for process ${off.map(taskName).join(", ")}`, evidence);
     if (unconfined) return fail("launch settings disable seccomp", evidence);
     if (setting.kind === "unreadable")
       return skip(

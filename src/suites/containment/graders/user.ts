@@ -1,4 +1,14 @@
-import { fail, type Grader, pass, procs, skip, unobservedReason, unreadablePids } from "../evidence.js";
+import {
+  countTasks,
+  fail,
+  type Grader,
+  pass,
+  procs,
+  skip,
+  taskName,
+  unobservedReason,
+  unreadablePids,
+} from "../evidence.js";
 
 /** The grader of containment.user (its definition: src/cases/containment/user.ts). */
 export const gradeUser: Grader = (ev) => {
@@ -9,6 +19,7 @@ export const gradeUser: Grader = (ev) => {
   const ps = procs(ev, "Uid");
   const byPid = ps?.map((p) => ({
     pid: p.pid,
+    ...(p.threadOf === undefined ? {} : { threadOf: p.threadOf }),
     uid: p.status.Uid,
     gid: p.status.Gid,
     groups: p.status.Groups,
@@ -32,8 +43,8 @@ export const gradeUser: Grader = (ev) => {
   const zero = ps.filter((p) => hasZero(p.status.Uid) || hasZero(p.status.Gid) || hasZero(p.status.Groups));
   if (zero.length > 0)
     return fail(
-      `process ${zero.map((p) => p.pid).join(", ")} runs with uid, gid or a supplementary group 0`,
+      `process ${zero.map(taskName).join(", ")} runs with uid, gid or a supplementary group 0`,
       evidence,
     );
-  return pass(`all ${ps.length} processes run with non-zero uid and gid`, evidence);
+  return pass(`all ${countTasks(ps)} run with non-zero uid and gid`, evidence);
 };
