@@ -1,6 +1,6 @@
 import { createRequire as __daCreateRequire } from 'node:module';
 const require = __daCreateRequire(import.meta.url);
-import{a as r}from"./chunk-FNGVHRI2.js";import{a as s,l as p,m}from"./chunk-5TJCFLRD.js";import"./chunk-OEJCORYR.js";import"./chunk-LL63YVWU.js";import"./chunk-75CJSSTG.js";import"./chunk-KQ5LDEAY.js";import{b as i}from"./chunk-ZM6MJ4KH.js";import{a as t}from"./chunk-EN66KAXS.js";var $="0 pass or warn, 1 fail, 2 usage or configuration error, 3 engine or internal error";function u(n){let o=r[n].positionals,e=o?` ${o.name}${o.max>1?"...":""}`:"",a=p(n);return`docker-acceptance ${n}${e}${a?` ${a}`:""}`}t(u,"usageLine");function C(){let n=Math.max(...s.map(o=>o.length))+2;return`docker-acceptance ${i}: decides whether a pull request's container can be trusted
+import{a as r}from"./chunk-NCJ4BZAX.js";import{a as s,l as p,m}from"./chunk-YIQ7ZAXX.js";import"./chunk-OEJCORYR.js";import"./chunk-LL63YVWU.js";import"./chunk-75CJSSTG.js";import"./chunk-KQ5LDEAY.js";import{b as i}from"./chunk-ZM6MJ4KH.js";import{a as t}from"./chunk-EN66KAXS.js";var $="0 pass or warn, 1 fail, 2 usage or configuration error, 3 engine or internal error";function u(n){let o=r[n].positionals,e=o?` ${o.name}${o.max>1?"...":""}`:"",a=p(n);return`docker-acceptance ${n}${e}${a?` ${a}`:""}`}t(u,"usageLine");function C(){let n=Math.max(...s.map(o=>o.length))+2;return`docker-acceptance ${i}: decides whether a pull request's container can be trusted
 
 usage: docker-acceptance <command> [options]
 
