@@ -57,6 +57,11 @@ export interface ProbeEvidence {
   /** mountinfo lines of the first subject process's mount namespace (the one write probes ran in). */
   mountinfo: string[];
   writes: WriteProbe[];
+  /**
+   * Allotted roots whose path goes through a symlink in the subject's image, as its kernel
+   * resolves them (Debian's /var/run -> /run: the engine mounts "/var/run/app" at /run/app).
+   */
+  resolvedRoots?: Record<string, string>;
   /** Masked / read-only paths that exist inside the subject (path -> exists). */
   exists: Record<string, boolean>;
   /** Mount points inside the subject that are sockets (absent: not looked for). */
@@ -277,13 +282,19 @@ export function heldCapabilities(ev: ContainmentEvidence): Set<string> {
   return held;
 }
 
+/** The allotted writable roots as declared, and where the subject's own links put them. */
+export function allottedRoots(ev: ContainmentEvidence, t: GradeTarget): string[] {
+  const resolved = observed(ev)?.resolvedRoots ?? {};
+  return [...new Set([...t.writableRoots, ...t.writableRoots.flatMap((r) => resolved[r] ?? [])])];
+}
+
 export function mountsOf(ev: ContainmentEvidence, t: GradeTarget): ClassifiedMount[] | undefined {
   const p = observed(ev);
   if (!p || p.mountinfo.length === 0) return undefined;
   return classifyMounts(
     parseMountinfo(p.mountinfo),
     ev.inspect,
-    t.writableRoots,
+    allottedRoots(ev, t),
     maskedPaths(ev),
     readonlyPaths(ev),
     t.allowedHostPaths ?? [],

@@ -133,8 +133,8 @@ const READ_MEMBERS = String.raw`
   function unesc(s,   o) { o = ""; while (match(s, /\\[0-7][0-7][0-7]/)) { o = o substr(s, 1, RSTART - 1) sprintf("%c", (substr(s, RSTART + 1, 1) * 64) + (substr(s, RSTART + 2, 1) * 8) + substr(s, RSTART + 3, 1)); s = substr(s, RSTART + 4) } return o s }
   function esc(s,   o, c, i) { o = ""; for (i = 1; i <= length(s); i++) { c = substr(s, i, 1); o = o (c == " " ? "\\040" : c == "\t" ? "\\011" : c == "\n" ? "\\012" : c == "\\" ? "\\134" : c) } return o }
   function task(kind, dec) {
-    if (kind == "w" && seen[dec]++) return
-    if (index(dec, "\n")) { if (kind == "s") print "K " esc(dec); if (kind == "w") print "W failed " esc(dec); return }
+    if ((kind == "w" || kind == "d") && seen[dec]++) return
+    if (index(dec, "\n")) { if (kind == "s") print "K " esc(dec); if (kind ~ /^[wd]$/) print "W failed " esc(dec); return }
     print kind " " esc(dec) " " dec
   }
   function mounts(d,   l, n, f, i) {
@@ -191,7 +191,7 @@ const READ_MEMBERS = String.raw`
     task("w", "/")
     for (i = 1; i <= n; i++) if (rw[i]) task("w", mp[i])
     split(ENVIRON["DA_ROOTS"], x, "\n")
-    for (i = 1; x[i] != ""; i++) task("w", x[i])
+    for (i = 1; x[i] != ""; i++) task("d", x[i])
     exit
   }`;
 
@@ -253,6 +253,42 @@ IFS='
 DA_NSL=""
 [ $# = 0 ] || DA_NSL=$(ls -l "$@" 2>/dev/null) || :
 read_=$(DA_NSL=$DA_NSL awk -v v="$v" -v members="$members" -v everyone="$everyone" -v id="$DA_ID" -v mode="$DA_MODE" '${READ_MEMBERS}') || exit 3
+# A write probe at a path on disk ($1), reported under the path as printed ($2).
+wprobe() {
+  [ -d "$1" ] || { echo "W missing $2"; return 0; }
+  f="$1/.da-probe-$DA_NONCE"
+  if e=$( { : >"$f"; } 2>&1 ); then
+    if rm -f "$f" 2>/dev/null; then echo "W accepted-cleaned $2"; else echo "W accepted $2"; fi
+  else
+    case $e in
+    *"Read-only file system"* | *"Permission denied"* | *"Operation not permitted"*) echo "W refused $2" ;;
+    *"No space left"* | *"quota exceeded"*) echo "W full $2" ;;
+    *) echo "W failed $2" ;;
+    esac
+  fi
+}
+# An allotted root as the subject's kernel resolves it (the engine mounts it there): each symlink
+# read under the subject's root, an absolute target starting again at that root (under $r it would
+# resolve in this probe's filesystem), ".." never above it, at most 40 links. Fails past that.
+resolve() {
+  left=$1 at="" hops=0
+  while [ -n "$left" ]; do
+    case $left in /*) left=\${left#/}; continue ;; esac
+    comp=\${left%%/*}
+    case $left in */*) left=\${left#*/} ;; *) left="" ;; esac
+    case $comp in . | "") continue ;; ..) at=\${at%/*}; continue ;; esac
+    if [ -L "$r$at/$comp" ]; then
+      hops=$((hops + 1))
+      [ "$hops" -le 40 ] || return 1
+      lt=$(readlink "$r$at/$comp") || return 1
+      case $lt in /*) at="" ;; esac
+      left=$lt/$left
+    else
+      at=$at/$comp
+    fi
+  done
+  echo "\${at:-/}"
+}
 r=""
 for line in $read_; do
   kind=\${line%% *}
@@ -263,18 +299,13 @@ for line in $read_; do
   r) r=$v/$rest/root; if [ -d "$r/" ]; then echo "R 1"; else echo "R 0"; r=""; fi ;;
   x) [ -n "$r" ] || continue; if [ -e "$r$path" ]; then echo "X 1 $printed"; else echo "X 0 $printed"; fi ;;
   s) [ -n "$r" ] && [ -S "$r$path" ] && echo "K $printed" ;;
-  w) [ -n "$r" ] || continue
-    [ -d "$r$path" ] || { echo "W missing $printed"; continue; }
-    f="$r$path/.da-probe-$DA_NONCE"
-    if e=$( { : >"$f"; } 2>&1 ); then
-      if rm -f "$f" 2>/dev/null; then echo "W accepted-cleaned $printed"; else echo "W accepted $printed"; fi
-    else
-      case $e in
-      *"Read-only file system"* | *"Permission denied"* | *"Operation not permitted"*) echo "W refused $printed" ;;
-      *"No space left"* | *"quota exceeded"*) echo "W full $printed" ;;
-      *) echo "W failed $printed" ;;
-      esac
-    fi ;;
+  w) [ -n "$r" ] && wprobe "$r$path" "$printed" ;;
+  d) [ -n "$r" ] || continue
+    # Where the root really is, said (L) only in characters a report line carries as they are:
+    # the links are the subject's to write. Unresolved, the root is probed where it was declared.
+    to=$(resolve "$path") || to=$path
+    case $to in "$path" | *[!A-Za-z0-9._/@+:,=-]*) to=$path ;; *) echo "L $printed $to" ;; esac
+    wprobe "$r$to" "$printed" ;;
   *) echo "$line" ;;
   esac
 done
@@ -524,6 +555,12 @@ export function parseProbeOutput(text: string, uid: number, gid: number): ProbeE
       case "W": {
         const write = writeRecord(rest);
         if (write) ev.writes.push(write);
+        break;
+      }
+      case "L": {
+        const [declared, resolved] = rest.split(" ");
+        if (declared && resolved?.startsWith("/"))
+          ev.resolvedRoots = { ...ev.resolvedRoots, [unescapeOctal(declared)]: resolved };
         break;
       }
     }

@@ -1,4 +1,13 @@
-import { fail, type Grader, mountsOf, observed, pass, skip, unobservedReason } from "../evidence.js";
+import {
+  allottedRoots,
+  fail,
+  type Grader,
+  mountsOf,
+  observed,
+  pass,
+  skip,
+  unobservedReason,
+} from "../evidence.js";
 import { type ClassifiedMount, judgeHostBinds, under } from "../mounts.js";
 
 /** The grader of containment.writable_roots (its definition: src/cases/containment/writable-roots.ts). */
@@ -9,8 +18,10 @@ export const gradeWritableRoots: Grader = (ev, t) => {
   const allowedRw = judgeHostBinds(ev.inspect, t.allowedHostPaths ?? [])
     .filter((b) => !b.problem && b.rw)
     .map((b) => b.destination);
-  const inRoots = (path: string) => [...t.writableRoots, ...allowedRw].some((r) => under(path, r));
+  const inRoots = (path: string) => [...allottedRoots(ev, t), ...allowedRw].some((r) => under(path, r));
   const mounts = mountsOf(ev, t) ?? [];
+  // A declared root is written, and mounted, where the subject's links put it.
+  const onDisk = (path: string) => p.resolvedRoots?.[path] ?? path;
   const probes = p.writes.filter((w) => w.path !== "/" && w.result !== "missing");
   const leaked = probes.filter((w) => !inRoots(w.path) && w.result === "accepted");
   // Writable means noexec, nosuid and nodev: a place the subject writes must not run what it wrote.
@@ -18,7 +29,7 @@ export const gradeWritableRoots: Grader = (ev, t) => {
     .filter((w) => w.path !== "/" && w.result === "accepted" && mounts.length > 0)
     .map((w) => ({
       path: w.path,
-      missing: EXEC_FLAGS.filter((f) => !mountOf(w.path, mounts)?.options.includes(f)),
+      missing: EXEC_FLAGS.filter((f) => !mountOf(onDisk(w.path), mounts)?.options.includes(f)),
     }))
     .filter((x) => x.missing.length > 0);
   const controls = t.writableRoots.map((r) => ({
@@ -34,7 +45,7 @@ export const gradeWritableRoots: Grader = (ev, t) => {
       path: w.path,
       result: w.result,
       allotted: inRoots(w.path),
-      options: mountOf(w.path, mounts)?.options.join(","),
+      options: mountOf(onDisk(w.path), mounts)?.options.join(","),
     })),
     positiveControls: controls,
     ...(executable.length ? { withoutNoexec: executable } : {}),
