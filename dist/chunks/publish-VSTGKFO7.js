@@ -1,0 +1,3 @@
+import { createRequire as __daCreateRequire } from 'node:module';
+const require = __daCreateRequire(import.meta.url);
+import{a,b,c,d}from"./chunk-IAR6DVSR.js";import"./chunk-LCQOPUC6.js";import"./chunk-NWWQTRDZ.js";import"./chunk-JKXQTIRR.js";import"./chunk-QEOXRBDK.js";import"./chunk-WWCTLVTB.js";import"./chunk-HQZS2I3Q.js";import"./chunk-BIEHVH5U.js";import"./chunk-HYDKTNGA.js";import"./chunk-KQ5LDEAY.js";import"./chunk-BFLJ2BVZ.js";import"./chunk-7PDPJTIO.js";import"./chunk-ZM6MJ4KH.js";import"./chunk-HENDA5JY.js";import"./chunk-W4EPPLSV.js";import"./chunk-DBHAS5X3.js";import"./chunk-NS2G42GP.js";import"./chunk-EN66KAXS.js";export{a as DEFAULT_CHECK_NAME,c as abandonCheckRun,d as publishReport,b as startCheckRun};

@@ -1,0 +1,3 @@
+import { createRequire as __daCreateRequire } from 'node:module';
+const require = __daCreateRequire(import.meta.url);
+import{a,b}from"./chunk-J3N2MFXV.js";import"./chunk-QU5SVSCP.js";import"./chunk-CO45JFXT.js";import"./chunk-PCPPE4KU.js";import"./chunk-KTAUGJR4.js";import"./chunk-4WRP27PS.js";import"./chunk-V4QRDEM2.js";import"./chunk-BIEHVH5U.js";import"./chunk-HYDKTNGA.js";import"./chunk-KQ5LDEAY.js";import"./chunk-BFLJ2BVZ.js";import"./chunk-7PDPJTIO.js";import"./chunk-ZM6MJ4KH.js";import"./chunk-DBHAS5X3.js";import"./chunk-NS2G42GP.js";import"./chunk-EN66KAXS.js";export{b as schema,a as schemaText};
