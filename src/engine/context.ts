@@ -1,11 +1,22 @@
 // The build context, decided before any engine call: which files are sent (honouring
 // .dockerignore the way the Docker CLI does) and whether any symlink escapes the context.
-import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, type Stats } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  type Stats,
+} from "node:fs";
 import { lstat, open, readlink } from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
-import picomatch from "picomatch";
-import { ConfigError } from "../errors.js";
+import { ConfigError, type ConfigProblem } from "../errors.js";
+import { compileIgnorePattern, type IgnoreMatcher, MatchBudget, MatchBudgetSpent } from "./ignore-pattern.js";
 
 /**
  * What one build context may hold once .dockerignore is applied: the context is the pull
@@ -14,6 +25,8 @@ import { ConfigError } from "../errors.js";
  */
 export const CONTEXT_MAX_FILES = 100_000;
 export const CONTEXT_MAX_BYTES = 2 * 1024 ** 3;
+/** Largest .dockerignore read (bytes): a real one is a few hundred. */
+export const DOCKERIGNORE_MAX_BYTES = 1024 * 1024;
 
 export interface BuildContext {
   root: string;
@@ -35,59 +48,72 @@ const WITHHELD = new Set([".git"]);
 
 interface IgnoreRule {
   negate: boolean;
-  match: (p: string) => boolean;
+  match: IgnoreMatcher;
 }
 
-export function parseDockerignore(text: string): IgnoreRule[] {
+/** The rules of a .dockerignore; a pattern Docker would refuse is a ConfigError naming its line. */
+export function parseDockerignore(text: string, file = ".dockerignore"): IgnoreRule[] {
   const rules: IgnoreRule[] = [];
-  for (const raw of text.split(/\r?\n/)) {
+  const problems: ConfigProblem[] = [];
+  text.split(/\r?\n/).forEach((raw, i) => {
     let line = raw.trim();
-    if (!line || line.startsWith("#")) continue;
+    if (!line || line.startsWith("#")) return;
     const negate = line.startsWith("!");
     if (negate) line = line.slice(1).trim();
     // Cleaned as Docker cleans a pattern (filepath.Clean): "logs/" is "logs", a directory and all in it.
     line = path.posix.normalize(line.replace(/^\/+/, "")).replace(/\/+$/, "");
-    if (line === "." || line === "") continue;
-    rules.push({ negate, match: picomatch(line, { dot: true }) });
-  }
+    if (line === "." || line === "") return;
+    try {
+      rules.push({ negate, match: compileIgnorePattern(line) });
+    } catch (err) {
+      problems.push({
+        path: "",
+        line: i + 1,
+        message: `the pattern ${JSON.stringify(raw.trim().slice(0, 80))} ${(err as Error).message}`,
+        fix: "write it as Docker reads it: * and ? within a name, ** for any directories, [a-z] closed, \\ before a literal special character",
+      });
+    }
+  });
+  if (problems.length > 0) throw new ConfigError(problems, file);
   return rules;
 }
 
-/** Last matching rule wins; a pattern that matches a parent directory matches what is inside it. */
-export function isIgnored(rules: readonly IgnoreRule[], rel: string): boolean {
-  let ignored = false;
-  const parts = rel.split("/");
-  for (const rule of rules) {
-    for (let i = parts.length; i >= 1; i--) {
-      if (rule.match(parts.slice(0, i).join("/"))) {
-        ignored = !rule.negate;
-        break;
-      }
-    }
-  }
-  return ignored;
+/**
+ * Which rules match `rel` or a directory above it, given `above`, the same for its directory: a
+ * pattern that matches a directory matches what is inside it, and each directory is tested once.
+ */
+function matchedRules(rules: readonly IgnoreRule[], rel: string, above: boolean[], budget: MatchBudget) {
+  return rules.map((rule, i) => above[i] || rule.match(rel, budget));
+}
+
+/** The last matching rule wins. */
+function ignoredBy(rules: readonly IgnoreRule[], matched: boolean[]): boolean {
+  for (let i = rules.length - 1; i >= 0; i--) if (matched[i]) return !rules[i]!.negate;
+  return false;
 }
 
 /**
  * Lists the context. Throws ConfigError naming the link when a symlink points outside `root`
- * (an absolute target, or a relative one that climbs out), before anything reaches the engine.
+ * (an absolute target, or a relative one that climbs out), before anything reaches the engine;
+ * `budget` bounds what applying the .dockerignore may cost (a ConfigError past it).
  */
-export function readBuildContext(root: string, dockerfile: string, contextLabel = root): BuildContext {
+export function readBuildContext(
+  root: string,
+  dockerfile: string,
+  contextLabel = root,
+  budget = new MatchBudget(),
+): BuildContext {
   const absRoot = path.resolve(root);
-  let ignoreText = "";
-  try {
-    ignoreText = readFileSync(path.join(absRoot, ".dockerignore"), "utf8");
-  } catch {
-    // no .dockerignore: everything is sent
-  }
-  const rules = parseDockerignore(ignoreText);
+  const ignoreLabel = path.posix.join(contextLabel, ".dockerignore");
+  const ignoreText = readDockerignore(path.join(absRoot, ".dockerignore"), ignoreLabel);
+  const rules = parseDockerignore(ignoreText, ignoreLabel);
   const hasNegation = rules.some((r) => r.negate);
   const files: string[] = [];
   const withheld: string[] = [];
   const escapes: string[] = [];
   let bytes = 0;
 
-  const walk = (dirRel: string) => {
+  const walk = (dirRel: string, above: boolean[]) => {
     const dirAbs = path.join(absRoot, dirRel);
     for (const entry of readdirSync(dirAbs, { withFileTypes: true })) {
       const rel = dirRel ? `${dirRel}/${entry.name}` : entry.name;
@@ -95,9 +121,10 @@ export function readBuildContext(root: string, dockerfile: string, contextLabel 
         withheld.push(rel);
         continue;
       }
-      const ignored = isIgnored(rules, rel);
+      const matched = matchedRules(rules, rel, above, budget);
+      const ignored = ignoredBy(rules, matched);
       if (entry.isDirectory()) {
-        if (!ignored || hasNegation) walk(rel);
+        if (!ignored || hasNegation) walk(rel, matched);
         continue;
       }
       if (ignored) continue;
@@ -113,7 +140,15 @@ export function readBuildContext(root: string, dockerfile: string, contextLabel 
     const resolved = path.resolve(path.dirname(path.join(absRoot, rel)), target);
     if (path.isAbsolute(target) || !isInside(absRoot, resolved)) escapes.push(`${rel} -> ${target}`);
   };
-  walk("");
+  try {
+    walk(
+      "",
+      rules.map(() => false),
+    );
+  } catch (err) {
+    if (err instanceof MatchBudgetSpent) throw tooCostly(ignoreLabel, files.length);
+    throw err;
+  }
   // Read whatever .dockerignore says: an ignored Dockerfile (or .dockerignore) that links out
   // would still be read, and a parse error would quote the host file's first line.
   for (const rel of [path.posix.normalize(dockerfile), ".dockerignore"]) {
@@ -136,6 +171,48 @@ export function readBuildContext(root: string, dockerfile: string, contextLabel 
   if (!files.includes(".dockerignore") && ignoreText) files.push(".dockerignore");
   files.sort();
   return { root: absRoot, dockerfile: df, files, ...(withheld.length ? { withheld } : {}) };
+}
+
+/**
+ * The context's .dockerignore, or "" when there is none. Opened without blocking and read only
+ * when it is a regular file within the bound: a FIFO would hold the one thread for ever, a huge
+ * file the run's memory.
+ */
+function readDockerignore(file: string, label: string): string {
+  const refuse = (message: string, fix: string) => new ConfigError([{ path: "", message, fix }], label);
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return ""; // no .dockerignore: everything is sent
+  }
+  try {
+    const st = fstatSync(fd);
+    if (st.isDirectory()) return ""; // refused at load; nothing to read here
+    if (!st.isFile()) throw refuse("is not a regular file", "make .dockerignore a plain text file");
+    if (st.size > DOCKERIGNORE_MAX_BYTES) {
+      throw refuse(
+        `is ${st.size} bytes; at most ${DOCKERIGNORE_MAX_BYTES} (1 MiB) are read`,
+        "list directories rather than each file (a pattern such as build/ or **/*.log covers many)",
+      );
+    }
+    return readFileSync(fd, "utf8");
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function tooCostly(label: string, listed: number): ConfigError {
+  return new ConfigError(
+    [
+      {
+        path: "",
+        message: `its patterns cost too much to apply to the build context (stopped after ${listed} files); nothing was sent to the engine`,
+        fix: "use fewer patterns, and fewer * in each: exclude whole directories (build/, **/node_modules) rather than many files one by one",
+      },
+    ],
+    label,
+  );
 }
 
 function tooLarge(contextLabel: string, count: number, bytes: number): ConfigError {

@@ -2,29 +2,72 @@
 // `pinArtifacts` rewrites the digests for a maintainer as a text-level edit, so the file keeps its
 // layout, key order and comments-free formatting exactly (a re-serialisation would reflow it).
 import { createHash } from "node:crypto";
-import { readFile, writeFile } from "node:fs/promises";
+import { constants } from "node:fs";
+import { open, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { pipeline } from "node:stream/promises";
 import { ConfigError, type ConfigProblem } from "../errors.js";
 import { JsonSyntaxError, jsonPath, locateJson } from "../jsonpos.js";
 import type { ArtifactResult } from "../report/model.js";
 import { parseInventory, resolveInWorkspace } from "./load.js";
 import { type Inventory, relPathProblem } from "./schema.js";
 
-export async function sha256File(file: string): Promise<string> {
-  return createHash("sha256")
-    .update(await readFile(file))
-    .digest("hex");
+/**
+ * How many pinned files are read at once. The pins are the pull request's (when its base is not
+ * available, or its inventory is new): a thousand of them, each a link to one 100 MB file, read
+ * whole and all at once, held 100 GB.
+ */
+const HASHING_AT_ONCE = 4;
+
+/**
+ * The sha256 of a regular file, streamed (memory stays flat whatever its size), or null when it
+ * is not one. Opened without blocking, so a FIFO is refused rather than waited on for ever (a
+ * blocked open holds one of the few threads every file read and DNS lookup of the run shares).
+ */
+export async function sha256File(file: string): Promise<string | null> {
+  const fh = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    if (!(await fh.stat()).isFile()) return null;
+    const hash = createHash("sha256");
+    await pipeline(fh.createReadStream({ autoClose: false }), hash);
+    return hash.digest("hex");
+  } finally {
+    await fh.close();
+  }
 }
 
 /** The digest of a pinned path, or null when it is missing, not a file, or resolves outside the workspace. */
 async function digestOf(workspace: string, rel: string): Promise<string | null> {
   const real = resolveInWorkspace(workspace, rel);
   if (!real) return null;
+  return digestOfReal(real);
+}
+
+async function digestOfReal(real: string): Promise<string | null> {
   try {
     return await sha256File(real);
   } catch {
     return null; // missing, a directory, unreadable: all "not the pinned file"
   }
+}
+
+/**
+ * The digest of each pinned path, each real file read once (links to one file are one read) and
+ * at most HASHING_AT_ONCE at a time.
+ */
+async function digestsOf(workspace: string, rels: readonly string[]): Promise<(string | null)[]> {
+  const reals = rels.map((rel) => resolveInWorkspace(workspace, rel));
+  const unique = [...new Set(reals.filter((r) => r !== undefined))];
+  const digests = new Map<string, string | null>();
+  let next = 0;
+  const worker = async () => {
+    while (next < unique.length) {
+      const real = unique[next++]!;
+      digests.set(real, await digestOfReal(real));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(HASHING_AT_ONCE, unique.length) }, worker));
+  return reals.map((real) => (real === undefined ? null : digests.get(real)!));
 }
 
 /**
@@ -37,13 +80,15 @@ export async function verifyArtifacts(
   inventoryText?: string,
 ): Promise<ArtifactResult[]> {
   const spans = inventoryText === undefined ? undefined : locateJson(inventoryText).spans;
-  return Promise.all(
-    inventory.artifacts.map(async (a, i): Promise<ArtifactResult> => {
-      const actual = await digestOf(workspace, a.path);
-      const line = spans?.get(jsonPath(["artifacts", i, "sha256"]))?.line;
-      return { path: a.path, expected: a.sha256, actual, ok: actual === a.sha256, ...(line ? { line } : {}) };
-    }),
+  const digests = await digestsOf(
+    workspace,
+    inventory.artifacts.map((a) => a.path),
   );
+  return inventory.artifacts.map((a, i): ArtifactResult => {
+    const actual = digests[i]!;
+    const line = spans?.get(jsonPath(["artifacts", i, "sha256"]))?.line;
+    return { path: a.path, expected: a.sha256, actual, ok: actual === a.sha256, ...(line ? { line } : {}) };
+  });
 }
 
 export interface PinChange {

@@ -1,9 +1,12 @@
 // Reads and validates the inventory. Every problem names the file, the line, the JSON path, what
 // was expected and the fix; all problems are reported at once; nothing here touches the engine.
 import { createHash } from "node:crypto";
+import { constants } from "node:fs";
+import { type FileHandle, open } from "node:fs/promises";
+import path from "node:path";
 import type { z } from "zod";
 import { patternProblem } from "../checks/pattern.js";
-import { ConfigError, type ConfigProblem, readUserFile } from "../errors.js";
+import { ConfigError, type ConfigProblem } from "../errors.js";
 import {
   JSON_MAX_DEPTH,
   JsonDepthError,
@@ -13,7 +16,7 @@ import {
   nearestLine,
   type Span,
 } from "../jsonpos.js";
-import { workspaceProblems } from "./paths.js";
+import { realOrSelf, workspaceProblems } from "./paths.js";
 import { type Inventory, inventorySchema } from "./schema.js";
 import { closest } from "./suggest.js";
 
@@ -46,15 +49,54 @@ export interface LoadOptions {
 }
 
 export async function loadInventory(file: string, opts: LoadOptions = {}): Promise<LoadedInventory> {
-  const text = await readUserFile(
-    file,
-    "the inventory",
-    "`docker-acceptance init` writes one from the repository's Dockerfiles, or pass --inventory PATH",
-  );
-  const loaded = parseInventory(file, text, { ...opts, workspace: opts.workspace ?? process.cwd() });
+  const workspace = opts.workspace ?? process.cwd();
+  const text = await readInventoryFile(file, workspace);
+  const loaded = parseInventory(file, text, { ...opts, workspace });
   await checkPatterns(loaded);
   return loaded;
 }
+
+/**
+ * The inventory's text. The path is the workflow's, but the file at it is the pull request's: a
+ * symbolic link it commits is followed only within the workspace (a link to a JSON file of the
+ * runner would have its values quoted in the problems, one to /dev/zero read until memory runs
+ * out), and only a regular file within INVENTORY_MAX_BYTES is read, opened without blocking (a
+ * FIFO would be waited on for ever). An inventory given outside the workspace is nobody's link.
+ */
+async function readInventoryFile(file: string, workspace: string): Promise<string> {
+  const root = realOrSelf(path.resolve(workspace));
+  const given = path.resolve(file);
+  const real = realOrSelf(given);
+  const refuse = (message: string, fix: string) => new ConfigError([{ path: "", message, fix }], file);
+  // Named inside the workspace (as written, before any link is followed): it must stay inside.
+  const named = isWithin(path.resolve(workspace), given) || isWithin(root, given);
+  if (named && !isWithin(root, real)) {
+    throw refuse(
+      `resolves outside the workspace (through a symbolic link, to ${real})`,
+      "commit the inventory itself, not a link to a file outside the repository",
+    );
+  }
+  let fh: FileHandle;
+  try {
+    fh = await open(given, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? "error";
+    throw refuse(`cannot read the inventory (${code})`, INVENTORY_MISSING_FIX);
+  }
+  try {
+    const st = await fh.stat();
+    if (!st.isFile()) throw refuse("is not a regular file", "make the inventory a plain JSON file");
+    if (st.size > INVENTORY_MAX_BYTES) throw tooLargeProblem(file, st.size);
+    return await fh.readFile("utf8");
+  } finally {
+    await fh.close();
+  }
+}
+
+const INVENTORY_MISSING_FIX =
+  "`docker-acceptance init` writes one from the repository's Dockerfiles, or pass --inventory PATH";
+
+const isWithin = (root: string, p: string) => p === root || p.startsWith(root + path.sep);
 
 /**
  * Every log pattern compiles for the linear-time matcher (../checks/pattern.ts), checked here rather
@@ -118,21 +160,23 @@ export function parseInventory(file: string, text: string, opts: LoadOptions = {
   };
 }
 
+function tooLargeProblem(file: string, bytes: number): ConfigError {
+  return new ConfigError(
+    [
+      {
+        path: "",
+        message: `is ${bytes} bytes; at most ${INVENTORY_MAX_BYTES} (1 MiB) are read`,
+        fix: "describe fewer subjects per inventory (one inventory per service group), or remove what the schema does not need",
+      },
+    ],
+    file,
+  );
+}
+
 /** The JSON with its positions, or a ConfigError: too large, too deep, or not JSON. */
 function locateInventory(file: string, text: string): ReturnType<typeof locateJson> {
   const bytes = Buffer.byteLength(text);
-  if (bytes > INVENTORY_MAX_BYTES) {
-    throw new ConfigError(
-      [
-        {
-          path: "",
-          message: `is ${bytes} bytes; at most ${INVENTORY_MAX_BYTES} (1 MiB) are read`,
-          fix: "describe fewer subjects per inventory (one inventory per service group), or remove what the schema does not need",
-        },
-      ],
-      file,
-    );
-  }
+  if (bytes > INVENTORY_MAX_BYTES) throw tooLargeProblem(file, bytes);
   try {
     return locateJson(text, JSON_MAX_DEPTH);
   } catch (err) {

@@ -110,9 +110,11 @@ function pathChecks(inv: Inventory): PathCheck[] {
 
 /** A path that is missing or of the wrong kind: what is wrong and the fix, with a near name. */
 function kindProblem(check: PathCheck, real: string): { message: string; fix: string } | undefined {
-  let isDir: boolean;
+  let kind: string;
   try {
-    isDir = statSync(real).isDirectory();
+    const st = statSync(real);
+    // A FIFO, socket or device is no file to read: opening a FIFO waits for a writer for ever.
+    kind = st.isDirectory() ? "directory" : st.isFile() ? "file" : "special file (a FIFO, socket or device)";
   } catch {
     if (check.optional) return undefined;
     const near = nearName(real);
@@ -123,13 +125,17 @@ function kindProblem(check: PathCheck, real: string): { message: string; fix: st
         : `create it, or correct the path (${check.what === "Dockerfile" ? "relative to the build context" : "relative to the repository root"})`,
     };
   }
-  if (isDir === (check.kind === "directory")) return undefined;
+  if (kind === check.kind) return undefined;
   return {
-    message: `the ${check.what} "${check.rel}" is a ${isDir ? "directory" : "file"}, not a ${check.kind}`,
+    message: `the ${check.what} "${check.rel}" is a ${kind}, not a ${check.kind}`,
     fix:
       check.kind === "directory"
         ? "point build.context at the directory that holds the Dockerfile"
-        : `point it at the ${check.what}${isDir ? " inside that directory" : ""}`,
+        : kind === "directory"
+          ? `point it at the ${check.what} inside that directory`
+          : kind === "file"
+            ? `point it at the ${check.what}`
+            : `replace it with a regular file, or point it at the ${check.what}`,
   };
 }
 

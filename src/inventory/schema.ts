@@ -13,7 +13,7 @@ import {
   SUITES,
   type SuiteName,
 } from "../cases/index.js";
-import { DELAY_MS, TEXT_CHARS, text } from "../checks/fields.js";
+import { DELAY_MS, requestPath, TEXT_CHARS, text } from "../checks/fields.js";
 import { type Probe, probeSchema, type Readiness, readinessSchema } from "../checks/registry.js";
 import { closest } from "./suggest.js";
 
@@ -250,8 +250,7 @@ export const subjectSchema = z
         "with `image`: the image ID (or repo digest) it must have, verified before use like an artifact pin; \"env:NAME\" reads it from an environment variable at run time (docker/build-push-action's `imageid` output passed through the step's env)",
       ),
     port: z.number().int().min(1).max(65535).default(8080).describe("container port the subject serves on"),
-    healthPath: text()
-      .startsWith("/")
+    healthPath: requestPath()
       .optional()
       .describe('shorthand for readiness { "type": "http", "path": ... } (default /health)'),
     readiness: readinessSchema.optional(),

@@ -12,6 +12,8 @@ import { logKind } from "../../src/checks/kinds/log.js";
 import { tcpKind } from "../../src/checks/kinds/tcp.js";
 import { probeKind, probeSchema, readinessKind, readinessSchema } from "../../src/checks/registry.js";
 import type { Engine, ProbeSpec } from "../../src/engine/provider.js";
+import { ConfigError } from "../../src/errors.js";
+import { parseInventory } from "../../src/inventory/load.js";
 
 interface Fake {
   probes: ProbeSpec[];
@@ -108,6 +110,46 @@ describe("http", () => {
     expect(httpKind.readiness!.describe(r as never, 80)).toBe("GET /health answers 200");
     expect(readinessKind(r).evidence!(r)).toEqual({ healthPath: "/health" });
     expect(readinessKind(r).asks).toBe("http");
+  });
+});
+
+describe("an HTTP path from the inventory goes on the request line as written, or is refused at load", () => {
+  it("a space, a line break, a non-ASCII character or a bare % in a readiness path, a probe path or healthPath: the field and the encoding", () => {
+    const err = (() => {
+      try {
+        parseInventory(
+          "inventory.json",
+          JSON.stringify({
+            schemaVersion: 1,
+            subjects: [
+              { name: "a", image: "x", healthPath: "/a b" },
+              { name: "b", image: "x", readiness: { type: "http", path: "/h\r\nX: y" } },
+              {
+                name: "c",
+                image: "x",
+                probes: [{ path: "/ü" }, { path: "/100%" }, { path: "/ok%20x?q=1&r=%2F" }],
+              },
+            ],
+          }),
+        );
+      } catch (e) {
+        return e as ConfigError;
+      }
+    })();
+    expect(err).toBeInstanceOf(ConfigError);
+    expect(err!.problems.map((p) => `${p.path}: ${p.message} (fix: ${p.fix})`)).toEqual([
+      'subjects[0].healthPath: is not a request path: " " cannot go on an HTTP request line as it is (fix: percent-encode it (%20))',
+      'subjects[1].readiness.path: is not a request path: "\\r" cannot go on an HTTP request line as it is (fix: percent-encode it (%0D))',
+      'subjects[2].probes[0].path: is not a request path: "ü" cannot go on an HTTP request line as it is (fix: percent-encode it (%C3%BC))',
+      'subjects[2].probes[1].path: is not a request path: a "%" must start an escape of two hex digits (fix: write a literal "%" as %25)',
+    ]);
+  });
+
+  it("offline, each probe's path is sent as written (no decoding that could throw on an escape)", async () => {
+    const { t, fake } = target({ offline: true, fake: { answer: () => "" } });
+    const p = probeSchema.parse({ path: "/x%E0%A4?y=%25" });
+    await httpKind.probe!.checkAll([p as never], t);
+    expect(fake.probes[0]!.env?.DA_REQUESTS).toBe("GET /x%E0%A4?y=%25");
   });
 });
 

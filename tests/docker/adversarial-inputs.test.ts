@@ -215,6 +215,18 @@ describe.skipIf(!hasEngine)("adversarial inputs on the real engine", () => {
     await nothingOwned(r);
   }, 300_000);
 
+  it("a .dockerignore pattern that backtracks for longer than the job may run: the build runs, as Docker reads the pattern", async () => {
+    const started = Date.now();
+    const r = await run([fixture("hostile-dockerignore")]);
+    owners.push(r.runId);
+    const build = caseOf(r, "hostile-dockerignore", "lifecycle.build");
+    // The Dockerfile's RUN checks that the long name without "b" was sent and the one with it not.
+    expect(build.status, build.message).toBe("pass");
+    expect(caseOf(r, "hostile-dockerignore", "lifecycle.ready").status).toBe("pass");
+    expect(Date.now() - started).toBeLessThan(120_000);
+    await nothingOwned(r);
+  }, 300_000);
+
   it("a build context past the size bound is refused before anything is sent to the engine", async () => {
     const ws = mkdtempSync(path.join(tmpdir(), "da-huge-"));
     mkdirSync(path.join(ws, "ctx"));

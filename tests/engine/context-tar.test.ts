@@ -9,6 +9,7 @@ import {
   mkdtempSync,
   readFileSync,
   readlinkSync,
+  rmSync,
   statSync,
   symlinkSync,
   writeFileSync,
@@ -18,6 +19,7 @@ import path from "node:path";
 import { buffer } from "node:stream/consumers";
 import { describe, expect, it } from "vitest";
 import { contextTar, readBuildContext } from "../../src/engine/context.js";
+import { MatchBudget } from "../../src/engine/ignore-pattern.js";
 
 function tree(): string {
   const root = mkdtempSync(path.join(os.tmpdir(), "da-ctx-"));
@@ -101,5 +103,81 @@ describe("what is never sent", () => {
     const tar = path.join(root, "..", `${path.basename(root)}.tar`);
     writeFileSync(tar, await buffer(contextTar(ctx)));
     expect(execFileSync("tar", ["-tf", tar], { encoding: "utf8" })).not.toMatch(/\.git/);
+  });
+});
+
+describe(".dockerignore, read as Docker reads it", () => {
+  const context = (ignore: string | Buffer, names: string[]) => {
+    const root = mkdtempSync(path.join(os.tmpdir(), "da-ctx-ignore-"));
+    for (const rel of ["Dockerfile", ...names]) {
+      mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+      writeFileSync(path.join(root, rel), "x");
+    }
+    writeFileSync(path.join(root, ".dockerignore"), ignore);
+    return root;
+  };
+  const sent = (ignore: string, names: string[]) =>
+    readBuildContext(context(ignore, names), "Dockerfile").files.filter((f) => names.includes(f));
+
+  it("matches the patterns as moby/patternmatcher does: no braces or extglobs, ** for directories", () => {
+    const names = [
+      "a.env",
+      "sub/b.env",
+      "x.log",
+      "deep/er/y.log",
+      "{a,b}",
+      "a",
+      "abc",
+      "b1",
+      "star*",
+      "keep/me",
+    ];
+    expect(sent("*.env", names)).not.toContain("a.env");
+    expect(sent("*.env", names)).toContain("sub/b.env"); // `*` never crosses a "/"
+    expect(sent("**/*.log", names)).toEqual(expect.not.arrayContaining(["x.log", "deep/er/y.log"]));
+    expect(sent("{a,b}", names)).not.toContain("{a,b}"); // a brace is itself
+    expect(sent("{a,b}", names)).toContain("a");
+    expect(sent("a?c\n[b-c][0-9]", names)).toEqual(expect.not.arrayContaining(["abc", "b1"]));
+    expect(sent("star\\*", names)).not.toContain("star*");
+    expect(sent("keep\n!keep/me", names)).toContain("keep/me");
+    expect(sent("deep/**", names)).not.toContain("deep/er/y.log");
+  });
+
+  it("matches in linear time: a pattern that backtracks for minutes in a RegExp takes milliseconds", () => {
+    const long = "a".repeat(200);
+    const started = Date.now();
+    const ctx = readBuildContext(
+      context("*a*a*a*a*b\n**/*a*a*a*a*a*a*a*a*b\n", [long, `d/${long}`]),
+      "Dockerfile",
+    );
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(ctx.files).toContain(long);
+  });
+
+  it("bounds what all its tests cost together: past the budget the build is refused, naming the file", () => {
+    const names = Array.from({ length: 50 }, (_, i) => `${"a".repeat(200)}${i}`);
+    const root = context(`${"**/*a*a*a*a*a*a*a*a*b\n".repeat(50)}`, names);
+    expect(() => readBuildContext(root, "Dockerfile", "app", new MatchBudget(1_000_000))).toThrow(
+      /^app\/\.dockerignore: its patterns cost too much to apply to the build context \(stopped after \d+ files\); nothing was sent to the engine \(fix: use fewer patterns/,
+    );
+  });
+
+  it("refuses a pattern Docker refuses, with its line", () => {
+    expect(() => readBuildContext(context("# ok\nlogs\n[a-\n", []), "Dockerfile", "app")).toThrow(
+      /^app\/\.dockerignore:3: the pattern "\[a-" has an unfinished character class/,
+    );
+  });
+
+  it("reads no .dockerignore that is not a regular file or is past 1 MiB: a FIFO is refused, never waited on", () => {
+    const root = context("", []);
+    rmSync(path.join(root, ".dockerignore"));
+    execFileSync("mkfifo", [path.join(root, ".dockerignore")]);
+    expect(() => readBuildContext(root, "Dockerfile", "app")).toThrow(
+      "app/.dockerignore: is not a regular file (fix: make .dockerignore a plain text file)",
+    );
+    const big = context(Buffer.alloc(1024 * 1024 + 1, "#"), []);
+    expect(() => readBuildContext(big, "Dockerfile", "app")).toThrow(
+      "app/.dockerignore: is 1048577 bytes; at most 1048576 (1 MiB) are read",
+    );
   });
 });

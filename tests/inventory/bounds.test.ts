@@ -2,6 +2,7 @@
 // and counts it asks for, its patterns (linear-time matching, what RE2 cannot run refused at load),
 // and every path it names, checked at load with the file, line, field and fix, before any engine
 // call. A mistyped key gets a "did you mean" as a mistyped case ID does, inside unions too.
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -257,6 +258,32 @@ describe("every path is checked at load, before any engine call", () => {
         lineOf('"app/Dockerfle"'),
         'artifacts[0].path: the pinned file "app/Dockerfle" does not exist in the workspace (fix: did you mean "app/Dockerfile"?)',
       ],
+    ]);
+  });
+  it("a FIFO as Dockerfile, as .dockerignore or as a pinned file is refused, never opened (an open waits for a writer for ever)", async () => {
+    const ws = mkdtempSync(path.join(tmpdir(), "da-paths-fifo-"));
+    for (const dir of ["a", "b"]) mkdirSync(path.join(ws, dir));
+    writeFileSync(path.join(ws, "b", "Dockerfile"), "FROM scratch\n");
+    for (const rel of ["a/Dockerfile", "b/.dockerignore", "pinned"])
+      execFileSync("mkfifo", [path.join(ws, rel)]);
+    const { err, calls } = await runAt(
+      ws,
+      JSON.stringify({
+        schemaVersion: 1,
+        subjects: [
+          { name: "a", build: { context: "a" } },
+          { name: "b", build: { context: "b" } },
+        ],
+        artifacts: [{ path: "pinned", sha256: "a".repeat(64) }],
+      }),
+    );
+    expect(err).toBeInstanceOf(ConfigError);
+    expect(calls).toEqual([]);
+    const special = "special file (a FIFO, socket or device)";
+    expect(err.problems.map((p) => `${p.path}: ${p.message} (fix: ${p.fix})`)).toEqual([
+      `subjects[0].build.dockerfile: the Dockerfile "a/Dockerfile" is a ${special}, not a file (fix: replace it with a regular file, or point it at the Dockerfile)`,
+      `subjects[1].build.context: the .dockerignore "b/.dockerignore" is a ${special}, not a file (fix: replace it with a regular file, or point it at the .dockerignore)`,
+      `artifacts[0].path: the pinned file "pinned" is a ${special}, not a file (fix: replace it with a regular file, or point it at the pinned file)`,
     ]);
   });
 });

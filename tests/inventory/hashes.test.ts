@@ -1,6 +1,7 @@
 // Artifact pins: measured from the workspace; one changed byte fails with both digests; `pin`
 // rewrites only the digests, keeping the file's layout byte for byte.
-import { createHash } from "node:crypto";
+import { execFileSync } from "node:child_process";
+import { createHash, randomBytes } from "node:crypto";
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -140,4 +141,50 @@ describe("in a scratch workspace", () => {
     await expect(pinArtifacts(file, ws)).rejects.toThrow('colour: unknown key "colour"');
     expect(await readFile(file, "utf8")).toBe(before);
   });
+});
+
+describe("the pull request's pins cost the runner little", () => {
+  let ws: string;
+  beforeEach(async () => {
+    ws = await mkdtemp(path.join(tmpdir(), "da-pins-cost-"));
+  });
+  afterEach(() => rm(ws, { recursive: true, force: true }));
+
+  it("200 pins linking to one 50 MB file: each read once, streamed, in flat memory (whole and at once, they held 10 GB)", async () => {
+    const big = randomBytes(50 * 1024 * 1024);
+    await writeFile(path.join(ws, "big"), big);
+    const digest = sha(big);
+    const artifacts = [];
+    for (let i = 0; i < 200; i++) {
+      await symlink("big", path.join(ws, `link${i}`));
+      artifacts.push({ path: `link${i}`, sha256: digest });
+    }
+    const { inventory } = parseInventory(
+      "inventory.json",
+      JSON.stringify({ schemaVersion: 1, subjects: [{ name: "app", image: "x" }], artifacts }),
+    );
+    const before = process.memoryUsage().rss;
+    let peak = before;
+    const sample = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }, 2);
+    const results = await verifyArtifacts(ws, inventory).finally(() => clearInterval(sample));
+    expect(results.every((r) => r.ok)).toBe(true);
+    expect(peak - before).toBeLessThan(500 * 1024 * 1024);
+  });
+
+  it("a pin that is a FIFO has no digest, and is not waited on", async () => {
+    execFileSync("mkfifo", [path.join(ws, "fifo")]);
+    const { inventory } = parseInventory(
+      "inventory.json",
+      JSON.stringify({
+        schemaVersion: 1,
+        subjects: [{ name: "app", image: "x" }],
+        artifacts: [{ path: "fifo", sha256: "a".repeat(64) }],
+      }),
+    );
+    expect(await verifyArtifacts(ws, inventory)).toEqual([
+      { path: "fifo", expected: "a".repeat(64), actual: null, ok: false },
+    ]);
+  }, 5_000);
 });

@@ -1,12 +1,13 @@
 // Bad inventory input: every class of mistake gets the file, line, JSON path, what was expected
 // and the fix, all at once, exit code 2, before anything touches the engine.
+import { execFileSync } from "node:child_process";
 import { mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONTAINMENT_CASES, LIFECYCLE_CASES } from "../../src/cases/index.js";
 import { ConfigError } from "../../src/errors.js";
-import { loadInventory, parseInventory } from "../../src/inventory/load.js";
+import { INVENTORY_MAX_BYTES, loadInventory, parseInventory } from "../../src/inventory/load.js";
 
 const repo = path.resolve(import.meta.dirname, "../..");
 const FILE = "acceptance/inventory.json";
@@ -219,6 +220,47 @@ describe("bad input: each class has its exact message", () => {
       ]);
       expect(err.problems[0]!.fix).toBe("point it at a real file or directory inside the repository");
     });
+
+    it("the inventory file itself, linked out (to a JSON file of the runner, through a linked directory, to /dev/zero), is never read", async () => {
+      const outside = await mkdtemp(path.join(tmpdir(), "da-outside-"));
+      const runnerFile = path.join(outside, "config.json");
+      await writeFile(runnerFile, JSON.stringify({ schemaVersion: "ghp_runner_secret_value", subjects: [] }));
+      await symlink(runnerFile, path.join(ws, "inventory.json"));
+      await symlink(outside, path.join(ws, "acceptance"));
+      await symlink("/dev/zero", path.join(ws, "zero.json"));
+      const load = (rel: string) =>
+        loadInventory(path.join(ws, rel), { workspace: ws }).catch((e: unknown) => e);
+      for (const [rel, real] of [
+        ["inventory.json", runnerFile],
+        ["acceptance/config.json", runnerFile],
+        ["zero.json", "/dev/zero"],
+      ]) {
+        const err = (await load(rel!)) as ConfigError;
+        expect(err).toBeInstanceOf(ConfigError);
+        expect(err.message).toBe(
+          `${path.join(ws, rel!)}: resolves outside the workspace (through a symbolic link, to ${real}) (fix: commit the inventory itself, not a link to a file outside the repository)`,
+        );
+        expect(err.message).not.toContain("ghp_runner_secret_value");
+      }
+      // Given outside the workspace (a CLI user's own file), it is read as before.
+      await writeFile(
+        path.join(outside, "own.json"),
+        JSON.stringify({ schemaVersion: 1, subjects: [{ name: "app", image: "x" }] }),
+      );
+      await expect(loadInventory(path.join(outside, "own.json"), { workspace: ws })).resolves.toBeDefined();
+      await rm(outside, { recursive: true, force: true });
+    });
+
+    it("a FIFO or a file past the bound is refused before it is read", async () => {
+      execFileSync("mkfifo", [path.join(ws, "fifo.json")]);
+      await writeFile(path.join(ws, "big.json"), " ".repeat(INVENTORY_MAX_BYTES + 1));
+      await expect(loadInventory(path.join(ws, "fifo.json"), { workspace: ws })).rejects.toThrow(
+        `${path.join(ws, "fifo.json")}: is not a regular file (fix: make the inventory a plain JSON file)`,
+      );
+      await expect(loadInventory(path.join(ws, "big.json"), { workspace: ws })).rejects.toThrow(
+        `is ${INVENTORY_MAX_BYTES + 1} bytes; at most ${INVENTORY_MAX_BYTES} (1 MiB) are read`,
+      );
+    }, 5_000);
   });
 
   it("malformed hashes: too short, uppercase, not hex", () => {

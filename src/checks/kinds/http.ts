@@ -2,7 +2,7 @@
 // containing a substring). From the host through the published port; on network "none" from a
 // probe in the subject's namespace, over HTTP/1.0, all of a subject's probes in one container.
 import * as z from "zod";
-import { text } from "../fields.js";
+import { requestPath, text } from "../fields.js";
 import { type HttpAnswer, httpRequest } from "../http.js";
 import { defineKind, IN_NETNS, pollReady } from "../kind.js";
 import { ASK_TIMEOUT_S, between, type NetnsTarget, PROBE_MARGIN_MS, runInNetns } from "../netns.js";
@@ -12,7 +12,7 @@ const status = () => z.number().int().min(100).max(599).default(200);
 const readiness = z
   .object({
     type: z.literal("http"),
-    path: text().startsWith("/").default("/health").describe("GET path"),
+    path: requestPath().default("/health").describe("GET path"),
     expectStatus: status(),
   })
   .strict()
@@ -23,7 +23,7 @@ const probe = z
     type: z.literal("http").optional().describe("the default probe type"),
     name: text(1).optional().describe("shown in the report; defaults to METHOD path"),
     method: z.enum(["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH"]).default("GET"),
-    path: text().startsWith("/").describe("request path, starting with /"),
+    path: requestPath().describe("request path, starting with /"),
     expectStatus: status().describe("expected HTTP status"),
     bodyContains: text().optional().describe("a substring the response body must contain"),
   })
@@ -114,7 +114,8 @@ async function waitInNetns(t: NetnsTarget, path: string, deadlineMs: number, sta
 
 /** Each probe once, in one probe container; answers in order, undefined where none came. */
 async function askInNetns(t: NetnsTarget, probes: readonly Pick<HttpProbe, "method" | "path">[]) {
-  const requests = probes.map((p) => `${p.method} ${encodeURI(decodeURI(p.path))}`).join("\n");
+  // Each path is visible ASCII (requestPath): one word on its line, sent as written.
+  const requests = probes.map((p) => `${p.method} ${p.path}`).join("\n");
   const timeoutMs = probes.length * ASK_TIMEOUT_S * 1000 + PROBE_MARGIN_MS;
   const stdout = await runInNetns(t, ASK, { DA_REQUESTS: requests }, timeoutMs);
   return probes.map((_, i) => parseAnswer(between(stdout, `@@begin ${i}\n`, `\n@@end ${i}\n`)));

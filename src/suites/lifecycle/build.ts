@@ -1,7 +1,7 @@
 // lifecycle.build: the declared context and Dockerfile into an image tagged and labelled as this
 // run's, or a prebuilt image inspected (and checked against its pinned ID). The context is read
 // (and .dockerignore applied, escaping symlinks refused) before the engine hears of it.
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { readBuildContext } from "../../engine/context.js";
 import { instructionOfStep, type ParsedDockerfile, parseDockerfile } from "../../engine/dockerfile.js";
@@ -258,9 +258,17 @@ function buildFailed(
   };
 }
 
+/**
+ * The most of the Dockerfile read to point a failure at its line (bytes). Read whole, a
+ * Dockerfile of hundreds of megabytes (the context allows 2 GiB) would take gigabytes split in
+ * lines; past it the engine still builds it, and a failure names the file without a line.
+ */
+const DOCKERFILE_READ_MAX = 4 * 1024 * 1024;
+
 function readDockerfile(root: string, dockerfile: string): string {
+  const file = path.join(root, dockerfile);
   try {
-    return readFileSync(path.join(root, dockerfile), "utf8");
+    return statSync(file).size <= DOCKERFILE_READ_MAX ? readFileSync(file, "utf8") : "";
   } catch {
     return ""; // the engine reports a missing Dockerfile in its own words
   }

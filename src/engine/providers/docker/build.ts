@@ -74,7 +74,7 @@ export async function runBuild(
   choice: BuilderChoice,
   abortSignal: AbortSignal,
 ): Promise<BuildOutcome> {
-  // The context packer (and picomatch, for .dockerignore) loads with the first build, not with the
+  // The context packer loads with the first build, not with the
   // engine: a run's first engine call comes long before its first build.
   const { contextTar } = await import("../../context.js");
   let log = "";
