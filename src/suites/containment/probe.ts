@@ -527,48 +527,56 @@ export function parseProbeOutput(text: string, uid: number, gid: number): ProbeE
       case "D":
         if (cur) cur.interfaces = rest.trim().split(/\s+/).filter(Boolean);
         break;
-      case "M":
-        ev.mountinfo.push(rest);
-        break;
-      case "R":
-        ev.rootReadable = rest.trim() === "1";
-        break;
-      case "I":
-        ev.held = decodeCaps(rest.trim());
-        break;
-      case "K":
-        ev.sockets = [...(ev.sockets ?? []), unescapeOctal(rest)];
-        break;
-      case "O": {
-        const [count, container] = rest.trim().split(/\s+/);
-        ev.foreign = [
-          ...(ev.foreign ?? []),
-          { count: Number(count), ...(container && container !== "-" ? { container } : {}) },
-        ];
-        break;
-      }
-      case "X": {
-        const [flag, path] = [rest.slice(0, 1), unescapeOctal(rest.slice(2))];
-        ev.exists[path] = flag === "1";
-        break;
-      }
-      case "W": {
-        const write = writeRecord(rest);
-        if (write) ev.writes.push(write);
-        break;
-      }
-      case "L": {
-        const [declared, resolved] = rest.split(" ");
-        if (declared && resolved?.startsWith("/"))
-          ev.resolvedRoots = { ...ev.resolvedRoots, [unescapeOctal(declared)]: resolved };
-        break;
-      }
+      default:
+        subjectRecord(ev, tag, rest);
     }
   }
   for (const p of ev.processes) finishTask(p);
   const reach = parseReach(lines);
   if (reach) ev.reach = reach;
   return ev;
+}
+
+/** A record of the subject as a whole (its mounts, root, sockets, other processes, probes' writes). */
+function subjectRecord(ev: ProbeEvidence, tag: string, rest: string): void {
+  switch (tag) {
+    case "M":
+      ev.mountinfo.push(rest);
+      break;
+    case "R":
+      ev.rootReadable = rest.trim() === "1";
+      break;
+    case "I":
+      ev.held = decodeCaps(rest.trim());
+      break;
+    case "K":
+      ev.sockets = [...(ev.sockets ?? []), unescapeOctal(rest)];
+      break;
+    case "O": {
+      const [count, container] = rest.trim().split(/\s+/);
+      ev.foreign = [
+        ...(ev.foreign ?? []),
+        { count: Number(count), ...(container && container !== "-" ? { container } : {}) },
+      ];
+      break;
+    }
+    case "X": {
+      const [flag, path] = [rest.slice(0, 1), unescapeOctal(rest.slice(2))];
+      ev.exists[path] = flag === "1";
+      break;
+    }
+    case "W": {
+      const write = writeRecord(rest);
+      if (write) ev.writes.push(write);
+      break;
+    }
+    case "L": {
+      const [declared, resolved] = rest.split(" ");
+      if (declared && resolved?.startsWith("/"))
+        ev.resolvedRoots = { ...ev.resolvedRoots, [unescapeOctal(declared)]: resolved };
+      break;
+    }
+  }
 }
 
 /** A task's record once its lines are read: what was not, and the process it is a thread of. */
