@@ -43,8 +43,11 @@ describe.skipIf(!hasEngine)("a command run in the subject", () => {
     } finally {
       clearInterval(sampler);
     }
+    // Chunks read and dropped count until the collector runs, which a loaded machine delays (67
+    // MiB seen on a busy run): the bound is half of what was printed, where holding it all took
+    // 1,145 MiB.
     expect(peak, `${Math.round(peak / 2 ** 20)} MiB held while the command printed`).toBeLessThan(
-      64 * 2 ** 20,
+      200 * 2 ** 20,
     );
   }, 90_000);
 });
