@@ -36,7 +36,14 @@ export async function pullRequestChanges(
     pullNumber: pr.number,
     changedFiles: pr.changedFiles,
   });
-  return { files: fetched.files, notes: fetched.notes, label: `PR #${pr.number} files from the GitHub API` };
+  return {
+    files: fetched.files,
+    notes: fetched.notes,
+    label: `PR #${pr.number} files from the GitHub API`,
+    // The rules are the base's, which this checkout lacks: the review says so and runs none (the
+    // checkout's copy is the pull request's own).
+    ...(pr.baseSha ? { rulesFrom: pr.baseSha } : {}),
+  };
 }
 
 async function hasCommit(workspace: string, sha: string): Promise<boolean> {

@@ -2,6 +2,7 @@
 // principles, protected paths, CODEOWNERS), producing report.alignment. Deterministic: the same
 // diff and the same tree give the same findings.
 import { isAbsolute, relative, resolve, sep } from "node:path";
+import { verifyRef } from "../git.js";
 import { type AlignmentReport, alignmentReportSchema } from "../report/model.js";
 import { CODEOWNERS_LOCATIONS, type CodeOwners, NO_CODEOWNERS, parseCodeOwners } from "./codeowners.js";
 import {
@@ -71,6 +72,8 @@ export async function runAlignment(opts: RunAlignmentOptions): Promise<Alignment
         }
       : await loadAlignmentConfig(configFile, opts.requireConfig ?? false);
   const source = describeSource(opts.source);
+  if (loaded.configured && rules && baseText === undefined)
+    return notRunOnItsOwnRules(opts.workspace, rulesFrom!, configRel!, source);
   if (!loaded.configured) {
     return alignmentReportSchema.parse({
       configured: false,
@@ -95,11 +98,7 @@ export async function runAlignment(opts: RunAlignmentOptions): Promise<Alignment
     tree = fsTree(opts.workspace);
   }
 
-  if (rules && baseText === undefined) {
-    notes.push(`${configRel} is new in this change: its rules were read from the change itself`);
-  } else if (!rules) {
-    notes.push(RULES_FROM_CHANGE);
-  }
+  if (!rules) notes.push(RULES_FROM_CHANGE);
   const config = loaded.config;
   const wanted = textsWanted(files, config);
   const baseTree =
@@ -134,6 +133,34 @@ export async function runAlignment(opts: RunAlignmentOptions): Promise<Alignment
 }
 
 /** The change edits the config: it was judged by the base's rules, and the report says so. */
+/**
+ * A config the change itself adds is the pull request's own: its patterns and globs are the
+ * author's, run on the author's text by a backtracking matcher (one pattern can hold the one
+ * thread for hours), and rules from a change never judge it. They apply once it merges, as an
+ * edited config's edits do; none of them is compiled or run. A base the checkout lacks reads the
+ * same (no config there), and says how to fetch it.
+ */
+async function notRunOnItsOwnRules(
+  workspace: string,
+  rulesFrom: string,
+  configRel: string,
+  source: string,
+): Promise<AlignmentReport> {
+  const absent = await verifyRef(workspace, rulesFrom, "the base").then(
+    () => undefined,
+    () => `the base ${rulesFrom} is not in the checkout (fix: actions/checkout with fetch-depth: 0)`,
+  );
+  const why = absent ?? `${configRel} is new in this change`;
+  return alignmentReportSchema.parse({
+    configured: false,
+    source,
+    notes: [
+      `${why}: a pull request is judged by its base's alignment rules, never by its own, so none was run on this change`,
+    ],
+    summary: absent ? `not run: ${absent}` : `not run: ${why}; its rules apply once it merges`,
+  });
+}
+
 function configEdited(files: readonly DiffFile[], configRel: string, rulesFrom: string): string[] {
   if (!files.some((f) => f.path === configRel || f.previousPath === configRel)) return [];
   return [

@@ -314,7 +314,11 @@ function alignmentRows(report: Report): string[] {
       );
     }
   } else if (al) {
-    rows.push("| Alignment | ➖ not configured (no alignment config in the repository) |");
+    rows.push(
+      al.summary.startsWith("not run")
+        ? `| Alignment | ➖ ${escapeInline(al.summary, 200)} |`
+        : "| Alignment | ➖ not configured (no alignment config in the repository) |",
+    );
   }
   return rows;
 }

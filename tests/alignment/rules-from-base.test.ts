@@ -1,5 +1,6 @@
 // A change is judged by the rules as they were before it: editing the alignment config or
-// CODEOWNERS in the same pull request cannot silence a finding or pick its own reviewer.
+// CODEOWNERS in the same pull request cannot silence a finding or pick its own reviewer, and a
+// config the change adds is not run on it (its patterns are the author's, on the author's text).
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -48,20 +49,52 @@ describe("alignment rules come from the base", () => {
     expect(hit?.reviewers).toEqual(["@security-team"]);
   });
 
-  it("a config the change itself adds is used, and the report says so", async () => {
+  it("a config the change itself adds is not run on it, whatever its patterns would cost", async () => {
     const { dir, git } = repo();
     git("rm", "-q", "acceptance/alignment.yml");
     git("commit", "-qm", "no config yet");
     const before = git("rev-parse", "HEAD");
+    // A pattern and a glob that would hold the one thread for hours on the line the change adds.
+    const hostile = `principles:
+  - id: stall
+    title: Stall
+    paths: ["**/*a*a*a*a*a*a*a*a*b"]
+    forbid: ['^(a|aa)+$']
+    message: never ends
+    tier: 1
+`;
     mkdirSync(path.join(dir, "acceptance"), { recursive: true });
-    writeFileSync(path.join(dir, "acceptance/alignment.yml"), RULES);
-    writeFileSync(path.join(dir, "src/app.py"), "x = 1\ny = eval(input())\n");
+    writeFileSync(
+      path.join(dir, "acceptance/alignment.yml"),
+      `${RULES}${hostile.replace("principles:\n", "")}`,
+    );
+    writeFileSync(path.join(dir, "src/app.py"), `x = 1\ny = eval(input())\n${"a".repeat(60)}b\n`);
+    writeFileSync(path.join(dir, `src/${"a".repeat(200)}`), "z\n");
     git("add", ".");
     git("commit", "-qm", "add rules and eval");
     const report = await runAlignment({ workspace: dir, source: { kind: "git", base: before } });
-    expect(report.findings.some((f) => f.kind === "principle")).toBe(true);
-    expect(report.notes).toContain(
-      "acceptance/alignment.yml is new in this change: its rules were read from the change itself",
+    expect(report.configured).toBe(false);
+    expect(report.findings).toEqual([]);
+    expect(report.summary).toBe(
+      "not run: acceptance/alignment.yml is new in this change; its rules apply once it merges",
+    );
+    expect(report.notes).toEqual([
+      "acceptance/alignment.yml is new in this change: a pull request is judged by its base's alignment rules, never by its own, so none was run on this change",
+    ]);
+  });
+
+  it("a base the checkout lacks runs none of the change's rules either, and says how to fetch it", async () => {
+    const { dir, git } = repo();
+    writeFileSync(path.join(dir, "src/app.py"), "x = 1\ny = eval(input())\n");
+    git("commit", "-qam", "use eval");
+    const report = await runAlignment({
+      workspace: dir,
+      source: { kind: "files", files: [] },
+      rulesFrom: "0123456789abcdef0123456789abcdef01234567",
+    });
+    expect(report.configured).toBe(false);
+    expect(report.summary).toBe(
+      "not run: the base 0123456789abcdef0123456789abcdef01234567 is not in the checkout (fix: actions/checkout with fetch-depth: 0)",
     );
   });
 });
