@@ -2,7 +2,7 @@
 // our owner label is ever touched; images go by our tag only, never by pruning.
 import { EngineError, errorEvidence } from "../errors.js";
 import type { CleanupEvidence, CleanupObject } from "../report/model.js";
-import { isOwnedTag, OWNER_LABEL, ownedTag, ROLE_LABEL, SUBJECT_LABEL } from "./ownership.js";
+import { isOwnedTag, namedByOwner, OWNER_LABEL, ownedTag, ROLE_LABEL, SUBJECT_LABEL } from "./ownership.js";
 import type { Engine, ImageView, OwnedContainer, OwnedImage } from "./provider.js";
 
 /** Whose objects: a whole run, or one subject of it. */
@@ -47,6 +47,8 @@ export interface PlannedAction {
 export interface Listing {
   containers: OwnedContainer[];
   images: OwnedImage[];
+  /** Containers with the owner label that the owner did not name: another tool's, left alone. */
+  inherited?: OwnedContainer[];
   /**
    * The parents outside the scope of the scope's images, by ID: whether each is untagged. An
    * engine that removes an image's untagged parents with it (Podman ignores `noprune`) would take
@@ -106,7 +108,13 @@ export async function listOwned(engine: Engine, scope: CleanupScope): Promise<Li
     const info = await unlessGone(engine.inspectImage(id));
     if (info) images.set(id, fromInspect(info));
   }
-  return withParents(engine, scope, { containers, images: [...images.values()] });
+  const named = containers.filter((c) => namedByOwner(c.names, scope.owner));
+  const inherited = containers.filter((c) => !named.includes(c));
+  return withParents(engine, scope, {
+    containers: named,
+    images: [...images.values()],
+    ...(inherited.length ? { inherited } : {}),
+  });
 }
 
 /** The listing with the untagged parents it stands on, when there are any (see Listing). */
@@ -228,13 +236,20 @@ export function planCleanup(
     const keep = img.tags.length > ours.length || (ours.length > 0 && opts.removeImages === false);
     for (let a: OwnedImage | undefined = keep ? img : undefined; a; a = parentOf(a)) kept.add(a.id);
   }
-  const actions: PlannedAction[] = listing.containers.map((c) => ({
-    kind: "container",
+  const actions: PlannedAction[] = [
+    ...listing.containers.map((c) => ({ c, remove: true, reason: `labelled ${OWNER_LABEL}=${scope.owner}` })),
+    ...(listing.inherited ?? []).map((c) => ({
+      c,
+      remove: false,
+      reason: `labelled ${OWNER_LABEL}=${scope.owner} but not named by it: a label its image gave it, so another tool's container`,
+    })),
+  ].map(({ c, remove, reason }) => ({
+    kind: "container" as const,
     id: c.id,
     name: c.names[0]?.replace(/^\//, ""),
     role: c.labels[ROLE_LABEL],
-    remove: true,
-    reason: `labelled ${OWNER_LABEL}=${scope.owner}`,
+    remove,
+    reason,
   }));
   // Children before parents, so each removal (never pruning) leaves the next one childless.
   for (const img of [...listing.images].sort((a, b) => depth(b) - depth(a))) {

@@ -47,6 +47,16 @@ export function isOwnedTag(raw: string, owner: string, subject?: string): boolea
     : tag.startsWith(`${ownedTag(owner)}-`) || tag === ownedTag(owner);
 }
 
+/**
+ * Whether a container is named as this tool names the owner's containers (`<owner>-…`, reserved
+ * before the create). A container inherits its image's labels: one another tool starts from an
+ * image of ours (kept by cleanup-images: false) or from a Dockerfile that writes our labels
+ * carries the owner label without being ours; the name it cannot inherit.
+ */
+export function namedByOwner(names: readonly string[], owner: string): boolean {
+  return names.some((n) => n.replace(/^\//, "").startsWith(`${owner}-`));
+}
+
 export function ownerLabels(owner: string, role: Role): Record<string, string> {
   return {
     [OWNER_LABEL]: owner,

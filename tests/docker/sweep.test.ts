@@ -1,3 +1,4 @@
+import Docker from "dockerode";
 import { describe, expect, it } from "vitest";
 import { listOwned } from "../../src/engine/cleanup.js";
 import { newRunId, ownerLabels } from "../../src/engine/ownership.js";
@@ -40,6 +41,35 @@ describe.skipIf(!hasEngine)("docker-acceptance sweep", () => {
       expect((await engine.inspect(bystander)).id).toBe(bystander);
     } finally {
       await engine.removeContainer(bystander);
+    }
+  });
+
+  it("leaves alone a container that has the owner's label only from its image", async () => {
+    // Another tool runs an image whose labels name a run of ours (one kept by cleanup-images:
+    // false, or a Dockerfile that writes our labels): the container inherits them, and is not ours.
+    const docker = new Docker();
+    const owner = newRunId();
+    const repo = `da-inherit-${owner.slice(3, 15)}`;
+    const maker = await docker.createContainer({ Image: PROBE_IMAGE, Cmd: ["true"] });
+    const labels = Object.entries(ownerLabels(owner, "subject")).map(([k, v]) => `LABEL ${k}=${v}`);
+    await maker.commit({ repo, tag: "latest", changes: labels });
+    await maker.remove();
+    const theirs = await docker.createContainer({
+      Image: `${repo}:latest`,
+      Cmd: ["sleep", "30"],
+      name: `${repo}-svc`,
+    });
+    try {
+      expect((await theirs.inspect()).Config.Labels?.["org.docker-acceptance.owner"]).toBe(owner);
+      const swept = await runCli(["sweep", "--owner", owner]);
+      expect(swept.code).toBe(0);
+      expect(swept.stdout).toMatch(
+        /retained container .* \(labelled org\.docker-acceptance\.owner=.* but not named by it/,
+      );
+      expect((await theirs.inspect()).Id).toBe(theirs.id);
+    } finally {
+      await theirs.remove({ force: true });
+      await docker.getImage(`${repo}:latest`).remove();
     }
   });
 

@@ -28,7 +28,7 @@ function listingEngine(containers: OwnedContainer[]) {
 
 const probe: OwnedContainer = {
   id: "p1",
-  names: ["/p1"],
+  names: ["/run-probe-0a1b2c3d4e5f"],
   state: "exited",
   labels: { [OWNER_LABEL]: "run" },
   image: "probe",

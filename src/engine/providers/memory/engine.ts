@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { EngineError } from "../../../errors.js";
 import { DEFAULT_CALL_TIMEOUT_MS, InFlight, withTimeout } from "../../deadline.js";
-import { normalizeRef } from "../../ownership.js";
+import { normalizeRef, OWNER_LABEL, ROLE_LABEL } from "../../ownership.js";
 import {
   type BuilderChoice,
   BuildFailedError,
@@ -242,7 +242,8 @@ export class MemoryEngine implements Engine {
     const id = randomBytes(32).toString("hex");
     this.containers.set(id, {
       id,
-      name: spec.name ?? `memory_${id.slice(0, 8)}`,
+      // Named as the Docker transport names an owner's containers (cleanup goes by the name too).
+      name: spec.name ?? reservedName(spec.labels, id),
       spec,
       imageId: image.id,
       program: interpret([...(spec.entrypoint ?? []), ...(spec.command ?? [])]),
@@ -440,4 +441,12 @@ export class MemoryEngine implements Engine {
       this.images.delete(image.id);
     });
   }
+}
+
+/** `<owner>-<role>-<id>` for an owner's container, as the Docker transport reserves it. */
+function reservedName(labels: Record<string, string>, id: string): string {
+  const owner = labels[OWNER_LABEL];
+  return owner
+    ? `${owner}-${labels[ROLE_LABEL] ?? "container"}-${id.slice(0, 12)}`
+    : `memory_${id.slice(0, 8)}`;
 }
