@@ -17,6 +17,13 @@ command -v newuidmap >/dev/null 2>&1 || {
   log "installing uidmap"
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends uidmap >/dev/null
 }
+# A rootless container's IPC namespace gets the host's /dev/mqueue bound in ("statfs /dev/mqueue"
+# fails every create without it); a host whose /dev lacks it (seen once here) gets it mounted.
+if [ ! -d /dev/mqueue ] || ! grep -q " /dev/mqueue " /proc/self/mounts; then
+  log "mounting /dev/mqueue (rootless Podman binds it into each container)"
+  mkdir -p /dev/mqueue
+  mount -t mqueue mqueue /dev/mqueue
+fi
 id "$USER_NAME" >/dev/null 2>&1 || useradd -m -s /bin/sh "$USER_NAME"
 grep -q "^$USER_NAME:" /etc/subuid || echo "$USER_NAME:300000:65536" >>/etc/subuid
 grep -q "^$USER_NAME:" /etc/subgid || echo "$USER_NAME:300000:65536" >>/etc/subgid
@@ -46,8 +53,19 @@ if [ "${want#sha256:}" != "${have#sha256:}" ]; then
   as_user "podman load -q -i $DIR/base.tar" >/dev/null 2>&1 || fail "could not load $BASE_IMAGE as $USER_NAME"
   rm -f "$DIR/base.tar"
 fi
+# A service whose working directory is gone (started in a clone since removed) answers /_ping
+# but starts no container: conmon fails on it ("Failed to get working directory"). Started again.
+for pid in $(pgrep -u "$USER_NAME" -f "podman system service" || true); do
+  case $(readlink "/proc/$pid/cwd" 2>/dev/null) in
+  *" (deleted)")
+    log "restarting the rootless service (pid $pid): its working directory is gone"
+    kill "$pid" 2>/dev/null || true
+    for _ in $(seq 1 40); do kill -0 "$pid" 2>/dev/null || break; sleep 0.25; done
+    ;;
+  esac
+done
 if ! ping_podman; then
-  as_user "nohup podman system service --time=0 unix://$DIR/podman.sock >$DIR/service.log 2>&1 &"
+  as_user "cd / && nohup podman system service --time=0 unix://$DIR/podman.sock >$DIR/service.log 2>&1 &"
   for _ in $(seq 1 60); do ping_podman && break; sleep 0.5; done
   ping_podman || fail "rootless podman did not answer /_ping; see $DIR/service.log"
 fi

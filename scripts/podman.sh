@@ -70,7 +70,8 @@ fi
 if ! ping_podman; then
   rm -f "$SOCK"
   log "starting podman system service on $SOCK"
-  nohup podman system service --time=0 "unix://$SOCK" >"$DIR/service.log" 2>&1 &
+  # From /: conmon needs the service's working directory, and a clone it was started in goes.
+  (cd / && exec nohup podman system service --time=0 "unix://$SOCK" >"$DIR/service.log" 2>&1) &
   echo $! >"$DIR/service.pid"
   for _ in $(seq 1 60); do ping_podman && break; sleep 0.5; done
   ping_podman || fail "podman did not answer /_ping within 30 s; see $DIR/service.log"
