@@ -228,8 +228,10 @@ async function allowancesOf(
   defaults: Allowances,
   signal?: AbortSignal,
 ) {
+  // A stack's containers mostly share images: each image's labels are read once.
+  const images = new Map<string, Promise<Record<string, string> | undefined>>();
   const each = subjects.map(async (s) => {
-    const own = launchLabels(s.labels, await imageLabels(engine, s.id, signal));
+    const own = launchLabels(s.labels, await imageLabels(engine, s.id, images, signal));
     return [s.id, { ...allowancesFor(s.name, own.labels, defaults), ofTheImage: own.ofTheImage }] as const;
   });
   return new Map(await Promise.all(each));
@@ -239,14 +241,23 @@ async function allowancesOf(
 async function imageLabels(
   engine: Engine,
   containerId: string,
+  images: Map<string, Promise<Record<string, string> | undefined>>,
   signal?: AbortSignal,
 ): Promise<Record<string, string> | undefined> {
-  try {
-    const { imageId } = await engine.inspect(containerId, signal);
-    return imageId ? (await engine.inspectImage(imageId)).labels : undefined;
-  } catch {
-    return undefined;
+  const imageId = await engine.inspect(containerId, signal).then(
+    (v) => v.imageId,
+    () => undefined,
+  );
+  if (!imageId) return undefined;
+  let labels = images.get(imageId);
+  if (!labels) {
+    labels = engine.inspectImage(imageId).then(
+      (i) => i.labels,
+      () => undefined,
+    );
+    images.set(imageId, labels);
   }
+  return labels;
 }
 
 /** A promise made on the first call only, then shared. */
