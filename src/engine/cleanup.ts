@@ -237,20 +237,15 @@ export function planCleanup(
     for (let a: OwnedImage | undefined = keep ? img : undefined; a; a = parentOf(a)) kept.add(a.id);
   }
   const actions: PlannedAction[] = [
-    ...listing.containers.map((c) => ({ c, remove: true, reason: `labelled ${OWNER_LABEL}=${scope.owner}` })),
-    ...(listing.inherited ?? []).map((c) => ({
-      c,
-      remove: false,
-      reason: `labelled ${OWNER_LABEL}=${scope.owner} but not named by it: a label its image gave it, so another tool's container`,
-    })),
-  ].map(({ c, remove, reason }) => ({
-    kind: "container" as const,
-    id: c.id,
-    name: c.names[0]?.replace(/^\//, ""),
-    role: c.labels[ROLE_LABEL],
-    remove,
-    reason,
-  }));
+    ...listing.containers.map((c) => containerAction(c, true, `labelled ${OWNER_LABEL}=${scope.owner}`)),
+    ...(listing.inherited ?? []).map((c) =>
+      containerAction(
+        c,
+        false,
+        `labelled ${OWNER_LABEL}=${scope.owner} but not named by it: a label its image gave it, so another tool's container`,
+      ),
+    ),
+  ];
   // Children before parents, so each removal (never pruning) leaves the next one childless.
   for (const img of [...listing.images].sort((a, b) => depth(b) - depth(a))) {
     const ours = img.tags.filter((t) => isOwnedTag(t, scope.owner, scope.subject));
@@ -294,6 +289,18 @@ export function planCleanup(
     }
   }
   return actions;
+}
+
+/** The plan for one listed container: removed, or kept with the reason. */
+function containerAction(c: OwnedContainer, remove: boolean, reason: string): PlannedAction {
+  return {
+    kind: "container",
+    id: c.id,
+    name: c.names[0]?.replace(/^\//, ""),
+    role: c.labels[ROLE_LABEL],
+    remove,
+    reason,
+  };
 }
 
 /**

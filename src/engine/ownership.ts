@@ -48,11 +48,17 @@ export function isOwnedTag(raw: string, owner: string, subject?: string): boolea
 }
 
 /**
- * Whether a container is named as this tool names the owner's containers (`<owner>-…`, reserved
- * before the create). A container inherits its image's labels: one another tool starts from an
- * image of ours (kept by cleanup-images: false) or from a Dockerfile that writes our labels
- * carries the owner label without being ours; the name it cannot inherit.
+ * The name an owner's container is created under, reserved before the create (`<owner>-<role>-…`;
+ * a subject's is `<owner>-<subject>`). Cleanup knows ours by it too: a container inherits its
+ * image's labels, never its name: one another tool starts from an image of ours (kept by
+ * cleanup-images: false) or from a Dockerfile that writes our labels carries the owner label
+ * without being ours.
  */
+export function ownedContainerName(owner: string, role: string, suffix: string): string {
+  return `${owner}-${role}-${suffix}`;
+}
+
+/** Whether one of a container's names is an owner's (see ownedContainerName). */
 export function namedByOwner(names: readonly string[], owner: string): boolean {
   return names.some((n) => n.replace(/^\//, "").startsWith(`${owner}-`));
 }

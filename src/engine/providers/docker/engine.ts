@@ -15,7 +15,7 @@ import {
   sleep,
   withTimeout,
 } from "../../deadline.js";
-import { normalizeRef, OWNER_LABEL, ROLE_LABEL } from "../../ownership.js";
+import { normalizeRef, OWNER_LABEL, ownedContainerName, ROLE_LABEL } from "../../ownership.js";
 import {
   type BuilderChoice,
   BuildFailedError,
@@ -1072,7 +1072,7 @@ function withReservedName(opts: CreateOptions): CreateOptions {
   const owner = opts.Labels?.[OWNER_LABEL];
   if (opts.name || !owner) return opts;
   const role = opts.Labels?.[ROLE_LABEL] ?? "container";
-  return { ...opts, name: `${owner}-${role}-${randomBytes(6).toString("hex")}` };
+  return { ...opts, name: ownedContainerName(owner, role, randomBytes(6).toString("hex")) };
 }
 
 /** Whether the engine started it (its start time is set; Go's zero time means never). */

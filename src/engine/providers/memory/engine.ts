@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { EngineError } from "../../../errors.js";
 import { DEFAULT_CALL_TIMEOUT_MS, InFlight, withTimeout } from "../../deadline.js";
-import { normalizeRef, OWNER_LABEL, ROLE_LABEL } from "../../ownership.js";
+import { normalizeRef, OWNER_LABEL, ownedContainerName, ROLE_LABEL } from "../../ownership.js";
 import {
   type BuilderChoice,
   BuildFailedError,
@@ -447,6 +447,6 @@ export class MemoryEngine implements Engine {
 function reservedName(labels: Record<string, string>, id: string): string {
   const owner = labels[OWNER_LABEL];
   return owner
-    ? `${owner}-${labels[ROLE_LABEL] ?? "container"}-${id.slice(0, 12)}`
+    ? ownedContainerName(owner, labels[ROLE_LABEL] ?? "container", id.slice(0, 12))
     : `memory_${id.slice(0, 8)}`;
 }
