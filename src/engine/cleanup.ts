@@ -2,7 +2,15 @@
 // our owner label is ever touched; images go by our tag only, never by pruning.
 import { EngineError, errorEvidence } from "../errors.js";
 import type { CleanupEvidence, CleanupObject } from "../report/model.js";
-import { isOwnedTag, namedByOwner, OWNER_LABEL, ownedTag, ROLE_LABEL, SUBJECT_LABEL } from "./ownership.js";
+import {
+  isOwnedTag,
+  namedByOwner,
+  normalizeRef,
+  OWNER_LABEL,
+  ownedTag,
+  ROLE_LABEL,
+  SUBJECT_LABEL,
+} from "./ownership.js";
 import type { Engine, ImageView, OwnedContainer, OwnedImage } from "./provider.js";
 
 /** Whose objects: a whole run, or one subject of it. */
@@ -229,6 +237,7 @@ export function planCleanup(
     for (let p = parentOf(a); p; p = parentOf(a)) a = p;
     return listing.untaggedParents?.has(imageKey(a.parentId)) === true;
   };
+  const inheritedFrom = inheritance(scope, listing.images, parentOf);
   // An image we keep (shared tag, cleanup-images false) keeps its whole owned ancestry.
   const kept = new Set<string>();
   for (const img of listing.images) {
@@ -262,19 +271,23 @@ export function planCleanup(
     }
     if (ours.length === 0) {
       const built = builtIds.has(img.id);
-      const untaggedOwned = others.length === 0 && (img.labels[OWNER_LABEL] === scope.owner || built);
+      const heir = built ? undefined : inheritedFrom(img);
+      const untaggedOwned =
+        others.length === 0 && !heir && (img.labels[OWNER_LABEL] === scope.owner || built);
       actions.push({
         kind: "image",
         id: img.id,
         remove: untaggedOwned && !kept.has(img.id),
         intermediate: true,
-        reason: !untaggedOwned
-          ? "another tag references it and no tag of this run does"
-          : kept.has(img.id)
-            ? "intermediate build image under an image that is kept"
-            : built
-              ? "a step image of the image this run built: an untagged ancestor the engine shows created during the build"
-              : `intermediate build image labelled ${OWNER_LABEL}=${scope.owner}`,
+        reason: heir
+          ? `labelled ${OWNER_LABEL}=${scope.owner} but built after ${heir} and not under it: a label that image gave it, so another tool's image`
+          : !untaggedOwned
+            ? "another tag references it and no tag of this run does"
+            : kept.has(img.id)
+              ? "intermediate build image under an image that is kept"
+              : built
+                ? "a step image of the image this run built: an untagged ancestor the engine shows created during the build"
+                : `intermediate build image labelled ${OWNER_LABEL}=${scope.owner}`,
       });
       continue;
     }
@@ -289,6 +302,32 @@ export function planCleanup(
     }
   }
   return actions;
+}
+
+/**
+ * An image built FROM one of ours inherits its labels, the owner's included; the untagged ones
+ * that are ours are the steps of our builds, all made before the image they build, or under it.
+ * Returns, for an untagged image, the tag of ours it was built after (so not ours), if any.
+ */
+function inheritance(
+  scope: CleanupScope,
+  images: readonly OwnedImage[],
+  parentOf: (i: OwnedImage) => OwnedImage | undefined,
+): (img: OwnedImage) => string | undefined {
+  const tagged = new Map<string, OwnedImage>();
+  const underTagged = new Set<string>();
+  for (const img of images) {
+    const ours = img.tags.filter((t) => isOwnedTag(t, scope.owner, scope.subject));
+    for (const t of ours) tagged.set(normalizeRef(t), img);
+    for (let a = ours.length ? parentOf(img) : undefined; a && !underTagged.has(a.id); a = parentOf(a))
+      underTagged.add(a.id);
+  }
+  return (img) => {
+    const subject = img.labels[SUBJECT_LABEL];
+    const tag = subject ? ownedTag(scope.owner, subject) : undefined;
+    const image = tag ? tagged.get(tag) : undefined;
+    return image && !underTagged.has(img.id) && img.created > image.created ? tag : undefined;
+  };
 }
 
 /** The plan for one listed container: removed, or kept with the reason. */

@@ -1,7 +1,11 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import Docker from "dockerode";
 import { describe, expect, it } from "vitest";
 import { listOwned } from "../../src/engine/cleanup.js";
-import { newRunId, ownerLabels } from "../../src/engine/ownership.js";
+import { readBuildContext } from "../../src/engine/context.js";
+import { newRunId, OWNER_LABEL, ownedTag, ownerLabels, SUBJECT_LABEL } from "../../src/engine/ownership.js";
 import { runCli } from "../helpers/cli.js";
 import { hasEngine, newEngine, PROBE_IMAGE } from "../helpers/engine.js";
 
@@ -70,6 +74,43 @@ describe.skipIf(!hasEngine)("docker-acceptance sweep", () => {
     } finally {
       await theirs.remove({ force: true });
       await docker.getImage(`${repo}:latest`).remove();
+    }
+  });
+
+  it("leaves alone an untagged image built FROM one of the owner's images after it", async () => {
+    // A kept image of ours (cleanup-images: false) that another tool builds on: the child inherits
+    // the owner label, and once its tag moves on it is untagged like our own build steps.
+    const engine = newEngine();
+    const owner = newRunId();
+    const ours = ownedTag(owner, "web");
+    const theirs = `da-inherit-${owner.slice(3, 15)}:latest`;
+    const build = async (dockerfile: string, tag: string, labels: Record<string, string>) => {
+      const ws = mkdtempSync(path.join(tmpdir(), "da-heir-"));
+      writeFileSync(path.join(ws, "Dockerfile"), dockerfile);
+      const context = readBuildContext(ws, "Dockerfile");
+      return (await engine.build({ context, tag, labels, timeoutMs: 120_000 })).imageId;
+    };
+    await build(`FROM ${PROBE_IMAGE}\nRUN echo ours > /ours\n`, ours, {
+      [OWNER_LABEL]: owner,
+      [SUBJECT_LABEL]: "web",
+    });
+    await new Promise((r) => setTimeout(r, 1100)); // the engine's image clock counts seconds
+    const child = await build(`FROM ${ours}\nRUN echo theirs-1 > /theirs\n`, theirs, {});
+    const next = await build(`FROM ${PROBE_IMAGE}\nRUN echo theirs-2 > /theirs\n`, theirs, {});
+    try {
+      const info = await engine.inspectImage(child);
+      expect(info.tags).toEqual([]);
+      expect(info.labels[OWNER_LABEL]).toBe(owner);
+      const swept = await runCli(["sweep", "--owner", owner]);
+      expect(swept.code, swept.stdout + swept.stderr).toBe(0);
+      expect(swept.stdout).toContain(`removed image ${ours}`);
+      expect(swept.stdout).toContain(
+        `retained image ${child.slice(0, 19)} (labelled ${OWNER_LABEL}=${owner} but built after ${ours} and not under it`,
+      );
+      expect((await engine.inspectImage(child)).id).toBe(child);
+    } finally {
+      for (const id of [next, child]) await engine.removeImage(id).catch(() => undefined);
+      await engine.removeImage(ours).catch(() => undefined);
     }
   });
 
