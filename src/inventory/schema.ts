@@ -3,6 +3,7 @@
 //
 // Rules that need a precise message carry their fix in the issue's `params.fix` (load.ts turns it
 // into the ConfigError); `.meta()` repeats them for the JSON Schema so editors flag them too.
+
 import path from "node:path";
 import * as z from "zod";
 import {
@@ -15,6 +16,7 @@ import {
 } from "../cases/index.js";
 import { DELAY_MS, requestPath, TEXT_CHARS, text } from "../checks/fields.js";
 import { type Probe, probeSchema, type Readiness, readinessSchema } from "../checks/registry.js";
+import { MAX_REFERENCE, referenceProblem } from "./image-ref.js";
 import { closest } from "./suggest.js";
 
 export const INVENTORY_SCHEMA_VERSION = 1;
@@ -231,7 +233,24 @@ export const subjectSchema = z
       .describe("unique subject name, used in case results and container names"),
     description,
     build: build.optional(),
-    image: text(1).optional().describe("a prebuilt image reference (instead of build)"),
+    image: z
+      .string()
+      .min(1)
+      .superRefine((ref, ctx) => {
+        const problem = referenceProblem(ref);
+        if (problem)
+          ctx.addIssue({
+            code: "custom",
+            message: `the image reference ${problem}`,
+            params: {
+              fix: 'write it as the engine names the image: "name:tag", "registry/name:tag", "name@sha256:…" or "sha256:<image ID>"',
+            },
+          });
+      })
+      .optional()
+      .describe(
+        `a prebuilt image reference (instead of build): [registry/]name[:tag][@digest] or sha256:<image ID>, at most ${MAX_REFERENCE} characters`,
+      ),
     imageId: z
       .string()
       .max(200)

@@ -3,7 +3,7 @@
 // ESLint, most linters) as "Lint: PASS" or "Lint: N findings". Findings on lines the PR adds
 // become check run annotations; the rest are counted, not annotated, so a PR is not blamed for
 // code it did not touch. These files come from the workspace: read as data, never executed.
-import { readdir, readFile } from "node:fs/promises";
+import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import picomatch from "picomatch";
 import { ConfigError } from "../errors.js";
@@ -26,6 +26,7 @@ export interface ExternalOptions {
 
 const SKIP_DIRS = new Set([".git", "node_modules"]);
 const MAX_FILES = 200;
+export const REPORT_MAX_BYTES = 64 * 1024 ** 2;
 const MAX_FINDINGS = 5000;
 /** Failing tests kept by name (the count covers them all); their text is bounded as it is read. */
 const MAX_TEST_FAILURES = 200;
@@ -54,7 +55,7 @@ export async function readExternalResults(
     const files = match(all, junit, "junit");
     const tests = { passed: 0, skipped: 0, failed: 0, files, failures: [] as TestFailure[] };
     for (const f of files) {
-      const c = parseJUnit(await readFile(path.join(opts.workspace, f), "utf8"), f, opts.workspace);
+      const c = parseJUnit(await readReport(opts.workspace, f), f, opts.workspace);
       tests.passed += c.passed;
       tests.skipped += c.skipped;
       tests.failed += c.failed;
@@ -66,11 +67,7 @@ export async function readExternalResults(
     const files = match(all, sarif, "sarif");
     const findings: NonNullable<ExternalResults["lint"]>["findings"] = [];
     for (const f of files) {
-      for (const finding of parseSarif(
-        await readFile(path.join(opts.workspace, f), "utf8"),
-        f,
-        opts.workspace,
-      )) {
+      for (const finding of parseSarif(await readReport(opts.workspace, f), f, opts.workspace)) {
         if (findings.length >= MAX_FINDINGS) break;
         const added = finding.line !== undefined && opts.addedLines?.get(finding.path)?.has(finding.line);
         findings.push(opts.addedLines ? { ...finding, onAddedLine: Boolean(added) } : finding);
@@ -79,6 +76,24 @@ export async function readExternalResults(
     out.lint = { findings, files };
   }
   return out;
+}
+
+/** A JUnit or SARIF file's text, when it is a size a report can be: the job's steps wrote it. */
+async function readReport(workspace: string, file: string): Promise<string> {
+  const full = path.join(workspace, file);
+  const { size } = await stat(full);
+  if (size > REPORT_MAX_BYTES)
+    throw new ConfigError(
+      [
+        {
+          path: "",
+          message: `is ${(size / 1024 ** 2).toFixed(1)} MiB; a test or lint report is read up to ${REPORT_MAX_BYTES / 1024 ** 2} MiB`,
+          fix: "point the input at a smaller report (one per test suite or per tool)",
+        },
+      ],
+      file,
+    );
+  return readFile(full, "utf8");
 }
 
 function match(all: string[], globs: string[], input: "junit" | "sarif"): string[] {
@@ -116,25 +131,19 @@ async function walk(root: string): Promise<string[]> {
 
 // ---- JUnit -----------------------------------------------------------------------------------
 
-// An attribute list where quoted values may hold `>` (legal in XML).
-const ATTRS = `(?:[^>"']|"[^"]*"|'[^']*')*`;
-const TESTCASE = new RegExp(`<testcase\\b(${ATTRS}?)(?:/>|>([\\s\\S]*?)</testcase\\s*>)`, "g");
-const OUTCOME = new RegExp(`<(failure|error)\\b(${ATTRS}?)(?:/>|>([\\s\\S]*?)</\\1\\s*>)`);
-
 /**
  * Counts test cases by outcome (`<failure>` or `<error>` failed, `<skipped>` skipped, else passed)
  * and keeps each failing one by name with its message, as test reporters list them. The file
- * may come from the pull request's own tests: its text is data, bounded and escaped where shown.
+ * may come from the pull request's own tests: its text is data, bounded and escaped where shown,
+ * and read in one pass: an unclosed comment, CDATA section, test case or failure costs what its
+ * own length does, never that length again for each one after it (as a backtracking pattern did).
  */
 export function parseJUnit(
   xml: string,
   file: string,
   workspace = "",
 ): { passed: number; skipped: number; failed: number; failures: TestFailure[] } {
-  // Comments are dropped; CDATA (free text: a log may say "<failure") is kept as escaped text.
-  const text = xml
-    .replace(/<!--[\s\S]*?-->/g, "")
-    .replace(/<!\[CDATA\[([\s\S]*?)\]\]>/g, (_, t: string) => t.replace(/&/g, "&amp;").replace(/</g, "&lt;"));
+  const text = unmarked(xml);
   if (!/<(testsuites|testsuite|testcase)\b/.test(text)) {
     throw new ConfigError(
       [
@@ -148,29 +157,144 @@ export function parseJUnit(
     );
   }
   const c = { passed: 0, skipped: 0, failed: 0, failures: [] as TestFailure[] };
-  for (const m of text.matchAll(TESTCASE)) {
-    const body = m[2] ?? "";
-    const outcome = OUTCOME.exec(body);
+  for (const t of elements(text, "testcase")) {
+    const outcome = firstOutcome(t.body);
     if (outcome) {
       c.failed++;
       if (c.failures.length < MAX_TEST_FAILURES)
-        c.failures.push(testFailure(m[1] ?? "", outcome, file, workspace));
-    } else if (/<skipped\b/.test(body)) c.skipped++;
+        c.failures.push(testFailure(t.attrs, outcome, file, workspace));
+    } else if (/<skipped\b/.test(t.body)) c.skipped++;
     else c.passed++;
   }
   return c;
 }
 
+/** An element as read: its attribute text and its content ("" when it closes itself). */
+interface Element {
+  name: string;
+  /** Where its start tag begins. */
+  at: number;
+  attrs: string;
+  body: string;
+}
+
+/**
+ * The next index of `needle` at or after a position that only grows: each call resumes where the
+ * last search ended, so all of them together read the text once.
+ */
+function finder(text: string, needle: string): (from: number) => number {
+  let at = -2;
+  return (from) => {
+    if (at === -1 || at >= from) return at;
+    at = text.indexOf(needle, from);
+    return at;
+  };
+}
+
+/** Comments dropped, CDATA (free text: a log may say "<failure") kept as escaped text. */
+function unmarked(xml: string): string {
+  const comment = finder(xml, "<!--");
+  const cdata = finder(xml, "<![CDATA[");
+  const commentEnd = finder(xml, "-->");
+  const cdataEnd = finder(xml, "]]>");
+  const out: string[] = [];
+  let i = 0;
+  for (;;) {
+    const c = comment(i);
+    const d = cdata(i);
+    if (c < 0 && d < 0) break;
+    const isComment = d < 0 || (c >= 0 && c < d);
+    const open = isComment ? c : d;
+    const close = isComment ? commentEnd(open + 4) : cdataEnd(open + 9);
+    out.push(xml.slice(i, open));
+    if (close < 0) return out.join(""); // unclosed: the rest is inside it
+    if (!isComment)
+      out.push(
+        xml
+          .slice(open + 9, close)
+          .replace(/&/g, "&amp;")
+          .replace(/</g, "&lt;"),
+      );
+    i = close + 3;
+  }
+  out.push(xml.slice(i));
+  return out.join("");
+}
+
+const WORD = /\w/;
+
+/**
+ * The end of a start tag whose name ends at `from`: the index of its first `>` outside quotes
+ * (attribute values may hold `>`), or -1 when it has none (an unclosed quote ends the tag there).
+ */
+function tagEnd(text: string, from: number): number {
+  for (let i = from; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === ">") return i;
+    if (ch === '"' || ch === "'") {
+      const q = text.indexOf(ch, i + 1);
+      if (q < 0) return -1;
+      i = q;
+    }
+  }
+  return -1;
+}
+
+/** Every `<name …/>` or `<name …>…</name>` of the text, in order; one not closed is skipped. */
+function* elements(text: string, name: string): Generator<Element> {
+  const open = finder(text, `<${name}`);
+  const close = finder(text, `</${name}`);
+  for (let i = 0; ; ) {
+    const at = open(i);
+    if (at < 0) return;
+    const after = at + name.length + 1;
+    i = after;
+    if (WORD.test(text[after] ?? "")) continue;
+    const gt = tagEnd(text, after);
+    if (gt < 0) continue;
+    if (text[gt - 1] === "/") {
+      yield { name, at, attrs: text.slice(after, gt - 1), body: "" };
+      i = gt + 1;
+      continue;
+    }
+    const end = closingTag(text, close, name, gt + 1);
+    if (!end) continue;
+    yield { name, at, attrs: text.slice(after, gt), body: text.slice(gt + 1, end.start) };
+    i = end.end;
+  }
+}
+
+/** The first `</name\s*>` at or after `from`: where it starts and ends. */
+function closingTag(
+  text: string,
+  close: (from: number) => number,
+  name: string,
+  from: number,
+): { start: number; end: number } | undefined {
+  for (let at = close(from); at >= 0; at = close(at + 1)) {
+    let j = at + name.length + 2;
+    while (/\s/.test(text[j] ?? "")) j++;
+    if (text[j] === ">") return { start: at, end: j + 1 };
+  }
+  return undefined;
+}
+
+/** A test case's first `<failure>` or `<error>`, whichever comes first. */
+function firstOutcome(body: string): Element | undefined {
+  if (!body.includes("<failure") && !body.includes("<error")) return undefined;
+  const failure = elements(body, "failure").next().value;
+  const error = elements(body, "error").next().value;
+  if (!failure || !error) return failure ?? error ?? undefined;
+  return failure.at < error.at ? failure : error;
+}
+
 /** One failing test: "classname > name", its message (else its text's first line), where it is. */
-function testFailure(attrs: string, outcome: RegExpExecArray, file: string, workspace: string): TestFailure {
+function testFailure(attrs: string, outcome: Element, file: string, workspace: string): TestFailure {
   const a = xmlAttributes(attrs);
-  const o = xmlAttributes(outcome[2] ?? "");
+  const o = xmlAttributes(outcome.attrs);
   const name = [a.classname, a.name].filter(Boolean).join(" > ") || "(unnamed test)";
-  const detail =
-    xmlText(outcome[3] ?? "")
-      .trim()
-      .split(/\r?\n/, 1)[0] ?? "";
-  const message = o.message?.trim() || detail || o.type || outcome[1]!;
+  const detail = xmlText(outcome.body.slice(0, TEXT_READ_CHARS)).trim().split(/\r?\n/, 1)[0] ?? "";
+  const message = o.message?.trim() || detail || o.type || outcome.name;
   const where = a.file ? relativePath(a.file, workspace) : "";
   const line = Number(a.line);
   const inside = where !== "" && !where.startsWith("../") && !path.isAbsolute(where);
@@ -185,11 +309,16 @@ function testFailure(attrs: string, outcome: RegExpExecArray, file: string, work
 
 const bounded = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
-const ATTR = /([\w:.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
+/** How much of a failure's text or an attribute is read: far more than any message shown keeps. */
+const TEXT_READ_CHARS = 64 * 1024;
 
+/** `name="value"` pairs in one pass; text that is not one is stepped over whole. */
 function xmlAttributes(attrs: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const m of attrs.matchAll(ATTR)) out[m[1]!] = xmlText(m[2] ?? m[3] ?? "");
+  const pair = /([\w:.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')|[\w:.-]+|[^\w:.-]/y;
+  // Every character starts one of the three: the sticky pattern steps through to the end.
+  for (let m = pair.exec(attrs); m; m = pair.exec(attrs))
+    if (m[1]) out[m[1]] = xmlText((m[2] ?? m[3] ?? "").slice(0, TEXT_READ_CHARS));
   return out;
 }
 
@@ -197,7 +326,7 @@ const ENTITIES: Record<string, string> = { lt: "<", gt: ">", amp: "&", quot: '"'
 
 /** XML text with its markup dropped and its five entities and character references read. */
 function xmlText(text: string): string {
-  return text.replace(/<[^>]*>/g, "").replace(/&(#x[0-9a-f]+|#\d+|\w+);/gi, (all, ref: string) => {
+  return text.replace(/<[^<>]*>/g, "").replace(/&(#x[0-9a-f]+|#\d+|\w+);/gi, (all, ref: string) => {
     if (ref[0] !== "#") return ENTITIES[ref] ?? all;
     const code = ref[1] === "x" || ref[1] === "X" ? Number.parseInt(ref.slice(2), 16) : Number(ref.slice(1));
     return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : all;

@@ -309,3 +309,49 @@ describe("a mistyped key gets a did-you-mean, as a mistyped case ID does", () =>
     expect(err.problems[2]!.message).toBe('unknown key "sned"; expected one of type, name, send, expect');
   });
 });
+
+describe("a prebuilt image's reference", () => {
+  const refs = (image: unknown) => inventoryText((s) => (s.image = image));
+
+  it.each([
+    "web:1",
+    "busybox",
+    "docker-acceptance/busybox:local",
+    "ghcr.io/owner/app:v1.2.3",
+    "localhost:5000/app",
+    "[::1]:5000/a/b:c",
+    `app@sha256:${"a".repeat(64)}`,
+    `ghcr.io/o/app:1@sha256:${"b".repeat(64)}`,
+    `sha256:${"c".repeat(64)}`,
+    "a__b-c---d/e.f_g",
+  ])("%s loads", (image) => {
+    expect(parseInventory("inventory.json", refs(image)).inventory.subjects[0]!.image).toBe(image);
+  });
+
+  it.each([
+    ["Web:1", 'has a path component "Web"'],
+    ["web:-x", 'has a tag "-x"'],
+    ["web:1 --privileged", 'has a tag "1 --privileged"'],
+    ["-web", 'has a path component "-web"'],
+    ["a//b", 'has a path component ""'],
+    ["web@sha256:xyz", 'has a digest "sha256:xyz"'],
+    ["bad_host.io:x/app", 'names a registry "bad_host.io:x"'],
+    [":1", "has no repository name"],
+    [`${"a".repeat(300)}:1`, "has a repository name over 255 characters"],
+    ["a".repeat(10_000), "is 10000 characters; a reference has at most"],
+  ])("%# is an error naming the field and the fix", (image, says) => {
+    const err = problems(refs(image));
+    expect(exitCodeOf(err)).toBe(2);
+    expect(err.problems).toHaveLength(1);
+    expect(err.problems[0]).toMatchObject({ line: 6 });
+    expect(shown(err)[0]).toContain(`subjects[0].image: the image reference ${says}`);
+    expect(shown(err)[0]).toContain('(fix: write it as the engine names the image: "name:tag"');
+  });
+
+  it("a long, ambiguous reference is judged at once", () => {
+    const started = performance.now();
+    const err = problems(refs(`${"a-".repeat(120)}!:${"a.".repeat(60)}`));
+    expect(shown(err)[0]).toContain("subjects[0].image: the image reference");
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+});

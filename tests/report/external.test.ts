@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/errors.js";
-import { addedLinesFrom, readExternalResults } from "../../src/report/external.js";
+import { addedLinesFrom, REPORT_MAX_BYTES, readExternalResults } from "../../src/report/external.js";
 import { renderMarkdown } from "../../src/report/markdown.js";
 import { makeReport } from "./fixtures.js";
 
@@ -161,6 +161,53 @@ describe("readExternalResults", () => {
     expect(listed).toContain("&lt;img src=x onerror=alert(1)&gt;");
     expect(listed).toContain("at <code>tests/test&#95;app.py:1</code>");
     expect(listed).toContain("_… and 223 more failing tests in report.json and the files named._");
+  });
+
+  it("reads XML as XML: quoted '>', comments and CDATA that name tags, the first outcome, unclosed ones", async () => {
+    const ws = await workspace({
+      "j.xml": `<testsuite>
+        <!-- <testcase name="commented out"><failure/></testcase> -->
+        <testcase name="a > b" classname='x"y'/>
+        <testcase name="log"><system-out><![CDATA[<failure message="not one"/> <!-- ]]></system-out></testcase>
+        <testcase name="order"><error message="first"/><failure message="second"/></testcase>
+        <testcase name="skip"><skipped/></testcase>
+        <testcases name="not a test case"/>
+        <testcase name="never closed"><failure message="lost"/>
+      </testsuite>`,
+    });
+    const t = (await readExternalResults({ junit: ["j.xml"], sarif: [] }, { workspace: ws })).tests!;
+    expect({ passed: t.passed, skipped: t.skipped, failed: t.failed }).toEqual({
+      passed: 2,
+      skipped: 1,
+      failed: 1,
+    });
+    expect(t.failures).toEqual([{ name: "order", message: "first", file: "j.xml" }]);
+  });
+
+  it("a hostile report answers: unclosed comments, CDATA, test cases, outcomes and attributes", async () => {
+    // Each of these held the one thread for minutes (quadratic in the file's length) before.
+    const n = 40_000;
+    const ws = await workspace({
+      "case.xml": `<testsuite>${"<testcase name='a'>x".repeat(n)}`,
+      "comment.xml": `<testsuite><testcase/>${"<!--".repeat(n)}`,
+      "cdata.xml": `<testsuite><testcase/>${"<![CDATA[".repeat(n)}`,
+      "outcome.xml": `<testsuite><testcase name="f">${"<failure>".repeat(n)}</testcase>`,
+      "attrs.xml": `<testsuite><testcase ${"a".repeat(n * 10)} ${'b="'.repeat(n)}"/><testcase name="t"><failure>${"<".repeat(n * 10)}</failure></testcase>`,
+    });
+    const ext = await readExternalResults({ junit: ["*.xml"], sarif: [] }, { workspace: ws });
+    expect(ext.tests).toMatchObject({ passed: 3, failed: 1, skipped: 0 });
+    expect(ext.tests!.files).toEqual(["attrs.xml", "case.xml", "cdata.xml", "comment.xml", "outcome.xml"]);
+  });
+
+  it("a report larger than any a test run writes is a configuration error naming the file", async () => {
+    const ws = await workspace({ "big.xml": "" });
+    await writeFile(path.join(ws, "big.xml"), Buffer.alloc(REPORT_MAX_BYTES + 1, " "));
+    const err = await readExternalResults({ junit: ["big.xml"], sarif: [] }, { workspace: ws }).catch(
+      (e) => e,
+    );
+    expect(err).toBeInstanceOf(ConfigError);
+    expect(String(err.message)).toContain("big.xml");
+    expect(String(err.message)).toContain("MiB; a test or lint report is read up to 64 MiB");
   });
 
   it("nothing asked, nothing read", async () => {
