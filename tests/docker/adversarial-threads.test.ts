@@ -14,6 +14,7 @@ import {
   type HostNamespaces,
   measureHostNamespaces,
   runContainment,
+  takeCensus,
 } from "../../src/suites/containment/index.js";
 import { planLaunch } from "../../src/suites/lifecycle/create.js";
 import { hardenedSubject } from "../containment/faults.js";
@@ -53,15 +54,20 @@ describe.skipIf(!hasEngine)("a thread the leader hides", () => {
     expect(evidence.completed, cleanupProblems(evidence)).toBe(true);
   });
 
-  async function attack(name: string, cmd: string[]): Promise<CaseResult[]> {
+  /** The attacker started, once its leader has changed itself (its own line): the attack made. */
+  async function launch(name: string, cmd: string[]): Promise<string> {
     const spec = createBody(planLaunch(relaxed, image, owner, `${owner}-${name}`).spec);
     const id = await engine.createContainer({ ...spec, Cmd: cmd });
     await engine.start(id);
+    for (let i = 0; i < 100 && !(await engine.logs(id)).stdout.includes("attacker:"); i++)
+      await new Promise((r) => setTimeout(r, 100));
+    expect((await engine.logs(id)).stdout).toContain("attacker: the leader changed itself");
+    return id;
+  }
+
+  async function attack(name: string, cmd: string[]): Promise<CaseResult[]> {
+    const id = await launch(name, cmd);
     try {
-      // Until the leader has changed itself (its own line), so the reading sees the attack made.
-      for (let i = 0; i < 100 && !(await engine.logs(id)).stdout.includes("attacker:"); i++)
-        await new Promise((r) => setTimeout(r, 100));
-      expect((await engine.logs(id)).stdout).toContain("attacker: the leader changed itself");
       const results = await runContainment(
         {
           containerId: id,
@@ -96,5 +102,24 @@ describe.skipIf(!hasEngine)("a thread the leader hides", () => {
     expect(user.status, user.message).toBe("fail");
     expect(user.message).toMatch(/process \d+ \(thread \d+\) runs with uid, gid or a supplementary group 0/);
     expect(byId["containment.no_new_privileges"]).toBe("fail");
+  }, 120_000);
+
+  it("check's census (one probe for many containers) reads every thread, not each leader alone", async () => {
+    const id = await launch("census", ["perl-setuid", "/hide.pl", "root"]);
+    try {
+      const seen = (await takeCensus(engine, owner, PROBE_IMAGE, [id])).get(id) ?? [];
+      const euid = (p: (typeof seen)[number]) => Number(p.status.Uid?.split(/\s+/)[1]);
+      const shown = JSON.stringify(seen.map((p) => [p.pid, p.threadOf, p.status.Uid]));
+      expect(
+        seen.find((p) => p.threadOf === undefined && euid(p) !== 0),
+        shown,
+      ).toBeDefined();
+      expect(
+        seen.find((p) => p.threadOf !== undefined && euid(p) === 0),
+        shown,
+      ).toBeDefined();
+    } finally {
+      await engine.removeContainer(id);
+    }
   }, 120_000);
 });

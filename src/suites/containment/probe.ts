@@ -324,9 +324,10 @@ for n in pid net ipc uts cgroup; do t=$(readlink /proc/self/ns/$n 2>/dev/null) &
 // The census (check over many containers): one pass over the host's processes, as nobody with no
 // capabilities, reading only the world-readable status of the processes whose cgroup names one of
 // the subjects (DA_IDS). It stands in for one "ids" probe per subject: which uid, gid and
-// capabilities each subject's processes hold, to narrow each subject's probe to (never to widen it:
-// credentials.ts).
-// Builtins only in the loop: a fork per host process would cost seconds on a busy host.
+// capabilities each subject's processes (every thread of each) hold, to narrow each subject's probe
+// to (never to widen it: credentials.ts).
+// Builtins only in the loop: a fork per host process would cost seconds on a busy host (one awk per
+// subject process reads its threads).
 export const CENSUS_SCRIPT = framed(`
 echo "V 1"
 cd /proc || return 0
@@ -336,8 +337,9 @@ for p in [0-9]*; do
   for id in $DA_IDS; do
     case "$cg" in *"$id"*)
       echo "C $id"
-      echo "P $p"
-      grep -E '^(Uid|Gid|Groups|CapInh|CapPrm|CapEff|CapBnd|CapAmb|NoNewPrivs|Seccomp):' "$p/status" 2>/dev/null | sed 's/^/S /'
+      # Every thread: the kernel keeps credentials per thread, and $p/status is the leader's alone.
+      awk 'FNR == 1 { split(FILENAME, f, "/"); print "P " f[3] }
+        /^(Tgid|Uid|Gid|Groups|CapInh|CapPrm|CapEff|CapBnd|CapAmb|NoNewPrivs|Seccomp):/ { print "S " $0 }' "$p"/task/[0-9]*/status 2>/dev/null
       break ;;
     esac
   done

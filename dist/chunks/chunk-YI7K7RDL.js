@@ -265,8 +265,9 @@ for p in [0-9]*; do
   for id in $DA_IDS; do
     case "$cg" in *"$id"*)
       echo "C $id"
-      echo "P $p"
-      grep -E '^(Uid|Gid|Groups|CapInh|CapPrm|CapEff|CapBnd|CapAmb|NoNewPrivs|Seccomp):' "$p/status" 2>/dev/null | sed 's/^/S /'
+      # Every thread: the kernel keeps credentials per thread, and $p/status is the leader's alone.
+      awk 'FNR == 1 { split(FILENAME, f, "/"); print "P " f[3] }
+        /^(Tgid|Uid|Gid|Groups|CapInh|CapPrm|CapEff|CapBnd|CapAmb|NoNewPrivs|Seccomp):/ { print "S " $0 }' "$p"/task/[0-9]*/status 2>/dev/null
       break ;;
     esac
   done
