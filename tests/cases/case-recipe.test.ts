@@ -184,5 +184,5 @@ describe("a new containment case is its case file and its grader file (and its t
       // The copy's lists are left without it: this test is the last.
       writeFileSync(graderFile, NEW_GRADER);
     }
-  }, 180_000);
+  }, 600_000); // three type checks of the whole tree: minutes at a load average of 25
 });

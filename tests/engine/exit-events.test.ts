@@ -2,7 +2,7 @@
 // OOM notice that Docker logs after the exit is still read, a plain kill is not called one, and a
 // stream that breaks is resumed where it stopped or, failing that, says the verdict is unknown.
 import { PassThrough } from "node:stream";
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { EngineLoad, MAX_CALL_TIMEOUT_MS, withTimeout } from "../../src/engine/deadline.js";
 import { ExitEvents } from "../../src/engine/providers/docker/events.js";
 import { noticeWindowMs } from "../../src/engine/providers/docker/oom.js";
@@ -78,8 +78,15 @@ describe("exits followed from before the start", () => {
 });
 
 describe("deadlines that scale with the engine's load", () => {
-  const answered = (load: EngineLoad, ms: number) =>
-    load.track(() => new Promise((r) => setTimeout(r, ms)), true);
+  // The engine's answers take exactly as long as each test says: a busy machine's timers do not.
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+  /** A call the engine answers after `ms` (of the fake clock, advanced here). */
+  const answered = async (load: EngineLoad, ms: number, kind?: "start") => {
+    const call = load.track(() => new Promise((r) => setTimeout(r, ms)), true, kind);
+    await vi.advanceTimersByTimeAsync(ms);
+    return call;
+  };
 
   it("an idle engine gives a call its base allowance; a queued one adds the engine's share", async () => {
     const load = new EngineLoad();
@@ -119,12 +126,13 @@ describe("deadlines that scale with the engine's load", () => {
     await answered(load, 10);
     const inspectShare = load.deadlineMs(30_000) - 30_000;
     expect(load.deadlineMs(30_000, "start")).toBe(load.deadlineMs(30_000)); // no start measured yet
-    await load.track(() => new Promise((r) => setTimeout(r, 400)), true, "start");
+    await answered(load, 400, "start");
     expect(load.deadlineMs(30_000) - 30_000).toBe(inspectShare);
     expect(load.deadlineMs(30_000, "start") - 30_000).toBeGreaterThan(20 * inspectShare);
   });
 
   it("a deadline read again when it falls due gives a call the time it has grown to", async () => {
+    vi.useRealTimers(); // withTimeout's own timers: the clock it reads must move by itself
     const late = () => new Promise<string>((r) => setTimeout(() => r("answered"), 300));
     await expect(withTimeout("inspect x", 100, late)).rejects.toThrow(/^inspect x: no answer within \d+ ms$/);
     const sent = Date.now();
