@@ -1,3 +1,0 @@
-import { createRequire as __daCreateRequire } from 'node:module';
-const require = __daCreateRequire(import.meta.url);
-import{a,b,c,d,e,f,g,h,i}from"./chunk-MVAPLN7D.js";import"./chunk-4JTFKFZJ.js";import"./chunk-VFLGCTGX.js";import"./chunk-XOOFFWBF.js";import"./chunk-PZA4RAY2.js";import"./chunk-KQ5LDEAY.js";import"./chunk-ZM6MJ4KH.js";import"./chunk-BFLJ2BVZ.js";import"./chunk-RM22JMBN.js";import"./chunk-ZEFPD4N4.js";import"./chunk-CL7BLIBB.js";import"./chunk-W4EPPLSV.js";import"./chunk-UMU5EJGL.js";import"./chunk-EN66KAXS.js";export{a as ANNOTATIONS_PER_REQUEST,d as commentIdOf,h as completeCheckRun,i as completeLeftInProgress,f as createInProgressCheckRun,b as externalIdFor,e as listCheckRuns,g as planAnnotations,c as withCommentId};

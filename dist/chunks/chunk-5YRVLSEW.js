@@ -1,3 +1,0 @@
-import { createRequire as __daCreateRequire } from 'node:module';
-const require = __daCreateRequire(import.meta.url);
-import{d as p}from"./chunk-FKEWYCK3.js";import{a as t}from"./chunk-VMDG5MUQ.js";import{e as d,g as o}from"./chunk-M6MYOXKF.js";import{f as c,h as m}from"./chunk-UMU5EJGL.js";import{a as n}from"./chunk-EN66KAXS.js";async function l(r,f,e){let i=m(r.message??String(r));if(d(`docker-acceptance: ${i} (exit code ${c(r)})`),e&&!e.handedOver){e.started.error&&o(t(e.started.error.message));let s=await e.abandon?.(i);s&&o(t(s))}let a=f.received();a&&(process.exitCode=p(a))}n(l,"failStep");export{l as a};

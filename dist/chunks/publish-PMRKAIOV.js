@@ -1,3 +1,0 @@
-import { createRequire as __daCreateRequire } from 'node:module';
-const require = __daCreateRequire(import.meta.url);
-import{a,b,c,d}from"./chunk-S4NRIT4C.js";import"./chunk-MVAPLN7D.js";import"./chunk-UOJZ44PJ.js";import"./chunk-7PDPJTIO.js";import"./chunk-4JTFKFZJ.js";import"./chunk-VFLGCTGX.js";import"./chunk-XOOFFWBF.js";import"./chunk-PZA4RAY2.js";import"./chunk-KQ5LDEAY.js";import"./chunk-ZM6MJ4KH.js";import"./chunk-BFLJ2BVZ.js";import"./chunk-RM22JMBN.js";import"./chunk-ZEFPD4N4.js";import"./chunk-CL7BLIBB.js";import"./chunk-W4EPPLSV.js";import"./chunk-UMU5EJGL.js";import"./chunk-EN66KAXS.js";export{a as DEFAULT_CHECK_NAME,c as abandonCheckRun,d as publishReport,b as startCheckRun};

@@ -1,3 +1,0 @@
-import { createRequire as __daCreateRequire } from 'node:module';
-const require = __daCreateRequire(import.meta.url);
-import{a,b}from"./chunk-7PPJIAWV.js";import"./chunk-6JA63AK4.js";import"./chunk-CO45JFXT.js";import"./chunk-3Z5JEYXB.js";import"./chunk-W4IPJO5D.js";import"./chunk-ISGZULFI.js";import"./chunk-V4QRDEM2.js";import"./chunk-7PDPJTIO.js";import"./chunk-XOOFFWBF.js";import"./chunk-PZA4RAY2.js";import"./chunk-KQ5LDEAY.js";import"./chunk-ZM6MJ4KH.js";import"./chunk-BFLJ2BVZ.js";import"./chunk-ZEFPD4N4.js";import"./chunk-UMU5EJGL.js";import"./chunk-EN66KAXS.js";export{b as schema,a as schemaText};
