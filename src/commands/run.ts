@@ -3,7 +3,6 @@ import path from "node:path";
 import { createEngine } from "../engine/select.js";
 import { stderrLogger } from "../log.js";
 import { runPipeline } from "../pipeline.js";
-import { writeBundle } from "../report/bundle.js";
 import type { RequestOf } from "../request/parse.js";
 import { abortOnSignals, exitCodeFor, renderReport, signalExitCode } from "./common.js";
 
@@ -55,6 +54,8 @@ export async function run(request: RunRequest): Promise<number> {
     });
     if (request.out) {
       const markdown = await renderReport(report, "markdown");
+      // Loaded once there is a report: it brings the report's schema, which start-up need not build.
+      const { writeBundle } = await import("../report/bundle.js");
       await writeBundle(path.resolve(request.out), report, { markdown });
       process.stderr.write(`report bundle: ${path.resolve(request.out)}\n`);
     }

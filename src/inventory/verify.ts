@@ -97,4 +97,4 @@ function byCaseOrder(a: string, b: string): number {
 }
 
 /** One line per drifting subject x suite, for logs and errors (the report's own wording). */
-export { describeDrift } from "../report/bundle-checks.js";
+export { describeDrift } from "../report/text.js";

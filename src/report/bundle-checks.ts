@@ -6,8 +6,7 @@ import { createHash } from "node:crypto";
 import { lstat, readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { cleanupEvidenceSchema, type Report } from "./model.js";
-
-type Drift = NonNullable<Report["inventory"]>["drift"][number];
+import { describeDrift } from "./text.js";
 
 export const SUMS_FILE = "SHA256SUMS";
 /** What every bundle holds besides SHA256SUMS. */
@@ -294,14 +293,4 @@ export const completenessCheck: NamedCheck = {
 function describeSelection(inv: NonNullable<Report["inventory"]>): string {
   if (!inv.selected) return "the recorded run";
   return `subjects ${inv.selected.subjects.join(", ") || "(none)"} x suites ${inv.selected.suites.join(", ") || "(none)"}`;
-}
-
-/** One subject x suite's drift from its pins, in one line. */
-export function describeDrift(d: Drift): string {
-  const parts = [
-    d.missing.length ? `missing ${d.missing.join(", ")}` : "",
-    d.skipped.length ? `skipped ${d.skipped.join(", ")}` : "",
-    d.unexpected.length ? `unexpected ${d.unexpected.join(", ")}` : "",
-  ].filter(Boolean);
-  return `${d.subject} / ${d.suite}: ${parts.join("; ")}`;
 }

@@ -3,6 +3,19 @@
 import * as z from "zod";
 import { SUITES } from "../cases/suites.js";
 import { TOOL_NAME, TOOL_VERSION } from "../version.js";
+import { computeVerdict, FINDING_LEVELS, VERDICTS } from "./verdict.js";
+
+// What start-up needs of the report (verdict, counts, order) is in ./verdict.ts, without zod:
+// these schemas are built when this module is first loaded, which a run does after its engine calls.
+export {
+  byAttention,
+  type Counts,
+  computeVerdict,
+  countCases,
+  FINDING_LEVELS,
+  type FindingLevel,
+  levelOf,
+} from "./verdict.js";
 
 export const REPORT_SCHEMA_VERSION = 1;
 
@@ -128,10 +141,6 @@ export const artifactResultSchema = z.object({
 });
 export type ArtifactResult = z.infer<typeof artifactResultSchema>;
 
-/** blocking: Tier 1, fails the run; discussion: Tier 2; advisory: a note that never fails. */
-export const FINDING_LEVELS = ["blocking", "discussion", "advisory"] as const;
-export type FindingLevel = (typeof FINDING_LEVELS)[number];
-
 export const findingLocationSchema = z.object({
   path: z.string(),
   line: z.number().int().positive().optional(),
@@ -158,11 +167,6 @@ export const findingSchema = z.object({
   hits: z.number().int().nonnegative().optional(),
 });
 export type Finding = z.infer<typeof findingSchema>;
-
-/** A finding's level; reports written before levels existed have only a tier. */
-export function levelOf(finding: Pick<Finding, "tier" | "level">): FindingLevel {
-  return finding.level ?? (finding.tier === 1 ? "blocking" : "discussion");
-}
 
 export const alignmentReportSchema = z.object({
   configured: z.boolean(),
@@ -236,7 +240,7 @@ export const externalResultsSchema = z.object({
     .optional(),
 });
 
-export const verdictSchema = z.enum(["pass", "warn", "fail", "error"]);
+export const verdictSchema = z.enum(VERDICTS);
 export type Verdict = z.infer<typeof verdictSchema>;
 
 export const reportSchema = z.object({
@@ -267,53 +271,6 @@ export const reportSchema = z.object({
   errors: z.array(z.object({ kind: z.string(), message: z.string() })).default([]),
 });
 export type Report = z.infer<typeof reportSchema>;
-
-/**
- * Verdict rules: any error -> error; a failed `fail`-severity case, a blocking alignment finding, a
- * hash mismatch, an incomplete inventory (when required) or failed cleanup -> fail; skips and `warn` failures -> warn.
- */
-export function computeVerdict(
-  report: Pick<Report, "cases" | "artifacts" | "inventory" | "errors" | "cleanup"> &
-    Partial<Pick<Report, "alignment">>,
-): Verdict {
-  if (report.errors.length > 0 || report.cases.some((c) => c.status === "error")) return "error";
-  const failed =
-    report.cases.some((c) => c.status === "fail" && c.severity === "fail") ||
-    (report.alignment?.findings.some((f) => levelOf(f) === "blocking") ?? false) ||
-    report.artifacts.some((a) => !a.ok) ||
-    (report.inventory?.requireComplete === true && !report.inventory.complete) ||
-    (report.cleanup !== null && !report.cleanup.completed);
-  if (failed) return "fail";
-  const warned =
-    report.cases.some((c) => c.status === "skip" || (c.status === "fail" && c.severity === "warn")) ||
-    (report.inventory !== null && !report.inventory.complete);
-  return warned ? "warn" : "pass";
-}
-
-export interface Counts {
-  passed: number;
-  failed: number;
-  skipped: number;
-  errored: number;
-  total: number;
-}
-
-export function countCases(cases: readonly CaseResult[]): Counts {
-  const c = { passed: 0, failed: 0, skipped: 0, errored: 0, total: cases.length };
-  for (const x of cases) {
-    if (x.status === "pass") c.passed++;
-    else if (x.status === "fail") c.failed++;
-    else if (x.status === "skip") c.skipped++;
-    else c.errored++;
-  }
-  return c;
-}
-
-/** FAIL and ERROR first, then SKIP, then PASS: a skip never hides a failure. */
-export function byAttention(first: CaseResult, second: CaseResult): number {
-  const rank = { error: 0, fail: 1, skip: 2, pass: 3 } as const;
-  return rank[first.status] - rank[second.status];
-}
 
 /** What a door measured; assembleReport adds the schema version, the tool and the verdict. */
 export type ReportParts = Omit<

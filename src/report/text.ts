@@ -1,8 +1,10 @@
 // The terminal rendering of the one Report: compact, one line per case, failures with their
 // remediation, the cleanup line and the verdict last (the line people read). Untrusted text is
 // stripped of control characters so a subject's log cannot drive the terminal (ANSI escapes).
-import { describeDrift } from "./bundle-checks.js";
-import { byAttention, type CaseResult, countCases, type Report } from "./model.js";
+import type { CaseResult, Report } from "./model.js";
+import { byAttention, countCases } from "./verdict.js";
+
+type Drift = NonNullable<Report["inventory"]>["drift"][number];
 
 const STATUS_LABEL = { pass: "PASS", fail: "FAIL", skip: "SKIP", error: "ERROR" } as const;
 
@@ -120,4 +122,14 @@ function cleanupLine(report: Report): string {
   const state = c.completed ? "verified" : `NOT verified (${c.remaining.length} owned object(s) remain)`;
   const verified = c.verifiedBy.length ? ` by ${terminalSafe(c.verifiedBy.join(", "), 200)}` : "";
   return `Cleanup: ${removed} removed, ${retained} retained, ${failed} failed; ${state}${c.completed ? verified : ""}`;
+}
+
+/** One subject x suite's drift from its pins, in one line. */
+export function describeDrift(d: Drift): string {
+  const parts = [
+    d.missing.length ? `missing ${d.missing.join(", ")}` : "",
+    d.skipped.length ? `skipped ${d.skipped.join(", ")}` : "",
+    d.unexpected.length ? `unexpected ${d.unexpected.join(", ")}` : "",
+  ].filter(Boolean);
+  return `${d.subject} / ${d.suite}: ${parts.join("; ")}`;
 }
