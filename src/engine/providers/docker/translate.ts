@@ -179,7 +179,7 @@ function dataRootOf(doc: ContainerInspect): { dataRoot?: string } {
   return {};
 }
 
-export function imageView(info: ImageInspect, tags: (t: string) => string): ImageView {
+export function imageView(info: ImageInspect, tags: (tag: string) => string): ImageView {
   const cfg = (info.Config ?? {}) as Loose;
   const view: ImageView = {
     id: info.Id,
