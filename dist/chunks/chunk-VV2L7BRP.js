@@ -1,3 +1,0 @@
-import { createRequire as __daCreateRequire } from 'node:module';
-const require = __daCreateRequire(import.meta.url);
-import{d as p}from"./chunk-4QJJMMD4.js";import{a as t}from"./chunk-AS7PSF6L.js";import{e as d,g as o}from"./chunk-WXG3HFVT.js";import{e as c,g as m}from"./chunk-DBHAS5X3.js";import{a as n}from"./chunk-EN66KAXS.js";async function l(r,f,e){let i=m(r.message??String(r));if(d(`docker-acceptance: ${i} (exit code ${c(r)})`),e&&!e.handedOver){e.started.error&&o(t(e.started.error.message));let s=await e.abandon?.(i);s&&o(t(s))}let a=f.received();a&&(process.exitCode=p(a))}n(l,"failStep");export{l as a};

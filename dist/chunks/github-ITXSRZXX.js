@@ -1,0 +1,3 @@
+import { createRequire as __daCreateRequire } from 'node:module';
+const require = __daCreateRequire(import.meta.url);
+import{a,b,c,d,e,f,g,h,i,j,k,l,m}from"./chunk-DQF7J6UX.js";import"./chunk-RZ333QH7.js";import"./chunk-J733AYMI.js";import"./chunk-MHDDVWGY.js";import"./chunk-BIEHVH5U.js";import"./chunk-HYDKTNGA.js";import"./chunk-KQ5LDEAY.js";import"./chunk-BFLJ2BVZ.js";import"./chunk-7PDPJTIO.js";import"./chunk-ZM6MJ4KH.js";import"./chunk-NS2G42GP.js";import"./chunk-EN66KAXS.js";export{a as MAX_ANNOTATIONS,m as buildAnnotations,j as checkTitle,i as conclusionFor,l as contentDigest,k as describeDropped,c as renderAbandonedCheckRun,b as renderCheckRun,d as renderCommentBody,e as renderIssueBody,g as renderIssueClosing,f as renderIssueTitle,h as renderJobSummary};

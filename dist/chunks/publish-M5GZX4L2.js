@@ -1,3 +1,0 @@
-import { createRequire as __daCreateRequire } from 'node:module';
-const require = __daCreateRequire(import.meta.url);
-import{a,b,c,d}from"./chunk-YLWCHEDN.js";import"./chunk-BKIHEKTT.js";import"./chunk-HFCB2U4T.js";import"./chunk-5PK6BQDK.js";import"./chunk-KLYXNNUA.js";import"./chunk-R4K2QLNQ.js";import"./chunk-PXC6FS5J.js";import"./chunk-3NWV7HXY.js";import"./chunk-PZA4RAY2.js";import"./chunk-KQ5LDEAY.js";import"./chunk-BFLJ2BVZ.js";import"./chunk-7PDPJTIO.js";import"./chunk-ZM6MJ4KH.js";import"./chunk-BH67FN67.js";import"./chunk-W4EPPLSV.js";import"./chunk-DBHAS5X3.js";import"./chunk-NS2G42GP.js";import"./chunk-EN66KAXS.js";export{a as DEFAULT_CHECK_NAME,c as abandonCheckRun,d as publishReport,b as startCheckRun};

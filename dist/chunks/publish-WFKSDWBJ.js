@@ -1,0 +1,3 @@
+import { createRequire as __daCreateRequire } from 'node:module';
+const require = __daCreateRequire(import.meta.url);
+import{a,b,c,d}from"./chunk-RGSLL7ZZ.js";import"./chunk-3BJKKGHF.js";import"./chunk-HOF43BIG.js";import"./chunk-DQF7J6UX.js";import"./chunk-RZ333QH7.js";import"./chunk-J733AYMI.js";import"./chunk-MHDDVWGY.js";import"./chunk-BIEHVH5U.js";import"./chunk-HYDKTNGA.js";import"./chunk-KQ5LDEAY.js";import"./chunk-BFLJ2BVZ.js";import"./chunk-7PDPJTIO.js";import"./chunk-ZM6MJ4KH.js";import"./chunk-ATASSXOC.js";import"./chunk-LYYRZ54T.js";import"./chunk-YFEZ5K2C.js";import"./chunk-NS2G42GP.js";import"./chunk-EN66KAXS.js";export{a as DEFAULT_CHECK_NAME,c as abandonCheckRun,d as publishReport,b as startCheckRun};

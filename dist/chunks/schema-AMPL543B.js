@@ -1,0 +1,3 @@
+import { createRequire as __daCreateRequire } from 'node:module';
+const require = __daCreateRequire(import.meta.url);
+import{a,b}from"./chunk-TPXGBAXV.js";import"./chunk-PUU6C3K6.js";import"./chunk-CO45JFXT.js";import"./chunk-PCPPE4KU.js";import"./chunk-VV6KW45O.js";import"./chunk-ISGZULFI.js";import"./chunk-V4QRDEM2.js";import"./chunk-BIEHVH5U.js";import"./chunk-HYDKTNGA.js";import"./chunk-KQ5LDEAY.js";import"./chunk-BFLJ2BVZ.js";import"./chunk-7PDPJTIO.js";import"./chunk-ZM6MJ4KH.js";import"./chunk-YFEZ5K2C.js";import"./chunk-NS2G42GP.js";import"./chunk-EN66KAXS.js";export{b as schema,a as schemaText};

@@ -1,3 +1,0 @@
-import { createRequire as __daCreateRequire } from 'node:module';
-const require = __daCreateRequire(import.meta.url);
-import{a,b}from"./chunk-ASGVDZFD.js";import"./chunk-TBQC72IB.js";import"./chunk-QXYWWXXY.js";import"./chunk-CLZHRSUZ.js";import"./chunk-TUDEOE7S.js";import"./chunk-C3PPQGYQ.js";import"./chunk-ISGZULFI.js";import"./chunk-75CJSSTG.js";import"./chunk-ZY2J22QV.js";import"./chunk-V4QRDEM2.js";import"./chunk-5IAYGZMI.js";import"./chunk-BFLJ2BVZ.js";import"./chunk-7PDPJTIO.js";import"./chunk-DBHAS5X3.js";import"./chunk-NS2G42GP.js";import"./chunk-EN66KAXS.js";export{b as renderSweep,a as sweep};

@@ -1,0 +1,3 @@
+import { createRequire as __daCreateRequire } from 'node:module';
+const require = __daCreateRequire(import.meta.url);
+import{a,b}from"./chunk-UZ2ILUHK.js";import"./chunk-OXE4CRAL.js";import"./chunk-QOVXRCCW.js";import"./chunk-CLZHRSUZ.js";import"./chunk-QPKYC3CX.js";import"./chunk-VV6KW45O.js";import"./chunk-ISGZULFI.js";import"./chunk-75CJSSTG.js";import"./chunk-ZY2J22QV.js";import"./chunk-V4QRDEM2.js";import"./chunk-5IAYGZMI.js";import"./chunk-BFLJ2BVZ.js";import"./chunk-7PDPJTIO.js";import"./chunk-YFEZ5K2C.js";import"./chunk-NS2G42GP.js";import"./chunk-EN66KAXS.js";export{b as renderSweep,a as sweep};
