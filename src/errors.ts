@@ -28,10 +28,10 @@ export interface ConfigProblem {
   line?: number;
 }
 
-export function formatProblem(file: string, p: ConfigProblem): string {
-  const at = p.line ? `${file}:${p.line}` : file;
-  const where = p.path ? `${at}: ${p.path}` : at;
-  return `${where}: ${p.message}${p.fix ? ` (fix: ${p.fix})` : ""}`;
+export function formatProblem(file: string, problem: ConfigProblem): string {
+  const at = problem.line ? `${file}:${problem.line}` : file;
+  const where = problem.path ? `${at}: ${problem.path}` : at;
+  return `${where}: ${problem.message}${problem.fix ? ` (fix: ${problem.fix})` : ""}`;
 }
 
 /** Reads a file the user points us at; a missing or unreadable one is a ConfigError with the fix. */

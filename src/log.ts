@@ -5,7 +5,7 @@ export interface Logger {
   warn(message: string): void;
   error(message: string): void;
   /** A collapsible section in the Actions log; a heading on a terminal. */
-  group<T>(title: string, fn: () => Promise<T>): Promise<T>;
+  group<T>(title: string, body: () => Promise<T>): Promise<T>;
 }
 
 export const stderrLogger = (quiet = false): Logger => ({
@@ -24,7 +24,7 @@ export const silentLogger: Logger = {
   info: () => {},
   warn: () => {},
   error: () => {},
-  group: (_t, fn) => fn(),
+  group: (_title, body) => body(),
 };
 
 /**

@@ -47,13 +47,13 @@ export function selectSubjects(all: readonly Subject[], names: readonly string[]
 }
 
 /**
- * Runs `fn` over `items`, at most `limit` at once. Never throws: each item's outcome, in input order, so one item's failure
+ * Runs `work` over `items`, at most `limit` at once. Never throws: each item's outcome, in input order, so one item's failure
  * cannot hide another's result. A `limit` below 1 (or not a number) runs one at a time.
  */
 export async function mapSettled<T, R>(
   items: readonly T[],
   limit: number,
-  fn: (item: T) => Promise<R>,
+  work: (item: T) => Promise<R>,
 ): Promise<PromiseSettledResult<R>[]> {
   const results = new Array<PromiseSettledResult<R>>(items.length);
   let next = 0;
@@ -61,7 +61,7 @@ export async function mapSettled<T, R>(
     while (next < items.length) {
       const i = next++;
       try {
-        results[i] = { status: "fulfilled", value: await fn(items[i]!) };
+        results[i] = { status: "fulfilled", value: await work(items[i]!) };
       } catch (reason) {
         results[i] = { status: "rejected", reason };
       }

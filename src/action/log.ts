@@ -18,10 +18,10 @@ export function logSafe(text: string): string {
 }
 
 export const actionsLogger: Logger = {
-  info: (m) => core.info(logSafe(m)),
-  warn: (m) => core.warning(logSafe(m)),
-  error: (m) => core.error(logSafe(m)),
-  group: (title, fn) => core.group(logSafe(title), fn),
+  info: (message) => core.info(logSafe(message)),
+  warn: (message) => core.warning(logSafe(message)),
+  error: (message) => core.error(logSafe(message)),
+  group: (title, body) => core.group(logSafe(title), body),
 };
 
 const LABEL = { pass: "PASS", fail: "FAIL", skip: "SKIP", error: "ERROR" } as const;

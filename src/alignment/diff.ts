@@ -157,9 +157,9 @@ const ESCAPES: Record<string, string> = {
 };
 
 /** Git's C-style quoting ("caf\303\251.txt" -> "café.txt"); unquoted text passes through. */
-export function unquote(p: string): string {
+export function unquote(quoted: string): string {
   // Git appends a tab after names containing spaces in ---/+++ lines.
-  const s = p.endsWith("\t") ? p.slice(0, -1) : p;
+  const s = quoted.endsWith("\t") ? quoted.slice(0, -1) : quoted;
   if (!(s.length >= 2 && s.startsWith('"') && s.endsWith('"'))) return s;
   const bytes: number[] = [];
   const body = s.slice(1, -1);

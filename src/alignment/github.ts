@@ -54,12 +54,12 @@ export function toDiffFile(entry: z.infer<typeof diffEntry>): DiffFile {
 
 export async function fetchPullRequestFiles(
   octokit: GitHubRequester,
-  pr: { owner: string; repo: string; pullNumber: number; changedFiles?: number },
+  pull: { owner: string; repo: string; pullNumber: number; changedFiles?: number },
 ): Promise<PullRequestFiles> {
-  const base = { owner: pr.owner, repo: pr.repo, pull_number: pr.pullNumber };
+  const base = { owner: pull.owner, repo: pull.repo, pull_number: pull.pullNumber };
   // The event payload already carries changed_files; only a caller without it pays for the read.
   const changedFiles =
-    pr.changedFiles ??
+    pull.changedFiles ??
     pullRequest.parse((await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", base)).data)
       .changed_files;
 

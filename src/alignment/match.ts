@@ -45,10 +45,10 @@ export function compileHunkPattern(source: string): RegExp {
 }
 
 /** Whether a hunk pattern (global, so stateful) matches anywhere in `text`. */
-export function matches(re: RegExp, text: string): boolean {
-  re.lastIndex = 0;
-  const hit = re.test(text);
-  re.lastIndex = 0;
+export function matches(pattern: RegExp, text: string): boolean {
+  pattern.lastIndex = 0;
+  const hit = pattern.test(text);
+  pattern.lastIndex = 0;
   return hit;
 }
 
@@ -66,43 +66,43 @@ export interface Window {
 }
 
 /** Whether a match (its index and length in the window) counts: a code rule's must start in code. */
-export type Accept = (at: number, length: number) => boolean;
+export type Accept = (index: number, length: number) => boolean;
 
 /**
- * Line numbers (in the new file) of the matches of `re` in a window's `text` (the window as the
+ * Line numbers (in the new file) of the matches of `pattern` in a window's `text` (the window as the
  * rule sees it) that the PR made: a match must cover an added line, and must not already match
  * without them (the same pattern at the same place with the added lines blanked: an old call the
  * PR merely edits inside is not reported). The line is the first added line the match covers.
  */
-export function matchLines(re: RegExp, text: string, w: Window, accept?: Accept): number[] {
+export function matchLines(pattern: RegExp, text: string, window: Window, accept?: Accept): number[] {
   const lines: number[] = [];
   // Only a match reaching into the unchanged lines can have been there before; built when one does.
   let before: { text: string; re: RegExp } | undefined;
   const existed = (at: number) => {
     before ??= {
-      text: blank(text, w.from, w.to),
-      re: new RegExp(re.source, `${re.flags.replace("g", "")}y`),
+      text: blank(text, window.from, window.to),
+      re: new RegExp(pattern.source, `${pattern.flags.replace("g", "")}y`),
     };
     before.re.lastIndex = at;
     return before.re.test(before.text);
   };
-  re.lastIndex = 0;
+  pattern.lastIndex = 0;
   let m: RegExpExecArray | null;
   // biome-ignore lint/suspicious/noAssignInExpressions: the usual exec loop
-  while ((m = re.exec(text)) !== null) {
+  while ((m = pattern.exec(text)) !== null) {
     const end = m.index + m[0].length;
-    const covers = end > w.from && m.index < w.to;
-    const inHunk = m.index >= w.from && end <= w.to;
+    const covers = end > window.from && m.index < window.to;
+    const inHunk = m.index >= window.from && end <= window.to;
     if (!covers || (accept && !accept(m.index, m[0].length)) || (!inHunk && existed(m.index))) {
-      re.lastIndex = m.index + 1; // a later match may overlap this one and count
-      if (m.index >= w.to) break;
+      pattern.lastIndex = m.index + 1; // a later match may overlap this one and count
+      if (m.index >= window.to) break;
       continue;
     }
-    if (m[0].length === 0) re.lastIndex++;
+    if (m[0].length === 0) pattern.lastIndex++;
     // A match may begin with the newline before it (`[^\w]print`): it is on the next line.
-    let at = Math.max(m.index, w.from);
+    let at = Math.max(m.index, window.from);
     while (text.charCodeAt(at) === 10 && at < end - 1) at++;
-    const line = w.start + countNewlines(text, at);
+    const line = window.start + countNewlines(text, at);
     if (lines.at(-1) !== line) lines.push(line);
   }
   return lines;
@@ -153,15 +153,15 @@ export class FileReader {
     this.windows = hunks.map((h) => this.windowOf(h));
   }
 
-  private windowOf(h: Hunk): Window {
+  private windowOf(hunk: Hunk): Window {
     const starts = this.starts;
-    if (starts === undefined) return { text: h.text, start: h.start, from: 0, to: h.text.length };
-    const first = Math.max(1, h.start - WINDOW_LINES);
-    const last = Math.min(starts.length, h.start + h.lines.length - 1 + WINDOW_LINES);
+    if (starts === undefined) return { text: hunk.text, start: hunk.start, from: 0, to: hunk.text.length };
+    const first = Math.max(1, hunk.start - WINDOW_LINES);
+    const last = Math.min(starts.length, hunk.start + hunk.lines.length - 1 + WINDOW_LINES);
     const begin = starts[first - 1]!;
     const finish = last < starts.length ? starts[last]! - 1 : this.text!.length;
-    const from = starts[h.start - 1]! - begin;
-    return { text: this.text!.slice(begin, finish), start: first, from, to: from + h.text.length };
+    const from = starts[hunk.start - 1]! - begin;
+    return { text: this.text!.slice(begin, finish), start: first, from, to: from + hunk.text.length };
   }
 
   /** The window as the rule sees it; the raw window when the language is unknown. */

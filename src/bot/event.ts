@@ -24,7 +24,7 @@ export const issueCommentEventSchema = z.object({
 export type IssueCommentEvent = z.infer<typeof issueCommentEventSchema>;
 
 /** Apps post as `name[bot]` with type Bot; a missing author (deleted account) is treated as one. */
-export function isBot(u: { login: string; type?: string } | null | undefined): boolean {
-  if (!u) return true;
-  return u.type === "Bot" || u.login.toLowerCase().endsWith("[bot]");
+export function isBot(user: { login: string; type?: string } | null | undefined): boolean {
+  if (!user) return true;
+  return user.type === "Bot" || user.login.toLowerCase().endsWith("[bot]");
 }

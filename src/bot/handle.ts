@@ -156,10 +156,10 @@ export function reactionFor(verdict: Verdict): Reaction {
 /** Reads the PR again: stale when its head is no longer the SHA the run used. */
 export async function isHeadStale(
   client: GitHubClient,
-  pr: PullRef,
+  pullRef: PullRef,
   headSha: string,
 ): Promise<{ stale: boolean; currentSha: string }> {
-  const pull = await readPull(client, pr);
+  const pull = await readPull(client, pullRef);
   return { stale: pull.sha !== headSha, currentSha: pull.sha };
 }
 

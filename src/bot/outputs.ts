@@ -14,20 +14,20 @@ export const COMMAND_OUTPUTS = {
   run: {
     description:
       "`mode: command` only: `true` when the command was accepted and the suites should run, else `false`.",
-    value: (d) => String(d.kind === "run"),
+    value: (decision) => String(decision.kind === "run"),
   },
   decision: ofRun(
     "`mode: command` only: the accepted command as JSON; pass it unchanged to the `command` input of the later jobs.",
-    (d) => JSON.stringify(d),
+    (decision) => JSON.stringify(decision),
   ),
   "head-sha": ofRun(
     "`mode: command` only: the pull request's head commit pinned when the command was accepted (check out this).",
-    (d) => d.headSha,
+    (decision) => decision.headSha,
   ),
-  pr: ofRun("`mode: command` only: the pull request number.", (d) => String(d.pr)),
+  pr: ofRun("`mode: command` only: the pull request number.", (decision) => String(decision.pr)),
   subjects: ofRun(
     "`mode: command` only: the subjects the command named, comma-separated; empty means all.",
-    (d) => d.subjects.join(","),
+    (decision) => decision.subjects.join(","),
   ),
 } satisfies OutputTable<BotDecision>;
 

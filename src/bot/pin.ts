@@ -62,18 +62,18 @@ export type Pin =
  */
 export async function pinReviewedHead(
   client: GitHubClient,
-  pr: PullRef,
+  pullRef: PullRef,
   comment: { id: number; body: string },
   named?: string,
 ): Promise<Pin> {
-  const posted = await readComment(client, pr, comment.id);
+  const posted = await readComment(client, pullRef, comment.id);
   if (!posted) return { kind: "deleted" };
   // Edited since it was posted: what it says now is not what asked for the run, and an edit may
   // be a retraction. GitHub keeps created_at and sets updated_at on every edit.
   if (posted.updatedAt !== posted.createdAt || posted.body !== comment.body) {
     return refused({ reason: "edited" });
   }
-  const pull = await readPull(client, pr);
+  const pull = await readPull(client, pullRef);
   if (pull.state !== "open") return refused({ reason: "closed" });
   const refusal = named
     ? named === pull.sha
@@ -81,7 +81,7 @@ export async function pinReviewedHead(
       : ({ reason: "not-head", head: pull.sha, named } as const)
     : await unmovedSince(client, pull, posted.createdAt);
   if (refusal) return refused(refusal);
-  const again = await readPull(client, pr);
+  const again = await readPull(client, pullRef);
   if (again.sha !== pull.sha || again.state !== "open") {
     return refused({ reason: "moved", head: again.sha, commentedAt: posted.createdAt });
   }
@@ -135,9 +135,9 @@ async function readComment(
   }
 }
 
-export async function readPull(client: GitHubClient, pr: PullRef): Promise<PullHead> {
-  const res = await call("pull-requests: read", `read pull request #${pr.number}`, () =>
-    client.octokit.rest.pulls.get({ owner: pr.owner, repo: pr.repo, pull_number: pr.number }),
+export async function readPull(client: GitHubClient, pullRef: PullRef): Promise<PullHead> {
+  const res = await call("pull-requests: read", `read pull request #${pullRef.number}`, () =>
+    client.octokit.rest.pulls.get({ owner: pullRef.owner, repo: pullRef.repo, pull_number: pullRef.number }),
   );
   const { head, base, state } = res.data;
   return {

@@ -49,10 +49,10 @@ export function renderRefusal(commentId: number, login: string, permission: stri
   ].join("\n");
 }
 
-export function renderClosed(commentId: number, pr: number): string {
+export function renderClosed(commentId: number, pullNumber: number): string {
   return [
     replyMarker(commentId),
-    `Pull request #${pr} is closed, so nothing was run. Reopen it and comment the run command again.`,
+    `Pull request #${pullNumber} is closed, so nothing was run. Reopen it and comment the run command again.`,
     "",
   ].join("\n");
 }

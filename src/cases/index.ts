@@ -37,16 +37,16 @@ const BY_ID = new Map<string, { suite: SuiteName; def: CaseDef }>(
 );
 
 /** The definition of a registered case; undefined for an ID no suite defines. */
-export function caseDef(id: string): CaseDef | undefined {
-  return BY_ID.get(id)?.def;
+export function caseDef(caseId: string): CaseDef | undefined {
+  return BY_ID.get(caseId)?.def;
 }
 
 export function isSuiteName(name: string): name is SuiteName {
   return (SUITES as readonly string[]).includes(name);
 }
 
-export function suiteOf(id: CaseId): SuiteName {
-  return BY_ID.get(id)!.suite;
+export function suiteOf(caseId: CaseId): SuiteName {
+  return BY_ID.get(caseId)!.suite;
 }
 
 /** `{cli}` in a fix becomes the engine's CLI; the one place a default is chosen, for facts that do not say. */
@@ -56,10 +56,10 @@ export function fillCli(text: string, facts?: { readonly cli?: string }): string
 
 /** A registered case's fix in one form, `{cli}` filled; undefined when the catalogue has none. */
 export function remediationOf(
-  id: string,
+  caseId: string,
   form: FixForm,
   facts?: { readonly cli?: string },
 ): string | undefined {
-  const text = caseDef(id)?.remediation?.[form];
+  const text = caseDef(caseId)?.remediation?.[form];
   return text === undefined ? undefined : fillCli(text, facts);
 }

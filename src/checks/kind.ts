@@ -56,16 +56,16 @@ export interface ReadinessSide<S extends KindSchema> {
   /** How the kind is named in the list of strategies (`"tcp"`). */
   listed: string;
   /** One line for messages: "GET /health answers 200", "tcp 6379 accepts a connection". */
-  describe(r: z.output<S>, port: number): string;
+  describe(readiness: z.output<S>, port: number): string;
   /** Resolves when the subject is ready or the deadline passed; exits are the caller's business. */
-  wait(r: z.output<S>, t: CheckTarget): Promise<WaitOutcome>;
+  wait(readiness: z.output<S>, target: CheckTarget): Promise<WaitOutcome>;
   /**
    * What the wait says to the subject's port, if it asks it at all: a port that never answered is
    * then explained by what the subject listens on, and for "http" by what the port speaks instead.
    */
   asks?: "http" | "tcp";
   /** Evidence beyond the strategy itself (the HTTP strategy's `healthPath`). */
-  evidence?(r: z.output<S>): Record<string, unknown>;
+  evidence?(readiness: z.output<S>): Record<string, unknown>;
   /** The fix for a subject that never became ready, where the kind knows a better one than waiting. */
   notReadyFix?(outcome: WaitOutcome): string | undefined;
 }
@@ -78,7 +78,7 @@ export interface ProbeSide<S extends KindSchema> {
   /** The kind of a probe that names no `type` (one kind only: HTTP). */
   isDefault?: boolean;
   /** Checks every probe of this kind the subject declares, once each; results in the same order. */
-  checkAll(probes: z.output<S>[], t: CheckTarget): Promise<ProbeResult[]>;
+  checkAll(probes: z.output<S>[], target: CheckTarget): Promise<ProbeResult[]>;
 }
 
 export interface CheckKind<R extends KindSchema = KindSchema, P extends KindSchema = KindSchema> {
@@ -100,9 +100,9 @@ export function defineKind<R extends KindSchema = never, P extends KindSchema = 
 
 /** Each probe on its own, all at once. */
 export function eachProbe<T>(
-  check: (p: T, t: CheckTarget) => Promise<ProbeResult>,
-): (probes: T[], t: CheckTarget) => Promise<ProbeResult[]> {
-  return (probes, t) => Promise.all(probes.map((p) => check(p, t)));
+  check: (probe: T, target: CheckTarget) => Promise<ProbeResult>,
+): (probes: T[], target: CheckTarget) => Promise<ProbeResult[]> {
+  return (probes, target) => Promise.all(probes.map((p) => check(p, target)));
 }
 
 const POLL = { initialDelayMs: 20, maxDelayMs: 250 };
@@ -112,7 +112,7 @@ const POLL = { initialDelayMs: 20, maxDelayMs: 250 };
  * with backoff and no fixed sleeps; how many attempts it took.
  */
 export async function pollReady(
-  t: CheckTarget,
+  target: CheckTarget,
   attempt: () => Promise<boolean | "give up">,
 ): Promise<{ ready: boolean; attempts: number }> {
   let attempts = 0;
@@ -122,7 +122,7 @@ export async function pollReady(
       const answer = await attempt();
       return answer === false ? undefined : answer;
     },
-    { deadlineMs: t.deadlineMs, ...POLL, signal: t.signal },
+    { deadlineMs: target.deadlineMs, ...POLL, signal: target.signal },
   );
   return { ready: ok === true, attempts };
 }

@@ -53,12 +53,12 @@ function spec(t: NetnsTarget, body: string, env: Record<string, string>): ProbeS
  * deadline: pass the deadline plus PROBE_MARGIN_MS.
  */
 export async function runInNetns(
-  t: NetnsTarget,
+  target: NetnsTarget,
   body: string,
   env: Record<string, string>,
   timeoutMs: number,
 ): Promise<string> {
-  return (await runProbe(t.engine, spec(t, body, env), t.signal, timeoutMs)).stdout;
+  return (await runProbe(target.engine, spec(target, body, env), target.signal, timeoutMs)).stdout;
 }
 
 /** The text between two markers of a probe's output, or undefined when either is missing. */

@@ -46,15 +46,15 @@ function byType<S>(side: (k: CheckKind) => S | undefined, type: string | undefin
 }
 
 /** The readiness side of the kind a strategy names. */
-export function readinessKind(r: { type: string }): ReadinessSide<z.ZodType<{ type?: string }>> {
-  return byType((k) => k.readiness, r.type, "readiness");
+export function readinessKind(readiness: { type: string }): ReadinessSide<z.ZodType<{ type?: string }>> {
+  return byType((k) => k.readiness, readiness.type, "readiness");
 }
 
 const defaultProbeType = probeKinds.find((k) => k.probe!.isDefault)?.type;
 
 /** The probe side of the kind a probe names (the default kind when it names none). */
-export function probeKind(p: { type?: string }): ProbeSide<z.ZodType<{ type?: string }>> {
-  return byType((k) => k.probe, p.type ?? defaultProbeType, "probe");
+export function probeKind(probe: { type?: string }): ProbeSide<z.ZodType<{ type?: string }>> {
+  return byType((k) => k.probe, probe.type ?? defaultProbeType, "probe");
 }
 
 /** The kinds that can be a readiness strategy, by name ("http, tcp, healthcheck, log, delay"). */

@@ -48,6 +48,6 @@ export function tcpExchange(
 }
 
 /** Whether an exchange satisfies a check: connected, and the expected text came back. */
-export function tcpHeld(a: TcpAnswer | undefined, expect: string | undefined): boolean {
-  return !!a?.connected && (expect === undefined || a.answer.includes(expect));
+export function tcpHeld(answer: TcpAnswer | undefined, expect: string | undefined): boolean {
+  return !!answer?.connected && (expect === undefined || answer.answer.includes(expect));
 }

@@ -87,14 +87,14 @@ export class EngineLoad {
 export type CallKind = "short" | "start";
 
 /**
- * Runs `fn` with an AbortSignal that fires after `ms` or when `outer` aborts. A verification step
- * calls this afresh, so it never inherits the remains of an exhausted deadline.
+ * Runs `operation` with an AbortSignal that fires after `allowanceMs` or when `outer` aborts. A
+ * verification step calls this afresh, so it never inherits the remains of an exhausted deadline.
  */
 export async function withTimeout<T>(
   what: string,
   /** The allowance from now; a function is asked again when it falls due, and may have grown. */
-  ms: number | (() => number),
-  fn: (signal: AbortSignal) => Promise<T>,
+  allowanceMs: number | (() => number),
+  operation: (signal: AbortSignal) => Promise<T>,
   outer?: AbortSignal,
 ): Promise<T> {
   if (outer?.aborted) throw new EngineError(`${what}: aborted`, "aborted");
@@ -102,7 +102,7 @@ export async function withTimeout<T>(
   const onAbort = () => controller.abort(outer?.reason);
   outer?.addEventListener("abort", onAbort, { once: true });
   const started = Date.now();
-  const allowance = typeof ms === "number" ? () => ms : ms;
+  const allowance = typeof allowanceMs === "number" ? () => allowanceMs : allowanceMs;
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     const due = () => {
@@ -126,7 +126,7 @@ export async function withTimeout<T>(
     );
   });
   try {
-    return await Promise.race([fn(controller.signal), timeout, aborted]);
+    return await Promise.race([operation(controller.signal), timeout, aborted]);
   } finally {
     clearTimeout(timer);
     outer?.removeEventListener("abort", onAbort);
@@ -140,11 +140,11 @@ export async function withTimeout<T>(
 export class InFlight {
   private readonly calls = new Set<Promise<unknown>>();
 
-  track<T>(p: Promise<T>): Promise<T> {
-    this.calls.add(p);
-    const forget = () => this.calls.delete(p);
-    p.then(forget, forget);
-    return p;
+  track<T>(call: Promise<T>): Promise<T> {
+    this.calls.add(call);
+    const forget = () => this.calls.delete(call);
+    call.then(forget, forget);
+    return call;
   }
 
   async settle(maxMs: number): Promise<void> {
@@ -184,9 +184,9 @@ export async function pollUntil<T>(
   }
 }
 
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+export function sleep(durationMs: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
-    const t = setTimeout(done, ms);
+    const t = setTimeout(done, durationMs);
     function done() {
       clearTimeout(t);
       signal?.removeEventListener("abort", done);

@@ -67,13 +67,13 @@ const STEP_NAME = /^\[(?:(\S+)\s+)?\d+\/\d+\]\s+(.*)$/s;
  * The instruction a BuildKit step name stands for, or undefined (an internal step such as
  * "exporting to image", or a name the Dockerfile no longer matches).
  */
-export function instructionOfStep(df: ParsedDockerfile, stepName: string): Instruction | undefined {
+export function instructionOfStep(dockerfile: ParsedDockerfile, stepName: string): Instruction | undefined {
   const m = STEP_NAME.exec(stepName.trim());
   if (!m) return undefined;
   const stage = m[1];
   const shown = collapse(m[2]!).toLowerCase();
-  const candidates = df.instructions.filter(
-    (ins) => stage === undefined || df.stageCount <= 1 || ins.stage === stage,
+  const candidates = dockerfile.instructions.filter(
+    (ins) => stage === undefined || dockerfile.stageCount <= 1 || ins.stage === stage,
   );
   const exact = candidates.find((ins) => ins.text.toLowerCase() === shown);
   if (exact) return exact;

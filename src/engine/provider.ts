@@ -254,8 +254,8 @@ export interface HostBinding {
 }
 
 /** A binding as people write it: "127.0.0.1:49153", ":::49153" for IPv6's any-address. */
-export function bindingText(b: HostBinding): string {
-  return `${b.address}:${b.port || ""}`;
+export function bindingText(binding: HostBinding): string {
+  return `${binding.address}:${binding.port || ""}`;
 }
 
 /** A port map as evidence: "8080/tcp" -> ["127.0.0.1:49153"]. */
@@ -442,28 +442,28 @@ export interface Engine {
 
   /** Creates (does not start) a container from the spec; its ID. */
   create(spec: LaunchSpec, signal?: AbortSignal): Promise<string>;
-  start(id: string, signal?: AbortSignal): Promise<void>;
-  inspect(id: string, signal?: AbortSignal): Promise<ContainerView>;
+  start(containerId: string, signal?: AbortSignal): Promise<void>;
+  inspect(containerId: string, signal?: AbortSignal): Promise<ContainerView>;
   /**
    * Freezes every process of a running container (the cgroup freezer): none executes anything until
    * unpause, and inspect shows state "paused". An EngineError when the engine cannot (rootless on
    * cgroup v1 gives a container no cgroup to freeze) or the container is not running.
    */
-  pause(id: string, signal?: AbortSignal): Promise<void>;
+  pause(containerId: string, signal?: AbortSignal): Promise<void>;
   /**
    * Thaws a paused container. False when it was not paused (never frozen, or thawed by someone
    * else meanwhile); an EngineError when it is gone or the engine refuses. Takes no signal: a
    * thaw is never abandoned half-way by the run's own cancellation.
    */
-  unpause(id: string): Promise<boolean>;
+  unpause(containerId: string): Promise<boolean>;
   /** The stop signal, then a kill when it has not exited `graceSec` after it: how the stop ended. */
-  stop(id: string, graceSec: number): Promise<StopOutcome>;
+  stop(containerId: string, graceSec: number): Promise<StopOutcome>;
   /** Until the container exits: its exit code. */
-  wait(id: string, timeoutMs: number, signal?: AbortSignal): Promise<number>;
+  wait(containerId: string, timeoutMs: number, signal?: AbortSignal): Promise<number>;
   /** One regular file from the container's filesystem (it need not run); undefined when missing. */
-  readFile(id: string, path: string, maxBytes?: number): Promise<Buffer | undefined>;
+  readFile(containerId: string, path: string, maxBytes?: number): Promise<Buffer | undefined>;
   /** stdout and stderr apart: the last `tailLines` lines, or all of them. */
-  logs(id: string, tailLines?: number): Promise<{ stdout: string; stderr: string }>;
+  logs(containerId: string, tailLines?: number): Promise<{ stdout: string; stderr: string }>;
   /** Runs a trusted probe to completion and removes it: its whole output, never a counted tail. */
   probe(spec: ProbeSpec, signal?: AbortSignal): Promise<ProbeOutput>;
   /**
@@ -472,7 +472,7 @@ export interface Engine {
    * running: EngineError 409.
    */
   execCommand(
-    id: string,
+    containerId: string,
     argv: string[],
     timeoutMs: number,
     signal?: AbortSignal,
@@ -484,7 +484,7 @@ export interface Engine {
   /** `all` includes intermediate images. */
   listImages(filters: ListFilters, all?: boolean): Promise<OwnedImage[]>;
   /** Forced (a running container is killed), with its anonymous volumes. */
-  removeContainer(id: string): Promise<void>;
+  removeContainer(containerId: string): Promise<void>;
   /** By tag or ID, never forced, never pruning parents. */
   removeImage(ref: string): Promise<void>;
 }

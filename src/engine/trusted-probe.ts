@@ -42,19 +42,19 @@ export function underCeiling(caps: readonly string[]): string[] {
   return [...new Set(names.filter((c) => PROBE_CAPABILITY_CEILING.includes(c)))];
 }
 
-export function probeLaunch(p: ProbeSpec): LaunchSpec {
+export function probeLaunch(probe: ProbeSpec): LaunchSpec {
   return {
-    image: p.image,
-    user: p.user,
-    env: p.env,
-    entrypoint: ["/bin/sh", "-c", p.script.text, p.script.name],
+    image: probe.image,
+    user: probe.user,
+    env: probe.env,
+    entrypoint: ["/bin/sh", "-c", probe.script.text, probe.script.name],
     command: [],
-    labels: p.labels,
+    labels: probe.labels,
     init: false,
     readOnlyRoot: true,
-    capabilities: { drop: ["ALL"], add: underCeiling(p.capabilities) },
+    capabilities: { drop: ["ALL"], add: underCeiling(probe.capabilities) },
     noNewPrivileges: true,
-    namespaces: p.namespaces,
+    namespaces: probe.namespaces,
     limits: { memoryBytes: 32 * 1024 * 1024, pids: 64 },
     tmpfs: {},
     publish: [],
@@ -72,16 +72,16 @@ export function trustedProbe(
   owner: string,
   image: string,
   script: { name: string; text: string },
-  p: { user: string; env?: Record<string, string>; namespaces: ProbeSpec["namespaces"]; caps?: string[] },
+  probe: { user: string; env?: Record<string, string>; namespaces: ProbeSpec["namespaces"]; caps?: string[] },
 ): ProbeSpec {
   return {
     image,
     labels: ownerLabels(owner, "probe"),
     script,
-    user: p.user,
-    env: p.env ?? {},
-    namespaces: p.namespaces,
-    capabilities: p.caps ?? [],
+    user: probe.user,
+    env: probe.env ?? {},
+    namespaces: probe.namespaces,
+    capabilities: probe.caps ?? [],
     timeoutMs: PROBE_TIMEOUT_MS,
   };
 }
@@ -115,14 +115,14 @@ const PAUSE_TRIES = 3;
 export type Freeze = { held: true; pausedMs: number } | { held: false; reason: string };
 
 /**
- * Runs `read` with container `id` frozen, so none of its processes executes anything while its
+ * Runs `read` with container `containerId` frozen, so none of its processes executes anything while its
  * evidence is taken: it cannot watch, signal or race what reads it. Thawed on every path (an error,
  * the run's cancellation: the thaw takes no signal), also after a pause that got no answer. An
  * engine that cannot pause still gets the read, and the freeze says why it did not hold.
  */
 export async function whileFrozen<T>(
   engine: Engine,
-  id: string,
+  containerId: string,
   /** Told whether the pause succeeded (a read may take fewer risks when it did). */
   read: (frozen: boolean) => Promise<T>,
   signal?: AbortSignal,
@@ -131,7 +131,7 @@ export async function whileFrozen<T>(
   // An engine that answered no (not running, already paused by its owner, no cgroup to freeze)
   // paused nothing, and its container is left as it was; one that gave no answer may have.
   const ask = (): Promise<{ paused: boolean; refused?: string }> =>
-    engine.pause(id, signal).then(
+    engine.pause(containerId, signal).then(
       () => ({ paused: true }),
       (err: unknown) => ({
         paused: !(err instanceof EngineError && err.kind === "engine"),
@@ -161,7 +161,7 @@ export async function whileFrozen<T>(
   }
   const pausedMs = Math.round(performance.now() - started);
   const thaw = paused
-    ? await engine.unpause(id).then(
+    ? await engine.unpause(containerId).then(
         (was) => ({ was }),
         (err: unknown) => ({ error: `could not unpause it: ${errorEvidence(err).message}` }),
       )

@@ -42,18 +42,18 @@ interface ListedCheckRun {
   html_url: string | null;
 }
 
-/** Check runs named `t.name` on `ref`, newest first (one page: a commit rarely has 100 of one name). */
+/** Check runs named `target.name` on `ref`, newest first (one page: a commit rarely has 100 of one name). */
 export async function listCheckRuns(
   client: GitHubClient,
-  t: Pick<CheckTarget, "owner" | "repo" | "name">,
+  target: Pick<CheckTarget, "owner" | "repo" | "name">,
   ref: string,
 ): Promise<ListedCheckRun[]> {
   const res = await call("checks: write", "list the commit's check runs", () =>
     client.octokit.rest.checks.listForRef({
-      owner: t.owner,
-      repo: t.repo,
+      owner: target.owner,
+      repo: target.repo,
       ref,
-      check_name: t.name,
+      check_name: target.name,
       filter: "all",
       per_page: 100,
     }),
@@ -111,8 +111,8 @@ export interface CheckRunRef {
   found?: boolean;
 }
 
-export function createInProgressCheckRun(client: GitHubClient, t: CheckTarget): Promise<CheckRunRef> {
-  return createCheckRun(client, t, { status: "in_progress", started_at: new Date().toISOString() });
+export function createInProgressCheckRun(client: GitHubClient, target: CheckTarget): Promise<CheckRunRef> {
+  return createCheckRun(client, target, { status: "in_progress", started_at: new Date().toISOString() });
 }
 
 export interface AnnotationLimits {
@@ -147,43 +147,43 @@ export function planAnnotations(all: Annotation[], limits: AnnotationLimits = {}
  */
 export async function completeCheckRun(
   client: GitHubClient,
-  t: CheckTarget & { checkRunId?: number; commentId?: number },
-  r: CheckRunOutput,
+  target: CheckTarget & { checkRunId?: number; commentId?: number },
+  rendered: CheckRunOutput,
   limits: AnnotationLimits = {},
 ): Promise<{ id: number; url?: string; requests: number; dropped: AnnotationPlan["dropped"]; note: string }> {
-  const { batches, dropped } = planAnnotations(r.annotations, limits);
+  const { batches, dropped } = planAnnotations(rendered.annotations, limits);
   const note = describeDropped(dropped, limits.max);
   const summary =
-    note && Buffer.byteLength(r.summary) + note.length + 2 <= SUMMARY_BYTES
-      ? `${r.summary}\n\n${note}`
-      : r.summary;
+    note && Buffer.byteLength(rendered.summary) + note.length + 2 <= SUMMARY_BYTES
+      ? `${rendered.summary}\n\n${note}`
+      : rendered.summary;
   const output = (annotations: Annotation[] | undefined) => ({
-    title: r.title,
+    title: rendered.title,
     summary,
-    ...(r.text ? { text: r.text } : {}),
+    ...(rendered.text ? { text: rendered.text } : {}),
     ...(annotations?.length ? { annotations } : {}),
   });
   const done = {
     status: "completed" as const,
-    conclusion: r.conclusion,
+    conclusion: rendered.conclusion,
     completed_at: new Date().toISOString(),
   };
   let ref: CheckRunRef;
-  if (t.checkRunId === undefined) {
+  if (target.checkRunId === undefined) {
     // Created completed (the start was skipped or failed): it remembers the comment's id as well.
-    const externalId = t.externalId && withCommentId(t.externalId, t.commentId);
-    ref = await createCheckRun(client, { ...t, externalId }, { ...done, output: output(batches[0]) });
+    const externalId = target.externalId && withCommentId(target.externalId, target.commentId);
+    ref = await createCheckRun(client, { ...target, externalId }, { ...done, output: output(batches[0]) });
   } else {
-    const runId = t.checkRunId;
+    const runId = target.checkRunId;
     const res = await call("checks: write", "complete the check run", () =>
       client.octokit.rest.checks.update({
-        owner: t.owner,
-        repo: t.repo,
+        owner: target.owner,
+        repo: target.repo,
         check_run_id: runId,
         ...done,
         // The comment's id, remembered for the next run (see comment.ts).
-        ...(t.externalId && t.commentId !== undefined
-          ? { external_id: withCommentId(t.externalId, t.commentId) }
+        ...(target.externalId && target.commentId !== undefined
+          ? { external_id: withCommentId(target.externalId, target.commentId) }
           : {}),
         output: output(batches[0]),
       }),
@@ -195,10 +195,10 @@ export async function completeCheckRun(
     // Title and summary are required with every output; text is not, so it is sent once.
     await call("checks: write", "add check run annotations", () =>
       client.octokit.rest.checks.update({
-        owner: t.owner,
-        repo: t.repo,
+        owner: target.owner,
+        repo: target.repo,
         check_run_id: runId,
-        output: { title: r.title, summary, annotations: batch },
+        output: { title: rendered.title, summary, annotations: batch },
       }),
     );
   }
@@ -213,15 +213,15 @@ const SUMMARY_BYTES = 65_535;
  */
 export async function completeLeftInProgress(
   client: GitHubClient,
-  t: CheckTarget & { externalId: string },
+  target: CheckTarget & { externalId: string },
   summary: string,
 ): Promise<number> {
-  const open = (await findOwn(client, t)).filter((r) => r.status !== "completed");
+  const open = (await findOwn(client, target)).filter((r) => r.status !== "completed");
   for (const r of open) {
     await call("checks: write", "complete a check run left in progress", () =>
       client.octokit.rest.checks.update({
-        owner: t.owner,
-        repo: t.repo,
+        owner: target.owner,
+        repo: target.repo,
         check_run_id: r.id,
         status: "completed",
         conclusion: "cancelled",

@@ -224,9 +224,9 @@ export function toPublishError(err: unknown, permission: Permission, what: strin
 }
 
 /** Runs one API call, mapping failures to a PublishError that names the permission. */
-export async function call<T>(permission: Permission, what: string, fn: () => Promise<T>): Promise<T> {
+export async function call<T>(permission: Permission, what: string, request: () => Promise<T>): Promise<T> {
   try {
-    return await fn();
+    return await request();
   } catch (err) {
     throw toPublishError(err, permission, what);
   }

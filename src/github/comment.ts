@@ -192,11 +192,11 @@ class Finder {
 
 export async function upsertStickyComment(
   client: GitHubClient,
-  o: StickyCommentOptions,
+  options: StickyCommentOptions,
 ): Promise<StickyCommentResult> {
-  if (!o.body.startsWith(o.marker)) throw new Error("comment body must start with its marker");
-  const author = (o.author ?? DEFAULT_COMMENT_AUTHOR).toLowerCase();
-  const finder = new Finder(client, o, author);
+  if (!options.body.startsWith(options.marker)) throw new Error("comment body must start with its marker");
+  const author = (options.author ?? DEFAULT_COMMENT_AUTHOR).toLowerCase();
+  const finder = new Finder(client, options, author);
   const result = (
     action: StickyCommentResult["action"],
     id?: number,
@@ -209,46 +209,46 @@ export async function upsertStickyComment(
     retryDuplicates,
     listings: finder.listings,
   });
-  if (o.mode === "never") return result("skipped");
+  if (options.mode === "never") return result("skipped");
 
-  const existing = o.mayExist === false ? [] : await finder.find();
+  const existing = options.mayExist === false ? [] : await finder.find();
   const [keep, ...extra] = existing;
-  const passing = o.state?.verdict === "pass";
-  const onPass = o.onPass ?? "update";
+  const passing = options.state?.verdict === "pass";
+  const onPass = options.onPass ?? "update";
   if (keep) {
     // Duplicates from an earlier race that ended badly: ours, so ours to remove.
-    for (const d of extra) await remove(client, o, d.id);
+    for (const d of extra) await remove(client, options, d.id);
     const removed = extra.map((d) => d.id);
     const before = readState(keep.body ?? "");
     if (passing && onPass !== "update" && before && before.verdict !== "pass") {
       if (onPass === "keep") return result("kept", keep.id, removed);
       if (onPass === "delete") {
-        await remove(client, o, keep.id);
+        await remove(client, options, keep.id);
         return result("deleted", undefined, [...removed]);
       }
       // Retired first (its marker renamed, so no later run finds and reuses a hidden comment: a
       // later failure gets a fresh, visible one), then minimized as outdated.
-      await retire(client, o, keep);
+      await retire(client, options, keep);
       await minimize(client, keep);
       return result("hidden", keep.id, removed);
     }
-    if (o.update === "on-change" && before && o.state && before.digest === o.state.digest) {
+    if (options.update === "on-change" && before && options.state && before.digest === options.state.digest) {
       return result("unchanged", keep.id, removed);
     }
-    await update(client, o, keep.id);
+    await update(client, options, keep.id);
     return result("updated", keep.id, removed);
   }
   // An existing comment is updated whatever the mode; a new one only when asked for.
-  if (o.mode === "on-failure" && !o.failing) return result("skipped");
+  if (options.mode === "on-failure" && !options.failing) return result("skipped");
   // Hiding or deleting the comment on green means a green run leaves none behind.
   if (passing && (onPass === "hide" || onPass === "delete")) return result("skipped");
 
   const created = await call("pull-requests: write", "post the PR comment", () =>
     client.octokit.rest.issues.createComment({
-      owner: o.owner,
-      repo: o.repo,
-      issue_number: o.issueNumber,
-      body: o.body,
+      owner: options.owner,
+      repo: options.repo,
+      issue_number: options.issueNumber,
+      body: options.body,
     }),
   );
   const mine = created.data.id;
@@ -261,14 +261,14 @@ export async function upsertStickyComment(
       : undefined;
   const after = uniqueById([...recent.ours, ...(newest?.ours ?? [])]).sort((a, b) => a.id - b.id);
   // Ours twice with the same body before `mine`: a create GitHub applied but whose answer was lost.
-  const retried = after.filter((c) => c.id < mine && c.body === o.body);
+  const retried = after.filter((c) => c.id < mine && c.body === options.body);
   const oldest = after[0];
   if (!oldest || oldest.id >= mine) return result("created", mine);
   // Another run (or our own lost attempt) got there first: carry our body over and withdraw ours.
-  await update(client, o, oldest.id);
-  await remove(client, o, mine);
+  await update(client, options, oldest.id);
+  await remove(client, options, mine);
   // A lost attempt of ours that is not the oldest is a duplicate too.
-  for (const d of retried.filter((c) => c.id !== oldest.id)) await remove(client, o, d.id);
+  for (const d of retried.filter((c) => c.id !== oldest.id)) await remove(client, options, d.id);
   const removed = [mine, ...retried.filter((c) => c.id !== oldest.id).map((c) => c.id)];
   return result("updated", oldest.id, removed, retried.length);
 }

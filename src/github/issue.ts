@@ -61,28 +61,29 @@ async function findOpen(client: GitHubClient, o: TrackingIssueOptions): Promise<
 
 export async function syncTrackingIssue(
   client: GitHubClient,
-  o: TrackingIssueOptions,
+  options: TrackingIssueOptions,
 ): Promise<TrackingIssueResult> {
-  if (!o.body.startsWith(issueMarker(o.checkName))) throw new Error("issue body must start with its marker");
-  const open = await findOpen(client, o);
-  if (o.failing) {
+  if (!options.body.startsWith(issueMarker(options.checkName)))
+    throw new Error("issue body must start with its marker");
+  const open = await findOpen(client, options);
+  if (options.failing) {
     if (open) {
       await call("issues: write", "update the tracking issue", () =>
         client.octokit.rest.issues.update({
-          owner: o.owner,
-          repo: o.repo,
+          owner: options.owner,
+          repo: options.repo,
           issue_number: open.number,
-          body: o.body,
+          body: options.body,
         }),
       );
       return { number: open.number, action: "updated" };
     }
     const res = await call("issues: write", "open the tracking issue", () =>
       client.octokit.rest.issues.create({
-        owner: o.owner,
-        repo: o.repo,
-        title: o.title,
-        body: o.body,
+        owner: options.owner,
+        repo: options.repo,
+        title: options.title,
+        body: options.body,
       }),
     );
     return { number: res.data.number, action: "opened" };
@@ -90,16 +91,16 @@ export async function syncTrackingIssue(
   if (!open) return { action: "none" };
   await call("issues: write", "comment on the tracking issue", () =>
     client.octokit.rest.issues.createComment({
-      owner: o.owner,
-      repo: o.repo,
+      owner: options.owner,
+      repo: options.repo,
       issue_number: open.number,
-      body: o.closing,
+      body: options.closing,
     }),
   );
   await call("issues: write", "close the tracking issue", () =>
     client.octokit.rest.issues.update({
-      owner: o.owner,
-      repo: o.repo,
+      owner: options.owner,
+      repo: options.repo,
       issue_number: open.number,
       state: "closed",
       state_reason: "completed",

@@ -46,7 +46,7 @@ export interface JudgedInventory {
 export async function judgeAtBase(
   workspace: string,
   head: LoadedInventory,
-  at: JudgeAt | undefined,
+  judgeAt: JudgeAt | undefined,
 ): Promise<JudgedInventory> {
   const asIs = (notes: string[], findings: Finding[] = [], fromChange?: string): JudgedInventory => ({
     inventory: head.inventory,
@@ -55,8 +55,9 @@ export async function judgeAtBase(
     removed: [],
     environment: fromChange ? { read: false, why: fromChange } : READ_ENVIRONMENT,
   });
-  if (!at) return asIs([]);
-  const unavailable = "unavailable" in at ? at.unavailable : await missingCommit(workspace, at.base);
+  if (!judgeAt) return asIs([]);
+  const unavailable =
+    "unavailable" in judgeAt ? judgeAt.unavailable : await missingCommit(workspace, judgeAt.base);
   if (unavailable !== undefined) {
     return asIs(
       [
@@ -66,7 +67,7 @@ export async function judgeAtBase(
       "the inventory could only be read from the pull request itself (its base is not available)",
     );
   }
-  const ref = (at as { base: string }).base;
+  const ref = (judgeAt as { base: string }).base;
   let rel: string;
   let text: string | undefined;
   try {

@@ -122,14 +122,14 @@ export function applyInsertions(text: string, insertions: readonly Insertion[]):
   return out;
 }
 
-export function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 /** The value at a JSON path of a parsed document, or undefined. */
-export function valueAt(root: unknown, at: readonly (string | number)[]): unknown {
+export function valueAt(root: unknown, path: readonly (string | number)[]): unknown {
   let v = root;
-  for (const seg of at) {
+  for (const seg of path) {
     if (v === null || typeof v !== "object" || !Object.hasOwn(v, seg)) return undefined;
     v = (v as Record<string | number, unknown>)[seg];
   }

@@ -152,14 +152,14 @@ function inside(root: string, candidate: string): boolean {
   return candidate === root || candidate.startsWith(root + path.sep);
 }
 
-/** The real path, resolving links in the deepest existing ancestor when `p` itself is missing. */
-export function realOrSelf(p: string): string {
+/** The real path, resolving links in the deepest existing ancestor when `target` itself is missing. */
+export function realOrSelf(target: string): string {
   try {
-    return realpathSync(p);
+    return realpathSync(target);
   } catch {
     // A missing file under a linked directory must still be seen to be outside.
-    const parent = path.dirname(p);
-    return parent === p ? p : path.join(realOrSelf(parent), path.basename(p));
+    const parent = path.dirname(target);
+    return parent === target ? target : path.join(realOrSelf(parent), path.basename(target));
   }
 }
 

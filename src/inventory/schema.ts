@@ -56,19 +56,19 @@ const map = (values: z.ZodType<string>) =>
   });
 
 /** A problem with the lexical shape of a workspace-relative path, or undefined when it is safe. */
-export function relPathProblem(p: string): { message: string; fix: string } | undefined {
-  if (p.includes("\0")) return { message: "contains a NUL byte", fix: "remove it" };
-  if (path.posix.isAbsolute(p) || path.win32.isAbsolute(p)) {
+export function relPathProblem(candidate: string): { message: string; fix: string } | undefined {
+  if (candidate.includes("\0")) return { message: "contains a NUL byte", fix: "remove it" };
+  if (path.posix.isAbsolute(candidate) || path.win32.isAbsolute(candidate)) {
     return {
-      message: `${JSON.stringify(p)} is an absolute path; expected a path relative to the workspace`,
+      message: `${JSON.stringify(candidate)} is an absolute path; expected a path relative to the workspace`,
       fix: 'write it relative to the repository root, without a leading "/"',
     };
   }
   // Backslashes count as separators: the same inventory may be read on a Windows runner.
-  const norm = path.posix.normalize(p.replaceAll("\\", "/"));
+  const norm = path.posix.normalize(candidate.replaceAll("\\", "/"));
   if (norm === ".." || norm.startsWith("../")) {
     return {
-      message: `${JSON.stringify(p)} escapes the workspace; expected a path inside it`,
+      message: `${JSON.stringify(candidate)} escapes the workspace; expected a path inside it`,
       fix: 'remove the ".." segments so the path stays inside the repository',
     };
   }
@@ -550,8 +550,8 @@ export function pinnedCases(
 }
 
 /** The severity the inventory gives a case ID (`fail` unless pinned otherwise). */
-export function severityOf(inv: Inventory, id: string): "fail" | "warn" {
-  return inv.severity[id] ?? "fail";
+export function severityOf(inventory: Inventory, caseId: string): "fail" | "warn" {
+  return inventory.severity[caseId] ?? "fail";
 }
 
 /** "256m", "256MB", "1GiB" -> bytes: binary units, as Docker reads them. */

@@ -48,42 +48,42 @@ export interface BundleState {
 /** A named check: "stop" ends the list (what follows could not be trusted or has nothing to read). */
 export interface NamedCheck {
   readonly name: string;
-  run(s: BundleState): Promise<"stop" | undefined> | "stop" | undefined;
+  run(state: BundleState): Promise<"stop" | undefined> | "stop" | undefined;
 }
 
 export function record(
-  s: BundleState,
+  state: BundleState,
   check: string,
   status: CheckStatus,
   detail: string,
   file?: string,
 ): void {
-  s.results.push({ check, status, detail, ...(file ? { file } : {}) });
+  state.results.push({ check, status, detail, ...(file ? { file } : {}) });
 }
 
 /** sums: SHA256SUMS present, well formed, names that stay inside the bundle, each once, every bundle file listed. */
 export const sumsCheck: NamedCheck = {
   name: "sums",
-  async run(s) {
-    const text = await readSums(s.dir);
+  async run(state) {
+    const text = await readSums(state.dir);
     if (typeof text !== "string") {
-      record(s, "sums", "fail", `cannot read ${SUMS_FILE} (${text.code})`, SUMS_FILE);
+      record(state, "sums", "fail", `cannot read ${SUMS_FILE} (${text.code})`, SUMS_FILE);
       return "stop";
     }
-    const before = s.results.length;
-    s.listed = parseSums(text, (detail, file) => record(s, "sums", "fail", detail, file));
-    const seen = new Set(s.listed.map((l) => l.name));
+    const before = state.results.length;
+    state.listed = parseSums(text, (detail, file) => record(state, "sums", "fail", detail, file));
+    const seen = new Set(state.listed.map((l) => l.name));
     for (const required of BUNDLE_FILES)
       if (!seen.has(required))
         record(
-          s,
+          state,
           "sums",
           "fail",
           `${SUMS_FILE} does not list ${required}, which every bundle holds`,
           required,
         );
-    if (s.results.length === before)
-      record(s, "sums", "pass", `${SUMS_FILE} lists ${s.listed.length} files, each once`, SUMS_FILE);
+    if (state.results.length === before)
+      record(state, "sums", "pass", `${SUMS_FILE} lists ${state.listed.length} files, each once`, SUMS_FILE);
     return undefined;
   },
 };
@@ -138,34 +138,34 @@ export function unsafeName(name: string): string | undefined {
 /** files: the directory holds exactly the listed files, and nothing but regular files and directories. */
 export const filesCheck: NamedCheck = {
   name: "files",
-  async run(s) {
-    const onDisk = await listTree(s.dir);
-    const listed = new Set(s.listed.map((l) => l.name));
-    const before = s.results.length;
+  async run(state) {
+    const onDisk = await listTree(state.dir);
+    const listed = new Set(state.listed.map((l) => l.name));
+    const before = state.results.length;
     for (const entry of onDisk) {
       if (entry.kind !== "file")
         record(
-          s,
+          state,
           "files",
           "fail",
           `${entry.name} is a ${entry.kind}; a bundle holds only regular files`,
           entry.name,
         );
       else if (entry.name !== SUMS_FILE && !listed.has(entry.name))
-        record(s, "files", "fail", `${entry.name} is not listed in ${SUMS_FILE}`, entry.name);
+        record(state, "files", "fail", `${entry.name} is not listed in ${SUMS_FILE}`, entry.name);
     }
-    s.present = new Set(onDisk.filter((e) => e.kind === "file").map((e) => e.name));
-    for (const l of s.listed)
+    state.present = new Set(onDisk.filter((e) => e.kind === "file").map((e) => e.name));
+    for (const l of state.listed)
       if (!onDisk.some((e) => e.name === l.name))
         record(
-          s,
+          state,
           "files",
           "fail",
           `${l.name} is listed in ${SUMS_FILE} (line ${l.line}) but missing`,
           l.name,
         );
-    if (s.results.length === before)
-      record(s, "files", "pass", "the directory holds exactly the listed files");
+    if (state.results.length === before)
+      record(state, "files", "pass", "the directory holds exactly the listed files");
     return undefined;
   },
 };
@@ -189,17 +189,17 @@ async function listTree(dir: string, prefix = ""): Promise<TreeEntry[]> {
 /** hash: every listed file present hashes to its line; only those bytes are read further. */
 export const hashCheck: NamedCheck = {
   name: "hash",
-  async run(s) {
-    for (const l of s.listed) {
-      if (!s.present.has(l.name)) continue;
-      const data = await readFile(path.join(s.dir, l.name));
+  async run(state) {
+    for (const l of state.listed) {
+      if (!state.present.has(l.name)) continue;
+      const data = await readFile(path.join(state.dir, l.name));
       const actual = sha256(data);
       if (actual === l.digest) {
-        s.verified.set(l.name, data);
-        record(s, "hash", "pass", "sha256 matches", l.name);
+        state.verified.set(l.name, data);
+        record(state, "hash", "pass", "sha256 matches", l.name);
       } else {
         record(
-          s,
+          state,
           "hash",
           "fail",
           `sha256 is ${actual}, ${SUMS_FILE} line ${l.line} says ${l.digest}`,
@@ -243,17 +243,17 @@ export function schemaCheck(parse: (file: string, text: string) => Report): Name
 /** cleanup: cleanup.json is the report's cleanup evidence, not something else. */
 export const cleanupCheck: NamedCheck = {
   name: "cleanup",
-  run(s) {
-    const bytes = s.verified.get("cleanup.json");
+  run(state) {
+    const bytes = state.verified.get("cleanup.json");
     if (!bytes) return undefined;
     let same = false;
     try {
       const raw = JSON.parse(bytes.toString("utf8"));
       const parsed = raw === null ? null : cleanupEvidenceSchema.parse(raw);
-      same = JSON.stringify(parsed) === JSON.stringify(s.report!.cleanup);
+      same = JSON.stringify(parsed) === JSON.stringify(state.report!.cleanup);
     } catch {}
-    if (same) record(s, "cleanup", "pass", "equals the cleanup evidence in report.json", "cleanup.json");
-    else record(s, "cleanup", "fail", "differs from the cleanup evidence in report.json", "cleanup.json");
+    if (same) record(state, "cleanup", "pass", "equals the cleanup evidence in report.json", "cleanup.json");
+    else record(state, "cleanup", "fail", "differs from the cleanup evidence in report.json", "cleanup.json");
     return undefined;
   },
 };
@@ -261,14 +261,14 @@ export const cleanupCheck: NamedCheck = {
 /** inventory (without an inventory to compare with): what the report recorded, not compared. */
 export const recordedInventoryCheck: NamedCheck = {
   name: "inventory",
-  run(s) {
-    const inv = s.report!.inventory;
+  run(state) {
+    const inv = state.report!.inventory;
     if (!inv) {
-      record(s, "inventory", "skip", "the run used no inventory", "report.json");
+      record(state, "inventory", "skip", "the run used no inventory", "report.json");
       return "stop";
     }
     const detail = `not compared (pass --inventory PATH): recorded sha256 ${inv.sha256} of ${inv.path}`;
-    record(s, "inventory", "skip", detail, "report.json");
+    record(state, "inventory", "skip", detail, "report.json");
     return undefined;
   },
 };
@@ -276,15 +276,21 @@ export const recordedInventoryCheck: NamedCheck = {
 /** completeness: every pinned case ran, as the report recorded it (warn when not required). */
 export const completenessCheck: NamedCheck = {
   name: "completeness",
-  run(s) {
-    const inv = s.report!.inventory;
+  run(state) {
+    const inv = state.report!.inventory;
     if (!inv) return undefined;
     if (inv.complete) {
-      record(s, "completeness", "pass", `every pinned case ran for ${describeSelection(inv)}`, "report.json");
+      record(
+        state,
+        "completeness",
+        "pass",
+        `every pinned case ran for ${describeSelection(inv)}`,
+        "report.json",
+      );
     } else {
       const status = inv.requireComplete ? "fail" : "warn";
       const detail = `incomplete: ${inv.drift.map(describeDrift).join(" | ")}`;
-      record(s, "completeness", status, detail, "report.json");
+      record(state, "completeness", status, detail, "report.json");
     }
     return undefined;
   },

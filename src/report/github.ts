@@ -33,8 +33,8 @@ export interface SurfaceOptions {
 }
 
 /** The completed check run: a result the fork produced itself can never turn a check green. */
-export function renderCheckRun(report: Report, o: SurfaceOptions): CheckRunOutput {
-  const { checkName, unverified } = o;
+export function renderCheckRun(report: Report, options: SurfaceOptions): CheckRunOutput {
+  const { checkName, unverified } = options;
   return {
     conclusion: unverified && report.verdict === "pass" ? "neutral" : conclusionFor(report.verdict),
     title: unverified ? `UNVERIFIED (fork's own workflow) ${checkTitle(report)}` : checkTitle(report),
@@ -55,13 +55,13 @@ export function renderAbandonedCheckRun(reason: string, runUrl: string | undefin
 }
 
 /** The sticky comment's body, after its trusted hidden marker (github/comment.ts). */
-export function renderCommentBody(report: Report, o: SurfaceOptions & { marker: string }): string {
-  return renderMarkdown(report, { target: "comment", ...o });
+export function renderCommentBody(report: Report, options: SurfaceOptions & { marker: string }): string {
+  return renderMarkdown(report, { target: "comment", ...options });
 }
 
 /** The tracking issue's body, after its trusted hidden marker. */
-export function renderIssueBody(report: Report, o: { checkName: string; marker: string }): string {
-  return renderMarkdown(report, { target: "comment", ...o });
+export function renderIssueBody(report: Report, options: { checkName: string; marker: string }): string {
+  return renderMarkdown(report, { target: "comment", ...options });
 }
 
 /** The tracking issue's title: fixed text around the (sanitised) check name, nothing from the report. */
@@ -76,8 +76,8 @@ export function renderIssueClosing(sha: string, runUrl: string | undefined): str
 }
 
 /** The job summary (its own 1 MiB budget). */
-export function renderJobSummary(report: Report, o: SurfaceOptions): string {
-  return renderMarkdown(report, { target: "job-summary", ...o });
+export function renderJobSummary(report: Report, options: SurfaceOptions): string {
+  return renderMarkdown(report, { target: "job-summary", ...options });
 }
 
 export function conclusionFor(verdict: Verdict): CheckRunOutput["conclusion"] {
@@ -98,12 +98,12 @@ export function checkTitle(report: Report): string {
 }
 
 /** One sentence on what was not sent and why; empty when everything was. */
-export function describeDropped(d: { cap: number; budget: number }, max?: number): string {
+export function describeDropped(dropped: { cap: number; budget: number }, max?: number): string {
   const parts = [
-    d.cap > 0
-      ? `${d.cap} beyond the limit of ${Math.min(max ?? MAX_ANNOTATIONS, MAX_ANNOTATIONS)}${max !== undefined && max < MAX_ANNOTATIONS ? " (input max-annotations)" : " (GitHub's cap per check run)"}`
+    dropped.cap > 0
+      ? `${dropped.cap} beyond the limit of ${Math.min(max ?? MAX_ANNOTATIONS, MAX_ANNOTATIONS)}${max !== undefined && max < MAX_ANNOTATIONS ? " (input max-annotations)" : " (GitHub's cap per check run)"}`
       : "",
-    d.budget > 0 ? `${d.budget} for lack of GitHub requests left in this run's budget` : "",
+    dropped.budget > 0 ? `${dropped.budget} for lack of GitHub requests left in this run's budget` : "",
   ].filter(Boolean);
   return parts.length ? `Annotations not sent: ${parts.join("; ")}. The report lists every finding.` : "";
 }

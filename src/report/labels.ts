@@ -24,18 +24,22 @@ function where(l: { path?: string; line?: number }): string {
 }
 
 /** A finding's places: every location, or its first path for reports written before locations. */
-export function placesOf(f: Finding): { path: string; line?: number }[] {
-  if (f.locations.length > 0) return f.locations;
-  return f.path ? [{ path: f.path, ...(f.line ? { line: f.line } : {}) }] : [];
+export function placesOf(finding: Finding): { path: string; line?: number }[] {
+  if (finding.locations.length > 0) return finding.locations;
+  return finding.path ? [{ path: finding.path, ...(finding.line ? { line: finding.line } : {}) }] : [];
 }
 
-/** "a.py:3, a.py:9, b.py and 4 more in 2 files" (each place through `fmt`). */
-export function formatPlaces(f: Finding, fmt: (place: string) => string, shown = LOCATIONS_SHOWN): string {
-  const places = placesOf(f);
+/** "a.py:3, a.py:9, b.py and 4 more in 2 files" (each place through `format`). */
+export function formatPlaces(
+  finding: Finding,
+  format: (place: string) => string,
+  shown = LOCATIONS_SHOWN,
+): string {
+  const places = placesOf(finding);
   if (places.length === 0) return "";
-  const head = places.slice(0, shown).map((p) => fmt(where(p)));
+  const head = places.slice(0, shown).map((p) => format(where(p)));
   const restPlaces = places.slice(shown);
-  const hits = Math.max(f.hits ?? places.length, places.length);
+  const hits = Math.max(finding.hits ?? places.length, places.length);
   const more = hits - head.length;
   if (more <= 0) return head.join(", ");
   const restFiles = new Set(restPlaces.map((p) => p.path)).size;

@@ -14,11 +14,11 @@ export function terminalSafe(text: string, max = 300): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)}ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
-  const m = Math.floor(ms / 60_000);
-  const s = Math.round((ms % 60_000) / 1000);
+export function formatDuration(durationMs: number): string {
+  if (durationMs < 1000) return `${Math.round(durationMs)}ms`;
+  if (durationMs < 60_000) return `${(durationMs / 1000).toFixed(1)}s`;
+  const m = Math.floor(durationMs / 60_000);
+  const s = Math.round((durationMs % 60_000) / 1000);
   return `${m}m${String(s).padStart(2, "0")}s`;
 }
 
@@ -125,11 +125,11 @@ function cleanupLine(report: Report): string {
 }
 
 /** One subject x suite's drift from its pins, in one line. */
-export function describeDrift(d: Drift): string {
+export function describeDrift(drift: Drift): string {
   const parts = [
-    d.missing.length ? `missing ${d.missing.join(", ")}` : "",
-    d.skipped.length ? `skipped ${d.skipped.join(", ")}` : "",
-    d.unexpected.length ? `unexpected ${d.unexpected.join(", ")}` : "",
+    drift.missing.length ? `missing ${drift.missing.join(", ")}` : "",
+    drift.skipped.length ? `skipped ${drift.skipped.join(", ")}` : "",
+    drift.unexpected.length ? `unexpected ${drift.unexpected.join(", ")}` : "",
   ].filter(Boolean);
-  return `${d.subject} / ${d.suite}: ${parts.join("; ")}`;
+  return `${drift.subject} / ${drift.suite}: ${parts.join("; ")}`;
 }

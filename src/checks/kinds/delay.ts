@@ -16,10 +16,10 @@ export const delayKind = defineKind({
       .strict()
       .describe("the subject is still running after ms (the last resort)"),
     listed: '"delay"',
-    describe: (r) => `still running after ${r.ms} ms`,
-    async wait(r, t) {
-      await sleep(Math.min(r.ms, t.deadlineMs), t.signal);
-      return { ready: r.ms <= t.deadlineMs, attempts: 1, via: "a fixed delay" };
+    describe: (readiness) => `still running after ${readiness.ms} ms`,
+    async wait(readiness, target) {
+      await sleep(Math.min(readiness.ms, target.deadlineMs), target.signal);
+      return { ready: readiness.ms <= target.deadlineMs, attempts: 1, via: "a fixed delay" };
     },
   },
 });

@@ -18,10 +18,10 @@ export const healthcheckKind = defineKind({
       .describe("the engine reports the image's HEALTHCHECK healthy"),
     listed: '"healthcheck"',
     describe: () => "the image's HEALTHCHECK reports healthy",
-    async wait(_r, t) {
+    async wait(_readiness, target) {
       let last: string | undefined;
-      const { ready, attempts } = await pollReady(t, async () => {
-        const health = (await t.engine.inspect(t.containerId, t.signal)).state.health;
+      const { ready, attempts } = await pollReady(target, async () => {
+        const health = (await target.engine.inspect(target.containerId, target.signal)).state.health;
         if (!health) {
           last = NO_HEALTHCHECK;
           return "give up";
@@ -44,17 +44,17 @@ export const healthcheckKind = defineKind({
       .strict()
       .describe("the image's HEALTHCHECK must report healthy"),
     listed: '"healthcheck"',
-    checkAll: eachProbe(async (p, t) => {
+    checkAll: eachProbe(async (probe, target) => {
       // "starting" is undecided: wait (bounded) for the image's own check to decide.
-      const read = async () => (await t.engine.inspect(t.containerId, t.signal)).state.health;
+      const read = async () => (await target.engine.inspect(target.containerId, target.signal)).state.health;
       let health = await read();
-      const end = Date.now() + t.deadlineMs;
-      while (health?.status === "starting" && Date.now() < end && !t.signal.aborted) {
-        await sleep(250, t.signal);
+      const end = Date.now() + target.deadlineMs;
+      while (health?.status === "starting" && Date.now() < end && !target.signal.aborted) {
+        await sleep(250, target.signal);
         health = await read();
       }
       return {
-        name: p.name ?? "HEALTHCHECK",
+        name: probe.name ?? "HEALTHCHECK",
         type: "healthcheck",
         ok: health?.status === "healthy",
         expected: "healthy",

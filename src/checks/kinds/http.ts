@@ -37,31 +37,38 @@ export const httpKind = defineKind({
   readiness: {
     schema: readiness,
     listed: '"http" (default, GET /health)',
-    describe: (r) => `GET ${r.path} answers ${r.expectStatus}`,
+    describe: (readiness) => `GET ${readiness.path} answers ${readiness.expectStatus}`,
     asks: "http",
-    evidence: (r) => ({ healthPath: r.path }),
-    async wait(r, t) {
-      if (t.offline) {
-        const ready = await waitInNetns(t.netns, r.path, t.deadlineMs, r.expectStatus);
+    evidence: (readiness) => ({ healthPath: readiness.path }),
+    async wait(readiness, target) {
+      if (target.offline) {
+        const ready = await waitInNetns(
+          target.netns,
+          readiness.path,
+          target.deadlineMs,
+          readiness.expectStatus,
+        );
         return { ready, attempts: 1, via: IN_NETNS };
       }
       let last: string | undefined;
-      const { ready, attempts } = await pollReady(t, async () => {
-        const answer = await httpRequest(t.hostPort!, "GET", r.path, 2000, t.signal);
+      const { ready, attempts } = await pollReady(target, async () => {
+        const answer = await httpRequest(target.hostPort!, "GET", readiness.path, 2000, target.signal);
         if (answer) last = `status ${answer.status}`;
-        return answer?.status === r.expectStatus;
+        return answer?.status === readiness.expectStatus;
       });
-      return { ready, attempts, via: `127.0.0.1:${t.hostPort}`, last: last ?? "no answer" };
+      return { ready, attempts, via: `127.0.0.1:${target.hostPort}`, last: last ?? "no answer" };
     },
   },
   probe: {
     schema: probe,
     listed: "HTTP (the default when `type` is absent)",
     isDefault: true,
-    async checkAll(probes, t) {
-      const answers = t.offline
-        ? await askInNetns(t.netns, probes)
-        : await Promise.all(probes.map((p) => httpRequest(t.hostPort!, p.method, p.path, 5000, t.signal)));
+    async checkAll(probes, target) {
+      const answers = target.offline
+        ? await askInNetns(target.netns, probes)
+        : await Promise.all(
+            probes.map((p) => httpRequest(target.hostPort!, p.method, p.path, 5000, target.signal)),
+          );
       return probes.map((p, i) => result(p, answers[i]));
     },
   },

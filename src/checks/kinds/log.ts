@@ -46,10 +46,12 @@ export const logKind = defineKind({
       .strict()
       .describe("a line of the subject's log matches pattern"),
     listed: '"log"',
-    describe: (r) => `a log line matches /${r.pattern}/`,
-    async wait(r, t) {
-      const re = await compileLinePattern(r.pattern);
-      const { ready, attempts } = await pollReady(t, () => logMatches(t.engine, t.containerId, re));
+    describe: (readiness) => `a log line matches /${readiness.pattern}/`,
+    async wait(readiness, target) {
+      const re = await compileLinePattern(readiness.pattern);
+      const { ready, attempts } = await pollReady(target, () =>
+        logMatches(target.engine, target.containerId, re),
+      );
       return { ready, attempts, via: "the subject's log", last: "no matching line" };
     },
   },
@@ -63,13 +65,13 @@ export const logKind = defineKind({
       .strict()
       .describe("a line of the subject's log that must have appeared by the time it is ready"),
     listed: '"log"',
-    checkAll: eachProbe(async (p, t) => {
-      const ok = await logMatches(t.engine, t.containerId, await compileLinePattern(p.pattern));
+    checkAll: eachProbe(async (probe, target) => {
+      const ok = await logMatches(target.engine, target.containerId, await compileLinePattern(probe.pattern));
       return {
-        name: p.name ?? `log /${p.pattern}/`,
+        name: probe.name ?? `log /${probe.pattern}/`,
         type: "log",
         ok,
-        expected: `a log line matching /${p.pattern}/`,
+        expected: `a log line matching /${probe.pattern}/`,
         got: ok ? "a matching line" : "no matching line",
       };
     }),

@@ -32,35 +32,35 @@ export const tcpKind = defineKind({
   readiness: {
     schema: readiness,
     listed: '"tcp"',
-    describe: (r, port) =>
-      `tcp ${port} accepts a connection${r.expect !== undefined ? ` and answers ${JSON.stringify(r.expect)}` : ""}`,
+    describe: (readiness, port) =>
+      `tcp ${port} accepts a connection${readiness.expect !== undefined ? ` and answers ${JSON.stringify(readiness.expect)}` : ""}`,
     asks: "tcp",
-    async wait(r, t) {
-      if (t.offline) {
-        const ready = await waitInNetns(t.netns, r.send, r.expect, t.deadlineMs);
+    async wait(readiness, target) {
+      if (target.offline) {
+        const ready = await waitInNetns(target.netns, readiness.send, readiness.expect, target.deadlineMs);
         return { ready, attempts: 1, via: IN_NETNS };
       }
       let last: string | undefined;
-      const { ready, attempts } = await pollReady(t, async () => {
-        const a = await tcpExchange(t.hostPort!, r.send, r.expect, 2000);
+      const { ready, attempts } = await pollReady(target, async () => {
+        const a = await tcpExchange(target.hostPort!, readiness.send, readiness.expect, 2000);
         last = a.connected ? `answered ${JSON.stringify(a.answer.slice(0, 80))}` : "connection refused";
-        return tcpHeld(a, r.expect);
+        return tcpHeld(a, readiness.expect);
       });
-      return { ready, attempts, via: `127.0.0.1:${t.hostPort}`, last };
+      return { ready, attempts, via: `127.0.0.1:${target.hostPort}`, last };
     },
   },
   probe: {
     schema: probe,
     listed: '"tcp"',
-    checkAll: eachProbe(async (p, t) => {
-      const a = t.offline
-        ? await exchangeInNetns(t.netns, p.send)
-        : await tcpExchange(t.hostPort!, p.send, p.expect, 5000);
+    checkAll: eachProbe(async (probe, target) => {
+      const a = target.offline
+        ? await exchangeInNetns(target.netns, probe.send)
+        : await tcpExchange(target.hostPort!, probe.send, probe.expect, 5000);
       return {
-        name: p.name ?? `tcp ${t.port}`,
+        name: probe.name ?? `tcp ${target.port}`,
         type: "tcp",
-        ok: tcpHeld(a, p.expect),
-        expected: p.expect === undefined ? "a connection" : JSON.stringify(p.expect),
+        ok: tcpHeld(a, probe.expect),
+        expected: probe.expect === undefined ? "a connection" : JSON.stringify(probe.expect),
         got: a.connected ? JSON.stringify(a.answer.slice(0, 200)) : "connection refused",
       };
     }),

@@ -57,12 +57,15 @@ export const checkRunPublisher = definePublisher({
       return { outcome: "failed", id: opts.checkRunId };
     }
   },
-  describe: (s) => `check run ${s.outcome}${s.id ? ` (#${s.id})` : ""}`,
+  describe: (outcome) => `check run ${outcome.outcome}${outcome.id ? ` (#${outcome.id})` : ""}`,
   outputs: {
-    "check-run-id": { description: "ID of the check run, empty when none was created.", value: (s) => s.id },
+    "check-run-id": {
+      description: "ID of the check run, empty when none was created.",
+      value: (outcome) => outcome.id,
+    },
     "check-run-url": {
       description: "Web URL of the check run, empty when none was created.",
-      value: (s) => s.url,
+      value: (outcome) => outcome.url,
     },
   },
 });

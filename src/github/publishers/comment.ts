@@ -71,11 +71,11 @@ export const commentPublisher = definePublisher({
       client.reserve = 0;
     }
   },
-  describe: (s) => `comment ${s.outcome}${s.id ? ` (#${s.id})` : ""}`,
+  describe: (outcome) => `comment ${outcome.outcome}${outcome.id ? ` (#${outcome.id})` : ""}`,
   outputs: {
     "comment-id": {
       description: "ID of the PR comment created or updated, empty when none was posted.",
-      value: (s) => s.id,
+      value: (outcome) => outcome.id,
     },
   },
 });

@@ -49,6 +49,8 @@ export const issuePublisher = definePublisher({
     }
   },
   // Said only where it applies: most runs are on a pull request, where it never does.
-  describe: (s) =>
-    s.outcome === "not-applicable" ? undefined : `tracking issue ${s.outcome}${s.id ? ` (#${s.id})` : ""}`,
+  describe: (outcome) =>
+    outcome.outcome === "not-applicable"
+      ? undefined
+      : `tracking issue ${outcome.outcome}${outcome.id ? ` (#${outcome.id})` : ""}`,
 });

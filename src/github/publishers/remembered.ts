@@ -14,24 +14,24 @@ const NEWEST_COMMITS = 5;
  */
 export async function rememberedCommentId(
   client: GitHubClient,
-  t: { owner: string; repo: string; name: string },
-  pr: { number: number; headSha: string; previousSha?: string },
+  target: { owner: string; repo: string; name: string },
+  pull: { number: number; headSha: string; previousSha?: string },
 ): Promise<number | undefined> {
   const tried = new Set<string>();
   const on = async (sha: string) => {
     tried.add(sha);
-    for (const r of await listCheckRuns(client, t, sha)) {
+    for (const r of await listCheckRuns(client, target, sha)) {
       const id = commentIdOf(r.external_id);
       if (id !== undefined) return id;
     }
     return undefined;
   };
   try {
-    for (const sha of [pr.previousSha, pr.headSha]) {
+    for (const sha of [pull.previousSha, pull.headSha]) {
       const id = sha && !tried.has(sha) ? await on(sha) : undefined;
       if (id !== undefined) return id;
     }
-    const newest = (await newestCommits(client, t, pr.number)).filter((sha) => !tried.has(sha));
+    const newest = (await newestCommits(client, target, pull.number)).filter((sha) => !tried.has(sha));
     for (const sha of newest.slice(0, NEWEST_COMMITS)) {
       const id = await on(sha);
       if (id !== undefined) return id;

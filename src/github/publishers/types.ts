@@ -126,7 +126,7 @@ export interface Publisher<
 
 /** Declares a publisher, keeping its name, options and outcomes as literal types (for PublishResult). */
 export function definePublisher<const N extends string, const O extends OptionTable, const A extends string>(
-  p: Publisher<N, O, A>,
+  publisher: Publisher<N, O, A>,
 ): Publisher<N, O, A> {
-  return p;
+  return publisher;
 }

@@ -56,9 +56,9 @@ export function measuredCredentials(
   return { uid: ids.uid, gid: ids.gid, caps: [...held].filter((c) => bound.has(c)) };
 }
 
-export function sameCredentials(a: Credentials, b: Credentials): boolean {
+export function sameCredentials(first: Credentials, second: Credentials): boolean {
   const caps = (c: Credentials) => [...c.caps].sort().join(",");
-  return a.uid === b.uid && a.gid === b.gid && caps(a) === caps(b);
+  return first.uid === second.uid && first.gid === second.gid && caps(first) === caps(second);
 }
 
 /** The effective uid:gid most of the subject's processes run as (ties: the earliest process's). */

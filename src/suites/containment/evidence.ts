@@ -137,7 +137,7 @@ export interface GradeTarget {
 export type Outcome = Pick<CaseResult, "status" | "message" | "evidence"> & { remediation?: string };
 
 /** A case's grader: pure over the evidence, never touching the subject. */
-export type Grader = (ev: ContainmentEvidence, t: GradeTarget) => Outcome;
+export type Grader = (evidence: ContainmentEvidence, target: GradeTarget) => Outcome;
 
 export const CAP_NAMES = [
   "CHOWN",
@@ -193,7 +193,7 @@ export function decodeCaps(hex: string): string[] {
   return out;
 }
 
-export const normCap = (c: string) => c.trim().toUpperCase().replace(/^CAP_/, "");
+export const normCap = (capability: string) => capability.trim().toUpperCase().replace(/^CAP_/, "");
 
 export const pass = (message: string, evidence: Record<string, unknown> = {}): Outcome => ({
   status: "pass",
@@ -213,14 +213,15 @@ export const skip = (message: string, evidence: Record<string, unknown> = {}): O
   evidence,
 });
 
-export function observed(ev: ContainmentEvidence): ProbeEvidence | undefined {
-  return "error" in ev.probe ? undefined : ev.probe;
+export function observed(evidence: ContainmentEvidence): ProbeEvidence | undefined {
+  return "error" in evidence.probe ? undefined : evidence.probe;
 }
 
-export function unobservedReason(ev: ContainmentEvidence, what = "the subject's processes"): string {
-  if ("error" in ev.probe) return `the trusted probe could not observe ${what}: ${ev.probe.error}`;
-  if (ev.probe.processes.length === 0) return `the trusted probe saw no process of the subject`;
-  return `the trusted probe could not read ${what}${lsmRefusal(ev)}`;
+export function unobservedReason(evidence: ContainmentEvidence, what = "the subject's processes"): string {
+  if ("error" in evidence.probe)
+    return `the trusted probe could not observe ${what}: ${evidence.probe.error}`;
+  if (evidence.probe.processes.length === 0) return `the trusted probe saw no process of the subject`;
+  return `the trusted probe could not read ${what}${lsmRefusal(evidence)}`;
 }
 
 /**
@@ -237,75 +238,80 @@ function lsmRefusal(ev: ContainmentEvidence): string {
 }
 
 /** The processes whose `field` the probe read; undefined when it read none (nothing to judge). */
-export function procs(ev: ContainmentEvidence, field: string): ProcessEvidence[] | undefined {
-  const p = observed(ev);
+export function procs(evidence: ContainmentEvidence, field: string): ProcessEvidence[] | undefined {
+  const p = observed(evidence);
   const readable = p?.processes.filter((x) => x.status[field] !== undefined) ?? [];
   return readable.length > 0 ? readable : undefined;
 }
 
 /** Processes the probe could not read `what` of, named for the evidence. */
-export function unreadablePids(ev: ContainmentEvidence, what: (p: ProcessEvidence) => boolean): number[] {
+export function unreadablePids(
+  evidence: ContainmentEvidence,
+  what: (process: ProcessEvidence) => boolean,
+): number[] {
   return (
-    observed(ev)
+    observed(evidence)
       ?.processes.filter(what)
       .map((p) => p.pid) ?? []
   );
 }
 
 /** A task as a case names it: its process, and the thread when it is not the process's leader. */
-export function taskName(p: ProcessEvidence): string {
-  return p.threadOf === undefined ? String(p.pid) : `${p.threadOf} (thread ${p.pid})`;
+export function taskName(process: ProcessEvidence): string {
+  return process.threadOf === undefined ? String(process.pid) : `${process.threadOf} (thread ${process.pid})`;
 }
 
 /** How many processes the tasks are, and their other threads: "2 processes", "1 process and 3 more threads". */
-export function countTasks(ps: readonly ProcessEvidence[]): string {
-  const threads = ps.filter((p) => p.threadOf !== undefined).length;
-  const n = ps.length - threads;
+export function countTasks(processes: readonly ProcessEvidence[]): string {
+  const threads = processes.filter((p) => p.threadOf !== undefined).length;
+  const n = processes.length - threads;
   const more = threads ? ` and ${threads} more thread${threads === 1 ? "" : "s"}` : "";
   return `${n} process${n === 1 ? "" : "es"}${more}`;
 }
 
-export function firstField(v: string | undefined): string {
-  return (v ?? "").split(/\s+/)[0] ?? "";
+export function firstField(value: string | undefined): string {
+  return (value ?? "").split(/\s+/)[0] ?? "";
 }
 
 /** Capabilities the subject's processes can hold: from inspect, plus any bounding set measured. */
-export function heldCapabilities(ev: ContainmentEvidence): Set<string> {
-  const i = ev.inspect;
+export function heldCapabilities(evidence: ContainmentEvidence): Set<string> {
+  const i = evidence.inspect;
   if (i.privileged) return new Set(CAP_NAMES);
   const drop = i.capDrop.map(normCap);
   const base = drop.includes("ALL") ? [] : i.defaults.capabilities.filter((c) => !drop.includes(c));
   const held = new Set([...base, ...i.capAdd.map(normCap)]);
   if (held.has("ALL")) return new Set(CAP_NAMES);
-  for (const p of observed(ev)?.processes ?? [])
+  for (const p of observed(evidence)?.processes ?? [])
     for (const c of decodeCaps(p.status.CapBnd ?? "0")) held.add(c);
   return held;
 }
 
 /** The allotted writable roots as declared, and where the subject's own links put them. */
-export function allottedRoots(ev: ContainmentEvidence, t: GradeTarget): string[] {
-  const resolved = observed(ev)?.resolvedRoots ?? {};
-  return [...new Set([...t.writableRoots, ...t.writableRoots.flatMap((r) => resolved[r] ?? [])])];
+export function allottedRoots(evidence: ContainmentEvidence, target: GradeTarget): string[] {
+  const resolved = observed(evidence)?.resolvedRoots ?? {};
+  return [...new Set([...target.writableRoots, ...target.writableRoots.flatMap((r) => resolved[r] ?? [])])];
 }
 
-export function mountsOf(ev: ContainmentEvidence, t: GradeTarget): ClassifiedMount[] | undefined {
-  const p = observed(ev);
+export function mountsOf(evidence: ContainmentEvidence, target: GradeTarget): ClassifiedMount[] | undefined {
+  const p = observed(evidence);
   if (!p || p.mountinfo.length === 0) return undefined;
   return classifyMounts(
     parseMountinfo(p.mountinfo),
-    ev.inspect,
-    allottedRoots(ev, t),
-    maskedPaths(ev),
-    readonlyPaths(ev),
-    t.allowedHostPaths ?? [],
+    evidence.inspect,
+    allottedRoots(evidence, target),
+    maskedPaths(evidence),
+    readonlyPaths(evidence),
+    target.allowedHostPaths ?? [],
     p.sockets ?? [],
   );
 }
 
-export function maskedPaths(ev: ContainmentEvidence): string[] {
-  return [...new Set([...ev.inspect.defaults.maskedPaths, ...(ev.inspect.maskedPaths ?? [])])];
+export function maskedPaths(evidence: ContainmentEvidence): string[] {
+  return [...new Set([...evidence.inspect.defaults.maskedPaths, ...(evidence.inspect.maskedPaths ?? [])])];
 }
 
-export function readonlyPaths(ev: ContainmentEvidence): string[] {
-  return [...new Set([...ev.inspect.defaults.readonlyPaths, ...(ev.inspect.readonlyPaths ?? [])])];
+export function readonlyPaths(evidence: ContainmentEvidence): string[] {
+  return [
+    ...new Set([...evidence.inspect.defaults.readonlyPaths, ...(evidence.inspect.readonlyPaths ?? [])]),
+  ];
 }

@@ -8,24 +8,28 @@ import type { ContainmentEvidence, GradeTarget, Outcome } from "./evidence.js";
 import { GRADERS } from "./graders/index.js";
 
 /** One CaseResult per containment case, in the catalogue's order. */
-export function gradeContainment(ev: ContainmentEvidence, t: GradeTarget, collectMs = 0): CaseResult[] {
+export function gradeContainment(
+  evidence: ContainmentEvidence,
+  target: GradeTarget,
+  collectMs = 0,
+): CaseResult[] {
   const cases = CONTAINMENT_SUITE.cases;
   return cases.map(({ id }) => {
     const started = performance.now();
     let out: Outcome;
     try {
-      out = GRADERS[id](ev, t);
+      out = GRADERS[id](evidence, target);
     } catch (err) {
       out = { status: "error", message: `grader failed: ${(err as Error).message}`, evidence: {} };
     }
     // A case left unobserved because the report did not verify is an error, not a quiet skip.
-    if (out.status === "skip" && "error" in ev.probe && ev.probe.unverified)
+    if (out.status === "skip" && "error" in evidence.probe && evidence.probe.unverified)
       out = { ...out, status: "error" };
-    out = distrusted(id, out, ev);
+    out = distrusted(id, out, evidence);
     return {
       id,
       suite: "containment",
-      subject: t.subject,
+      subject: target.subject,
       status: out.status,
       severity: "fail",
       // Evidence is collected once for all cases: each carries an equal share of that time plus its

@@ -77,23 +77,27 @@ const size = (b: number) => (b >= GIB ? `${(b / GIB).toFixed(1)} GiB` : `${Math.
  * below the host's CPUs or a cpuset of fewer CPUs than it has (CIS 5.10, 5.11, 5.28).
  */
 export function limitBounds(
-  i: InspectEvidence,
+  inspect: InspectEvidence,
   pidMax?: number,
 ): { missing: string[]; unbounded: string[]; bounds: string[] } {
-  const host = i.engineHost?.memoryBytes ? i.engineHost : undefined;
+  const host = inspect.engineHost?.memoryBytes ? inspect.engineHost : undefined;
   const out = { missing: [] as string[], unbounded: [] as string[], bounds: [] as string[] };
-  if (i.memory <= 0) out.missing.push("memory");
-  else if (host && i.memory >= host.memoryBytes)
-    out.unbounded.push(`memory ${size(i.memory)} is at or above the host's ${size(host.memoryBytes)}`);
-  else out.bounds.push(`memory ${size(i.memory)}${host ? ` of the host's ${size(host.memoryBytes)}` : ""}`);
+  if (inspect.memory <= 0) out.missing.push("memory");
+  else if (host && inspect.memory >= host.memoryBytes)
+    out.unbounded.push(`memory ${size(inspect.memory)} is at or above the host's ${size(host.memoryBytes)}`);
+  else
+    out.bounds.push(
+      `memory ${size(inspect.memory)}${host ? ` of the host's ${size(host.memoryBytes)}` : ""}`,
+    );
   const ceiling = pidMax ?? PID_MAX_LIMIT;
   const ceilingName = pidMax
     ? `the host's pid_max ${pidMax}`
     : `the kernel's largest pid_max ${PID_MAX_LIMIT}`;
-  if (i.pidsLimit === null || i.pidsLimit <= 0) out.missing.push("pids");
-  else if (i.pidsLimit >= ceiling) out.unbounded.push(`pids ${i.pidsLimit} is at or above ${ceilingName}`);
-  else out.bounds.push(`pids ${i.pidsLimit} (below ${ceilingName})`);
-  const cpu = cpuBound(i, host?.cpus);
+  if (inspect.pidsLimit === null || inspect.pidsLimit <= 0) out.missing.push("pids");
+  else if (inspect.pidsLimit >= ceiling)
+    out.unbounded.push(`pids ${inspect.pidsLimit} is at or above ${ceilingName}`);
+  else out.bounds.push(`pids ${inspect.pidsLimit} (below ${ceilingName})`);
+  const cpu = cpuBound(inspect, host?.cpus);
   if (cpu.kind === "missing") out.missing.push("cpu");
   else out[cpu.kind === "bound" ? "bounds" : "unbounded"].push(cpu.text);
   return out;

@@ -80,10 +80,10 @@ function lsmSummary(ev: ContainmentEvidence, labels: readonly string[]): string 
 }
 
 /** The seccomp outcome, failed too (or instead) when AppArmor or SELinux confinement is off. */
-export function withLsm(ev: ContainmentEvidence, seccomp: Outcome): Outcome {
-  const { pid, ipc } = ev.inspect.modes;
-  const settings = lsmSettingProblems(ev.inspect.securityOpt, pid === "host" || ipc === "host");
-  const labels = (observed(ev)?.processes ?? []).filter((p) => p.lsm !== undefined);
+export function withLsm(collected: ContainmentEvidence, seccomp: Outcome): Outcome {
+  const { pid, ipc } = collected.inspect.modes;
+  const settings = lsmSettingProblems(collected.inspect.securityOpt, pid === "host" || ipc === "host");
+  const labels = (observed(collected)?.processes ?? []).filter((p) => p.lsm !== undefined);
   const measured = labels.flatMap((p) => {
     const why = unconfinedLabel(p.lsm!);
     return why ? [`process ${taskName(p)}: ${why}`] : [];
@@ -91,15 +91,15 @@ export function withLsm(ev: ContainmentEvidence, seccomp: Outcome): Outcome {
   // The profile the engine launched it under, where the host has AppArmor: unconfined is a
   // finding even when the probe could not read the label (the settings may not say it).
   const recorded =
-    ev.inspect.appArmorProfile === "unconfined" &&
-    hostLsms(ev.inspect.engineHost?.securityOptions)?.includes("apparmor") &&
+    collected.inspect.appArmorProfile === "unconfined" &&
+    hostLsms(collected.inspect.engineHost?.securityOptions)?.includes("apparmor") &&
     !measured.length &&
     !settings.some((x) => x.includes("apparmor"))
       ? ["the engine launched it AppArmor unconfined"]
       : [];
   const problems = [...settings, ...measured, ...recorded];
   const label = lsmSummary(
-    ev,
+    collected,
     labels.map((p) => p.lsm!),
   );
   const evidence = {

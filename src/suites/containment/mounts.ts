@@ -129,8 +129,8 @@ export function parseHostPathAllowance(spec: string): HostPathAllowance {
   return { path: normalHostPath(m[1]!), readOnly: m[2] !== "rw" };
 }
 
-export function normalHostPath(p: string): string {
-  const n = path.posix.normalize(p);
+export function normalHostPath(hostPath: string): string {
+  const n = path.posix.normalize(hostPath);
   return n.length > 1 ? n.replace(/\/+$/, "") : n;
 }
 
@@ -220,10 +220,10 @@ function hostPathProblem(
  * Decided from the engine's record of the mount, never from the filesystem that holds it (on a
  * tmpfs such as a runner's /run or /dev/shm the kernel shows it as one more tmpfs).
  */
-export function boundHostPath(m: InspectEvidence["mounts"][number]): string | undefined {
-  if (m.type === "bind") return m.source;
-  const o = m.volumeOptions;
-  if (m.type !== "volume" || !o?.device) return undefined;
+export function boundHostPath(mount: InspectEvidence["mounts"][number]): string | undefined {
+  if (mount.type === "bind") return mount.source;
+  const o = mount.volumeOptions;
+  if (mount.type !== "volume" || !o?.device) return undefined;
   return o.o?.split(",").some((x) => x.trim() === "bind" || x.trim() === "rbind") ? o.device : undefined;
 }
 

@@ -417,32 +417,32 @@ function pathList(paths: readonly string[]): string {
 /**
  * The subject probe: in the host's PID namespace (where a subject with its own cannot see it),
  * reading the subject's processes through the subject's own procfs; as the uid:gid and with the
- * capabilities `l` says, no-new-privileges, read-only root; no network, or, to ask whether the
+ * capabilities `launch` says, no-new-privileges, read-only root; no network, or, to ask whether the
  * engine answers there, the subject's (the report still leaves only by the probe's own output, which
  * nothing in that network can reach).
  */
-export function probeOptions(owner: string, image: string, l: ProbeLaunch): ProbeSpec {
+export function probeOptions(owner: string, image: string, launch: ProbeLaunch): ProbeSpec {
   const spec = trustedProbe(
     owner,
     image,
     { name: "da-probe", text: PROBE_SCRIPT },
     {
-      user: `${l.uid}:${l.gid}`,
+      user: `${launch.uid}:${launch.gid}`,
       env: {
-        DA_ID: l.subjectId,
-        DA_MATCH: l.match,
-        DA_ROOT: String(l.rootPid),
-        DA_MODE: l.mode ?? "full",
+        DA_ID: launch.subjectId,
+        DA_MATCH: launch.match,
+        DA_ROOT: String(launch.rootPid),
+        DA_MODE: launch.mode ?? "full",
         DA_NONCE: randomBytes(6).toString("hex"),
-        DA_ROOTS: pathList(l.writableRoots),
-        DA_EXISTS: pathList(l.existsPaths),
-        ...(l.reach ? reachEnv(l.reach) : {}),
+        DA_ROOTS: pathList(launch.writableRoots),
+        DA_EXISTS: pathList(launch.existsPaths),
+        ...(launch.reach ? reachEnv(launch.reach) : {}),
       },
-      namespaces: { pid: "host", net: l.reach ? `container:${l.subjectId}` : "none" },
-      caps: l.caps,
+      namespaces: { pid: "host", net: launch.reach ? `container:${launch.subjectId}` : "none" },
+      caps: launch.caps,
     },
   );
-  return l.reach ? { ...spec, timeoutMs: spec.timeoutMs + reachDeadlineMs(l.reach) } : spec;
+  return launch.reach ? { ...spec, timeoutMs: spec.timeoutMs + reachDeadlineMs(launch.reach) } : spec;
 }
 
 export function hostProbeOptions(owner: string, image: string): ProbeSpec {

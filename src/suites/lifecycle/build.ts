@@ -35,8 +35,8 @@ export interface Built {
   dockerfile?: DockerfileSource;
 }
 
-export async function buildSubject(c: CaseContext): Promise<Built> {
-  return c.subject.image ? usePrebuilt(c, c.subject.image) : buildFromDockerfile(c);
+export async function buildSubject(context: CaseContext): Promise<Built> {
+  return context.subject.image ? usePrebuilt(context, context.subject.image) : buildFromDockerfile(context);
 }
 
 /** A prebuilt image (e.g. docker/build-push-action's `load: true`), its pinned ID verified first. */

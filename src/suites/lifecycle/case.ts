@@ -27,32 +27,32 @@ export interface CaseContext {
 export const EXCERPT_BYTES = 4096;
 
 /** Where a network "none" subject's HTTP checks run from: a probe in its network namespace. */
-export function netnsTarget(c: CaseContext, containerId: string): NetnsTarget {
+export function netnsTarget(context: CaseContext, containerId: string): NetnsTarget {
   return {
-    engine: c.engine,
-    owner: c.owner,
-    probeImage: c.probeImage,
+    engine: context.engine,
+    owner: context.owner,
+    probeImage: context.probeImage,
     containerId,
-    port: c.subject.port,
-    signal: c.signal,
+    port: context.subject.port,
+    signal: context.signal,
   };
 }
 
 /** What a check kind (readiness or probe) runs against: the subject's container and its port. */
 export function checkTarget(
-  c: CaseContext,
+  context: CaseContext,
   containerId: string,
   hostPort: number | undefined,
   deadlineMs: number,
 ): CheckTarget {
   return {
-    engine: c.engine,
-    signal: c.signal,
+    engine: context.engine,
+    signal: context.signal,
     containerId,
-    port: c.subject.port,
+    port: context.subject.port,
     hostPort,
-    offline: c.subject.network === "none",
-    netns: netnsTarget(c, containerId),
+    offline: context.subject.network === "none",
+    netns: netnsTarget(context, containerId),
     deadlineMs,
   };
 }

@@ -63,8 +63,8 @@ export async function exitFactsOn(engine: Engine, state: ContainerState): Promis
 }
 
 /** The engine's RFC 3339 times carry nanoseconds, which Date.parse does not read: keep milliseconds. */
-export function parseTime(t: string | undefined): number {
-  return Date.parse((t ?? "").replace(/(\.\d{3})\d+/, "$1"));
+export function parseTime(time: string | undefined): number {
+  return Date.parse((time ?? "").replace(/(\.\d{3})\d+/, "$1"));
 }
 
 /**
@@ -127,22 +127,22 @@ export function exitMeaning(exitCode: number, log = ""): string | undefined {
  * "exited with code 127 (a command was not found)". When the engine's times do not give the run
  * time, `observedMs` (start request to exit seen) bounds it; `log` decides what 255 means.
  */
-export function describeExit(f: ExitFacts, observedMs?: number, log?: string): string {
+export function describeExit(facts: ExitFacts, observedMs?: number, log?: string): string {
   const after =
-    f.ranMs !== undefined
-      ? ` after ${formatMs(f.ranMs)}`
+    facts.ranMs !== undefined
+      ? ` after ${formatMs(facts.ranMs)}`
       : observedMs !== undefined
         ? ` within ${formatMs(observedMs)} of its start`
         : "";
-  const restarts = f.restartCount > 0 ? ` (restarted ${f.restartCount} time(s))` : "";
-  if (f.oomKilled) return `was OOM-killed (exit ${f.exitCode})${after}${restarts}`;
-  if (f.oomUnreported)
-    return `was killed by SIGKILL (exit ${f.exitCode})${after}${restarts}, most likely by the kernel's OOM killer (${f.oomUnreported})`;
-  if (f.causeUnknown)
-    return `${f.signal ? `was killed by ${f.signal}` : "exited"} (exit ${f.exitCode})${after}${restarts}, for a cause not established: ${f.causeUnknown}`;
-  if (f.signal) return `was killed by ${f.signal} (exit ${f.exitCode})${after}${restarts}`;
-  const meaning = exitMeaning(f.exitCode, log);
-  return `exited with code ${f.exitCode}${meaning ? ` (${meaning})` : ""}${after}${restarts}`;
+  const restarts = facts.restartCount > 0 ? ` (restarted ${facts.restartCount} time(s))` : "";
+  if (facts.oomKilled) return `was OOM-killed (exit ${facts.exitCode})${after}${restarts}`;
+  if (facts.oomUnreported)
+    return `was killed by SIGKILL (exit ${facts.exitCode})${after}${restarts}, most likely by the kernel's OOM killer (${facts.oomUnreported})`;
+  if (facts.causeUnknown)
+    return `${facts.signal ? `was killed by ${facts.signal}` : "exited"} (exit ${facts.exitCode})${after}${restarts}, for a cause not established: ${facts.causeUnknown}`;
+  if (facts.signal) return `was killed by ${facts.signal} (exit ${facts.exitCode})${after}${restarts}`;
+  const meaning = exitMeaning(facts.exitCode, log);
+  return `exited with code ${facts.exitCode}${meaning ? ` (${meaning})` : ""}${after}${restarts}`;
 }
 
 function formatMs(ms: number): string {
@@ -300,14 +300,14 @@ function accessDenied(line: string, writableRoots: readonly string[]): Omit<Know
  */
 export async function missingInterpreter(
   engine: Engine,
-  id: string,
+  containerId: string,
   log: string,
 ): Promise<KnownCause | undefined> {
   const line = log.split(/\r?\n/).find((l) => EXEC_FAILED.test(l));
   const m = line ? EXEC_FAILED.exec(line) : undefined;
   const file = m?.[1];
   if (!line || !file) return undefined;
-  const head = await engine.readFile(id, file, 256).catch(() => undefined);
+  const head = await engine.readFile(containerId, file, 256).catch(() => undefined);
   if (!head) return undefined;
   const found = /exec format error/i.test(m[2]!) ? unrunnableFormat(file, head) : noInterpreter(file, head);
   return found && { ...found, line };
@@ -356,9 +356,9 @@ function unrunnableFormat(file: string, head: Buffer): Omit<KnownCause, "line"> 
 }
 
 /** The last lines of the subject's log, redacted and bounded; never throws. */
-export async function logExcerpt(engine: Engine, id: string): Promise<string> {
+export async function logExcerpt(engine: Engine, containerId: string): Promise<string> {
   try {
-    const { stdout, stderr } = await engine.logs(id, LOG_EXCERPT_LINES);
+    const { stdout, stderr } = await engine.logs(containerId, LOG_EXCERPT_LINES);
     const text = redact(`${stdout}${stderr}`);
     return text.length > EXCERPT_BYTES ? `…${text.slice(-EXCERPT_BYTES)}` : text;
   } catch (err) {

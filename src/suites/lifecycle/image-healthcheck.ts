@@ -38,16 +38,16 @@ export interface ImageCheckResult {
  * a command that does not exist fails at once.
  */
 export async function holdImageCheck(
-  c: CaseContext,
+  context: CaseContext,
   containerId: string,
   check: ImageHealthcheck,
 ): Promise<ImageCheckResult> {
-  const end = Date.now() + Math.max(c.subject.startupTimeoutMs, check.startPeriodMs);
-  const timeoutMs = Math.min(check.timeoutMs, c.subject.startupTimeoutMs);
+  const end = Date.now() + Math.max(context.subject.startupTimeoutMs, check.startPeriodMs);
+  const timeoutMs = Math.min(check.timeoutMs, context.subject.startupTimeoutMs);
   let runs = 0;
   let delay = 250;
   for (;;) {
-    const { exitCode, output } = await runOnce(c, containerId, check.argv, timeoutMs);
+    const { exitCode, output } = await runOnce(context, containerId, check.argv, timeoutMs);
     runs++;
     const base = {
       name: "the image's HEALTHCHECK",
@@ -57,12 +57,12 @@ export async function holdImageCheck(
     };
     if (exitCode === 0) return { ...base, ok: true, expected: "exit 0", got: "exit 0" };
     const cannotRun = exitCode === 126 || exitCode === 127 || NOT_FOUND.test(output);
-    if (cannotRun || (runs >= check.retries && Date.now() + delay > end) || c.signal.aborted) {
+    if (cannotRun || (runs >= check.retries && Date.now() + delay > end) || context.signal.aborted) {
       const said = output.trim().split("\n").slice(-3).join(" / ").slice(0, 300);
       const how = exitCode === -1 ? "no exit code" : `exit ${exitCode}`;
       return { ...base, ok: false, expected: "exit 0", got: `${how}${said ? ` (${said})` : ""}` };
     }
-    await sleep(delay, c.signal);
+    await sleep(delay, context.signal);
     delay = Math.min(delay * 2, 2000);
   }
 }

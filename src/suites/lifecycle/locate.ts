@@ -123,16 +123,16 @@ function inventoryLine(c: CaseResult, inv: InventorySource): number | undefined 
 
 /** A failing (or erroring) case's location, from the subject's sources; the case's own wins. */
 export function locateCase(
-  c: CaseResult,
+  result: CaseResult,
   subject: Subject,
   sources: { dockerfile?: DockerfileSource; inventory?: InventorySource },
 ): Location | undefined {
-  if (c.location) return c.location;
+  if (result.location) return result.location;
   const df = sources.dockerfile;
-  const instruction = df && dockerfileLine(c, subject, finalStage(df.parsed, subject.build?.target));
+  const instruction = df && dockerfileLine(result, subject, finalStage(df.parsed, subject.build?.target));
   if (df && instruction) return { path: df.path, line: instruction.line };
   const inv = sources.inventory;
-  if (!inv) return df && c.id === "lifecycle.build" ? { path: df.path } : undefined;
-  const line = inventoryLine(c, inv);
+  if (!inv) return df && result.id === "lifecycle.build" ? { path: df.path } : undefined;
+  const line = inventoryLine(result, inv);
   return { path: inv.path, ...(line ? { line } : {}) };
 }

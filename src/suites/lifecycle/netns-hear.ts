@@ -12,10 +12,10 @@ echo "@@tls $({ printf "$DA_HELLO"; sleep 1.5; } | hear)"
 `;
 
 /** speaks.ts's three exchanges from inside the namespace (a subject on network "none"). */
-export async function hearInNetns(t: NetnsTarget): Promise<Exchanges> {
+export async function hearInNetns(target: NetnsTarget): Promise<Exchanges> {
   const hello = [...CLIENT_HELLO].map((b) => `\\${b.toString(8).padStart(3, "0")}`).join("");
   const stdout = await runInNetns(
-    t,
+    target,
     HEAR,
     { DA_HTTP: HTTP_REQUEST, DA_HELLO: hello },
     3 * 2000 + PROBE_MARGIN_MS,

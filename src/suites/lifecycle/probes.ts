@@ -15,20 +15,20 @@ import {
 } from "./image-healthcheck.js";
 
 export async function checkProbes(
-  c: CaseContext,
+  context: CaseContext,
   containerId: string,
   hostPort: number | undefined,
   healthcheck?: ImageHealthcheck,
 ): Promise<Draft> {
-  const { subject } = c;
+  const { subject } = context;
   const imageCheck = imageCheckToHold(subject, healthcheck);
   // Nothing declared, nothing to hold: a pass that says so (an empty list is not drift).
   if (subject.probes.length === 0 && !imageCheck)
     return { status: "pass", message: "no probes declared", evidence: { probes: [] } };
-  const target = checkTarget(c, containerId, hostPort, subject.startupTimeoutMs);
+  const target = checkTarget(context, containerId, hostPort, subject.startupTimeoutMs);
   const [declared, image] = await Promise.all([
     checkDeclared(subject.probes, target),
-    imageCheck ? holdImageCheck(c, containerId, imageCheck) : undefined,
+    imageCheck ? holdImageCheck(context, containerId, imageCheck) : undefined,
   ]);
   const results: (ProbeResult | ImageCheckResult)[] = [...declared, ...(image ? [image] : [])];
   const failed = results.filter((r) => !r.ok);

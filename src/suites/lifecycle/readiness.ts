@@ -15,10 +15,17 @@ export interface WaitTarget {
 }
 
 /** One line naming the strategy, for messages: "GET /health answers 200", "tcp 6379 answers +PONG". */
-export function describeReadiness(r: Readiness, port: number): string {
-  return readinessKind(r).describe(r, port);
+export function describeReadiness(readiness: Readiness, port: number): string {
+  return readinessKind(readiness).describe(readiness, port);
 }
 
-export function waitUntilReady(c: CaseContext, r: Readiness, t: WaitTarget): Promise<WaitOutcome> {
-  return readinessKind(r).wait(r, checkTarget(c, t.containerId, t.hostPort, t.deadlineMs));
+export function waitUntilReady(
+  context: CaseContext,
+  readiness: Readiness,
+  target: WaitTarget,
+): Promise<WaitOutcome> {
+  return readinessKind(readiness).wait(
+    readiness,
+    checkTarget(context, target.containerId, target.hostPort, target.deadlineMs),
+  );
 }

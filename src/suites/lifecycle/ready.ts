@@ -34,8 +34,8 @@ export interface Ready {
   inspect?: ContainerView;
 }
 
-export async function startAndWaitReady(c: CaseContext, containerId: string): Promise<Ready> {
-  const { engine, subject, signal } = c;
+export async function startAndWaitReady(context: CaseContext, containerId: string): Promise<Ready> {
+  const { engine, subject, signal } = context;
   const readiness = readinessOf(subject);
   const started = Date.now();
   try {
@@ -44,7 +44,7 @@ export async function startAndWaitReady(c: CaseContext, containerId: string): Pr
     // The engine refused to start it (executable not found, bad user, ...): the subject's fault,
     // unless the engine itself is gone or the run was cancelled.
     if (!(err instanceof EngineError) || err.kind !== "engine") throw err;
-    return notRunning(c, containerId, readiness, started, err.message);
+    return notRunning(context, containerId, readiness, started, err.message);
   }
   let hostPort: number | undefined;
   // The port is published on bridge whatever the strategy: probes use it after readiness.
@@ -52,7 +52,7 @@ export async function startAndWaitReady(c: CaseContext, containerId: string): Pr
     const info = await engine.inspect(containerId, signal);
     hostPort = info.ports[`${subject.port}/tcp`]?.[0]?.port || undefined;
     // An exited container has no published ports: that is a crash, not a missing EXPOSE.
-    if (!info.state.running) return notRunning(c, containerId, readiness, started);
+    if (!info.state.running) return notRunning(context, containerId, readiness, started);
     if (!hostPort) {
       return {
         draft: {
@@ -67,15 +67,15 @@ export async function startAndWaitReady(c: CaseContext, containerId: string): Pr
   const deadlineMs = subject.startupTimeoutMs;
   const waiting = describeReadiness(readiness, subject.port);
   const outcome = await withHeartbeat(
-    c.log,
+    context.log,
     (ms) =>
       `  ready: waiting until ${waiting} (${Math.round(ms / 1000)} s of ${Math.round(deadlineMs / 1000)} s)`,
-    () => readyOrExited(c, readiness, { containerId, hostPort, deadlineMs }),
+    () => readyOrExited(context, readiness, { containerId, hostPort, deadlineMs }),
   );
   // Whatever the race said, the engine's state decides whether the subject is still running.
   const state = await engine.inspect(containerId, signal);
-  if (!state.state.running) return notRunning(c, containerId, readiness, started, undefined, state);
-  if (outcome === "exited") return notRunning(c, containerId, readiness, started, undefined, state);
+  if (!state.state.running) return notRunning(context, containerId, readiness, started, undefined, state);
+  if (outcome === "exited") return notRunning(context, containerId, readiness, started, undefined, state);
   const what = waiting;
   const evidence = {
     readiness,
@@ -92,7 +92,7 @@ export async function startAndWaitReady(c: CaseContext, containerId: string): Pr
       draft: { status: "pass", message: `ready: ${what} after ${evidence.waitedMs} ms`, evidence },
     };
   }
-  return notReady(c, { containerId, hostPort, deadlineMs, readiness, outcome, evidence, what });
+  return notReady(context, { containerId, hostPort, deadlineMs, readiness, outcome, evidence, what });
 }
 
 /** Running but not ready by the deadline: what it last answered, where it listens, what it speaks. */

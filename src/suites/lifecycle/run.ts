@@ -24,7 +24,7 @@ import { resolveUser } from "./user.js";
 
 export interface SubjectRunContext extends CaseContext {
   suites: ReadonlySet<SuiteName>;
-  severity: (id: CaseId) => "fail" | "warn";
+  severity: (caseId: CaseId) => "fail" | "warn";
   /** Report start, for phase offsets. */
   t0: number;
   removeImages: boolean;
@@ -390,10 +390,10 @@ class SubjectDeadline extends Error {
   }
 }
 
-/** A signal that aborts with SubjectDeadline after `ms` (its timer keeps no process alive). */
-export function subjectDeadline(ms: number): AbortSignal {
+/** A signal that aborts with SubjectDeadline after `durationMs` (its timer keeps no process alive). */
+export function subjectDeadline(durationMs: number): AbortSignal {
   const c = new AbortController();
-  setTimeout(() => c.abort(new SubjectDeadline(ms)), ms).unref();
+  setTimeout(() => c.abort(new SubjectDeadline(durationMs)), durationMs).unref();
   return c.signal;
 }
 

@@ -84,31 +84,31 @@ function shownBytes(b: Buffer): string {
 }
 
 /** What the three exchanges say the port speaks; undefined when it answered HTTP after all. */
-export function classifySpeech(x: Exchanges, port: number): Speech | undefined {
-  if (x.http.subarray(0, 5).toString("latin1") === "HTTP/") return undefined;
-  if (isTlsRecord(x.tls) || isTlsRecord(x.http))
+export function classifySpeech(exchanges: Exchanges, port: number): Speech | undefined {
+  if (exchanges.http.subarray(0, 5).toString("latin1") === "HTTP/") return undefined;
+  if (isTlsRecord(exchanges.tls) || isTlsRecord(exchanges.http))
     return {
       kind: "tls",
       note: `port ${port} answers a TLS handshake, not plain HTTP: it serves TLS (HTTPS) only`,
       fix: `serve plain HTTP on ${port} for the checks (terminate TLS in front of the service, or add a plain health port and point the inventory's port and readiness at it), or declare readiness { "type": "tcp" } for a TLS-only port`,
     };
   // Its SETTINGS come unasked (the server's preface) or in answer to the request.
-  if (isHttp2Settings(x.banner) || isHttp2Settings(x.http))
+  if (isHttp2Settings(exchanges.banner) || isHttp2Settings(exchanges.http))
     return {
       kind: "http2",
       note: `port ${port} sends HTTP/2 frames, not an HTTP/1.1 answer: it speaks HTTP/2 only (an h2c or gRPC server)`,
       fix: `serve an HTTP/1.1 health endpoint for the checks (a second port the inventory's port and readiness point at), or declare readiness { "type": "tcp" } for an HTTP/2-only port`,
     };
-  if (x.banner.length > 0)
+  if (exchanges.banner.length > 0)
     return {
       kind: "banner",
-      note: `port ${port} does not speak HTTP: it greets every connection with ${isMostlyText(x.banner) ? shownText(x.banner) : `binary bytes (${shownBytes(x.banner)})`}, another protocol's banner`,
+      note: `port ${port} does not speak HTTP: it greets every connection with ${isMostlyText(exchanges.banner) ? shownText(exchanges.banner) : `binary bytes (${shownBytes(exchanges.banner)})`}, another protocol's banner`,
       fix: `point the inventory's port at the service's HTTP port, or declare the readiness it does support (tcp, with send/expect for its protocol)`,
     };
-  if (x.http.length > 0)
+  if (exchanges.http.length > 0)
     return {
       kind: "other",
-      note: `port ${port} answers an HTTP request with ${isMostlyText(x.http) ? shownText(x.http) : `bytes that are not HTTP (${shownBytes(x.http)})`}`,
+      note: `port ${port} answers an HTTP request with ${isMostlyText(exchanges.http) ? shownText(exchanges.http) : `bytes that are not HTTP (${shownBytes(exchanges.http)})`}`,
       fix: `point the inventory's port at the service's HTTP port, or declare the readiness it does support (tcp, with send/expect for its protocol)`,
     };
   return {

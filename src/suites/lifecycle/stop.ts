@@ -10,16 +10,16 @@ import { ENGINE_STOP_SIGNAL } from "./image-config.js";
 import { withHeartbeat } from "./progress.js";
 
 export async function stopSubject(
-  c: CaseContext,
+  context: CaseContext,
   containerId: string,
   signal = ENGINE_STOP_SIGNAL,
 ): Promise<Draft> {
-  const { engine, subject } = c;
+  const { engine, subject } = context;
   const graceSec = Math.ceil(subject.stopTimeoutMs / 1000);
   const started = Date.now();
   // How it ended is the engine's fact (the kill found it running, or not), never the duration.
   const outcome = await withHeartbeat(
-    c.log,
+    context.log,
     (ms) =>
       `  stop: waiting for the subject to exit after ${signal} (${Math.round(ms / 1000)} s of its ${graceSec} s grace)`,
     () => engine.stop(containerId, graceSec),

@@ -177,29 +177,29 @@ export class StatusLog {
     return s;
   }
 
-  private vertex(f: ReturnType<typeof decodeFields>): void {
-    const s = this.step(str(f, 1));
-    s.name = str(f, 3) || s.name;
+  private vertex(fields: ReturnType<typeof decodeFields>): void {
+    const s = this.step(str(fields, 1));
+    s.name = str(fields, 3) || s.name;
     const step = (state: BuildStepEvent["state"]) => this.onStep({ name: this.mask(s.name), state });
-    if (!s.shown && (has(f, 5) || bool(f, 4))) {
+    if (!s.shown && (has(fields, 5) || bool(fields, 4))) {
       s.shown = true;
       this.emit(`#${s.n} ${this.mask(s.name)}`);
-      if (!bool(f, 4)) step("running");
+      if (!bool(fields, 4)) step("running");
     }
-    if (has(f, 5)) s.started ??= seconds(f, 5);
-    if (bool(f, 4) && !s.cached) {
+    if (has(fields, 5)) s.started ??= seconds(fields, 5);
+    if (bool(fields, 4) && !s.cached) {
       s.cached = true;
       this.emit(`#${s.n} CACHED`);
       step("cached");
     }
-    const error = str(f, 7);
+    const error = str(fields, 7);
     if (error && !s.error) {
       s.error = this.mask(error);
       this.emit(`#${s.n} ERROR: ${s.error}`);
       step("failed");
     }
-    if (has(f, 6) && s.durationMs === undefined) {
-      s.durationMs = s.started !== undefined ? Math.round((seconds(f, 6) - s.started) * 1000) : 0;
+    if (has(fields, 6) && s.durationMs === undefined) {
+      s.durationMs = s.started !== undefined ? Math.round((seconds(fields, 6) - s.started) * 1000) : 0;
       if (!s.cached && !s.error) {
         this.emit(`#${s.n} DONE ${(s.durationMs / 1000).toFixed(1)}s`);
         step("done");
@@ -207,9 +207,9 @@ export class StatusLog {
     }
   }
 
-  private output(f: ReturnType<typeof decodeFields>): void {
-    const s = this.step(str(f, 1));
-    const text = all(f, 4)[0]?.toString("utf8") ?? "";
+  private output(fields: ReturnType<typeof decodeFields>): void {
+    const s = this.step(str(fields, 1));
+    const text = all(fields, 4)[0]?.toString("utf8") ?? "";
     s.outputTail = (s.outputTail + text).slice(-STEP_OUTPUT_LIMIT);
     for (const line of text.split(/\r?\n/)) if (line.trim()) this.emit(`#${s.n} ${this.mask(line)}`);
   }

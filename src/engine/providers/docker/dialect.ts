@@ -30,7 +30,7 @@ export interface DockerDialect {
    */
   hear(
     doc: ContainerInspect,
-    nameOf: (id: string) => Promise<string>,
+    nameOf: (containerId: string) => Promise<string>,
     request: EngineRequest,
   ): Promise<ContainerInspect>;
   /**

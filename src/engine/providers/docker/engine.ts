@@ -130,7 +130,7 @@ export class DockerEngine implements Engine {
    */
   private call<T>(
     what: string,
-    fn: (signal: AbortSignal) => Promise<T>,
+    operation: (signal: AbortSignal) => Promise<T>,
     timeoutMs?: number,
     outer?: AbortSignal,
     sample = timeoutMs === undefined,
@@ -146,13 +146,13 @@ export class DockerEngine implements Engine {
     return this.inflight.track(
       this.load.track(
         () =>
-          this.whileRestarting(what, end, (from) => withTimeout(what, () => end() - from, fn, outer)).catch(
-            (err: unknown) => {
-              const converted = toEngineError(what, err);
-              if (converted.kind === "unreachable") this.sawOutage(converted.message);
-              throw converted;
-            },
-          ),
+          this.whileRestarting(what, end, (from) =>
+            withTimeout(what, () => end() - from, operation, outer),
+          ).catch((err: unknown) => {
+            const converted = toEngineError(what, err);
+            if (converted.kind === "unreachable") this.sawOutage(converted.message);
+            throw converted;
+          }),
         sample,
         kind,
       ),
@@ -448,18 +448,18 @@ export class DockerEngine implements Engine {
    * record of the container, not from the answer alone: started after all (the answer was lost), a
    * refusal the engine recorded against the container (the subject's), or the engine's own fault.
    */
-  async start(id: string, signal?: AbortSignal): Promise<void> {
-    if (this.limited.has(id) && (await this.facts().catch(() => undefined))?.reportsOomKills) {
-      await this.exits.follow(id).catch(() => undefined); // unfollowed: the event log is read instead
+  async start(containerId: string, signal?: AbortSignal): Promise<void> {
+    if (this.limited.has(containerId) && (await this.facts().catch(() => undefined))?.reportsOomKills) {
+      await this.exits.follow(containerId).catch(() => undefined); // unfollowed: the event log is read instead
       const count = hostOomKills(await this.engineHost().catch(() => undefined));
-      if (count !== undefined) this.oomKillsBefore.set(id, count);
+      if (count !== undefined) this.oomKillsBefore.set(containerId, count);
     }
     try {
       await this.call(
-        `start ${short(id)}`,
+        `start ${short(containerId)}`,
         (abortSignal) =>
           this.docker
-            .getContainer(id)
+            .getContainer(containerId)
             .start({ abortSignal })
             .then(() => undefined),
         undefined,
@@ -469,7 +469,7 @@ export class DockerEngine implements Engine {
       );
     } catch (err) {
       if (!(err instanceof EngineError) || err.kind === "aborted") throw err;
-      const record = await this.inspectRaw(id).catch(() => undefined);
+      const record = await this.inspectRaw(containerId).catch(() => undefined);
       if (record && startedAt(record)) return;
       if (record && refusedByRuntime(err, record)) throw err;
       throw new EngineError(
@@ -480,10 +480,10 @@ export class DockerEngine implements Engine {
     }
   }
 
-  async inspect(id: string, signal?: AbortSignal): Promise<ContainerView> {
+  async inspect(containerId: string, signal?: AbortSignal): Promise<ContainerView> {
     const { dialect, facts } = await this.dialect();
     const doc = await dialect.hear(
-      await this.inspectRaw(id, signal),
+      await this.inspectRaw(containerId, signal),
       (ref) => this.nameOf(ref),
       (method, path, body, inner) =>
         this.call(
@@ -512,8 +512,8 @@ export class DockerEngine implements Engine {
   }
 
   /** Why an OOM kill is likely though no event says so: the kernel's count moved while it ran. */
-  private async kernelCountedOom(id: string): Promise<string | undefined> {
-    const before = this.oomKillsBefore.get(id);
+  private async kernelCountedOom(containerId: string): Promise<string | undefined> {
+    const before = this.oomKillsBefore.get(containerId);
     const now = hostOomKills(await this.engineHost().catch(() => undefined));
     if (before === undefined || now === undefined || now <= before) return undefined;
     return `the engine recorded no OOM kill, but the host's kernel counted ${now - before} since its start; the engine misses a kill that comes as the container starts`;
@@ -645,24 +645,24 @@ export class DockerEngine implements Engine {
   }
 
   /** The inspect document as the engine returned it. */
-  inspectRaw(id: string, signal?: AbortSignal): Promise<ContainerInspect> {
+  inspectRaw(containerId: string, signal?: AbortSignal): Promise<ContainerInspect> {
     return this.call(
-      `inspect ${short(id)}`,
+      `inspect ${short(containerId)}`,
       (abortSignal) =>
-        readThroughRace(() => this.docker.getContainer(id).inspect({ abortSignal }), abortSignal),
+        readThroughRace(() => this.docker.getContainer(containerId).inspect({ abortSignal }), abortSignal),
       undefined,
       signal,
     );
   }
 
-  private async nameOf(id: string): Promise<string> {
-    return (await this.inspectRaw(id)).Name.replace(/^\//, "");
+  private async nameOf(containerId: string): Promise<string> {
+    return (await this.inspectRaw(containerId)).Name.replace(/^\//, "");
   }
 
-  pause(id: string, signal?: AbortSignal): Promise<void> {
+  pause(containerId: string, signal?: AbortSignal): Promise<void> {
     return this.call(
-      `pause ${short(id)}`,
-      (abortSignal) => this.docker.getContainer(id).pause({ abortSignal }),
+      `pause ${short(containerId)}`,
+      (abortSignal) => this.docker.getContainer(containerId).pause({ abortSignal }),
       undefined,
       signal,
     );
@@ -672,15 +672,15 @@ export class DockerEngine implements Engine {
    * Docker and Podman both answer 500 for a container that is not paused, each in its own words:
    * what the container's state is decides, not the message.
    */
-  async unpause(id: string): Promise<boolean> {
+  async unpause(containerId: string): Promise<boolean> {
     try {
-      await this.call(`unpause ${short(id)}`, (abortSignal) =>
-        this.docker.getContainer(id).unpause({ abortSignal }),
+      await this.call(`unpause ${short(containerId)}`, (abortSignal) =>
+        this.docker.getContainer(containerId).unpause({ abortSignal }),
       );
       return true;
     } catch (err) {
       if ((err as EngineError).statusCode === 404) throw err;
-      const state = await this.inspectRaw(id).catch(() => undefined);
+      const state = await this.inspectRaw(containerId).catch(() => undefined);
       if (state && !state.State.Paused) return false;
       throw err;
     }
@@ -693,33 +693,33 @@ export class DockerEngine implements Engine {
    * the stop took, which a loaded engine or client stretches. The grace is counted here from the
    * signal's answer, so the subject gets at least the whole of it.
    */
-  async stop(id: string, graceSec: number): Promise<StopOutcome> {
-    const doc = await this.inspectRaw(id);
+  async stop(containerId: string, graceSec: number): Promise<StopOutcome> {
+    const doc = await this.inspectRaw(containerId);
     if (!doc.State?.Running) return "not running";
     const stopSignal = (doc.Config as { StopSignal?: string } | undefined)?.StopSignal || "SIGTERM";
-    if (!(await this.kill(id, stopSignal))) return "not running";
-    const exited = await withTimeout(`wait ${short(id)}`, graceSec * 1000, (abortSignal) =>
-      this.waitCall(id, abortSignal),
+    if (!(await this.kill(containerId, stopSignal))) return "not running";
+    const exited = await withTimeout(`wait ${short(containerId)}`, graceSec * 1000, (abortSignal) =>
+      this.waitCall(containerId, abortSignal),
     ).then(
       () => true,
       (err: unknown) => {
         if (err instanceof EngineError && err.kind === "timeout") return false;
-        throw toEngineError(`wait ${short(id)}`, err);
+        throw toEngineError(`wait ${short(containerId)}`, err);
       },
     );
-    if (exited || !(await this.kill(id, "SIGKILL"))) return "exited";
-    await this.wait(id, DEFAULT_CALL_TIMEOUT_MS);
+    if (exited || !(await this.kill(containerId, "SIGKILL"))) return "exited";
+    await this.wait(containerId, DEFAULT_CALL_TIMEOUT_MS);
     return "killed";
   }
 
   /** Sends `signal` to its first process; false when it was not running (nothing received it). */
-  private async kill(id: string, signal: string): Promise<boolean> {
+  private async kill(containerId: string, signal: string): Promise<boolean> {
     // A kill this engine sent explains a SIGKILL exit: the host's OOM count is then no evidence.
-    this.oomKillsBefore.delete(id);
+    this.oomKillsBefore.delete(containerId);
     try {
-      return await this.call(`kill ${short(id)} with ${signal}`, (abortSignal) =>
+      return await this.call(`kill ${short(containerId)} with ${signal}`, (abortSignal) =>
         this.docker
-          .getContainer(id)
+          .getContainer(containerId)
           .kill({ signal, abortSignal })
           .then(
             () => true,
@@ -734,31 +734,36 @@ export class DockerEngine implements Engine {
       // running containers ... container state improper", met when it exited just as the grace
       // ran out): whether it still runs is asked of the engine, not read from its words.
       if (!(err instanceof EngineError) || err.kind !== "engine" || err.statusCode !== 500) throw err;
-      if ((await this.inspectRaw(id)).State?.Running) throw err;
+      if ((await this.inspectRaw(containerId)).State?.Running) throw err;
       return false;
     }
   }
 
-  private waitCall(id: string, abortSignal: AbortSignal): Promise<number> {
+  private waitCall(containerId: string, abortSignal: AbortSignal): Promise<number> {
     return this.docker
-      .getContainer(id)
+      .getContainer(containerId)
       .wait({ abortSignal })
       .then((r: { StatusCode: number }) => r.StatusCode);
   }
 
-  wait(id: string, timeoutMs: number, signal?: AbortSignal): Promise<number> {
-    return this.call(`wait ${short(id)}`, (abortSignal) => this.waitCall(id, abortSignal), timeoutMs, signal);
+  wait(containerId: string, timeoutMs: number, signal?: AbortSignal): Promise<number> {
+    return this.call(
+      `wait ${short(containerId)}`,
+      (abortSignal) => this.waitCall(containerId, abortSignal),
+      timeoutMs,
+      signal,
+    );
   }
 
   /**
    * One regular file from a container's filesystem (it need not be running), at most `maxBytes`;
    * undefined when it is missing or not a regular file.
    */
-  async readFile(id: string, path: string, maxBytes = 1024 * 1024): Promise<Buffer | undefined> {
+  async readFile(containerId: string, path: string, maxBytes = 1024 * 1024): Promise<Buffer | undefined> {
     try {
-      const tar = await this.call(`read ${path} in ${short(id)}`, async (abortSignal) => {
+      const tar = await this.call(`read ${path} in ${short(containerId)}`, async (abortSignal) => {
         const stream = (await this.docker
-          .getContainer(id)
+          .getContainer(containerId)
           .getArchive({ path, abortSignal } as { path: string })) as unknown as NodeJS.ReadableStream;
         const chunks: Buffer[] = [];
         let size = 0;
@@ -781,10 +786,15 @@ export class DockerEngine implements Engine {
    * either way at most LOG_KEPT_BYTES of each (./log-tail.ts), read as a stream, so a subject that
    * writes gigabytes costs the run no more memory than one that writes a line.
    */
-  async logs(id: string, tailLines?: number): Promise<{ stdout: string; stderr: string }> {
+  async logs(containerId: string, tailLines?: number): Promise<{ stdout: string; stderr: string }> {
     const whole = tailLines !== undefined && (await this.dialect()).dialect.tailDropsPartialLines;
-    const tail = await this.call(`logs ${short(id)}`, (abortSignal) =>
-      streamLogs(this.docker, id, tailLines === undefined || whole ? undefined : tailLines, abortSignal),
+    const tail = await this.call(`logs ${short(containerId)}`, (abortSignal) =>
+      streamLogs(
+        this.docker,
+        containerId,
+        tailLines === undefined || whole ? undefined : tailLines,
+        abortSignal,
+      ),
     );
     const { stdout, stderr } = tail.result();
     return whole
@@ -829,32 +839,32 @@ export class DockerEngine implements Engine {
   }
 
   async execCommand(
-    id: string,
+    containerId: string,
     argv: string[],
     timeoutMs: number,
     signal?: AbortSignal,
   ): Promise<{ exitCode: number; output: string }> {
     try {
-      return await this.execOnce(id, argv, timeoutMs, signal);
+      return await this.execOnce(containerId, argv, timeoutMs, signal);
     } catch (err) {
       // Docker refuses a stopped container with 409, Podman with 500 ("container state
       // improper"): both are said as Docker says it.
       if (!(err instanceof EngineError) || err.kind !== "engine" || err.statusCode === 409) throw err;
-      if ((await this.inspect(id, signal)).state.running) throw err;
-      throw new EngineError(`exec in ${short(id)}: the container is not running`, "engine", 409);
+      if ((await this.inspect(containerId, signal)).state.running) throw err;
+      throw new EngineError(`exec in ${short(containerId)}: the container is not running`, "engine", 409);
     }
   }
 
   private execOnce(
-    id: string,
+    containerId: string,
     argv: string[],
     timeoutMs: number,
     signal?: AbortSignal,
   ): Promise<{ exitCode: number; output: string }> {
     return this.call(
-      `exec in ${short(id)}`,
+      `exec in ${short(containerId)}`,
       async (abortSignal) => {
-        const exec = await this.docker.getContainer(id).exec({
+        const exec = await this.docker.getContainer(containerId).exec({
           Cmd: argv,
           AttachStdout: true,
           AttachStderr: true,
@@ -884,10 +894,10 @@ export class DockerEngine implements Engine {
    * its timeout, "removal already in progress") is tried again, briefly; what still stays is the
    * run's closing sweep's, which lists by the owner label.
    */
-  private async removeProbe(id: string): Promise<void> {
+  private async removeProbe(containerId: string): Promise<void> {
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
-        return await this.removeContainer(id);
+        return await this.removeContainer(containerId);
       } catch (err) {
         if ((err as EngineError).statusCode === 404) return;
         await sleep(100 * 2 ** attempt);
@@ -907,7 +917,7 @@ export class DockerEngine implements Engine {
    * keeps answering its /_ping, asked once per base allowance; when a ping goes unanswered the
    * listing ends as any call that timed out. A slow engine gives a slow listing, a dead one an ERROR.
    */
-  private async listing<T>(what: string, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  private async listing<T>(what: string, operation: (signal: AbortSignal) => Promise<T>): Promise<T> {
     const watch = new AbortController();
     const sent = Date.now();
     let silent: string | undefined;
@@ -918,7 +928,7 @@ export class DockerEngine implements Engine {
       });
     }, this.load.deadlineMs(this.callTimeoutMs));
     try {
-      return await this.call(what, fn, MAX_CALL_TIMEOUT_MS, watch.signal, false);
+      return await this.call(what, operation, MAX_CALL_TIMEOUT_MS, watch.signal, false);
     } catch (err) {
       if (silent === undefined) throw err;
       throw new EngineError(
@@ -964,13 +974,14 @@ export class DockerEngine implements Engine {
    * (or still be under way): whether it is gone is asked of the engine, and one still there is
    * removed once more, on a fresh deadline.
    */
-  async removeContainer(id: string): Promise<void> {
+  async removeContainer(containerId: string): Promise<void> {
     // An engine whose forced removal stops with the grace period first (Podman): SIGKILL first.
-    if ((await this.dialect()).dialect.killBeforeRemove) await this.kill(id, "SIGKILL").catch(() => false);
+    if ((await this.dialect()).dialect.killBeforeRemove)
+      await this.kill(containerId, "SIGKILL").catch(() => false);
     const remove = () =>
-      this.call(`remove ${short(id)}`, (abortSignal) =>
+      this.call(`remove ${short(containerId)}`, (abortSignal) =>
         this.docker
-          .getContainer(id)
+          .getContainer(containerId)
           .remove({ force: true, v: true, abortSignal })
           .then(() => undefined),
       );
@@ -979,16 +990,16 @@ export class DockerEngine implements Engine {
     } catch (err) {
       // A refusal (a 404 included) is the caller's to judge; an unanswered call, the engine's record.
       if (!unanswered(err)) throw err;
-      if (await this.stillThere(id)) await remove();
+      if (await this.stillThere(containerId)) await remove();
     }
-    this.exits.forget(id);
-    this.limited.delete(id);
-    this.oomKillsBefore.delete(id);
+    this.exits.forget(containerId);
+    this.limited.delete(containerId);
+    this.oomKillsBefore.delete(containerId);
   }
 
   /** Whether the engine still shows the container (an unanswered inspect: assume it does). */
-  private stillThere(id: string): Promise<boolean> {
-    return this.inspectRaw(id).then(
+  private stillThere(containerId: string): Promise<boolean> {
+    return this.inspectRaw(containerId).then(
       () => true,
       (err: unknown) => !(err instanceof EngineError && err.statusCode === 404),
     );
@@ -1106,11 +1117,11 @@ function firstTarFile(tar: Buffer, maxBytes: number): Buffer | undefined {
   return tar.subarray(512, 512 + Math.min(size, maxBytes));
 }
 
-/** The last `n` lines of a text (a final newline ends the last line, it does not start another). */
-export function lastLines(text: string, n: number): string {
+/** The last `count` lines of a text (a final newline ends the last line, it does not start another). */
+export function lastLines(text: string, count: number): string {
   const lines = text.split("\n");
   const ended = text.endsWith("\n");
-  const kept = lines.slice(0, ended ? -1 : undefined).slice(-n);
+  const kept = lines.slice(0, ended ? -1 : undefined).slice(-count);
   return kept.length ? `${kept.join("\n")}${ended ? "\n" : ""}` : "";
 }
 

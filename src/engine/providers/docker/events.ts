@@ -33,27 +33,27 @@ export class ExitEvents {
 
   constructor(private readonly open: OpenEvents) {}
 
-  /** Follows `id` from now on; resolves once the stream is open (its start may be sent then). */
-  async follow(id: string): Promise<void> {
-    if (!this.followed.has(id)) this.followed.set(id, { oom: false });
+  /** Follows `containerId` from now on; resolves once the stream is open (its start may be sent then). */
+  async follow(containerId: string): Promise<void> {
+    if (!this.followed.has(containerId)) this.followed.set(containerId, { oom: false });
     this.broken = undefined;
     await this.connect();
   }
 
-  /** Stops following `id` (removed); with nothing followed the stream closes. */
-  forget(id: string): void {
-    this.followed.delete(id);
+  /** Stops following `containerId` (removed); with nothing followed the stream closes. */
+  forget(containerId: string): void {
+    this.followed.delete(containerId);
     if (this.followed.size === 0) this.close();
   }
 
   /**
-   * Whether the engine reported an OOM kill for `id`'s exit: true once its "oom" event is read,
+   * Whether the engine reported an OOM kill for `containerId`'s exit: true once its "oom" event is read,
    * false once its "die" was read and `windowMs` passed without one (a notice logged after the exit
    * arrives within that), undefined when it is not known: not followed, its "die" not read within
    * `dieWithinMs`, or the stream broke and could not resume.
    */
-  async oomKilled(id: string, windowMs: number, dieWithinMs: number): Promise<boolean | undefined> {
-    const seen = this.followed.get(id);
+  async oomKilled(containerId: string, windowMs: number, dieWithinMs: number): Promise<boolean | undefined> {
+    const seen = this.followed.get(containerId);
     if (!seen) return undefined;
     const giveUp = Date.now() + dieWithinMs;
     for (;;) {

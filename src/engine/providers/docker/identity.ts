@@ -35,12 +35,12 @@ export function identityFromPing(headers: IncomingHttpHeaders): EngineIdentity |
 }
 
 /** The identity /version gives; an engine that names no Podman component speaks as Docker. */
-export function identityFromVersion(v: Docker.DockerVersion): EngineIdentity {
-  const podman = (v.Components ?? []).find((c) => /podman/i.test(c.Name ?? ""));
+export function identityFromVersion(version: Docker.DockerVersion): EngineIdentity {
+  const podman = (version.Components ?? []).find((c) => /podman/i.test(c.Name ?? ""));
   return {
     product: podman ? "podman" : "docker",
-    version: podman?.Version || v.Version,
-    apiVersion: v.ApiVersion,
-    ...(v.Os ? { os: v.Os } : {}),
+    version: podman?.Version || version.Version,
+    apiVersion: version.ApiVersion,
+    ...(version.Os ? { os: version.Os } : {}),
   };
 }

@@ -42,24 +42,24 @@ export function decodeFields(buf: Buffer): Field[] {
   return out;
 }
 
-export function str(fields: Field[], no: number): string {
-  return fields.find((f) => f.no === no)?.bytes?.toString("utf8") ?? "";
+export function str(fields: Field[], fieldNumber: number): string {
+  return fields.find((f) => f.no === fieldNumber)?.bytes?.toString("utf8") ?? "";
 }
 
-export function has(fields: Field[], no: number): boolean {
-  return fields.some((f) => f.no === no);
+export function has(fields: Field[], fieldNumber: number): boolean {
+  return fields.some((f) => f.no === fieldNumber);
 }
 
-export function bool(fields: Field[], no: number): boolean {
-  return (fields.find((f) => f.no === no)?.varint ?? 0n) !== 0n;
+export function bool(fields: Field[], fieldNumber: number): boolean {
+  return (fields.find((f) => f.no === fieldNumber)?.varint ?? 0n) !== 0n;
 }
 
-export function num(fields: Field[], no: number): number {
-  return Number(fields.find((f) => f.no === no)?.varint ?? 0n);
+export function num(fields: Field[], fieldNumber: number): number {
+  return Number(fields.find((f) => f.no === fieldNumber)?.varint ?? 0n);
 }
 
-export function all(fields: Field[], no: number): Buffer[] {
-  return fields.filter((f) => f.no === no && f.bytes).map((f) => f.bytes!);
+export function all(fields: Field[], fieldNumber: number): Buffer[] {
+  return fields.filter((f) => f.no === fieldNumber && f.bytes).map((f) => f.bytes!);
 }
 
 function varint(n: number): Buffer {

@@ -24,28 +24,28 @@ function imageWords(cli: string, image: ReproduceImage): string {
   return `"$(${words.map(shellQuote).join(" ")})"`;
 }
 
-export function runLine(cli: string, s: LaunchSpec, image: ReproduceImage): string {
+export function runLine(cli: string, spec: LaunchSpec, image: ReproduceImage): string {
   const flags: string[] = [cli, "run", "--rm"];
   const add = (...words: (string | number)[]) => flags.push(...words.map((w) => shellQuote(String(w))));
-  if (s.user !== undefined) add("--user", s.user);
-  if (s.init) add("--init");
-  if (s.readOnlyRoot) add("--read-only");
-  for (const [dest, opts] of Object.entries(s.tmpfs)) add("--tmpfs", `${dest}:${opts}`);
-  for (const c of s.capabilities.drop) add("--cap-drop", c);
-  for (const c of s.capabilities.add) add("--cap-add", c);
-  if (s.noNewPrivileges) add("--security-opt", "no-new-privileges:true");
-  const ns = s.namespaces;
+  if (spec.user !== undefined) add("--user", spec.user);
+  if (spec.init) add("--init");
+  if (spec.readOnlyRoot) add("--read-only");
+  for (const [dest, opts] of Object.entries(spec.tmpfs)) add("--tmpfs", `${dest}:${opts}`);
+  for (const c of spec.capabilities.drop) add("--cap-drop", c);
+  for (const c of spec.capabilities.add) add("--cap-add", c);
+  if (spec.noNewPrivileges) add("--security-opt", "no-new-privileges:true");
+  const ns = spec.namespaces;
   if (ns.ipc) add("--ipc", ns.ipc);
   if (ns.cgroup) add("--cgroupns", ns.cgroup);
-  const l = s.limits;
+  const l = spec.limits;
   if (l.memoryBytes)
     add("--memory", `${l.memoryBytes}b`, "--memory-swap", `${l.memorySwapBytes ?? l.memoryBytes}b`);
   if (l.pids) add("--pids-limit", l.pids);
   if (l.nanoCpus) add("--cpus", l.nanoCpus / 1e9);
   if (ns.net && ns.net !== "bridge") add("--network", ns.net);
-  for (const p of s.publish) add("-p", `${p.hostIp ? `${p.hostIp}:` : ""}:${p.port}`);
-  if (s.stop) add("--stop-timeout", s.stop.timeoutSec);
-  for (const name of Object.keys(s.env)) add("-e", name);
-  const command = (s.command ?? []).map(shellQuote).join(" ");
+  for (const p of spec.publish) add("-p", `${p.hostIp ? `${p.hostIp}:` : ""}:${p.port}`);
+  if (spec.stop) add("--stop-timeout", spec.stop.timeoutSec);
+  for (const name of Object.keys(spec.env)) add("-e", name);
+  const command = (spec.command ?? []).map(shellQuote).join(" ");
   return `${flags.join(" ")} ${imageWords(cli, image)}${command ? ` ${command}` : ""}`;
 }

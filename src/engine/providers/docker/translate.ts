@@ -15,44 +15,44 @@ export type ContainerInspect = Docker.ContainerInspectInfo;
 export type ImageInspect = Docker.ImageInspectInfo;
 export type CreateOptions = Docker.ContainerCreateOptions;
 
-/** The create body for `s`: every setting of the spec, nothing the spec does not say. */
-export function createBody(s: LaunchSpec): CreateOptions {
-  const ports = s.publish.map((p) => [`${p.port}/tcp`, p.hostIp] as const);
-  const ns = s.namespaces;
-  const add = s.capabilities.add;
+/** The create body for `spec`: every setting of the spec, nothing the spec does not say. */
+export function createBody(spec: LaunchSpec): CreateOptions {
+  const ports = spec.publish.map((p) => [`${p.port}/tcp`, p.hostIp] as const);
+  const ns = spec.namespaces;
+  const add = spec.capabilities.add;
   return {
-    ...(s.name ? { name: s.name } : {}),
-    Image: s.image,
-    ...(s.user !== undefined ? { User: s.user } : {}),
-    Env: Object.entries(s.env).map(([k, v]) => `${k}=${v}`),
-    ...(s.entrypoint ? { Entrypoint: s.entrypoint } : {}),
-    ...(s.command ? { Cmd: s.command } : {}),
-    Labels: s.labels,
+    ...(spec.name ? { name: spec.name } : {}),
+    Image: spec.image,
+    ...(spec.user !== undefined ? { User: spec.user } : {}),
+    Env: Object.entries(spec.env).map(([k, v]) => `${k}=${v}`),
+    ...(spec.entrypoint ? { Entrypoint: spec.entrypoint } : {}),
+    ...(spec.command ? { Cmd: spec.command } : {}),
+    Labels: spec.labels,
     ExposedPorts: ports.length ? Object.fromEntries(ports.map(([p]) => [p, {}])) : undefined,
-    ...(s.stop ? { StopSignal: s.stop.signal, StopTimeout: s.stop.timeoutSec } : {}),
+    ...(spec.stop ? { StopSignal: spec.stop.signal, StopTimeout: spec.stop.timeoutSec } : {}),
     HostConfig: {
-      Init: s.init,
-      ReadonlyRootfs: s.readOnlyRoot,
-      CapDrop: s.capabilities.drop,
+      Init: spec.init,
+      ReadonlyRootfs: spec.readOnlyRoot,
+      CapDrop: spec.capabilities.drop,
       CapAdd: add.length > 0 ? add : undefined,
-      SecurityOpt: s.noNewPrivileges ? ["no-new-privileges:true"] : [],
+      SecurityOpt: spec.noNewPrivileges ? ["no-new-privileges:true"] : [],
       ...(ns.pid && ns.pid !== "private" ? { PidMode: ns.pid } : {}),
       ...(ns.ipc ? { IpcMode: ns.ipc } : {}),
       ...(ns.uts ? { UTSMode: ns.uts } : {}),
       ...(ns.cgroup ? { CgroupnsMode: ns.cgroup } : {}),
-      ...(s.limits.pids !== undefined ? { PidsLimit: s.limits.pids } : {}),
-      ...(s.limits.memoryBytes !== undefined ? { Memory: s.limits.memoryBytes } : {}),
-      ...(s.limits.memorySwapBytes !== undefined ? { MemorySwap: s.limits.memorySwapBytes } : {}),
-      ...(s.limits.nanoCpus !== undefined ? { NanoCpus: s.limits.nanoCpus } : {}),
-      Tmpfs: s.tmpfs,
+      ...(spec.limits.pids !== undefined ? { PidsLimit: spec.limits.pids } : {}),
+      ...(spec.limits.memoryBytes !== undefined ? { Memory: spec.limits.memoryBytes } : {}),
+      ...(spec.limits.memorySwapBytes !== undefined ? { MemorySwap: spec.limits.memorySwapBytes } : {}),
+      ...(spec.limits.nanoCpus !== undefined ? { NanoCpus: spec.limits.nanoCpus } : {}),
+      Tmpfs: spec.tmpfs,
       NetworkMode: ns.net,
       PortBindings: ports.length
         ? Object.fromEntries(ports.map(([p, ip]) => [p, [{ HostIp: ip, HostPort: "" }]]))
         : undefined,
-      LogConfig: s.logRotation
+      LogConfig: spec.logRotation
         ? {
             Type: "json-file",
-            Config: { "max-size": s.logRotation.maxSize, "max-file": String(s.logRotation.maxFiles) },
+            Config: { "max-size": spec.logRotation.maxSize, "max-file": String(spec.logRotation.maxFiles) },
           }
         : { Type: "json-file", Config: {} },
       RestartPolicy: { Name: "no" },
@@ -179,7 +179,7 @@ function dataRootOf(doc: ContainerInspect): { dataRoot?: string } {
   return {};
 }
 
-export function imageView(info: ImageInspect, tags: (t: string) => string): ImageView {
+export function imageView(info: ImageInspect, tags: (tag: string) => string): ImageView {
   const cfg = (info.Config ?? {}) as Loose;
   const view: ImageView = {
     id: info.Id,

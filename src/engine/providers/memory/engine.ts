@@ -107,7 +107,12 @@ export class MemoryEngine implements Engine {
     this.faults.push({ method, fault, times });
   }
 
-  private call<T>(method: EngineMethod, fn: () => T | Promise<T>, timeoutMs?: number, outer?: AbortSignal) {
+  private call<T>(
+    method: EngineMethod,
+    operation: () => T | Promise<T>,
+    timeoutMs?: number,
+    outer?: AbortSignal,
+  ) {
     this.calls.push(method);
     const i = this.faults.findIndex((f) => f.method === method && f.times > 0);
     const fault = i >= 0 ? this.faults[i]!.fault : undefined;
@@ -121,7 +126,7 @@ export class MemoryEngine implements Engine {
         if (fault === "fail") throw new EngineError(`${method}: injected failure`, "engine", 500);
         // Never answers: the call's own deadline (or the caller's signal) ends it, as with a real engine.
         if (fault === "hang") return new Promise<T>(() => undefined);
-        return Promise.resolve().then(fn);
+        return Promise.resolve().then(operation);
       },
       outer,
     );
@@ -258,51 +263,51 @@ export class MemoryEngine implements Engine {
     return id;
   }
 
-  private container(id: string): Container {
+  private container(containerId: string): Container {
     const c =
-      this.containers.get(id) ??
-      [...this.containers.values()].find((x) => x.name === id || x.id.startsWith(id));
-    if (!c) throw new EngineError(`no such container: ${id}`, "engine", 404);
+      this.containers.get(containerId) ??
+      [...this.containers.values()].find((x) => x.name === containerId || x.id.startsWith(containerId));
+    if (!c) throw new EngineError(`no such container: ${containerId}`, "engine", 404);
     return c;
   }
 
-  start(id: string, signal?: AbortSignal): Promise<void> {
-    return this.call("start", () => this.startNow(this.container(id)), undefined, signal);
+  start(containerId: string, signal?: AbortSignal): Promise<void> {
+    return this.call("start", () => this.startNow(this.container(containerId)), undefined, signal);
   }
 
-  private startNow(c: Container): void {
-    if (c.status === "running") return;
-    c.status = "running";
-    c.pid = 1000 + Math.floor(Math.random() * 30000);
-    c.startedAt = new Date().toISOString();
-    c.stdout += c.program.stdout;
-    c.stderr += c.program.stderr;
-    const exit = c.program.exit;
-    if (exit) c.timer = setTimeout(() => this.exit(c, exit.code), exit.afterMs).unref();
+  private startNow(container: Container): void {
+    if (container.status === "running") return;
+    container.status = "running";
+    container.pid = 1000 + Math.floor(Math.random() * 30000);
+    container.startedAt = new Date().toISOString();
+    container.stdout += container.program.stdout;
+    container.stderr += container.program.stderr;
+    const exit = container.program.exit;
+    if (exit) container.timer = setTimeout(() => this.exit(container, exit.code), exit.afterMs).unref();
   }
 
-  private exit(c: Container, code: number): void {
-    if (c.status !== "running") return;
-    clearTimeout(c.timer);
-    c.status = "exited";
-    c.paused = false;
-    c.exitCode = code;
-    c.pid = 0;
-    c.finishedAt = new Date().toISOString();
-    c.exited.resolve(code);
+  private exit(container: Container, code: number): void {
+    if (container.status !== "running") return;
+    clearTimeout(container.timer);
+    container.status = "exited";
+    container.paused = false;
+    container.exitCode = code;
+    container.pid = 0;
+    container.finishedAt = new Date().toISOString();
+    container.exited.resolve(code);
   }
 
-  inspect(id: string, signal?: AbortSignal): Promise<ContainerView> {
-    return this.call("inspect", () => viewOf(this.container(id), FACTS.defaults), undefined, signal);
+  inspect(containerId: string, signal?: AbortSignal): Promise<ContainerView> {
+    return this.call("inspect", () => viewOf(this.container(containerId), FACTS.defaults), undefined, signal);
   }
 
-  pause(id: string, signal?: AbortSignal): Promise<void> {
+  pause(containerId: string, signal?: AbortSignal): Promise<void> {
     return this.call(
       "pause",
       () => {
-        const c = this.container(id);
+        const c = this.container(containerId);
         if (c.status !== "running")
-          throw new EngineError(`pause ${id}: the container is not running`, "engine", 409);
+          throw new EngineError(`pause ${containerId}: the container is not running`, "engine", 409);
         c.paused = true;
       },
       undefined,
@@ -310,9 +315,9 @@ export class MemoryEngine implements Engine {
     );
   }
 
-  unpause(id: string): Promise<boolean> {
+  unpause(containerId: string): Promise<boolean> {
     return this.call("unpause", () => {
-      const c = this.container(id);
+      const c = this.container(containerId);
       const was = c.paused === true;
       c.paused = false;
       return was;
@@ -320,11 +325,11 @@ export class MemoryEngine implements Engine {
   }
 
   /** The stop signal; PID 1 without a handler (and no init) ignores it and is killed after the grace. */
-  stop(id: string, graceSec: number): Promise<StopOutcome> {
+  stop(containerId: string, graceSec: number): Promise<StopOutcome> {
     return this.call(
       "stop",
       async (): Promise<StopOutcome> => {
-        const c = this.container(id);
+        const c = this.container(containerId);
         if (c.status !== "running") return "not running";
         if (c.spec.init || c.program.handlesTerm) {
           this.exit(c, c.spec.init ? 143 : 0);
@@ -338,20 +343,20 @@ export class MemoryEngine implements Engine {
     );
   }
 
-  wait(id: string, timeoutMs: number, signal?: AbortSignal): Promise<number> {
-    return this.call("wait", () => this.container(id).exited.promise, timeoutMs, signal);
+  wait(containerId: string, timeoutMs: number, signal?: AbortSignal): Promise<number> {
+    return this.call("wait", () => this.container(containerId).exited.promise, timeoutMs, signal);
   }
 
-  readFile(id: string, file: string, maxBytes = 1024 * 1024): Promise<Buffer | undefined> {
+  readFile(containerId: string, file: string, maxBytes = 1024 * 1024): Promise<Buffer | undefined> {
     return this.call("readFile", () => {
-      const text = this.images.get(this.container(id).imageId)?.files[file];
+      const text = this.images.get(this.container(containerId).imageId)?.files[file];
       return text === undefined ? undefined : Buffer.from(text).subarray(0, maxBytes);
     });
   }
 
-  logs(id: string, tailLines?: number): Promise<{ stdout: string; stderr: string }> {
+  logs(containerId: string, tailLines?: number): Promise<{ stdout: string; stderr: string }> {
     return this.call("logs", () => {
-      const c = this.container(id);
+      const c = this.container(containerId);
       const tail = (s: string) =>
         tailLines === undefined
           ? s
@@ -364,12 +369,13 @@ export class MemoryEngine implements Engine {
   }
 
   /** Whatever runs in a running container answers as its image's healthAnswer says (exit 0 if none). */
-  execCommand(id: string, _argv: string[], timeoutMs: number, signal?: AbortSignal) {
+  execCommand(containerId: string, _argv: string[], timeoutMs: number, signal?: AbortSignal) {
     return this.call(
       "execCommand",
       () => {
-        const c = this.container(id);
-        if (c.status !== "running") throw new EngineError(`container ${id} is not running`, "engine", 409);
+        const c = this.container(containerId);
+        if (c.status !== "running")
+          throw new EngineError(`container ${containerId} is not running`, "engine", 409);
         return this.images.get(c.imageId)?.healthAnswer ?? { exitCode: 0, output: "" };
       },
       timeoutMs,
@@ -419,9 +425,9 @@ export class MemoryEngine implements Engine {
     );
   }
 
-  removeContainer(id: string): Promise<void> {
+  removeContainer(containerId: string): Promise<void> {
     return this.call("removeContainer", () => {
-      const c = this.container(id);
+      const c = this.container(containerId);
       this.exit(c, 137);
       this.containers.delete(c.id);
     });

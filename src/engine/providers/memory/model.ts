@@ -38,14 +38,14 @@ export function deferred(): Container["exited"] {
   return { promise, resolve };
 }
 
-export function imageMatches(i: { id: string; tags: string[] }, ref: string): boolean {
+export function imageMatches(image: { id: string; tags: string[] }, ref: string): boolean {
   if (!ref) return false;
   const tag = normalizeRef(ref.includes(":") || ref.includes("@") ? ref : `${ref}:latest`);
   return (
-    i.id === ref ||
-    i.id === `sha256:${ref}` ||
-    i.tags.includes(tag) ||
-    (ref.length >= 12 && i.id.slice(7).startsWith(ref))
+    image.id === ref ||
+    image.id === `sha256:${ref}` ||
+    image.tags.includes(tag) ||
+    (ref.length >= 12 && image.id.slice(7).startsWith(ref))
   );
 }
 
@@ -54,18 +54,18 @@ export function imageMatches(i: { id: string; tags: string[] }, ref: string): bo
  * label. As an engine reads them: every label must match, any one of several statuses.
  */
 export function matches(
-  o: { labels: Record<string, string>; tags?: string[]; status?: string; name?: string; id?: string },
+  object: { labels: Record<string, string>; tags?: string[]; status?: string; name?: string; id?: string },
   filters: ListFilters,
 ): boolean {
   return Object.entries(filters).every(([key, values]) =>
     values[key === "status" ? "some" : "every"]((v) => {
       if (key === "label") {
         const [k, val] = v.split(/=(.*)/s) as [string, string | undefined];
-        return k in o.labels && (val === undefined || o.labels[k] === val);
+        return k in object.labels && (val === undefined || object.labels[k] === val);
       }
-      if (key === "status") return o.status === v;
-      if (key === "name") return o.name?.includes(v) ?? false;
-      if (key === "id") return o.id?.startsWith(v) ?? false;
+      if (key === "status") return object.status === v;
+      if (key === "name") return object.name?.includes(v) ?? false;
+      if (key === "id") return object.id?.startsWith(v) ?? false;
       if (key === "reference") {
         const re = new RegExp(
           `^${v
@@ -73,44 +73,44 @@ export function matches(
             .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
             .join(".*")}$`,
         );
-        return (o.tags ?? []).some((t) => re.test(t));
+        return (object.tags ?? []).some((t) => re.test(t));
       }
       return false;
     }),
   );
 }
 
-export function listed(c: Container, images: Map<string, { tags: string[] }>): OwnedContainer {
+export function listed(container: Container, images: Map<string, { tags: string[] }>): OwnedContainer {
   return {
-    id: c.id,
-    names: [`/${c.name}`],
-    state: c.paused ? "paused" : c.status,
-    labels: c.spec.labels,
-    image: images.get(c.imageId)?.tags[0] ?? c.imageId,
-    created: c.created,
-    networkMode: c.spec.namespaces.net,
+    id: container.id,
+    names: [`/${container.name}`],
+    state: container.paused ? "paused" : container.status,
+    labels: container.spec.labels,
+    image: images.get(container.imageId)?.tags[0] ?? container.imageId,
+    created: container.created,
+    networkMode: container.spec.namespaces.net,
   };
 }
 
 /** Everything the spec asked for, applied: this engine ignores nothing. */
-export function viewOf(c: Container, defaults: EngineDefaults): ContainerView {
-  const s = c.spec;
-  const running = c.status === "running";
+export function viewOf(container: Container, defaults: EngineDefaults): ContainerView {
+  const s = container.spec;
+  const running = container.status === "running";
   const publish = (port: { port: number; hostIp: string }) => `${port.port}/tcp`;
   return {
-    id: c.id,
-    name: c.name,
+    id: container.id,
+    name: container.name,
     image: s.image,
-    imageId: c.imageId,
+    imageId: container.imageId,
     labels: s.labels,
     state: {
-      status: c.paused ? "paused" : c.status,
+      status: container.paused ? "paused" : container.status,
       running,
-      pid: c.pid,
-      exitCode: c.exitCode,
+      pid: container.pid,
+      exitCode: container.exitCode,
       oomKilled: false,
-      ...(c.startedAt ? { startedAt: c.startedAt } : {}),
-      ...(c.finishedAt ? { finishedAt: c.finishedAt } : {}),
+      ...(container.startedAt ? { startedAt: container.startedAt } : {}),
+      ...(container.finishedAt ? { finishedAt: container.finishedAt } : {}),
       restartCount: 0,
     },
     init: s.init,

@@ -52,7 +52,7 @@ function seccompAsFile(opt: string): string {
  */
 export async function podmanInspect(
   info: ContainerInspect,
-  nameOf: (id: string) => Promise<string>,
+  nameOf: (containerId: string) => Promise<string>,
   request: EngineRequest,
 ): Promise<ContainerInspect> {
   const host = { ...info.HostConfig } as ContainerInspect["HostConfig"] & Record<string, unknown>;
@@ -97,7 +97,7 @@ type Asked = { Sysctls?: Record<string, string>; DeviceCgroupRules?: string[] };
 const asked = new Map<string, Asked>();
 
 /** Kept at create: the sysctls and device cgroup rules the create body (as sent) asked for. */
-export function rememberAsked(id: string, body: CreateOptions): void {
+export function rememberAsked(containerId: string, body: CreateOptions): void {
   const hc = (body.HostConfig ?? {}) as Asked;
   const keep: Asked = {
     ...(isEmpty(hc.Sysctls) ? {} : { Sysctls: { ...hc.Sysctls } }),
@@ -105,7 +105,7 @@ export function rememberAsked(id: string, body: CreateOptions): void {
   };
   if (Object.keys(keep).length === 0) return;
   if (asked.size >= 1000) asked.delete(asked.keys().next().value!);
-  asked.set(id, keep);
+  asked.set(containerId, keep);
 }
 
 type Mount = NonNullable<ContainerInspect["Mounts"]>[number];

@@ -1,9 +1,9 @@
 import { decodeCaps, fail, type Grader, normCap, pass, procs, skip, unobservedReason } from "../evidence.js";
 
 /** The grader of containment.capabilities (its definition: src/cases/containment/capabilities.ts). */
-export const gradeCapabilities: Grader = (ev, t) => {
-  const allowed = new Set(t.allowedCapabilities.map(normCap));
-  const i = ev.inspect;
+export const gradeCapabilities: Grader = (measured, target) => {
+  const allowed = new Set(target.allowedCapabilities.map(normCap));
+  const i = measured.inspect;
   const added = i.capAdd.map(normCap);
   const dropsAll = i.capDrop.map(normCap).includes("ALL");
   // What inspect alone proves: the engine grants these whatever the probe sees.
@@ -20,7 +20,7 @@ export const gradeCapabilities: Grader = (ev, t) => {
     capDrop: i.capDrop,
     privileged: i.privileged,
   };
-  const ps = procs(ev, "CapBnd");
+  const ps = procs(measured, "CapBnd");
   if (ps) {
     const sets = ["CapEff", "CapPrm", "CapBnd", "CapAmb"] as const;
     const extra: Record<string, string[]> = {};
@@ -55,5 +55,5 @@ export const gradeCapabilities: Grader = (ev, t) => {
     );
   }
   if (inspectExtra.length > 0) return fail(`launch settings grant ${inspectExtra.join(", ")}`, evidence);
-  return skip(unobservedReason(ev), evidence);
+  return skip(unobservedReason(measured), evidence);
 };

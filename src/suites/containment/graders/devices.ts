@@ -1,8 +1,8 @@
 import { fail, type Grader, pass } from "../evidence.js";
 
 /** The grader of containment.devices (its definition: src/cases/containment/devices.ts). */
-export const gradeDevices: Grader = (ev) => {
-  const i = ev.inspect;
+export const gradeDevices: Grader = (measured) => {
+  const i = measured.inspect;
   const evidence = {
     devices: i.devices,
     deviceRequests: i.deviceRequests,

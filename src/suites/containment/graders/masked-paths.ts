@@ -11,10 +11,10 @@ import {
 } from "../evidence.js";
 
 /** The grader of containment.masked_paths (its definition: src/cases/containment/masked-paths.ts). */
-export const gradeMaskedPaths: Grader = (ev, t) => {
-  const i = ev.inspect;
-  const masked = maskedPaths(ev);
-  const ro = readonlyPaths(ev);
+export const gradeMaskedPaths: Grader = (measured, target) => {
+  const i = measured.inspect;
+  const masked = maskedPaths(measured);
+  const ro = readonlyPaths(measured);
   const evidence: Record<string, unknown> = {
     inspectMasked: i.maskedPaths,
     inspectReadonly: i.readonlyPaths,
@@ -22,10 +22,10 @@ export const gradeMaskedPaths: Grader = (ev, t) => {
   if (i.privileged) return fail("privileged: the engine masks nothing", evidence);
   if (i.maskedPaths !== null && i.maskedPaths.length === 0)
     return fail("no masked paths (systempaths=unconfined)", evidence);
-  const p = observed(ev);
-  const mounts = mountsOf(ev, t);
+  const p = observed(measured);
+  const mounts = mountsOf(measured, target);
   if (!p || !mounts || !p.rootReadable)
-    return skip(unobservedReason(ev, "the subject's /proc and /sys"), evidence);
+    return skip(unobservedReason(measured, "the subject's /proc and /sys"), evidence);
   const at = new Map(mounts.map((m) => [m.mountPoint, m]));
   const unmasked = masked.filter((x) => p.exists[x] && at.get(x)?.class !== "masking");
   const writable = ro.filter((x) => p.exists[x] && !at.get(x)?.options.includes("ro"));

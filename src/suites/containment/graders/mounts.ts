@@ -2,16 +2,16 @@ import { fail, type Grader, mountsOf, pass, skip, unobservedReason } from "../ev
 import { boundHostPath, judgeHostBinds, under } from "../mounts.js";
 
 /** The grader of containment.mounts (its definition: src/cases/containment/mounts.ts). */
-export const gradeMounts: Grader = (ev, t) => {
-  const declared = ev.inspect.mounts.map((m) => ({ ...m }));
-  const mounts = mountsOf(ev, t);
+export const gradeMounts: Grader = (measured, target) => {
+  const declared = measured.inspect.mounts.map((m) => ({ ...m }));
+  const mounts = mountsOf(measured, target);
   if (!mounts) {
     // Inspect alone proves a host bind that is not allowed, a writable volume and an engine socket.
     const bad = [
-      ...judgeHostBinds(ev.inspect, t.allowedHostPaths ?? [])
+      ...judgeHostBinds(measured.inspect, target.allowedHostPaths ?? [])
         .filter((b) => b.problem)
         .map((b) => `${b.destination}: ${b.problem}`),
-      ...ev.inspect.mounts
+      ...measured.inspect.mounts
         .filter((m) => boundHostPath(m) === undefined && (m.rw || /\.sock$/.test(m.source)))
         .map(
           (m) =>
@@ -24,7 +24,7 @@ export const gradeMounts: Grader = (ev, t) => {
         `launch settings mount ${bad.map((b) => b.split(":")[0]).join(", ")}: ${bad.join("; ")}`,
         evidence,
       );
-    return skip(unobservedReason(ev, "the subject's mounts"), evidence);
+    return skip(unobservedReason(measured, "the subject's mounts"), evidence);
   }
   const inventory = mounts.slice(0, MAX_LISTED).map((m) => ({
     mountPoint: m.mountPoint,

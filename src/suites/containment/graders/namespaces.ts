@@ -11,22 +11,22 @@ import {
 } from "../evidence.js";
 
 /** The grader of containment.namespaces (its definition: src/cases/containment/namespaces.ts). */
-export const gradeNamespaces: Grader = (ev) => {
-  const m = ev.inspect.modes;
+export const gradeNamespaces: Grader = (measured) => {
+  const m = measured.inspect.modes;
   const evidence: Record<string, unknown> = { modes: m };
-  const host = "error" in ev.host ? undefined : ev.host.ns;
+  const host = "error" in measured.host ? undefined : measured.host.ns;
   if (host) evidence.host = host;
-  if ("error" in ev.host) evidence.hostError = ev.host.error;
-  if (ev.others && "error" in ev.others) evidence.othersError = ev.others.error;
-  const p = observed(ev);
+  if ("error" in measured.host) evidence.hostError = measured.host.error;
+  if (measured.others && "error" in measured.others) evidence.othersError = measured.others.error;
+  const p = observed(measured);
   const readable = p?.processes.filter((x) => Object.keys(x.ns).length > 0) ?? [];
-  const unreadable = unreadablePids(ev, (x) => x.unreadable.includes("ns"));
+  const unreadable = unreadablePids(measured, (x) => x.unreadable.includes("ns"));
   if (readable[0]) evidence.subject = readable[0].ns;
   if (unreadable.length) evidence.unreadableProcesses = unreadable;
-  const shared = sharing(ev);
-  const sysctls = unsafeSysctls(ev);
+  const shared = sharing(measured);
+  const sysctls = unsafeSysctls(measured);
   evidence.sharedWith = Object.fromEntries([...shared].map(([k, v]) => [k, [...v]]));
-  if (Object.keys(ev.inspect.sysctls).length) evidence.sysctls = ev.inspect.sysctls;
+  if (Object.keys(measured.inspect.sysctls).length) evidence.sysctls = measured.inspect.sysctls;
   if (shared.size > 0 || sysctls.length > 0) {
     const parts = [...shared].map(([ns, who]) => {
       const names = [...who];
@@ -43,16 +43,16 @@ export const gradeNamespaces: Grader = (ev) => {
   if (unmeasured.length > 0) {
     evidence.unmeasured = unmeasured;
     const why = !host
-      ? `host namespaces were not measured${"error" in ev.host ? `: ${ev.host.error}` : ""}`
-      : unobservedReason(ev, "the subject's namespaces");
+      ? `host namespaces were not measured${"error" in measured.host ? `: ${measured.host.error}` : ""}`
+      : unobservedReason(measured, "the subject's namespaces");
     return skip(`${unmeasured.join(", ")} not compared: ${why}`, evidence);
   }
-  if (ev.others && "error" in ev.others) {
+  if (measured.others && "error" in measured.others) {
     // Sharing with the host was ruled out, sharing with another container was not: a pass here
     // could hide a `--pid container:<peer>` or a sidecar joined to the subject.
     return {
       status: "error",
-      message: `namespaces are not shared with the host, but the other containers could not be listed (${ev.others.error}): sharing with them is not ruled out`,
+      message: `namespaces are not shared with the host, but the other containers could not be listed (${measured.others.error}): sharing with them is not ruled out`,
       evidence,
     };
   }
@@ -61,7 +61,7 @@ export const gradeNamespaces: Grader = (ev) => {
     : "";
   return pass(
     `pid, net, ipc, uts, mnt and cgroup namespaces are the subject's own: none shared with the host${
-      Array.isArray(ev.others) ? ` or any of ${ev.others.length} other containers` : ""
+      Array.isArray(measured.others) ? ` or any of ${measured.others.length} other containers` : ""
     }${note}`,
     evidence,
   );

@@ -2,22 +2,22 @@ import { bindingText } from "../../../engine/provider.js";
 import { fail, type Grader, observed, pass, skip, unobservedReason } from "../evidence.js";
 
 /** The grader of containment.network (its definition: src/cases/containment/network.ts). */
-export const gradeNetwork: Grader = (ev, t) => {
-  const i = ev.inspect;
+export const gradeNetwork: Grader = (measured, target) => {
+  const i = measured.inspect;
   const mode = i.modes.net;
   const bindings = Object.entries(i.ports).flatMap(([port, bs]) =>
     bs.map((b) => ({ port, host: b, binding: bindingText(b) })),
   );
   const exposed = bindings.filter(({ host }) => !LOOPBACK.test(host.address));
-  const p = observed(ev);
+  const p = observed(measured);
   const interfaces = p?.processes.find((x) => x.interfaces)?.interfaces;
   const evidence: Record<string, unknown> = {
-    declared: t.network,
+    declared: target.network,
     mode,
     published: bindings.map((b) => `${b.binding}->${b.port}`),
     interfaces,
   };
-  const reach = ev.reach;
+  const reach = measured.reach;
   if (reach && !("error" in reach)) {
     evidence.engineApiAsked = reach.asked.map((a) => `${a.address}: ${a.answer}`);
     const engines = reach.asked.filter((a) => a.answer === "engine").map((a) => a.address);
@@ -42,15 +42,16 @@ export const gradeNetwork: Grader = (ev, t) => {
     );
   // A stopped container publishes nothing: its empty port list proves nothing about the launch.
   if (!i.running) return skip("the container is not running: its published ports cannot be read", evidence);
-  if (t.network === "none") {
+  if (target.network === "none") {
     if (mode !== "none") return fail(`declared network none, launched with ${mode || "default"}`, evidence);
     // Every network namespace has lo: an empty list is a file that could not be read.
-    if (!interfaces?.length) return skip(unobservedReason(ev, "the subject's network interfaces"), evidence);
+    if (!interfaces?.length)
+      return skip(unobservedReason(measured, "the subject's network interfaces"), evidence);
     const extra = interfaces.filter((n) => n !== "lo");
     if (extra.length > 0) return fail(`interfaces beyond loopback: ${extra.join(", ")}`, evidence);
     return pass("only loopback in the subject's network namespace", evidence);
   }
-  if (t.network === "bridge" && mode === "none")
+  if (target.network === "bridge" && mode === "none")
     return fail("declared bridge but launched with network none", evidence);
   // Not asked is not reachable: the pass says which, never silently.
   const api =

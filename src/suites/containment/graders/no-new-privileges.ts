@@ -12,13 +12,13 @@ import {
 import { noNewPrivilegesOption } from "../inspect.js";
 
 /** The grader of containment.no_new_privileges (its definition: src/cases/containment/no-new-privileges.ts). */
-export const gradeNoNewPrivileges: Grader = (ev) => {
-  const option = noNewPrivilegesOption(ev.inspect.securityOpt);
+export const gradeNoNewPrivileges: Grader = (measured) => {
+  const option = noNewPrivilegesOption(measured.inspect.securityOpt);
   const evidence: Record<string, unknown> = {
-    securityOpt: ev.inspect.securityOpt,
+    securityOpt: measured.inspect.securityOpt,
     parsedOption: option ?? "absent",
   };
-  const ps = procs(ev, "NoNewPrivs");
+  const ps = procs(measured, "NoNewPrivs");
   if (ps) {
     evidence.measured = Object.fromEntries(ps.map((p) => [p.pid, firstField(p.status.NoNewPrivs)]));
     const off = ps.filter((p) => firstField(p.status.NoNewPrivs) !== "1");
@@ -27,5 +27,5 @@ export const gradeNoNewPrivileges: Grader = (ev) => {
     return pass(`NoNewPrivs is 1 for every process (${countTasks(ps)})`, evidence);
   }
   if (option === false) return fail("no-new-privileges is set to false in the launch settings", evidence);
-  return skip(unobservedReason(ev), evidence);
+  return skip(unobservedReason(measured), evidence);
 };

@@ -2,9 +2,12 @@ import { fail, type Grader, pass } from "../evidence.js";
 import { limitBounds } from "../inspect.js";
 
 /** The grader of containment.resources (its definition: src/cases/containment/resources.ts). */
-export const gradeResources: Grader = (ev) => {
-  const i = ev.inspect;
-  const { missing, unbounded, bounds } = limitBounds(i, "error" in ev.host ? undefined : ev.host.pidMax);
+export const gradeResources: Grader = (measured) => {
+  const i = measured.inspect;
+  const { missing, unbounded, bounds } = limitBounds(
+    i,
+    "error" in measured.host ? undefined : measured.host.pidMax,
+  );
   const evidence = {
     memory: i.memory,
     pidsLimit: i.pidsLimit,

@@ -1,18 +1,18 @@
 import { fail, type Grader, mountsOf, observed, pass, skip, unobservedReason } from "../evidence.js";
 
 /** The grader of containment.rootfs_readonly (its definition: src/cases/containment/rootfs-readonly.ts). */
-export const gradeRootfsReadonly: Grader = (ev, t) => {
-  const evidence: Record<string, unknown> = { readonlyRootfs: ev.inspect.readonlyRootfs };
-  const mounts = mountsOf(ev, t);
+export const gradeRootfsReadonly: Grader = (measured, target) => {
+  const evidence: Record<string, unknown> = { readonlyRootfs: measured.inspect.readonlyRootfs };
+  const mounts = mountsOf(measured, target);
   const root = mounts?.find((m) => m.mountPoint === "/");
-  const write = observed(ev)?.writes.find((w) => w.path === "/");
+  const write = observed(measured)?.writes.find((w) => w.path === "/");
   if (root) evidence.mountOptions = root.options.join(",");
   if (write) evidence.writeProbe = write.result;
   if (root && !root.options.includes("ro"))
     return fail("the root filesystem is mounted read-write", evidence);
   if (write?.result === "accepted") return fail("a write probe to / succeeded", evidence);
-  if (!ev.inspect.readonlyRootfs)
+  if (!measured.inspect.readonlyRootfs)
     return fail("the launch settings do not make the root filesystem read-only", evidence);
-  if (!root || !write) return skip(unobservedReason(ev, "the subject's mounts"), evidence);
+  if (!root || !write) return skip(unobservedReason(measured, "the subject's mounts"), evidence);
   return pass("root is mounted read-only and a write probe to / was refused", evidence);
 };

@@ -16,7 +16,7 @@ import { withLsm } from "../lsm.js";
 import { allowedBeyondDefault, seccompSetting } from "../seccomp.js";
 
 /** The grader of containment.seccomp (its definition: src/cases/containment/seccomp.ts). */
-export const gradeSeccomp: Grader = (ev) => withLsm(ev, gradeSeccompFilter(ev));
+export const gradeSeccomp: Grader = (measured) => withLsm(measured, gradeSeccompFilter(measured));
 
 /** containment.seccomp without AppArmor and SELinux: the filter mode and the profile's content. */
 function gradeSeccompFilter(ev: ContainmentEvidence): Outcome {

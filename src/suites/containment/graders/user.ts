@@ -11,12 +11,12 @@ import {
 } from "../evidence.js";
 
 /** The grader of containment.user (its definition: src/cases/containment/user.ts). */
-export const gradeUser: Grader = (ev) => {
-  const configured = ev.inspect.user.trim();
+export const gradeUser: Grader = (measured) => {
+  const configured = measured.inspect.user.trim();
   const rootish =
     ["", "root", "0", "0:0", "root:root", "root:0", "0:root"].includes(configured) ||
     /^(0|root):/.test(configured);
-  const ps = procs(ev, "Uid");
+  const ps = procs(measured, "Uid");
   const byPid = ps?.map((p) => ({
     pid: p.pid,
     ...(p.threadOf === undefined ? {} : { threadOf: p.threadOf }),
@@ -24,7 +24,7 @@ export const gradeUser: Grader = (ev) => {
     gid: p.status.Gid,
     groups: p.status.Groups,
   }));
-  const unreadable = unreadablePids(ev, (x) => x.status.Uid === undefined);
+  const unreadable = unreadablePids(measured, (x) => x.status.Uid === undefined);
   const evidence = {
     configuredUser: configured || "(empty: the image default, root)",
     processes: byPid,
@@ -37,7 +37,7 @@ export const gradeUser: Grader = (ev) => {
         : "no user configured: the image has no USER line (and none is set at launch), so it runs as root",
       evidence,
     );
-  if (!ps) return skip(unobservedReason(ev), evidence);
+  if (!ps) return skip(unobservedReason(measured), evidence);
   // Supplementary group 0 (--group-add 0, or root's group in /etc/group) is root's group too.
   const hasZero = (field: string | undefined) => (field ?? "").trim().split(/\s+/).includes("0");
   const zero = ps.filter((p) => hasZero(p.status.Uid) || hasZero(p.status.Gid) || hasZero(p.status.Groups));

@@ -11,15 +11,16 @@ import {
 import { type ClassifiedMount, judgeHostBinds, under } from "../mounts.js";
 
 /** The grader of containment.writable_roots (its definition: src/cases/containment/writable-roots.ts). */
-export const gradeWritableRoots: Grader = (ev, t) => {
-  const p = observed(ev);
-  if (!p?.rootReadable) return skip(unobservedReason(ev, "the subject's root (write probes)"), {});
+export const gradeWritableRoots: Grader = (measured, target) => {
+  const p = observed(measured);
+  if (!p?.rootReadable) return skip(unobservedReason(measured, "the subject's root (write probes)"), {});
   // Allowed read-write host paths are writable by declaration, like the allotted roots.
-  const allowedRw = judgeHostBinds(ev.inspect, t.allowedHostPaths ?? [])
+  const allowedRw = judgeHostBinds(measured.inspect, target.allowedHostPaths ?? [])
     .filter((b) => !b.problem && b.rw)
     .map((b) => b.destination);
-  const inRoots = (path: string) => [...allottedRoots(ev, t), ...allowedRw].some((r) => under(path, r));
-  const mounts = mountsOf(ev, t) ?? [];
+  const inRoots = (path: string) =>
+    [...allottedRoots(measured, target), ...allowedRw].some((r) => under(path, r));
+  const mounts = mountsOf(measured, target) ?? [];
   // A declared root is written, and mounted, where the subject's links put it.
   const onDisk = (path: string) => p.resolvedRoots?.[path] ?? path;
   const probes = p.writes.filter((w) => w.path !== "/" && w.result !== "missing");
@@ -32,7 +33,7 @@ export const gradeWritableRoots: Grader = (ev, t) => {
       missing: EXEC_FLAGS.filter((f) => !mountOf(onDisk(w.path), mounts)?.options.includes(f)),
     }))
     .filter((x) => x.missing.length > 0);
-  const controls = t.writableRoots.map((r) => ({
+  const controls = target.writableRoots.map((r) => ({
     root: r,
     result: p.writes.find((w) => w.path === r)?.result ?? "not probed",
   }));

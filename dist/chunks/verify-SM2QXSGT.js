@@ -1,3 +1,0 @@
-import { createRequire as __daCreateRequire } from 'node:module';
-const require = __daCreateRequire(import.meta.url);
-import{a,b,c,d,e}from"./chunk-U6JA4WCL.js";import"./chunk-JMBIVUYJ.js";import"./chunk-JKLB5XUV.js";import"./chunk-OEJCORYR.js";import"./chunk-J22CF2SK.js";import"./chunk-XZBBPR7S.js";import"./chunk-QRK4UN32.js";import"./chunk-XS6F3H3K.js";import"./chunk-AKWZ67JN.js";import"./chunk-RM22JMBN.js";import"./chunk-4EWHVJ7O.js";import"./chunk-ZEFPD4N4.js";import"./chunk-PZA4RAY2.js";import"./chunk-KQ5LDEAY.js";import"./chunk-ZM6MJ4KH.js";import"./chunk-5NCHYQQW.js";import"./chunk-EN66KAXS.js";export{c as inventoryCheck,e as printable,d as renderVerification,a as verify,b as verifyBundleAgainst};
