@@ -104,8 +104,15 @@ export async function runProbe(
   return output;
 }
 
-/** How often a freeze the runtime could not finish is asked for (waiting 200, then 400 ms). */
-const PAUSE_TRIES = 3;
+/** How often a freeze the runtime could not finish is asked for (waiting 200, 400, 800, 1,600 ms). */
+const PAUSE_TRIES = 5;
+
+/**
+ * The runtime's own failure to freeze, which passes: Docker relays runc's words ("unable to
+ * freeze"), Podman only that the runtime failed ("`/usr/bin/runc pause <id>` failed: exit status
+ * 1"). An engine's "not running" or "already paused" is an answer, not a passing condition.
+ */
+const FREEZE_FAILED = /freez|\b(?:runc|crun)\b[^`]*\bpause\b[^`]*`? failed/i;
 
 /**
  * Whether the subject stayed frozen the whole time it was read. `held`: the pause succeeded and
@@ -144,7 +151,7 @@ export async function whileFrozen<T>(
   // and its write probes are not believed.
   let answer = await ask();
   let asked = 1;
-  for (; asked < PAUSE_TRIES && !answer.paused && /freez/i.test(answer.refused ?? ""); asked++) {
+  for (; asked < PAUSE_TRIES && !answer.paused && FREEZE_FAILED.test(answer.refused ?? ""); asked++) {
     await sleep(100 * 2 ** asked, signal);
     answer = await ask();
   }

@@ -1,3 +1,0 @@
-import { createRequire as __daCreateRequire } from 'node:module';
-const require = __daCreateRequire(import.meta.url);
-import{a,b,c,d,e}from"./chunk-OJORAEZH.js";import"./chunk-C5FPBF3J.js";import"./chunk-6RKAH6HF.js";import"./chunk-OEJCORYR.js";import"./chunk-ABYR5LDY.js";import"./chunk-XZBBPR7S.js";import"./chunk-FQCOI4UE.js";import"./chunk-XS6F3H3K.js";import"./chunk-7JOEYLQI.js";import"./chunk-T6HFIJAQ.js";import"./chunk-4EWHVJ7O.js";import"./chunk-ZEFPD4N4.js";import"./chunk-PZA4RAY2.js";import"./chunk-KQ5LDEAY.js";import"./chunk-ZM6MJ4KH.js";import"./chunk-SRQQEWPT.js";import"./chunk-EN66KAXS.js";export{c as inventoryCheck,e as printable,d as renderVerification,a as verify,b as verifyBundleAgainst};
