@@ -441,5 +441,5 @@ describe.skipIf(!hasEngine)("the engine killed and started again mid-run", () =>
       );
     expectMeasuredOnly(report, statuses(unfaulted.report));
     await expectNothingOwned(restart, engine.socketPath);
-  });
+  }, 480_000); // two whole runs and an engine restart: past vitest's 120 s on a loaded Podman
 });
