@@ -237,14 +237,9 @@ export function planCleanup(
     for (let p = parentOf(a); p; p = parentOf(a)) a = p;
     return listing.untaggedParents?.has(imageKey(a.parentId)) === true;
   };
-  const inheritedFrom = inheritance(scope, listing.images, parentOf);
-  // An image we keep (shared tag, cleanup-images false) keeps its whole owned ancestry.
-  const kept = new Set<string>();
-  for (const img of listing.images) {
-    const ours = img.tags.filter((t) => isOwnedTag(t, scope.owner, scope.subject));
-    const keep = img.tags.length > ours.length || (ours.length > 0 && opts.removeImages === false);
-    for (let a: OwnedImage | undefined = keep ? img : undefined; a; a = parentOf(a)) kept.add(a.id);
-  }
+  const ourTags = ourTagsOf(scope, listing.images);
+  const inheritedFrom = inheritance(scope, listing.images, parentOf, ourTags);
+  const kept = keptWithAncestry(listing.images, ourTags, parentOf, opts.removeImages === false);
   const actions: PlannedAction[] = [
     ...listing.containers.map((c) => containerAction(c, true, `labelled ${OWNER_LABEL}=${scope.owner}`)),
     ...(listing.inherited ?? []).map((c) =>
@@ -257,7 +252,7 @@ export function planCleanup(
   ];
   // Children before parents, so each removal (never pruning) leaves the next one childless.
   for (const img of [...listing.images].sort((a, b) => depth(b) - depth(a))) {
-    const ours = img.tags.filter((t) => isOwnedTag(t, scope.owner, scope.subject));
+    const ours = ourTags(img);
     const others = img.tags.filter((t) => !ours.includes(t));
     if (shields(img)) {
       actions.push({
@@ -304,6 +299,30 @@ export function planCleanup(
   return actions;
 }
 
+/** An image we keep (shared tag, cleanup-images false) keeps its whole owned ancestry. */
+function keptWithAncestry(
+  images: readonly OwnedImage[],
+  ourTags: (i: OwnedImage) => string[],
+  parentOf: (i: OwnedImage) => OwnedImage | undefined,
+  keepOurs: boolean,
+): Set<string> {
+  const kept = new Set<string>();
+  for (const img of images) {
+    const ours = ourTags(img);
+    const keep = img.tags.length > ours.length || (ours.length > 0 && keepOurs);
+    for (let a: OwnedImage | undefined = keep ? img : undefined; a; a = parentOf(a)) kept.add(a.id);
+  }
+  return kept;
+}
+
+/** Each image's tags that are the scope's, read once for every rule of the plan. */
+function ourTagsOf(scope: CleanupScope, images: readonly OwnedImage[]): (i: OwnedImage) => string[] {
+  const oursOf = new Map(
+    images.map((i) => [i.id, i.tags.filter((t) => isOwnedTag(t, scope.owner, scope.subject))]),
+  );
+  return (i) => oursOf.get(i.id) ?? [];
+}
+
 /**
  * An image built FROM one of ours inherits its labels, the owner's included; the untagged ones
  * that are ours are the steps of our builds, all made before the image they build, or under it.
@@ -313,11 +332,12 @@ function inheritance(
   scope: CleanupScope,
   images: readonly OwnedImage[],
   parentOf: (i: OwnedImage) => OwnedImage | undefined,
+  ourTags: (i: OwnedImage) => string[],
 ): (img: OwnedImage) => string | undefined {
   const tagged = new Map<string, OwnedImage>();
   const underTagged = new Set<string>();
   for (const img of images) {
-    const ours = img.tags.filter((t) => isOwnedTag(t, scope.owner, scope.subject));
+    const ours = ourTags(img);
     for (const t of ours) tagged.set(normalizeRef(t), img);
     for (let a = ours.length ? parentOf(img) : undefined; a && !underTagged.has(a.id); a = parentOf(a))
       underTagged.add(a.id);
