@@ -7,8 +7,9 @@
 # label, so no run of the tool takes them for its own; the script removes them itself.
 #
 # Usage: bash scripts/stress.sh [SECONDS]   (default 1800; ends early on SIGINT/SIGTERM)
-# Settings: DA_STRESS_SOCKETS (engine sockets to build on, space-separated; default: the ones that
-# answer of /var/run/docker.sock and /run/da-podman/podman.sock), DA_BASE_IMAGE.
+# Settings: DA_STRESS_SOCKETS (engine sockets to build on, space-separated; default
+# /var/run/docker.sock and /run/da-podman/podman.sock), DA_BASE_IMAGE. Each socket is asked before
+# every build, so an engine that CI starts after this script (Podman's, in its own leg) is loaded too.
 set -euo pipefail
 
 SECONDS_TOTAL="${1:-1800}"
@@ -18,13 +19,8 @@ LABEL="org.docker-acceptance.stress=$$"
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/da-stress.XXXXXX")
 log() { echo "stress.sh: $*" >&2; }
 
-answers() { curl -sf --max-time 5 --unix-socket "$1" http://localhost/_ping >/dev/null 2>&1; }
-if [ -z "${DA_STRESS_SOCKETS:-}" ]; then
-  DA_STRESS_SOCKETS=""
-  for s in /var/run/docker.sock /run/da-podman/podman.sock; do
-    if [ -S "$s" ] && answers "$s"; then DA_STRESS_SOCKETS="$DA_STRESS_SOCKETS $s"; fi
-  done
-fi
+answers() { [ -S "$1" ] && curl -sf --max-time 5 --unix-socket "$1" http://localhost/_ping >/dev/null 2>&1; }
+DA_STRESS_SOCKETS="${DA_STRESS_SOCKETS:-/var/run/docker.sock /run/da-podman/podman.sock}"
 
 children=()
 builders=()
@@ -53,7 +49,7 @@ stop() {
 trap stop EXIT INT TERM
 
 cores=$(nproc)
-log "for ${SECONDS_TOTAL} s: ${cores} CPU hog(s), a disk writer in $WORK, builds on:${DA_STRESS_SOCKETS:- none}"
+log "for ${SECONDS_TOTAL} s: ${cores} CPU hog(s), a disk writer in $WORK, builds on whichever answers of: $DA_STRESS_SOCKETS"
 
 for _ in $(seq "$cores"); do
   (while :; do :; done) &
@@ -77,6 +73,7 @@ EOF
 for s in $DA_STRESS_SOCKETS; do
   (n=0
   while [ ! -e "$WORK/stop" ]; do
+    answers "$s" || { sleep 5; continue; }
     n=$((n + 1))
     tag="da-stress-$$:$n"
     DOCKER_BUILDKIT=0 docker -H "unix://$s" build -q --network none --label "$LABEL" \

@@ -5,7 +5,11 @@ import { EngineError } from "../errors.js";
 /** A call's own allowance on an idle engine; EngineLoad adds the engine's share on top. */
 export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
 
-/** Every call ends by then, however loaded the engine reads: a hung engine ends the run in bounded time. */
+/**
+ * The load never stretches a call past this, however loaded the engine reads: a hung engine ends
+ * the run in bounded time. A call that asks for longer itself (a build's own time-out) gets what it
+ * asked for and no share on top: the ceiling bounds the load's share, never a stated allowance.
+ */
 export const MAX_CALL_TIMEOUT_MS = 10 * 60_000;
 /** Headroom over the mean: answers spread around it, and a slow one must not read as a dead engine. */
 const QUEUE_FACTOR = 3;
@@ -17,7 +21,7 @@ const SAMPLE_WEIGHT = 0.2;
  * machines (Podman creating one container at a time behind a lock, 60 containers started at once
  * on an emulated CPU): the call was not lost, it was queued. So each call's deadline is
  *
- *     deadline = min(MAX_CALL_TIMEOUT_MS, base + QUEUE_FACTOR x service x queued)
+ *     deadline = max(base, min(MAX_CALL_TIMEOUT_MS, base + QUEUE_FACTOR x service x queued))
  *
  * - `base`: the call's own allowance: DEFAULT_CALL_TIMEOUT_MS, or what the call itself needs (a
  *   stop's grace, a probe's run time, a build's time-out);
@@ -42,7 +46,7 @@ export class EngineLoad {
   deadlineMs(baseMs = DEFAULT_CALL_TIMEOUT_MS, kind: CallKind = "short"): number {
     const service = this.serviceMs.get(kind) ?? this.serviceMs.get("short") ?? 0;
     const share = this.stalled ? 0 : QUEUE_FACTOR * service * (this.inFlight + 1);
-    return Math.round(Math.min(MAX_CALL_TIMEOUT_MS, baseMs + share));
+    return Math.round(Math.max(baseMs, Math.min(MAX_CALL_TIMEOUT_MS, baseMs + share)));
   }
 
   /** The engine's measured time per short call (undefined before its first answer). */

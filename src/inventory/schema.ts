@@ -44,6 +44,8 @@ export const BOUNDS = {
   cpus: 64,
   startupTimeoutMs: 600_000,
   stopTimeoutMs: 120_000,
+  /** A build past two hours is better built by its own workflow step and named as `image`. */
+  buildTimeoutMs: 2 * 60 * 60_000,
   delayMs: DELAY_MS,
   weight: 1000,
 } as const;
@@ -203,6 +205,13 @@ const build = z
       .describe(
         "BuildKit secret mounts: secret id -> name of the environment variable holding its value (`RUN --mount=type=secret,id=<id>`); a variable unset when the run starts is a configuration error at load; values are never logged, reported or stored in the image",
       ),
+    timeoutMs: z
+      .number()
+      .int()
+      .min(1000)
+      .max(BOUNDS.buildTimeoutMs)
+      .default(15 * 60_000)
+      .describe("how long the build may take, in ms (the engine is asked to stop it then)"),
   })
   .strict()
   .superRefine((b, ctx) => {

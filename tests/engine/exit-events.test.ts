@@ -110,6 +110,16 @@ describe("deadlines that scale with the engine's load", () => {
     await Promise.all(pending);
   });
 
+  it("never cuts an allowance a call states itself: a 15-minute build keeps its 15 minutes", async () => {
+    // The ceiling once cut every build at 10 minutes, reported as an engine that did not answer.
+    const load = new EngineLoad();
+    expect(load.deadlineMs(15 * 60_000)).toBe(15 * 60_000);
+    await answered(load, 2000);
+    const pending = Array.from({ length: 200 }, () => answered(load, 10));
+    expect(load.deadlineMs(15 * 60_000)).toBe(15 * 60_000);
+    await Promise.all(pending);
+  });
+
   it("after a time-out, adds nothing for the load until the engine answers again", async () => {
     const load = new EngineLoad();
     await answered(load, 100);

@@ -83,4 +83,28 @@ describe("the image's runtime configuration", () => {
     expect(signalNumber("99")).toBeUndefined();
     expect(planLaunch(subject(), "i", "o", "c", { stopSignal: "SIGNOPE" }).spec.stop?.signal).toBe("SIGNOPE");
   });
+
+  it("shows a hostile image's config to a bound, and still launches from all of it", () => {
+    // EXPOSE 1-65535 is 65,535 ports: listed whole, 740 KB of report.json for one field.
+    const ports = Array.from({ length: 65_535 }, (_, i) => `${i + 1}/tcp`);
+    const envNames = Array.from({ length: 2_000 }, (_, i) => `N${i}${"y".repeat(200)}`);
+    const volumes = Array.from({ length: 300 }, (_, i) => `/vol${i}`);
+    const entrypoint = ["sh", "-c", "serve", ...Array.from({ length: 500 }, () => "e".repeat(100))];
+    const plan = planLaunch(subject({ writableRoots: ["/tmp", "/vol299"] }), "i", "o", "c", {
+      exposedPorts: ports,
+      envNames,
+      volumes,
+      entrypoint,
+      workingDir: `/${"w".repeat(10_000)}`,
+    });
+    const shown = JSON.stringify(plan.runtime);
+    expect(shown.length).toBeLessThan(40_000);
+    expect(plan.runtime.port.value).toMatch(/^8080\/tcp \(the image exposes 1\/tcp, 2\/tcp, .* and 65471 more\)$/);
+    expect(plan.runtime.omitted).toEqual({ env: 1_936, volumes: 236 });
+    expect(Object.keys(plan.runtime.env)).toHaveLength(64);
+    expect(plan.runtime.entrypoint.value).toMatch(/… \(\d+ more characters\)$/);
+    expect(plan.runtime.workingDir.value.length).toBeLessThan(2_100);
+    // The launch itself is not clipped: the allotted root past the shown ones is still a tmpfs.
+    expect(plan.spec.tmpfs["/vol299"]).toBeDefined();
+  });
 });

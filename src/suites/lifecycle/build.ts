@@ -12,15 +12,15 @@ import {
   type BuildStep,
   type ImageView,
 } from "../../engine/provider.js";
-import { redact } from "../../errors.js";
+import { EngineError, redact } from "../../errors.js";
 import { type EnvironmentAccess, readImageIdPin, readSecret } from "../../inventory/environment.js";
+import { BOUNDS } from "../../inventory/schema.js";
 import type { SubjectReport } from "../../report/model.js";
 import { terminalSafe } from "../../report/text.js";
 import { type CaseContext, type Draft, EXCERPT_BYTES } from "./case.js";
 import type { DockerfileSource } from "./locate.js";
 import { BuildProgress, outputBlock } from "./progress.js";
 
-const BUILD_TIMEOUT_MS = 15 * 60_000;
 /** How many lines of a failing step's output the FAIL message's evidence keeps. */
 const FAILED_STEP_LINES = 20;
 
@@ -148,7 +148,7 @@ async function buildFromDockerfile(c: CaseContext): Promise<Built> {
       target: b.target,
       builder: b.builder === "legacy" ? "legacy" : "auto",
       secrets: secrets.values,
-      timeoutMs: BUILD_TIMEOUT_MS,
+      timeoutMs: b.timeoutMs,
       signal: c.signal,
       onStep: (event) => progress.step(event),
     });
@@ -183,6 +183,9 @@ async function buildFromDockerfile(c: CaseContext): Promise<Built> {
       },
     };
   } catch (err) {
+    if (err instanceof EngineError && err.kind === "timeout") {
+      return { ...buildTimedOut(b.timeoutMs, progress.runningSteps(), choice), dockerfile: source };
+    }
     // The Dockerfile failed: the subject's fault, a FAIL with the log's tail, not an engine error.
     if (!(err instanceof BuildFailedError)) throw err;
     showFailedOutput(log, err);
@@ -298,6 +301,22 @@ function missingSecrets(missing: string[], named: Record<string, string>, access
 }
 
 /** The build could not start for a reason outside the Dockerfile: an error, never a verdict. */
+/**
+ * A build still going at its time-out: not measured, so an ERROR, and named as what it is (it once
+ * read "no answer within 600003 ms", an engine at fault, for a build the engine was running).
+ */
+function buildTimedOut(timeoutMs: number, running: string[], choice: BuilderChoice): Built {
+  const minutes = `${Math.round(timeoutMs / 6000) / 10} min`;
+  const where = running.length
+    ? `; still running: ${running.map((n) => terminalSafe(n, 120)).join(", ")}`
+    : "; no step was running (exporting the image, or the engine stopped reporting)";
+  return notRunnable(
+    `the build did not finish within its time-out of ${minutes} (build.timeoutMs), and the engine was asked to stop it${where}`,
+    choice,
+    `raise build.timeoutMs (at most ${BOUNDS.buildTimeoutMs / 60_000} min) for a build that takes longer, or build the image in an earlier step of the workflow and name it as the subject's image`,
+  );
+}
+
 function notRunnable(message: string, choice?: BuilderChoice, remediation?: string): Built {
   return {
     report: choice ? { builder: choice.builder, builderReason: choice.reason } : {},

@@ -44,30 +44,54 @@ export interface RuntimeConfig {
   healthcheck: RuntimeField;
   port: RuntimeField;
   volumes: Record<string, string>;
+  /** Image ENV names and VOLUME paths past SHOWN_ITEMS each: counted, not listed. */
+  omitted?: { env?: number; volumes?: number };
 }
 
 /** The signal the engine sends to stop the subject: the image's STOPSIGNAL, else SIGTERM. */
 export const ENGINE_STOP_SIGNAL = "SIGTERM";
 
-const argv = (words: readonly string[]) => JSON.stringify(words);
+// The image's config is the pull request's text, and an image can hold a great deal of it
+// (`EXPOSE 1-65535` is 65,535 ports: 740 KB of report.json): each field is shown to a bound.
+const SHOWN_ITEMS = 64;
+const SHOWN_CHARS = 2048;
+
+function clip(text: string): string {
+  return text.length <= SHOWN_CHARS
+    ? text
+    : `${text.slice(0, SHOWN_CHARS)}… (${text.length - SHOWN_CHARS} more characters)`;
+}
+
+function someOf(items: readonly string[]): string {
+  const shown = items.slice(0, SHOWN_ITEMS).join(", ");
+  return clip(items.length > SHOWN_ITEMS ? `${shown} and ${items.length - SHOWN_ITEMS} more` : shown);
+}
+
+const argv = (words: readonly string[]) => clip(JSON.stringify(words));
 
 export function runtimeConfig(subject: Subject, image: ImageConfig): RuntimeConfig {
   const imageSignal = image.stopSignal?.trim();
   const env: Record<string, ConfigSource> = {};
-  for (const name of image.envNames ?? []) env[name] = "image";
+  const imageEnv = image.envNames ?? [];
+  for (const name of imageEnv.slice(0, SHOWN_ITEMS)) env[clip(name)] = "image";
   for (const name of Object.keys(subject.env)) env[name] = "inventory";
   const exposed = image.exposedPorts ?? [];
+  const imageVolumes = image.volumes ?? [];
   const volumes: Record<string, string> = {};
-  for (const v of image.volumes ?? [])
-    volumes[v] = subject.writableRoots.includes(v)
+  for (const v of imageVolumes.slice(0, SHOWN_ITEMS))
+    volumes[clip(v)] = subject.writableRoots.includes(v)
       ? "an allotted writable root (a tmpfs over the VOLUME)"
       : "the engine's anonymous volume (not allotted: containment.mounts)";
+  const omitted = {
+    ...(imageEnv.length > SHOWN_ITEMS ? { env: imageEnv.length - SHOWN_ITEMS } : {}),
+    ...(imageVolumes.length > SHOWN_ITEMS ? { volumes: imageVolumes.length - SHOWN_ITEMS } : {}),
+  };
   return {
     user:
       subject.user !== undefined
         ? { value: subject.user, from: "inventory" }
         : image.user
-          ? { value: image.user, from: "image" }
+          ? { value: clip(image.user), from: "image" }
           : { value: "root (the image has no USER)", from: "engine default" },
     entrypoint: image.entrypoint?.length
       ? { value: argv(image.entrypoint), from: "image" }
@@ -78,7 +102,7 @@ export function runtimeConfig(subject: Subject, image: ImageConfig): RuntimeConf
         ? { value: argv(image.cmd), from: "image" }
         : { value: "none", from: "engine default" },
     workingDir: image.workingDir
-      ? { value: image.workingDir, from: "image" }
+      ? { value: clip(image.workingDir), from: "image" }
       : { value: "/", from: "engine default" },
     env,
     stopSignal: imageSignal
@@ -88,9 +112,10 @@ export function runtimeConfig(subject: Subject, image: ImageConfig): RuntimeConf
       ? { value: argv(image.healthcheck.test), from: "image" }
       : { value: "none", from: "engine default" },
     port: {
-      value: `${subject.port}/tcp${exposed.length ? ` (the image exposes ${exposed.join(", ")})` : ""}`,
+      value: `${subject.port}/tcp${exposed.length ? ` (the image exposes ${someOf(exposed)})` : ""}`,
       from: "inventory",
     },
     volumes,
+    ...(Object.keys(omitted).length ? { omitted } : {}),
   };
 }

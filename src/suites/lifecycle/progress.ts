@@ -73,6 +73,11 @@ export class BuildProgress {
     } else this.running.delete(event.name);
   }
 
+  /** The steps still running, the latest three: where a build that timed out stood. */
+  runningSteps(): string[] {
+    return [...this.running.keys()].slice(-3);
+  }
+
   private line(elapsedMs: number): string {
     const now = Date.now();
     const steps = [...this.running]
