@@ -1,13 +1,20 @@
-// The engine's API over TCP, reachable from inside the subject's network: the run reaches its
-// engine at tcp://127.0.0.1:<port> through a forwarder to the engine's socket (as a runner whose
-// DOCKER_HOST names a TCP daemon, or a Docker-in-Docker service, does). Bound to every address,
-// the forwarder answers at the subject's gateway: whatever runs in the subject controls the engine,
-// and containment.network FAILs naming the address. Bound to loopback only, nothing in the subject's
+// The engine's API over TCP, reachable from inside the subject's network. Either the run reaches
+// its engine at tcp://127.0.0.1:<port> through a forwarder to the engine's socket (as a runner whose
+// DOCKER_HOST names a TCP daemon, or a Docker-in-Docker service, does), or the run uses the socket
+// and the forwarder is someone else's (a socket proxy on a port of its choosing, on every address or
+// on one of the host's). Reachable, whatever runs in the subject controls the engine, and
+// containment.network FAILs naming the address. Bound to loopback only, nothing in the subject's
 // network reaches it, and the case passes saying what it asked. The hardened fixture either way.
+//
+// A forwarder the host's containers can reach is an engine every test's subject could reach: it
+// serves only this tool (loopback) and the containers of its own test's run, and hangs up on any
+// other, so the other test files running meanwhile see no engine.
 import { createServer, connect as netConnect, type Server } from "node:net";
+import { networkInterfaces } from "node:os";
 import Docker from "dockerode";
 import { afterAll, describe, expect, it } from "vitest";
 import { cleanupOwned } from "../../src/engine/cleanup.js";
+import { newRunId, OWNER_LABEL } from "../../src/engine/ownership.js";
 import { DockerEngine } from "../../src/engine/providers/docker/engine.js";
 import { silentLogger } from "../../src/log.js";
 import { runPipeline } from "../../src/pipeline.js";
@@ -15,12 +22,27 @@ import { DIALECTS, hasEngine, newEngine, PROBE_IMAGE } from "../helpers/engine.j
 import { fixtureSubject, REPO_ROOT, writeInventory } from "../helpers/inventory.js";
 
 const SOCKET = (process.env.DOCKER_HOST ?? "unix:///var/run/docker.sock").replace(/^unix:\/\//, "");
+const docker = new Docker({ socketPath: SOCKET });
 
-/** A TCP listener on `address` that forwards every connection to the engine's unix socket. */
-async function forwarder(address: string): Promise<{ server: Server; port: number }> {
-  const server = createServer((client) => {
+/** The addresses of the containers `owner`'s run made. */
+async function addressesOf(owner: string): Promise<Set<string>> {
+  const list = await docker.listContainers({ all: true, filters: { label: [`${OWNER_LABEL}=${owner}`] } });
+  const ips = list.flatMap((c) => Object.values(c.NetworkSettings?.Networks ?? {}).map((n) => n.IPAddress));
+  return new Set(ips.filter(Boolean));
+}
+
+/**
+ * A TCP listener on `address` that forwards a connection to the engine's unix socket when it comes
+ * from loopback or from a container of `owner`'s run, and hangs up on any other.
+ */
+async function forwarder(address: string, owner: string): Promise<{ server: Server; port: number }> {
+  const server = createServer(async (client) => {
+    client.pause();
+    const from = (client.remoteAddress ?? "").replace(/^::ffff:/, "");
+    if (!from.startsWith("127.") && !(await addressesOf(owner)).has(from)) return client.destroy();
     const engine = netConnect(SOCKET);
     client.pipe(engine).pipe(client);
+    client.resume();
     const end = () => {
       client.destroy();
       engine.destroy();
@@ -33,15 +55,20 @@ async function forwarder(address: string): Promise<{ server: Server; port: numbe
   return { server, port };
 }
 
-async function networkCase(bind: string) {
-  const { server, port } = await forwarder(bind);
+/** The run, with the forwarder on `bind`; through it (`via: "tcp"`) or through the socket. */
+async function networkCase(bind: string, via: "tcp" | "socket" = "tcp") {
+  const runId = newRunId();
+  const { server, port } = await forwarder(bind, runId);
   servers.push(server);
-  const engine = new DockerEngine(
-    new Docker({ host: "127.0.0.1", port, protocol: "http" }),
-    undefined,
-    undefined,
-    DIALECTS,
-  );
+  const engine =
+    via === "tcp"
+      ? new DockerEngine(
+          new Docker({ host: "127.0.0.1", port, protocol: "http" }),
+          undefined,
+          undefined,
+          DIALECTS,
+        )
+      : newEngine();
   const report = await runPipeline({
     workspace: REPO_ROOT,
     inventoryPath: writeInventory([fixtureSubject("hardened")], {
@@ -52,10 +79,17 @@ async function networkCase(bind: string) {
     log: silentLogger,
     signal: new AbortController().signal,
     engine,
+    runId,
   });
   owners.push(report.runId);
   return { report, port, c: report.cases.find((x) => x.id === "containment.network")! };
 }
+
+/** An IPv4 address of this host other than loopback and the engines' bridges (eth0's, on a runner). */
+const LAN = Object.entries(networkInterfaces())
+  .filter(([name]) => !/^(docker|cni-|podman|br-|veth)/.test(name))
+  .flatMap(([, list]) => list ?? [])
+  .find((a) => a.family === "IPv4" && !a.internal)?.address;
 
 const servers: Server[] = [];
 const owners: string[] = [];
@@ -80,12 +114,33 @@ describe.skipIf(!hasEngine || !SOCKET.startsWith("/"))(
       expect(report.cleanup?.completed).toBe(true);
     }, 180_000);
 
+    it("a socket proxy on a port of its own, on every address: containment.network fails naming it at the gateway", async () => {
+      // The run itself uses the socket: no address of its engine says where to look.
+      const { port, c } = await networkCase("0.0.0.0", "socket");
+      expect(c.status, c.message).toBe("fail");
+      expect(c.message).toMatch(
+        new RegExp(
+          `^the engine's API answers from inside the subject's network at \\d+\\.\\d+\\.\\d+\\.\\d+:${port}:`,
+        ),
+      );
+    }, 180_000);
+
+    it.skipIf(!LAN)(
+      "a socket proxy bound to one of the host's addresses: reached there, and named",
+      async () => {
+        const { port, c } = await networkCase(LAN!, "socket");
+        expect(c.status, c.message).toBe("fail");
+        expect(c.message).toContain(`answers from inside the subject's network at ${LAN}:${port}:`);
+      },
+      180_000,
+    );
+
     it("on loopback only: not reachable from the subject's network, and the pass says what it asked", async () => {
       const { port, c } = await networkCase("127.0.0.1");
       expect(c.status, c.message).toBe("pass");
       expect(c.message).toMatch(
         new RegExp(
-          `the engine's API does not answer from its network \\(asked 127\\.0\\.0\\.1:${port}, \\d+\\.\\d+\\.\\d+\\.\\d+:2375, \\d+\\.\\d+\\.\\d+\\.\\d+:${port}\\)$`,
+          `the engine's API does not answer from its network \\(asked 127\\.0\\.0\\.1:${port}, [^)]*\\b\\d+\\.\\d+\\.\\d+\\.\\d+:2375\\b[^)]*\\)$`,
         ),
       );
     }, 180_000);

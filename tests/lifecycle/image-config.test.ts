@@ -99,7 +99,9 @@ describe("the image's runtime configuration", () => {
     });
     const shown = JSON.stringify(plan.runtime);
     expect(shown.length).toBeLessThan(40_000);
-    expect(plan.runtime.port.value).toMatch(/^8080\/tcp \(the image exposes 1\/tcp, 2\/tcp, .* and 65471 more\)$/);
+    expect(plan.runtime.port.value).toMatch(
+      /^8080\/tcp \(the image exposes 1\/tcp, 2\/tcp, .* and 65471 more\)$/,
+    );
     expect(plan.runtime.omitted).toEqual({ env: 1_936, volumes: 236 });
     expect(Object.keys(plan.runtime.env)).toHaveLength(64);
     expect(plan.runtime.entrypoint.value).toMatch(/… \(\d+ more characters\)$/);

@@ -5,7 +5,7 @@ export const NETWORK = {
   rank: 120,
   title: "Ports on loopback only",
   measures:
-    "published ports on loopback only (an IPv6 any-address or the bridge's address is not), each on a host port of 1024 or above (CIS 5.7: a privileged host port fails), `none` means loopback only (measured interfaces); and the engine's API does not answer from inside the subject's network (a trusted probe in its network namespace asks `GET /_ping` at the address this tool reaches the engine at and at the subject's gateway on that port and 2375: an `Api-Version` answer fails, the daemon's TCP socket reachable from a container is full control of the host)",
+    "published ports on loopback only (an IPv6 any-address or the bridge's address is not), each on a host port of 1024 or above (CIS 5.7: a privileged host port fails), `none` means loopback only (measured interfaces); and the engine's API does not answer from inside the subject's network (a trusted probe in its network namespace asks `GET /_ping` at the address this tool reaches the engine at, at the subject's gateway on that port and 2375, and at every TCP listener of the host off loopback (a socket proxy or a daemon's second `-H tcp://` on a port of its own; at most 16, lowest ports first, the rest counted): an `Api-Version` answer fails, the daemon's TCP socket reachable from a container is full control of the host)",
   standards: { pss: "baseline: Host Ports", cis: "5.7, 5.8, 5.13" },
   remediation: {
     inventory:

@@ -8,7 +8,10 @@
 // frozen (so nothing in it can answer, or change a route, while the probe asks): `GET /_ping` of
 // the address this tool reaches the engine at (resolved here, never by the subject's /etc/hosts),
 // and of the subject's default gateway (the host, or a nested engine, on a bridge) on that port and
-// on the engine API's own port, 2375. An answer carrying `Api-Version` is an engine. The asks are
+// on the engine API's own port, 2375; and every TCP listener of the host that a container's network
+// can reach (./host-listeners.ts): an engine's API is not always at the address this tool uses (a
+// socket proxy, a second `-H tcp://` of the daemon, a Docker-in-Docker service on a port of its
+// own). An answer carrying `Api-Version` is an engine. The asks are
 // records of the probe's own report (framed and digested with everything else it read); what an
 // answer holds is carried in hex, so nothing a server sends can be read as a record.
 import { lookup } from "node:dns/promises";
@@ -16,6 +19,7 @@ import { isIP } from "node:net";
 import { EXCHANGE_SH, parseExchange } from "../../engine/probe-exchange.js";
 import type { Engine } from "../../engine/provider.js";
 import type { EngineReach } from "./evidence.js";
+import { type HostListeners, hostListeners } from "./host-listeners.js";
 
 /** The engine API's registered plain-HTTP port. */
 const ENGINE_API_PORT = 2375;
@@ -28,6 +32,8 @@ const ANSWER_BYTES = 2048;
 export interface ReachAsks {
   targets: { ip: string; port: number }[];
   ports: number[];
+  /** The host's listeners past the bound on asks, not asked (./host-listeners.ts). */
+  unasked?: number;
 }
 
 // Run by the subject probe when DA_ASK is set (the seconds per ask). DA_TARGETS: "ip port" lines;
@@ -51,14 +57,29 @@ for t in $DA_TARGETS; do [ -n "$t" ] && reach_ask "\${t%% *}" "\${t#* }"; done
 if [ -n "$gw" ]; then for port in $DA_PORTS; do reach_ask "$gw" "$port"; done; fi
 `.replaceAll("\\${", "${");
 
-/** The addresses to ask: the engine's own TCP address (as an IP) and the ports for the gateway. */
-export async function reachTargets(engine: Engine): Promise<ReachAsks> {
+/**
+ * The addresses to ask: the engine's own TCP address (as an IP), the host's reachable listeners at
+ * their own address, and the ports for the gateway (2375, the engine's, every wildcard listener's).
+ */
+export async function reachTargets(
+  engine: Engine,
+  listeners: HostListeners = hostListeners(),
+): Promise<ReachAsks> {
   const api = engine.networkApi?.();
-  const ports = [...new Set([ENGINE_API_PORT, ...(api ? [api.port] : [])])];
-  if (!api) return { targets: [], ports };
-  const host = api.host.replace(/^\[|\]$/g, "");
-  const ips = isIP(host) ? [host] : (await lookup(host, { all: true, family: 4 })).map((a) => a.address);
-  return { targets: ips.slice(0, 4).map((ip) => ({ ip, port: api.port })), ports };
+  const ports = [...new Set([ENGINE_API_PORT, ...(api ? [api.port] : []), ...listeners.any])];
+  const host = api?.host.replace(/^\[|\]$/g, "");
+  const ips = !host
+    ? []
+    : isIP(host)
+      ? [host]
+      : (await lookup(host, { all: true, family: 4 })).map((a) => a.address);
+  const targets = [...ips.slice(0, 4).map((ip) => ({ ip, port: api!.port })), ...listeners.at];
+  const seen = new Set<string>();
+  return {
+    targets: targets.filter((t) => !seen.has(`${t.ip}:${t.port}`) && seen.add(`${t.ip}:${t.port}`)),
+    ports,
+    ...(listeners.unasked ? { unasked: listeners.unasked } : {}),
+  };
 }
 
 /** The subject probe's environment for the asks. */

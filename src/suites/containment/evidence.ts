@@ -11,6 +11,8 @@ export interface EngineReach {
   gateway?: string;
   /** Every address asked, and what answered there. */
   asked: { address: string; answer: "engine" | "http" | "none" }[];
+  /** The host's listeners past the bound on asks: not asked. */
+  unasked?: number;
 }
 
 /** Namespaces the containment suite compares with the host's. */

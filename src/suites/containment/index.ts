@@ -292,7 +292,8 @@ async function observe(
   if ("error" in probed)
     return { inspect, probe: probed, reach: { error: `the probe did not report: ${probed.error}` } };
   const { reach, ...probe } = probed;
-  return { inspect, probe, reach: reach ?? { error: "the probe's report has no engine-reach records" } };
+  if (!reach) return { inspect, probe, reach: { error: "the probe's report has no engine-reach records" } };
+  return { inspect, probe, reach: asks.unasked ? { ...reach, unasked: asks.unasked } : reach };
 }
 
 /**

@@ -20,6 +20,7 @@ export const gradeNetwork: Grader = (measured, target) => {
   const reach = measured.reach;
   if (reach && !("error" in reach)) {
     evidence.engineApiAsked = reach.asked.map((a) => `${a.address}: ${a.answer}`);
+    if (reach.unasked) evidence.hostListenersNotAsked = reach.unasked;
     const engines = reach.asked.filter((a) => a.answer === "engine").map((a) => a.address);
     if (engines.length > 0)
       return fail(
@@ -56,7 +57,7 @@ export const gradeNetwork: Grader = (measured, target) => {
   // Not asked is not reachable: the pass says which, never silently.
   const api =
     reach && !("error" in reach)
-      ? `; the engine's API does not answer from its network (asked ${reach.asked.map((a) => a.address).join(", ")})`
+      ? `; the engine's API does not answer from its network (asked ${reach.asked.map((a) => a.address).join(", ")}${reach.unasked ? `; ${reach.unasked} more of the host's listeners not asked` : ""})`
       : reach
         ? "; whether the engine's API answers from its network was not measured"
         : "";
