@@ -65,6 +65,12 @@ export interface EngineFacts {
    */
   reportsOomKills: boolean;
   /**
+   * What becomes of a build its client leaves (a time-out): absent, the engine stops it there
+   * (Docker, both builders); otherwise what it does instead (Podman's Buildah runs the step it was
+   * running to its end, and the step image under it stays in use until then).
+   */
+  leftBuild?: string;
+  /**
    * Whether removing an image also removes its parent once that is untagged and childless (Podman
    * ignores `noprune`): cleanup then keeps an image of ours that sits on someone else's such image.
    */

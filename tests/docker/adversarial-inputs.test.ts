@@ -3,7 +3,16 @@
 // attacker's goal; every test asserts the goal is not reached. (Environment references through
 // the CLI and the action: tests/e2e/env-references.test.ts.)
 import { randomBytes } from "node:crypto";
-import { closeSync, ftruncateSync, mkdirSync, mkdtempSync, openSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  ftruncateSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -59,6 +68,20 @@ async function exists(id: string): Promise<boolean> {
     () => true,
     (err) => !(err instanceof EngineError && err.statusCode === 404),
   );
+}
+
+/** How many of the host's processes run exactly `command` (a build's step runs on the host). */
+function hostProcesses(command: string): number {
+  let n = 0;
+  for (const pid of readdirSync("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ").trim() === command) n++;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return n;
 }
 
 async function nothingOwned(r: Report): Promise<void> {
@@ -188,6 +211,48 @@ describe.skipIf(!hasEngine)("adversarial inputs on the real engine", () => {
     expect(elapsed).toBeLessThan(120_000);
     await nothingOwned(r);
   }, 300_000);
+
+  it("a build that does not end: stopped at build.timeoutMs and named so, an ERROR, not an engine that did not answer", async () => {
+    // The ceiling on engine calls once cut every build at 10 minutes as "no answer within 600003 ms".
+    const r = await run([
+      fixture("endless-build", {
+        build: {
+          context: `${FIXTURES}/endless-build`,
+          args: { BASE_IMAGE, NONCE: randomBytes(8).toString("hex") },
+          timeoutMs: 4_000,
+        },
+      }),
+    ]);
+    owners.push(r.runId);
+    const b = caseOf(r, "endless-build", "lifecycle.build");
+    expect(b.status).toBe("error");
+    expect(b.message).toContain("did not finish within its time-out of 0.1 min (build.timeoutMs)");
+    expect(b.message).toMatch(/still running: .*RUN sleep 31/);
+    expect(b.remediation).toContain("raise build.timeoutMs (at most 120 min)");
+    // Left at its time-out: the case ends long before the step could have.
+    expect(b.durationMs).toBeLessThan(25_000);
+    if ((await newEngine().facts()).kind === "podman") {
+      // Podman runs the step to its end (measured), and says so; once it has, nothing is left.
+      expect(b.message).toContain("the run left it: Podman does not stop a build its client left");
+      await expect.poll(() => hostProcesses("sleep 31"), { timeout: 60_000, interval: 1000 }).toBe(0);
+      // Its build winds down after the step (the step image stays in use a moment longer): the
+      // sweep that the post step runs then finds what the run had to keep, and removes it.
+      await expect
+        .poll(
+          async () => {
+            await cleanupOwned(newEngine(), { owner: r.runId }, { trigger: "test" });
+            return listOwned(newEngine(), { owner: r.runId });
+          },
+          { timeout: 30_000, interval: 2000 },
+        )
+        .toEqual({ containers: [], images: [] });
+    } else {
+      // The engine stopped the step: its process does not outlive the run.
+      expect(b.message).toContain("the run left it: the engine stops it");
+      await expect.poll(() => hostProcesses("sleep 31"), { timeout: 20_000, interval: 500 }).toBe(0);
+      await nothingOwned(r);
+    }
+  }, 180_000);
 
   it("cancelled while matching the hostile pattern: the run ends at once, with its report and its cleanup", async () => {
     const cancel = new AbortController();

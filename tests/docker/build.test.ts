@@ -2,7 +2,7 @@
 // failing step pointed back at its line, a prebuilt image's pinned ID, and the legacy builder's
 // intermediate images removed by ID.
 import { randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -54,20 +54,6 @@ async function run(
     engine: newEngine(),
     ...opts,
   });
-}
-
-/** How many of the host's processes run exactly `command` (a build step runs in the host's PID namespace's view). */
-function hostProcesses(command: string): number {
-  let n = 0;
-  for (const pid of readdirSync("/proc")) {
-    if (!/^\d+$/.test(pid)) continue;
-    try {
-      if (readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ").trim() === command) n++;
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return n;
 }
 
 const buildCase = (r: Report): CaseResult => r.cases.find((c) => c.id === "lifecycle.build")!;
@@ -223,23 +209,6 @@ describe.skipIf(!hasEngine)("builds on the real engine", () => {
     expect(r.cases.find((c) => c.id === "lifecycle.create")?.status).toBe("skip");
     await nothingOwned(r);
   });
-
-  it("stops a build that outlasts build.timeoutMs and names it so: an ERROR, not an engine that did not answer", async () => {
-    // The ceiling on engine calls once cut every build at 10 minutes as "no answer within 600003 ms".
-    const s = subject(`FROM ${BASE_IMAGE}\n${fresh()}RUN sleep 61\n${SERVE}`, { timeoutMs: 4_000 });
-    const started = Date.now();
-    const r = await run(s);
-    const b = buildCase(r);
-    expect(b.status).toBe("error");
-    expect(b.message).toContain("did not finish within its time-out of 0.1 min (build.timeoutMs)");
-    expect(b.message).toContain("still running:");
-    expect(b.message).toContain("RUN sleep 61");
-    expect(b.remediation).toContain("raise build.timeoutMs (at most 120 min)");
-    expect(Date.now() - started).toBeLessThan(55_000);
-    // The engine stopped the step: its process does not outlive the run.
-    await expect.poll(() => hostProcesses("sleep 61"), { timeout: 20_000, interval: 500 }).toBe(0);
-    await nothingOwned(r);
-  }, 120_000);
 
   it("stops at a # syntax= frontend the engine cannot get with an error naming the directive and the way out", async () => {
     const s = subject(`# syntax=docker.invalid/no-such/dockerfile:1\nFROM ${BASE_IMAGE}\n${SERVE}`);

@@ -184,7 +184,8 @@ async function buildFromDockerfile(c: CaseContext): Promise<Built> {
     };
   } catch (err) {
     if (err instanceof EngineError && err.kind === "timeout") {
-      return { ...buildTimedOut(b.timeoutMs, progress.runningSteps(), choice), dockerfile: source };
+      const left = (await engine.facts().catch(() => undefined))?.leftBuild;
+      return { ...buildTimedOut(b.timeoutMs, progress.runningSteps(), choice, left), dockerfile: source };
     }
     // The Dockerfile failed: the subject's fault, a FAIL with the log's tail, not an engine error.
     if (!(err instanceof BuildFailedError)) throw err;
@@ -305,13 +306,18 @@ function missingSecrets(missing: string[], named: Record<string, string>, access
  * A build still going at its time-out: not measured, so an ERROR, and named as what it is (it once
  * read "no answer within 600003 ms", an engine at fault, for a build the engine was running).
  */
-function buildTimedOut(timeoutMs: number, running: string[], choice: BuilderChoice): Built {
+function buildTimedOut(
+  timeoutMs: number,
+  running: string[],
+  choice: BuilderChoice,
+  leftBuild = "the engine stops it",
+): Built {
   const minutes = `${Math.round(timeoutMs / 6000) / 10} min`;
   const where = running.length
-    ? `; still running: ${running.map((n) => terminalSafe(n, 120)).join(", ")}`
-    : "; no step was running (exporting the image, or the engine stopped reporting)";
+    ? `still running: ${running.map((n) => terminalSafe(n, 120)).join(", ")}`
+    : "no step was running (exporting the image, or the engine stopped reporting)";
   return notRunnable(
-    `the build did not finish within its time-out of ${minutes} (build.timeoutMs), and the engine was asked to stop it${where}`,
+    `the build did not finish within its time-out of ${minutes} (build.timeoutMs); ${where}; the run left it: ${leftBuild}`,
     choice,
     `raise build.timeoutMs (at most ${BOUNDS.buildTimeoutMs / 60_000} min) for a build that takes longer, or build the image in an earlier step of the workflow and name it as the subject's image`,
   );

@@ -30,6 +30,10 @@ export const podmanDialect: DockerDialect = {
     defaults: PODMAN_DEFAULTS,
     // Measured on 4.3 (cgroup v1): a container OOM-killed under --memory reads OOMKilled false.
     reportsOomKills: false,
+    // Measured on 4.3: after the client hung up, a `RUN sleep` step ran to its end, no later step
+    // ran, and the step image it ran on could not be removed meanwhile (in use by its container).
+    leftBuild:
+      "Podman does not stop a build its client left: the step still running runs to its end, and an image of this build it runs on is kept until then (the post step or `docker-acceptance sweep` removes it afterwards)",
     // Its compatible removal takes an image's untagged, childless parents with it, `noprune` or
     // not; its own removal (./images.ts) honours `noprune` from 4.3 on: measured there by
     // tests/docker/adversarial-inputs.test.ts (the step images go, the untagged base stays).
