@@ -10,8 +10,8 @@
 // and of the subject's default gateway (the host, or a nested engine, on a bridge) on that port and
 // on the engine API's own port, 2375; and every TCP listener of the host that a container's network
 // can reach (./host-listeners.ts): an engine's API is not always at the address this tool uses (a
-// socket proxy, a second `-H tcp://` of the daemon, a Docker-in-Docker service on a port of its
-// own). An answer carrying `Api-Version` is an engine. The asks are
+// socket proxy, a second TCP address of the daemon, an engine-in-a-container service on a port
+// of its own). An answer carrying `Api-Version` is an engine. The asks are
 // records of the probe's own report (framed and digested with everything else it read); what an
 // answer holds is carried in hex, so nothing a server sends can be read as a record.
 import { lookup } from "node:dns/promises";

@@ -1,10 +1,9 @@
 // The host's TCP listeners that a container's network can reach: every one not bound to loopback,
 // read from the kernel's socket tables of this process's network namespace (on a runner, where the
 // action runs, the host's). containment.network asks each from inside the subject's network
-// whether it is an engine's API (./engine-reach.ts): a socket proxy (`socat
-// TCP-LISTEN:23750,fork UNIX:/var/run/docker.sock`, docker-socket-proxy), a daemon's second
-// `-H tcp://` or a Docker-in-Docker service serves it on a port of its own choosing, which no fixed
-// list of ports finds. A wildcard listener answers at the subject's gateway; one bound to an
+// whether it is an engine's API (./engine-reach.ts): a socket proxy (socat from a TCP port to the
+// engine's socket), a daemon's second TCP address or an engine-in-a-container service serves it on
+// a port of its own choosing, which no fixed list of ports finds. A wildcard listener answers at the subject's gateway; one bound to an
 // address answers there (a bridge routes to every address of the host).
 import { readFileSync } from "node:fs";
 
