@@ -1,11 +1,11 @@
 // The image's own HEALTHCHECK as lifecycle.probes holds it: read from the image's config as the
 // engine runs it, run at once, passed at its first success, failed at once when the command does
 // not exist, and tried again otherwise (a service may warm up after its readiness signal).
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { Engine, ImageHealthcheck } from "../../src/engine/provider.js";
 import { type ImageInspect, imageView } from "../../src/engine/providers/docker/translate.js";
 import { EngineError } from "../../src/errors.js";
-import type { Subject } from "../../src/inventory/schema.js";
+import { BOUNDS, type Subject } from "../../src/inventory/schema.js";
 import type { CaseContext } from "../../src/suites/lifecycle/case.js";
 import { holdImageCheck, imageCheckToHold } from "../../src/suites/lifecycle/image-healthcheck.js";
 
@@ -90,6 +90,25 @@ describe("holding the image's HEALTHCHECK", () => {
     const result = await holdImageCheck(answering({ exitCode: 1, output: "not ready\n" })(), "c1", check);
     expect(result).toMatchObject({ ok: false, got: "exit 1 (not ready)" });
     expect(result.runs).toBeGreaterThanOrEqual(3);
+  });
+
+  it("holds a check that asks for a thousand hours and a million retries no longer than a start-up may take", async () => {
+    // The start period and the retries are the image's, so the pull request's: unbounded, the
+    // case ran on for as long as they asked.
+    vi.useFakeTimers();
+    try {
+      const ctx = answering({ exitCode: 1, output: "never\n" })(subject({ startupTimeoutMs: 1000 }));
+      let done: Awaited<ReturnType<typeof holdImageCheck>> | undefined;
+      void holdImageCheck(ctx, "c1", { ...check, startPeriodMs: 1000 * 3600_000, retries: 1_000_000 }).then(
+        (r) => {
+          done = r;
+        },
+      );
+      await vi.advanceTimersByTimeAsync(BOUNDS.startupTimeoutMs + 5_000);
+      expect(done).toMatchObject({ ok: false, got: "exit 1 (never)" });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("tries again for the check's own start period when it is longer than the start-up time-out", async () => {

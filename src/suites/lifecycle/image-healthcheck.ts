@@ -8,11 +8,18 @@ import { sleep } from "../../engine/deadline.js";
 import type { ImageHealthcheck } from "../../engine/provider.js";
 import { EngineError } from "../../errors.js";
 import type { Subject } from "../../inventory/schema.js";
-import { readinessOf } from "../../inventory/schema.js";
+import { BOUNDS, readinessOf } from "../../inventory/schema.js";
 import type { CaseContext } from "./case.js";
 
 /** A shell saying the command does not exist (dash, busybox sh, bash): running it again cannot help. */
 const NOT_FOUND = /^(?:\/bin\/)?(?:sh|dash|bash|ash)(?::(?: line)? \d+)?: [^\s:]+: (?:command )?not found$/m;
+
+/**
+ * The image's start period and retries are the pull request's (`HEALTHCHECK --start-period=1000h
+ * --retries=1000000` held the case for a thousand hours): the check is held at most as long as a
+ * start-up may take (BOUNDS.startupTimeoutMs), and asked again at most this many times in a row.
+ */
+const MAX_RETRIES = 10;
 
 /** The image's check, unless the inventory already waits on or probes it. */
 export function imageCheckToHold(subject: Subject, healthcheck: ImageHealthcheck | undefined) {
@@ -42,7 +49,12 @@ export async function holdImageCheck(
   containerId: string,
   check: ImageHealthcheck,
 ): Promise<ImageCheckResult> {
-  const end = Date.now() + Math.max(context.subject.startupTimeoutMs, check.startPeriodMs);
+  const holdMs = Math.min(
+    Math.max(context.subject.startupTimeoutMs, check.startPeriodMs),
+    BOUNDS.startupTimeoutMs,
+  );
+  const end = Date.now() + holdMs;
+  const retries = Math.min(check.retries, MAX_RETRIES);
   const timeoutMs = Math.min(check.timeoutMs, context.subject.startupTimeoutMs);
   let runs = 0;
   let delay = 250;
@@ -57,7 +69,7 @@ export async function holdImageCheck(
     };
     if (exitCode === 0) return { ...base, ok: true, expected: "exit 0", got: "exit 0" };
     const cannotRun = exitCode === 126 || exitCode === 127 || NOT_FOUND.test(output);
-    if (cannotRun || (runs >= check.retries && Date.now() + delay > end) || context.signal.aborted) {
+    if (cannotRun || (runs >= retries && Date.now() + delay > end) || context.signal.aborted) {
       const said = output.trim().split("\n").slice(-3).join(" / ").slice(0, 300);
       const how = exitCode === -1 ? "no exit code" : `exit ${exitCode}`;
       return { ...base, ok: false, expected: "exit 0", got: `${how}${said ? ` (${said})` : ""}` };
