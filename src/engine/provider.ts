@@ -130,6 +130,12 @@ export interface ProbeSpec {
   /** Capabilities it holds (all others dropped). */
   capabilities: string[];
   timeoutMs: number;
+  /**
+   * Says when its stdout is whole (a framed report's trailer verifies): the provider may then hand
+   * the output over as 0's without waiting for the probe's exit, which an engine notes only after
+   * cleaning up after it (tens of milliseconds on Docker, hundreds on Podman). Absent: its exit.
+   */
+  complete?: (stdout: string) => boolean;
 }
 
 /** The image of a reproduction line: a reference, or the build that makes it. */
@@ -146,6 +152,16 @@ export interface ProbeOutput {
    * whoever says the probe is gone awaits it (runProbe does, or hands it to `removals`).
    */
   removed?: Promise<void>;
+}
+
+/**
+ * A probe's container, created and not yet started: `run` starts it and runs it to completion (as
+ * `Engine.probe` does), `discard` removes it unstarted. Creating it ahead lets its creation overlap
+ * what the caller does meanwhile (the subject's freeze); nothing of it runs before `run`.
+ */
+export interface PreparedProbe {
+  run(signal?: AbortSignal): Promise<ProbeOutput>;
+  discard(): Promise<void>;
 }
 
 export interface MountView {
@@ -472,6 +488,8 @@ export interface Engine {
   logs(containerId: string, tailLines?: number): Promise<{ stdout: string; stderr: string }>;
   /** Runs a trusted probe to completion and removes it: its whole output, never a counted tail. */
   probe(spec: ProbeSpec, signal?: AbortSignal): Promise<ProbeOutput>;
+  /** Creates a trusted probe's container without starting it (see PreparedProbe). */
+  prepareProbe(spec: ProbeSpec, signal?: AbortSignal): Promise<PreparedProbe>;
   /**
    * Runs `argv` in the running container as its own user, as the engine runs a HEALTHCHECK: the
    * exit code and the output (stdout and stderr together, at most 4 KB). A container that is not

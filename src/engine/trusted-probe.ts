@@ -6,7 +6,7 @@
 import { EngineError, errorEvidence } from "../errors.js";
 import { sleep } from "./deadline.js";
 import { ownerLabels } from "./ownership.js";
-import type { Engine, LaunchSpec, ProbeSpec } from "./provider.js";
+import type { Engine, LaunchSpec, PreparedProbe, ProbeOutput, ProbeSpec } from "./provider.js";
 
 /**
  * The most any probe holds, whatever it is asked for: the capabilities every engine gives a
@@ -72,7 +72,13 @@ export function trustedProbe(
   owner: string,
   image: string,
   script: { name: string; text: string },
-  probe: { user: string; env?: Record<string, string>; namespaces: ProbeSpec["namespaces"]; caps?: string[] },
+  probe: {
+    user: string;
+    env?: Record<string, string>;
+    namespaces: ProbeSpec["namespaces"];
+    caps?: string[];
+    complete?: ProbeSpec["complete"];
+  },
 ): ProbeSpec {
   return {
     image,
@@ -83,6 +89,7 @@ export function trustedProbe(
     namespaces: probe.namespaces,
     capabilities: probe.caps ?? [],
     timeoutMs: PROBE_TIMEOUT_MS,
+    ...(probe.complete ? { complete: probe.complete } : {}),
   };
 }
 
@@ -97,8 +104,22 @@ export async function runProbe(
   /** How long the probe may run; a probe that polls until a deadline passes that deadline plus a margin. */
   timeoutMs = spec.timeoutMs,
   removals?: Promise<void>[],
-): Promise<{ stdout: string; stderr: string; exitCode: number }> {
-  const { removed, ...output } = await engine.probe({ ...spec, timeoutMs }, signal);
+): Promise<ProbeRun> {
+  return settled(await engine.probe({ ...spec, timeoutMs }, signal), removals);
+}
+
+/** Runs a probe created ahead (Engine.prepareProbe) to completion, gone as runProbe's are. */
+export async function runPrepared(
+  prepared: PreparedProbe,
+  signal?: AbortSignal,
+  removals?: Promise<void>[],
+): Promise<ProbeRun> {
+  return settled(await prepared.run(signal), removals);
+}
+
+export type ProbeRun = Omit<ProbeOutput, "removed">;
+
+async function settled({ removed, ...output }: ProbeOutput, removals?: Promise<void>[]): Promise<ProbeRun> {
   if (removed && removals) removals.push(removed);
   else await removed;
   return output;

@@ -23,8 +23,12 @@ export interface SuiteRun {
 /** One subject's observation by one suite. */
 export interface Observer {
   suite: SuiteName;
-  /** Every case of the suite, measured on the running container (the inspect that saw it ready is handed on). */
-  observe(containerId: string, inspect?: ContainerView): Promise<CaseResult[]>;
+  /**
+   * Every case of the suite, measured on the running container (the inspect that saw it ready is
+   * handed on). What it leaves under way (its probes' removals) it adds to `settling`: the
+   * lifecycle goes on to stop the subject meanwhile and awaits them before its cleanup.
+   */
+  observe(containerId: string, inspect?: ContainerView, settling?: Promise<void>[]): Promise<CaseResult[]>;
 }
 
 /** How a registered suite runs. */

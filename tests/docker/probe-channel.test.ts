@@ -1,7 +1,7 @@
 // The probe channel cannot lie: the probe's report carries its length and SHA-256, and a report that
 // arrives altered (a line dropped, two lines merged, as Podman's log path can do), or comes from a
 // probe that did not run to its end, makes every case that needed it ERROR with the reason, never PASS. Run through the real probe on the real engine;
-// only the log read is altered, the way an engine's log path would alter it.
+// only what the engine hands over of it (its attach stream or its log) is altered, the way an engine's log path would alter it.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cleanupOwned } from "../../src/engine/cleanup.js";
 import { readBuildContext } from "../../src/engine/context.js";
 import { newRunId, ownedTag, ownerLabels } from "../../src/engine/ownership.js";
-import type { ProbeSpec } from "../../src/engine/provider.js";
+import type { ProbeOutput, ProbeSpec } from "../../src/engine/provider.js";
 import { DockerEngine } from "../../src/engine/providers/docker/engine.js";
 import type { CaseResult } from "../../src/report/model.js";
 import { measureHostNamespaces, runContainment } from "../../src/suites/containment/index.js";
@@ -27,13 +27,17 @@ class AlteringEngine extends DockerEngine {
   alter: Alter = (s) => s;
   /** The exit code a probe comes back with, as a probe killed by a signal would (137). */
   exitCode: number | undefined;
-  override async logs(id: string, tailLines?: number) {
-    const out = await super.logs(id, tailLines);
-    return { ...out, stdout: this.alter(out.stdout) };
+  /** What the engine hands over of a probe (its attach stream or its log), altered. */
+  private altered(out: ProbeOutput): ProbeOutput {
+    const stdout = this.alter(out.stdout);
+    return this.exitCode === undefined ? { ...out, stdout } : { ...out, stdout, exitCode: this.exitCode };
   }
   override async probe(spec: ProbeSpec, signal?: AbortSignal) {
-    const out = await super.probe(spec, signal);
-    return this.exitCode === undefined ? out : { ...out, exitCode: this.exitCode };
+    return this.altered(await super.probe(spec, signal));
+  }
+  override async prepareProbe(spec: ProbeSpec, signal?: AbortSignal) {
+    const prepared = await super.prepareProbe(spec, signal);
+    return { ...prepared, run: async (s?: AbortSignal) => this.altered(await prepared.run(s)) };
   }
 }
 

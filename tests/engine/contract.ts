@@ -228,6 +228,59 @@ export function engineContract(name: string, setup: () => ContractSetup): void {
       expect(probes).toEqual([]);
     });
 
+    it("a probe whose output says it is whole is handed over then, its exit not waited for", async () => {
+      const started = Date.now();
+      const { removed, ...output } = await engine.probe({
+        image,
+        labels: ownerLabels(owner, "probe"),
+        // Whole at "done": what follows (a long sleep) is not waited for.
+        script: { name: "da-contract", text: "echo measured; echo done; sleep 60" },
+        user: "65534:65534",
+        env: {},
+        namespaces: { net: "none" },
+        capabilities: [],
+        timeoutMs: 90_000,
+        complete: (stdout) => stdout.endsWith("done\n"),
+      });
+      expect(output.stdout).toBe("measured\ndone\n");
+      expect(output.exitCode).toBe(0);
+      expect(Date.now() - started).toBeLessThan(45_000);
+      await removed;
+      const probes = await engine.listContainers({
+        label: [`${OWNER_LABEL}=${owner}`, "org.docker-acceptance.role=probe"],
+      });
+      expect(probes).toEqual([]);
+    });
+
+    it("a probe prepared ahead is created and not started: it runs once when asked, or is removed unstarted", async () => {
+      const spec = (text: string) => ({
+        image,
+        labels: ownerLabels(owner, "probe"),
+        script: { name: "da-contract", text },
+        user: "65534:65534",
+        env: {},
+        namespaces: { net: "none" },
+        capabilities: [],
+        timeoutMs: 20_000,
+      });
+      const probes = async () =>
+        engine.listContainers({ label: [`${OWNER_LABEL}=${owner}`, "org.docker-acceptance.role=probe"] });
+      const kept = await engine.prepareProbe(spec("echo ran; exit 3"));
+      const dropped = await engine.prepareProbe(spec("echo never"));
+      const waiting = await probes();
+      expect(waiting).toHaveLength(2);
+      // Nothing of either has run: a prepared probe is a created container, not a started one.
+      expect(waiting.map((c) => c.state)).toEqual(["created", "created"]);
+      await dropped.discard();
+      await dropped.discard(); // a second discard is nothing
+      const { removed, ...output } = await kept.run();
+      expect(output).toEqual({ stdout: "ran\n", stderr: "", exitCode: 3 });
+      await removed;
+      await expect(kept.run()).rejects.toThrow(/runs once/);
+      await kept.discard(); // after its run: nothing (its own removal is the run's)
+      expect(await probes()).toEqual([]);
+    });
+
     it("builds from a context: labelled, tagged, its USER and VOLUME read back; a failing step is BuildFailedError", async () => {
       const ctx = workspace(`FROM ${image}\nUSER 1000:1000\nVOLUME /data\n`);
       const tag = ownedTag(owner, "built");

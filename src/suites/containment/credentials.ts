@@ -46,7 +46,7 @@ export function launchCredentials(inspect: InspectEvidence): Credentials | undef
  * than the bound (above the ceiling) is read only as far as a probe within it can.
  */
 export function measuredCredentials(
-  processes: readonly ProcessEvidence[],
+  processes: readonly Pick<ProcessEvidence, "status">[],
   inspect: InspectEvidence,
 ): Credentials | undefined {
   const ids = commonIds(processes) ?? numericUser(inspect.user);
@@ -62,7 +62,9 @@ export function sameCredentials(first: Credentials, second: Credentials): boolea
 }
 
 /** The effective uid:gid most of the subject's processes run as (ties: the earliest process's). */
-function commonIds(processes: readonly ProcessEvidence[]): { uid: number; gid: number } | undefined {
+function commonIds(
+  processes: readonly Pick<ProcessEvidence, "status">[],
+): { uid: number; gid: number } | undefined {
   const counts = new Map<string, number>();
   for (const p of processes) {
     const uid = Number(p.status.Uid?.split(/\s+/)[1]);

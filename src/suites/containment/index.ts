@@ -3,12 +3,11 @@
 
 import { readlink } from "node:fs/promises";
 import { OWNER_LABEL } from "../../engine/ownership.js";
-import type { Engine } from "../../engine/provider.js";
+import type { ContainerView, Engine } from "../../engine/provider.js";
 import { runProbe, whileFrozen } from "../../engine/trusted-probe.js";
-import { EngineError, errorEvidence } from "../../errors.js";
+import { errorEvidence } from "../../errors.js";
 import type { CaseResult } from "../../report/model.js";
 import type { SuiteRuntime } from "../runtime.js";
-import { type Credentials, launchCredentials, measuredCredentials, sameCredentials } from "./credentials.js";
 import { type ReachAsks, reachTargets } from "./engine-reach.js";
 import type { ContainmentEvidence, OtherContainer, ProcessEvidence } from "./evidence.js";
 import { gradeContainment } from "./grade.js";
@@ -17,13 +16,11 @@ import type { HostPathAllowance } from "./mounts.js";
 import {
   censusOptions,
   hostProbeOptions,
-  type ProbeLaunch,
   ProbeParseError,
   parseCensusOutput,
   parseHostOutput,
-  parseProbeOutput,
-  probeOptions,
 } from "./probe.js";
+import { type EarlyProbe, prepareEarly, probeSubject, subjectLaunch } from "./subject-probe.js";
 
 export type { ContainmentEvidence, GradeTarget, OtherContainer } from "./evidence.js";
 export { gradeContainment } from "./grade.js";
@@ -68,7 +65,10 @@ export interface ContainmentOptions {
   /** The engine's other running containers, listed once per run (listed per subject when absent). */
   others?: Promise<OtherContainer[]>;
   signal?: AbortSignal;
-  /** Removals of the subject's probes still under way: awaited after the thaw, not before it. */
+  /**
+   * Where the subject's probe removals go, still under way, for the caller to await (the lifecycle,
+   * before its cleanup: they run beside the subject's stop). Absent: awaited here, after the thaw.
+   */
   removals?: Promise<void>[];
 }
 
@@ -169,8 +169,9 @@ export const CONTAINMENT_RUNTIME: SuiteRuntime = {
     host.catch(() => {}); // judged per subject (the namespaces case says why), never unhandled
     return (subject) => ({
       suite: "containment",
-      // The inspect the lifecycle hands on is not used: the subject is inspected again once frozen.
-      observe: (containerId) =>
+      // The inspect the lifecycle hands on only predicts the first probe, created while the subject
+      // freezes; the subject is inspected again once frozen, and that inspect decides.
+      observe: (containerId, seen, settling) =>
         runContainment(
           {
             containerId,
@@ -180,7 +181,8 @@ export const CONTAINMENT_RUNTIME: SuiteRuntime = {
             allowedHostPaths: subject.allowedHostPaths,
             network: subject.network,
           },
-          { engine, owner, probeImage, host, signal },
+          { engine, owner, probeImage, host, signal, ...(settling ? { removals: settling } : {}) },
+          seen,
         ),
     });
   },
@@ -190,9 +192,10 @@ export const CONTAINMENT_RUNTIME: SuiteRuntime = {
 export async function runContainment(
   target: ContainmentTarget,
   opts: ContainmentOptions,
+  seen?: ContainerView,
 ): Promise<CaseResult[]> {
   const started = performance.now();
-  const evidence = await collectEvidence(target, opts);
+  const evidence = await collectEvidence(target, opts, seen);
   return gradeContainment(evidence, target, performance.now() - started);
 }
 
@@ -204,6 +207,7 @@ export async function runContainment(
 export async function collectEvidence(
   target: ContainmentTarget,
   opts: ContainmentOptions,
+  seen?: ContainerView,
 ): Promise<ContainmentEvidence> {
   const host = opts.host.then(
     (h) => ({ ns: h.ns, ...(h.sources ? { sources: h.sources } : {}) }),
@@ -215,21 +219,25 @@ export async function collectEvidence(
     (list) => ({ list }),
     (err: unknown) => ({ error: errorEvidence(err).message }),
   );
-  // The probes' removals run beside the thaw and the listing; each is over before this returns.
-  const removals: Promise<void>[] = [];
+  // The probes' removals run beside the thaw and the listing, and are over before this returns
+  // unless the caller takes them.
+  const removals: Promise<void>[] = opts.removals ?? [];
+  const made = ahead(target, { ...opts, removals }, seen);
   let frozen: Awaited<ReturnType<typeof whileFrozen<Observed>>>;
   try {
     frozen = await whileFrozen(
       opts.engine,
       target.containerId,
-      (pausable) => observe(target, { ...opts, removals }, pausable),
+      (pausable) => observe(target, { ...opts, removals }, pausable, made),
       opts.signal,
     );
   } catch (err) {
     // Without inspect there is nothing to judge: every case is an error, not a pass.
-    await Promise.all([host, listed, ...removals]);
+    await Promise.all([host, listed, discarded(made), ...removals]);
     throw err;
   }
+  // A probe made ahead and never run (the subject stopped, its launch changed) goes too.
+  removals.push(discarded(made));
   const { inspect, probe, reach } = frozen.value;
   const others = listed.then(async (listing) => {
     if ("error" in listing) return listing;
@@ -241,7 +249,11 @@ export async function collectEvidence(
         }))
       : rest;
   });
-  const [hostEvidence, othersEvidence] = await Promise.all([host, others, Promise.all(removals)]);
+  const [hostEvidence, othersEvidence] = await Promise.all([
+    host,
+    others,
+    opts.removals ? undefined : Promise.all(removals),
+  ]);
   return {
     inspect,
     probe,
@@ -251,6 +263,11 @@ export async function collectEvidence(
     host: hostEvidence,
     others: othersEvidence,
   };
+}
+
+/** The probe made ahead removed, unless it ran (then its own removal is under way). */
+async function discarded(made: Ahead): Promise<void> {
+  await (await made.probe?.catch(() => undefined))?.probe.discard();
 }
 
 interface Observed {
@@ -264,26 +281,15 @@ async function observe(
   target: ContainmentTarget,
   opts: ContainmentOptions,
   frozen: boolean,
+  ahead: Ahead,
 ): Promise<Observed> {
   const raw = await opts.engine.inspect(target.containerId, opts.signal);
   const inspect = inspectEvidence(raw);
   if (!inspect.running) return { inspect, probe: { error: "the container is not running" } };
-  // A subject without a network has no way to the engine's port: nothing to ask. On the host's
-  // network the case fails whatever answers. Otherwise the subject probe asks from inside the
-  // subject's network (./engine-reach.ts), within the freeze, in the same container as its reading.
-  const net = inspect.modes.net;
-  const asks =
-    net === "none" || net === "host"
-      ? undefined
-      : await reachTargets(opts.engine).catch((err: unknown) => ({ error: errorEvidence(err).message }));
-  const probed = await probeSubject(
-    inspect,
-    raw.state.pid,
-    target,
-    opts,
-    frozen,
-    asks && !("error" in asks) ? asks : undefined,
-  ).catch((err: unknown) => ({
+  const asks = asksFor(inspect) ? await ahead.asks() : undefined;
+  const reach = asks && !("error" in asks) ? asks : undefined;
+  const launch = subjectLaunch(inspect, raw.state.pid, target, reach);
+  const probed = await probeSubject(inspect, launch, frozen, opts, ahead.probe).catch((err: unknown) => ({
     error: errorEvidence(err).message,
     ...(err instanceof ProbeParseError ? { unverified: true } : {}),
   }));
@@ -291,9 +297,41 @@ async function observe(
   if ("error" in asks) return { inspect, probe: probed, reach: { error: asks.error } };
   if ("error" in probed)
     return { inspect, probe: probed, reach: { error: `the probe did not report: ${probed.error}` } };
-  const { reach, ...probe } = probed;
-  if (!reach) return { inspect, probe, reach: { error: "the probe's report has no engine-reach records" } };
-  return { inspect, probe, reach: asks.unasked ? { ...reach, unasked: asks.unasked } : reach };
+  const { reach: answered, ...probe } = probed;
+  if (!answered)
+    return { inspect, probe, reach: { error: "the probe's report has no engine-reach records" } };
+  return { inspect, probe, reach: asks.unasked ? { ...answered, unasked: asks.unasked } : answered };
+}
+
+/**
+ * A subject without a network has no way to the engine's port: nothing to ask. On the host's
+ * network the case fails whatever answers. Otherwise the subject probe asks from inside the
+ * subject's network (./engine-reach.ts), within the freeze, in the same container as its reading.
+ */
+function asksFor(inspect: InspectEvidence): boolean {
+  return inspect.modes.net !== "none" && inspect.modes.net !== "host";
+}
+
+/** What is made before the freeze: where to ask for the engine, and the first probe. */
+interface Ahead {
+  /** The host's facts (its listeners, the engine's address), read once: the subject cannot change them. */
+  asks: () => Promise<ReachAsks | { error: string }>;
+  /** The first subject probe, created from the inspect that saw the subject ready (none in check). */
+  probe?: Promise<EarlyProbe | undefined>;
+}
+
+function ahead(target: ContainmentTarget, opts: ContainmentOptions, seen?: ContainerView): Ahead {
+  let asked: Promise<ReachAsks | { error: string }> | undefined;
+  const asks = () =>
+    (asked ??= reachTargets(opts.engine).catch((err: unknown) => ({ error: errorEvidence(err).message })));
+  if (!seen?.state.running) return { asks };
+  const inspect = inspectEvidence(seen);
+  const probe = (async () => {
+    const found = asksFor(inspect) ? await asks() : undefined;
+    const reach = found && !("error" in found) ? found : undefined;
+    return prepareEarly(subjectLaunch(inspect, seen.state.pid, target, reach), inspect, opts);
+  })();
+  return { asks, probe };
 }
 
 /**
@@ -314,119 +352,4 @@ export function withPeerNamespaces(all: ContainmentEvidence[]): ContainmentEvide
     });
     return { ...ev, others };
   });
-}
-
-/** Which processes of the namespace the probe reads are the subject's, from its pid-namespace mode. */
-function matchFor(pidMode: string): ProbeLaunch["match"] {
-  if (pidMode === "host") return "tree";
-  if (pidMode.startsWith("container:")) return "cgroup";
-  return "ns";
-}
-
-type SubjectLaunch = Omit<ProbeLaunch, "uid" | "gid" | "caps" | "mode">;
-
-async function probeSubject(
-  inspect: InspectEvidence,
-  initPid: number,
-  target: ContainmentTarget,
-  opts: ContainmentOptions,
-  frozen: boolean,
-  reach?: ReachAsks,
-): Promise<ContainmentEvidence["probe"]> {
-  const launch: SubjectLaunch = {
-    subjectId: inspect.id,
-    rootPid: initPid,
-    match: matchFor(inspect.modes.pid),
-    writableRoots: target.writableRoots,
-    existsPaths: [
-      ...new Set([
-        ...inspect.defaults.maskedPaths,
-        ...(inspect.maskedPaths ?? []),
-        ...inspect.defaults.readonlyPaths,
-        ...(inspect.readonlyPaths ?? []),
-      ]),
-    ],
-  };
-  // Frozen, the subject cannot watch one probe's writes before the next reads it: the full probe
-  // runs at once as the launch's credentials, and its report is kept when the processes it read
-  // call for exactly what it held; otherwise it runs again as they call for (without asking the
-  // engine again: the first report's asks are kept). Not frozen, every read comes before any
-  // write: the processes are measured first (no writes), then one full probe, which asks.
-  const first = launchCredentials(inspect);
-  if (first && frozen) {
-    const report = await fullProbe({ ...launch, reach }, first, opts).catch(() => undefined);
-    if (report && !("error" in report) && report.processes.length > 0) {
-      const wanted = measuredCredentials(report.processes, inspect);
-      const held = { uid: first.uid, gid: first.gid, caps: report.held ?? first.caps };
-      if (!wanted || sameCredentials(wanted, held)) return report;
-      const again = await fullProbe(launch, wanted, opts);
-      return "error" in again || !report.reach ? again : { ...again, reach: report.reach };
-    }
-  }
-  const counted = (await opts.census?.().catch(() => undefined))?.get(inspect.id);
-  const measured = counted?.length ? counted : await idsProbe(launch, opts);
-  if (measured.length === 0) return { error: "no subject process visible to the probe" };
-  const creds = measuredCredentials(measured, inspect);
-  if (!creds) {
-    return {
-      error: `could not resolve user ${JSON.stringify(inspect.user)} to a uid:gid (no subject process visible)`,
-    };
-  }
-  return fullProbe({ ...launch, reach }, creds, opts);
-}
-
-/** The processes' status as the host shows them, read as nobody holding nothing: whom to probe as. */
-async function idsProbe(launch: SubjectLaunch, opts: ContainmentOptions): Promise<ProcessEvidence[]> {
-  const spec = probeOptions(opts.owner, opts.probeImage, {
-    ...launch,
-    caps: [],
-    uid: 65534,
-    gid: 65534,
-    mode: "ids",
-  });
-  const run = await runProbe(opts.engine, spec, opts.signal, undefined, opts.removals);
-  return parseProbeOutput(verifiedRun(run), 65534, 65534).processes;
-}
-
-/** A probe's report, when the probe ran to its end (exit 0): a probe that did not is not evidence. */
-function verifiedRun(run: { stdout: string; stderr: string; exitCode: number }): string {
-  if (run.exitCode !== 0) {
-    const stderr = run.stderr.trim().slice(0, 300);
-    throw new ProbeParseError(
-      `the probe did not complete (exit ${run.exitCode}${stderr ? `: ${stderr}` : ""})`,
-    );
-  }
-  return run.stdout;
-}
-
-async function fullProbe(
-  launch: SubjectLaunch,
-  creds: Credentials,
-  opts: ContainmentOptions,
-): Promise<ContainmentEvidence["probe"]> {
-  const spec = probeOptions(opts.owner, opts.probeImage, { ...launch, ...creds });
-  let run: Awaited<ReturnType<typeof runProbe>>;
-  try {
-    run = await runProbe(opts.engine, spec, opts.signal, undefined, opts.removals);
-  } catch (err) {
-    // An engine that will not launch the probe in the subject's network still gets it read, as
-    // before the asks joined it: without them, the asks' evidence saying why. Refused (an engine
-    // may not start a container joined to one that itself joins a third: "generating dependency
-    // graph") or failed (no reason recorded, after the provider's own second try) alike.
-    const refused = err instanceof EngineError && (err.kind === "engine" || err.kind === "fault");
-    if (!launch.reach || !refused) throw err;
-    const read = await fullProbe({ ...launch, reach: undefined }, creds, opts);
-    const why = `the engine did not launch the probe in the subject's network (${errorEvidence(err).message})`;
-    return "error" in read ? read : { ...read, reach: { error: why } };
-  }
-  try {
-    return parseProbeOutput(verifiedRun(run), creds.uid, creds.gid);
-  } catch (err) {
-    const stderr = run.stderr.trim().slice(0, 300);
-    const why = run.exitCode === 0 && stderr ? ` (${stderr})` : "";
-    return {
-      error: `${(err as Error).message}${why}`,
-      ...(err instanceof ProbeParseError ? { unverified: true } : {}),
-    };
-  }
 }

@@ -25,6 +25,20 @@ printf 'Z %s %s\n' "$(printf '%s\n' "$out" | wc -c)" "$(printf '%s\n' "$out" | s
 `;
 }
 
+/**
+ * Whether `stdout` is a whole framed report: its last line a trailer that verifies. Asked as the
+ * report arrives (ProbeSpec.complete), so the cheap test of the last line comes first.
+ */
+export function frameComplete(stdout: string): boolean {
+  if (!/(?:^|\n)Z \d+ [0-9a-f]{64}\n$/.test(stdout.slice(-120))) return false;
+  try {
+    verifiedLines(stdout);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** String.raw, except that `\${` stands for the shell's `${` (a template cannot hold it as written). */
 function sh(text: TemplateStringsArray, ...parts: string[]): string {
   return String.raw(text, ...parts).replaceAll("\\${", "${");
@@ -355,6 +369,7 @@ export function censusOptions(owner: string, image: string, subjectIds: readonly
       user: HOST_PROBE_USER,
       env: { DA_IDS: subjectIds.join(" ") },
       namespaces: { pid: "host", net: "none" },
+      complete: frameComplete,
     },
   );
 }
@@ -440,6 +455,7 @@ export function probeOptions(owner: string, image: string, launch: ProbeLaunch):
       },
       namespaces: { pid: "host", net: launch.reach ? `container:${launch.subjectId}` : "none" },
       caps: launch.caps,
+      complete: frameComplete,
     },
   );
   return launch.reach ? { ...spec, timeoutMs: spec.timeoutMs + reachDeadlineMs(launch.reach) } : spec;
@@ -454,6 +470,7 @@ export function hostProbeOptions(owner: string, image: string): ProbeSpec {
       user: HOST_PROBE_USER,
       // It only reads its own /proc/self/ns links: no capability at all.
       namespaces: { pid: "host", net: "host", ipc: "host", uts: "host", cgroup: "host" },
+      complete: frameComplete,
     },
   );
 }

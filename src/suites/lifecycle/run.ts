@@ -107,6 +107,8 @@ class SubjectRun {
   /** The inspect that saw the subject ready, read by limits and handed on to containment. */
   running: ContainerView | undefined;
   cleanup: CleanupEvidence | undefined;
+  /** What the observing suites left under way (their probes' removals): awaited before cleanup. */
+  readonly settling: Promise<void>[] = [];
   /** Untagged images the build created (legacy builder): cleanup removes them by ID. */
   builtImages: string[] = [];
   /** The Dockerfile the build read, for pointing failures at its lines. */
@@ -236,7 +238,7 @@ class SubjectRun {
     if (containerId && !signal.aborted) {
       const started = Date.now();
       const measured = await observer
-        .observe(containerId, this.running)
+        .observe(containerId, this.running, this.settling)
         .catch((err) => notMeasured(suite, subject.name, "error", err));
       // On a subject that never became ready, what could not be observed is skipped because of
       // that earlier failure: one line each, no fix of its own (the failure above has the fix).
@@ -260,6 +262,8 @@ class SubjectRun {
    */
   async cleanUp(): Promise<Draft> {
     const { engine, owner, subject, signal } = this.ctx;
+    // An engine may refuse to remove a subject whose namespaces a probe still joins.
+    await Promise.allSettled(this.settling);
     this.cleanup = await cleanupOwned(
       engine,
       {

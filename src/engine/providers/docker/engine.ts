@@ -30,6 +30,7 @@ import {
   type ListFilters,
   type OwnedContainer,
   type OwnedImage,
+  type PreparedProbe,
   type ProbeOutput,
   type ProbeSpec,
   type ReproduceImage,
@@ -804,38 +805,113 @@ export class DockerEngine implements Engine {
 
   /** Runs a trusted probe to completion and removes it at once (cleanup is only the safety net). */
   async probe(spec: ProbeSpec, signal?: AbortSignal): Promise<ProbeOutput> {
-    const body = createBody(probeLaunch(spec));
-    if (spec.namespaces.net === "none") body.NetworkDisabled = true;
+    const body = probeBody(spec);
     try {
-      return await this.probeOnce(body, spec.timeoutMs, signal);
+      return await this.probeOnce(body, spec, signal);
     } catch (err) {
       // The engine failed it (no answer, a broken connection, a start it did not make): a probe
       // measures and changes nothing, so it runs once more, in a fresh container.
       if (!engineFault(err) || signal?.aborted) throw err;
-      return this.probeOnce(body, spec.timeoutMs, signal);
+      return this.probeOnce(body, spec, signal);
     }
   }
 
-  private async probeOnce(
-    body: CreateOptions,
-    timeoutMs: number,
-    signal?: AbortSignal,
-  ): Promise<ProbeOutput> {
-    let id: string | undefined;
+  async prepareProbe(spec: ProbeSpec, signal?: AbortSignal): Promise<PreparedProbe> {
+    const body = probeBody(spec);
+    const id = await this.createContainer(body, signal);
+    let taken = false;
+    return {
+      run: async (runSignal) => {
+        if (taken) throw new Error("a prepared probe runs once");
+        taken = true;
+        try {
+          return await this.runCreated(id, spec, runSignal);
+        } catch (err) {
+          // As probe(): an engine's failure gets one more run, in a fresh container.
+          if (!engineFault(err) || runSignal?.aborted) throw err;
+          return this.probeOnce(body, spec, runSignal);
+        }
+      },
+      discard: async () => {
+        if (taken) return;
+        taken = true;
+        await this.removeProbe(id);
+      },
+    };
+  }
+
+  private async probeOnce(body: CreateOptions, spec: ProbeSpec, signal?: AbortSignal): Promise<ProbeOutput> {
+    return this.runCreated(await this.createContainer(body, signal), spec, signal);
+  }
+
+  /**
+   * Starts a created probe and runs it to its end; it is removed on every path. A framed report is
+   * read as it is written, from an attach stream opened before the start: once it is whole the
+   * probe's exit is not waited for (the engine notes it only after cleaning up after the probe).
+   */
+  private async runCreated(id: string, spec: ProbeSpec, signal?: AbortSignal): Promise<ProbeOutput> {
     let removed: Promise<void> | undefined;
+    const stream = spec.complete
+      ? await this.attachProbe(id, spec.complete).catch(() => undefined)
+      : undefined;
     try {
-      id = await this.createContainer(body, signal);
       await this.start(id, signal);
-      const exitCode = await this.wait(id, timeoutMs, signal);
-      // The whole log, never a counted tail: the report's frame says whether it arrived intact.
+      const whole =
+        stream && (await this.call(`probe ${short(id)}`, () => stream.whole, spec.timeoutMs, signal));
+      if (whole) {
+        removed = this.removeProbe(id);
+        return { ...whole, exitCode: 0, removed };
+      }
+      // No whole report on the stream (none was asked for, or it ended first): the exit and the
+      // whole log, never a counted tail, decide; the report's frame says whether it arrived intact.
+      const exitCode = await this.wait(id, spec.timeoutMs, signal);
       const { stdout, stderr } = await this.logs(id);
       // Its output read, the probe is removed beside what the caller does next (the subject's
       // thaw), not before it: the caller awaits `removed` before it calls the probe gone.
       removed = this.removeProbe(id);
       return { stdout, stderr, exitCode, removed };
     } finally {
-      if (id && !removed) await this.removeProbe(id);
+      stream?.close();
+      if (!removed) await this.removeProbe(id);
     }
+  }
+
+  /**
+   * What a created probe writes, as it writes it (the engine's attach stream). `whole` is its
+   * output once `complete` says it is whole, or undefined when the stream ends or fails first.
+   */
+  private async attachProbe(
+    id: string,
+    complete: (stdout: string) => boolean,
+  ): Promise<{ whole: Promise<{ stdout: string; stderr: string } | undefined>; close: () => void }> {
+    const closed = new AbortController();
+    const res = await this.call(`attach ${short(id)}`, (abortSignal) =>
+      dialStream(
+        this.docker,
+        `/containers/${encodeURIComponent(id)}/attach?`,
+        "POST",
+        { stream: true, stdout: true, stderr: true },
+        AbortSignal.any([abortSignal, closed.signal]),
+      ),
+    );
+    const kept = new LogTail();
+    const whole = new Promise<{ stdout: string; stderr: string } | undefined>((resolve) => {
+      res.on("data", (chunk: Buffer) => {
+        kept.push(chunk);
+        // A report ends with its trailer's newline: only then is it worth asking.
+        if (chunk[chunk.length - 1] !== 0x0a) return;
+        const { stdout, stderr } = kept.result();
+        if (complete(stdout)) resolve({ stdout, stderr });
+      });
+      for (const end of ["end", "close", "error"]) res.on(end, () => resolve(undefined));
+    });
+    return {
+      whole,
+      close: () => {
+        closed.abort();
+        res.destroy();
+      },
+    };
   }
 
   async execCommand(
@@ -1021,24 +1097,37 @@ export class DockerEngine implements Engine {
 
 /** GET /containers/{id}/logs (not following) as a stream into a bounded tail. */
 function streamLogs(docker: Docker, id: string, tail: number | undefined, abortSignal: AbortSignal) {
-  return new Promise<LogTail>((resolve, reject) =>
-    docker.modem.dial(
-      {
-        path: `/containers/${encodeURIComponent(id)}/logs?`,
-        method: "GET",
-        isStream: true,
-        abortSignal,
-        options: { stdout: true, stderr: true, follow: false, ...(tail === undefined ? {} : { tail }) },
-        statusCodes: { 200: true, 404: "no such container", 500: "server error" },
-      } as Parameters<Docker["modem"]["dial"]>[0],
-      (err, res) => {
-        if (err || !res) return reject(err ?? new Error("no answer"));
+  const options = { stdout: true, stderr: true, follow: false, ...(tail === undefined ? {} : { tail }) };
+  return dialStream(docker, `/containers/${encodeURIComponent(id)}/logs?`, "GET", options, abortSignal).then(
+    (stream) =>
+      new Promise<LogTail>((resolve, reject) => {
         const kept = new LogTail();
-        const stream = res as IncomingMessage;
         stream.on("data", (c: Buffer) => kept.push(c));
         stream.on("end", () => resolve(kept));
         stream.on("error", reject);
-      },
+      }),
+  );
+}
+
+/** A streamed answer of the engine (a log, an attach), as it comes. */
+function dialStream(
+  docker: Docker,
+  path: string,
+  method: "GET" | "POST",
+  options: Record<string, unknown>,
+  abortSignal: AbortSignal,
+): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) =>
+    docker.modem.dial(
+      {
+        path,
+        method,
+        isStream: true,
+        abortSignal,
+        options,
+        statusCodes: { 200: true, 404: "no such container", 409: "conflict", 500: "server error" },
+      } as Parameters<Docker["modem"]["dial"]>[0],
+      (err, res) => (err || !res ? reject(err ?? new Error("no answer")) : resolve(res as IncomingMessage)),
     ),
   );
 }
@@ -1068,6 +1157,13 @@ function unanswered(err: unknown): boolean {
 const GATEWAY_STATUS = new Set([502, 503, 504]);
 
 /** The engine's own failure, not a refusal: no answer, unreachable, or a fault it recorded nowhere. */
+/** A trusted probe's create body: the launch every probe gets, with no network at all when it needs none. */
+function probeBody(spec: ProbeSpec): CreateOptions {
+  const body = createBody(probeLaunch(spec));
+  if (spec.namespaces.net === "none") body.NetworkDisabled = true;
+  return body;
+}
+
 function engineFault(err: unknown): boolean {
   return (
     err instanceof EngineError &&

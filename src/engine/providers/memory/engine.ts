@@ -22,6 +22,7 @@ import {
   type ListFilters,
   type OwnedContainer,
   type OwnedImage,
+  type PreparedProbe,
   type ProbeOutput,
   type ProbeSpec,
   type ReproduceImage,
@@ -385,17 +386,43 @@ export class MemoryEngine implements Engine {
 
   /** A probe is a container (owned, listed while it runs) whose output is the answer given. */
   probe(spec: ProbeSpec, signal?: AbortSignal): Promise<ProbeOutput> {
+    return this.prepareProbe(spec, signal).then((prepared) => prepared.run(signal));
+  }
+
+  /** The probe's container is created (owned, listed) now; its answer is taken when it runs. */
+  prepareProbe(spec: ProbeSpec, signal?: AbortSignal): Promise<PreparedProbe> {
     return this.call(
-      "probe",
-      async () => {
+      "prepareProbe",
+      () => {
         const id = this.createNow(probeLaunch(spec));
-        try {
-          return await this.answer(spec);
-        } finally {
-          this.containers.delete(id);
-        }
+        let taken = false;
+        const take = () => {
+          if (taken) throw new Error("a prepared probe runs once");
+          taken = true;
+        };
+        return {
+          run: (runSignal?: AbortSignal) =>
+            this.call(
+              "probe",
+              async () => {
+                take();
+                try {
+                  return await this.answer(spec);
+                } finally {
+                  this.containers.delete(id);
+                }
+              },
+              spec.timeoutMs,
+              runSignal,
+            ),
+          discard: async () => {
+            if (taken) return;
+            taken = true;
+            this.containers.delete(id);
+          },
+        };
       },
-      spec.timeoutMs,
+      undefined,
       signal,
     );
   }

@@ -1,3 +1,0 @@
-import { createRequire as __daCreateRequire } from 'node:module';
-const require = __daCreateRequire(import.meta.url);
-import{a,b,c,d,e}from"./chunk-2FYF7IVC.js";import"./chunk-U5GJFIU7.js";import"./chunk-XOMRHXZU.js";import"./chunk-OEJCORYR.js";import"./chunk-ABYR5LDY.js";import"./chunk-XZBBPR7S.js";import"./chunk-RFJMQXYM.js";import"./chunk-2ZZEOWVW.js";import"./chunk-XRQ5ZIIF.js";import"./chunk-T6HFIJAQ.js";import"./chunk-4EWHVJ7O.js";import"./chunk-ZEFPD4N4.js";import"./chunk-PZA4RAY2.js";import"./chunk-KQ5LDEAY.js";import"./chunk-ZM6MJ4KH.js";import"./chunk-SRQQEWPT.js";import"./chunk-EN66KAXS.js";export{c as inventoryCheck,e as printable,d as renderVerification,a as verify,b as verifyBundleAgainst};
