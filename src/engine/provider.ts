@@ -164,6 +164,12 @@ export interface PreparedProbe {
   discard(): Promise<void>;
 }
 
+/** A path in a container's filesystem: what it is, and its permission bits (0o7777: setuid, setgid, sticky, rwx). */
+export interface PathStat {
+  type: "directory" | "file" | "symlink" | "other";
+  mode: number;
+}
+
 export interface MountView {
   type: string;
   source: string;
@@ -484,6 +490,8 @@ export interface Engine {
   wait(containerId: string, timeoutMs: number, signal?: AbortSignal): Promise<number>;
   /** One regular file from the container's filesystem (it need not run); undefined when missing. */
   readFile(containerId: string, path: string, maxBytes?: number): Promise<Buffer | undefined>;
+  /** What is at `path` in the container's filesystem (it need not run), not following a last link; undefined when nothing is. */
+  statPath(containerId: string, path: string): Promise<PathStat | undefined>;
   /** stdout and stderr apart: the last `tailLines` lines, or all of them. */
   logs(containerId: string, tailLines?: number): Promise<{ stdout: string; stderr: string }>;
   /** Runs a trusted probe to completion and removes it: its whole output, never a counted tail. */

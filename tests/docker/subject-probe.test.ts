@@ -9,8 +9,8 @@ import { newRunId } from "../../src/engine/ownership.js";
 import type { ContainerView, ProbeSpec } from "../../src/engine/provider.js";
 import { DockerEngine } from "../../src/engine/providers/docker/engine.js";
 import type { CaseResult } from "../../src/report/model.js";
-import { measureHostNamespaces, runContainment } from "../../src/suites/containment/index.js";
 import { hostProcesses } from "../../src/suites/containment/host-procs.js";
+import { measureHostNamespaces, runContainment } from "../../src/suites/containment/index.js";
 import { specFor } from "../engine/contract.js";
 import { BASE_IMAGE, cleanupProblems, DIALECTS, hasEngine, PROBE_IMAGE } from "../helpers/engine.js";
 
@@ -52,13 +52,19 @@ describe.skipIf(!hasEngine)("the subject probe's credentials and its creation ah
   };
   const statuses = (rs: CaseResult[]) => Object.fromEntries(rs.map((r) => [r.id, r.status]));
   const probesLeft = async () =>
-    (await engine.listContainers({ label: [`org.docker-acceptance.owner=${owner}`, "org.docker-acceptance.role=probe"] }))
-      .length;
+    (
+      await engine.listContainers({
+        label: [`org.docker-acceptance.owner=${owner}`, "org.docker-acceptance.role=probe"],
+      })
+    ).length;
 
   beforeAll(async () => {
     // Two processes each (a shell and its child): a user by number, and one by name (nobody).
     numeric = await engine.create(specFor(owner, "numeric", BASE_IMAGE, "sleep 300 & wait"));
-    named = await engine.create({ ...specFor(owner, "named", BASE_IMAGE, "sleep 300 & wait"), user: "nobody" });
+    named = await engine.create({
+      ...specFor(owner, "named", BASE_IMAGE, "sleep 300 & wait"),
+      user: "nobody",
+    });
     await Promise.all([engine.start(numeric), engine.start(named)]);
   });
 

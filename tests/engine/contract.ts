@@ -187,6 +187,17 @@ export function engineContract(name: string, setup: () => ContractSetup): void {
       expect(await engine.readFile(id, "/no/such/file")).toBeUndefined();
     });
 
+    it("says what is at a path of a container's image (created, not started): its type and mode", async () => {
+      const id = await engine.create(specFor(owner, "stat", image, "sleep 300"));
+      expect(await engine.statPath(id, "/etc/passwd")).toMatchObject({ type: "file" });
+      // The base's /tmp is anyone's to write, and sticky; /etc is not anyone's.
+      expect(await engine.statPath(id, "/tmp")).toEqual({ type: "directory", mode: 0o1777 });
+      const etc = await engine.statPath(id, "/etc");
+      expect(etc?.type).toBe("directory");
+      expect((etc?.mode ?? 0) & 0o002).toBe(0);
+      expect(await engine.statPath(id, "/no/such/dir")).toBeUndefined();
+    });
+
     it("pauses a running container and thaws it: a second thaw is false, a stopped one cannot be paused", async () => {
       const id = await engine.create(specFor(owner, "freeze", image, "sleep 300"));
       await expect(engine.pause(id)).rejects.toBeInstanceOf(EngineError);

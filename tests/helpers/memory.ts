@@ -9,6 +9,8 @@ export function memoryEngine(callTimeoutMs?: number): MemoryEngine {
   const engine = new MemoryEngine(callTimeoutMs);
   engine.addImage(MEMORY_BASE, {
     files: { "/etc/passwd": "root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534::/:/bin/false\n" },
+    // As scripts/engine.sh makes the busybox base: a /tmp anyone may write.
+    dirs: { "/tmp": 0o1777 },
   });
   engine.answerProbes((spec) => {
     const p = interpret(["sh", "-c", spec.script.text]);

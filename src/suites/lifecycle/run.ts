@@ -20,7 +20,7 @@ import { outputBlock } from "./progress.js";
 import { startAndWaitReady } from "./ready.js";
 import { reproduceImage } from "./reproduce.js";
 import { stopSubject } from "./stop.js";
-import { resolveUser } from "./user.js";
+import { ownershipMatters, resolveUser } from "./user.js";
 
 export interface SubjectRunContext extends CaseContext {
   suites: ReadonlySet<SuiteName>;
@@ -180,9 +180,12 @@ class SubjectRun {
     const name = `${owner}-${subject.name}`;
     let plan = planLaunch(subject, imageId, owner, name, image);
     this.containerId = await engine.create(plan.spec, signal);
-    if (needsUserLookup(subject, plan.user.value)) {
-      // A user by name: its ids live in the image's /etc/passwd. Read them from the created
-      // container, then create it again with writable roots that user owns.
+    if (
+      needsUserLookup(subject, plan.user.value) &&
+      (await ownershipMatters(engine, this.containerId, Object.keys(plan.spec.tmpfs)))
+    ) {
+      // A user by name whose writable roots it must own: its ids live in the image's /etc/passwd.
+      // Read them from the created container, then create it again with roots that user owns.
       const ids = await resolveUser(engine, this.containerId, plan.user.value);
       if (ids) {
         await engine.removeContainer(this.containerId);

@@ -2,7 +2,7 @@
 // name ("redis", "app:app") only means something in the image's own /etc/passwd and /etc/group,
 // which are read from the created container (the engine resolves names the same way at start).
 
-import type { Engine } from "../../engine/provider.js";
+import type { Engine, PathStat } from "../../engine/provider.js";
 
 export interface NumericUser {
   uid: number;
@@ -52,4 +52,23 @@ export async function resolveUser(
   const groups = (await engine.readFile(containerId, "/etc/group"))?.toString("utf8");
   const gid = groups === undefined ? undefined : lookupGroup(groups, group);
   return { uid: entry[0], ...(gid !== undefined ? { gid } : {}) };
+}
+
+/**
+ * Whether writable roots at `roots` need the user to own them. A tmpfs over a directory the image
+ * has keeps that directory's mode (the runtime sets it), so one that others may write (/tmp, 1777)
+ * is the user's to write whoever owns it, and a root the image lacks gets ours (1777): only a
+ * directory others cannot write, or a link (resolved where the runtime mounts it), needs the user's
+ * own ids. Asking is cheap (a stat each); reading /etc/passwd and creating again is not.
+ */
+export async function ownershipMatters(
+  engine: Engine,
+  containerId: string,
+  roots: string[],
+): Promise<boolean> {
+  const unknown: PathStat = { type: "other", mode: 0 };
+  const stats = await Promise.all(
+    roots.map((root) => engine.statPath(containerId, root).catch(() => unknown)),
+  );
+  return stats.some((stat) => stat !== undefined && !(stat.type === "directory" && stat.mode & 0o002));
 }

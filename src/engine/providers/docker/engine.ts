@@ -30,6 +30,7 @@ import {
   type ListFilters,
   type OwnedContainer,
   type OwnedImage,
+  type PathStat,
   type PreparedProbe,
   type ProbeOutput,
   type ProbeSpec,
@@ -787,6 +788,25 @@ export class DockerEngine implements Engine {
    * either way at most LOG_KEPT_BYTES of each (./log-tail.ts), read as a stream, so a subject that
    * writes gigabytes costs the run no more memory than one that writes a line.
    */
+  async statPath(containerId: string, path: string): Promise<PathStat | undefined> {
+    try {
+      const res = await this.call(`stat ${path} in ${short(containerId)}`, (abortSignal) =>
+        dialStream(
+          this.docker,
+          `/containers/${encodeURIComponent(containerId)}/archive?`,
+          "HEAD",
+          { path },
+          abortSignal,
+        ),
+      );
+      res.resume();
+      return pathStat(res.headers["x-docker-container-path-stat"]);
+    } catch (err) {
+      if (err instanceof EngineError && err.statusCode === 404) return undefined;
+      throw err;
+    }
+  }
+
   async logs(containerId: string, tailLines?: number): Promise<{ stdout: string; stderr: string }> {
     const whole = tailLines !== undefined && (await this.dialect()).dialect.tailDropsPartialLines;
     const tail = await this.call(`logs ${short(containerId)}`, (abortSignal) =>
@@ -1113,7 +1133,7 @@ function streamLogs(docker: Docker, id: string, tail: number | undefined, abortS
 function dialStream(
   docker: Docker,
   path: string,
-  method: "GET" | "POST",
+  method: "GET" | "POST" | "HEAD",
   options: Record<string, unknown>,
   abortSignal: AbortSignal,
 ): Promise<IncomingMessage> {
@@ -1199,6 +1219,29 @@ function refusedByRuntime(err: EngineError, doc: ContainerInspect): boolean {
 
 function short(id: string): string {
   return id.replace(/^sha256:/, "").slice(0, 12);
+}
+
+/**
+ * The engine's stat of a path (its archive HEAD's header: base64 JSON of Go's os.FileMode and the
+ * link target). Podman also marks a link to a directory as one (isDir): the link bit decides.
+ */
+function pathStat(header: string | string[] | undefined): PathStat | undefined {
+  if (typeof header !== "string") return undefined;
+  let stat: { mode?: unknown };
+  try {
+    stat = JSON.parse(Buffer.from(header, "base64").toString("utf8"));
+  } catch {
+    return undefined;
+  }
+  if (typeof stat.mode !== "number") return undefined;
+  const mode = stat.mode;
+  const bit = (n: number) => Math.floor(mode / 2 ** n) % 2 === 1;
+  const type = bit(27) ? "symlink" : bit(31) ? "directory" : mode < 2 ** 19 ? "file" : "other";
+  // Go keeps setuid (23), setgid (22) and sticky (20) apart from the permission bits.
+  return {
+    type,
+    mode: (mode % 0o1000) + (bit(23) ? 0o4000 : 0) + (bit(22) ? 0o2000 : 0) + (bit(20) ? 0o1000 : 0),
+  };
 }
 
 /** The first entry of a tar archive when it is a regular file (type "0" or NUL), bounded. */

@@ -22,6 +22,7 @@ import {
   type ListFilters,
   type OwnedContainer,
   type OwnedImage,
+  type PathStat,
   type PreparedProbe,
   type ProbeOutput,
   type ProbeSpec,
@@ -49,6 +50,8 @@ export interface MemoryImage {
   volumes: string[];
   /** Files a container of it can read (readFile). */
   files: Record<string, string>;
+  /** Directories whose mode is not 0o755 (statPath; every parent of a file is a directory). */
+  dirs?: Record<string, number>;
   /** Its HEALTHCHECK, and what running it answers (exec). */
   healthcheck?: ImageHealthcheck;
   healthAnswer?: { exitCode: number; output: string };
@@ -201,6 +204,7 @@ export class MemoryEngine implements Engine {
       user,
       volumes,
       files: { ...base?.files },
+      ...(base?.dirs ? { dirs: { ...base.dirs } } : {}),
     });
     return { ...choice, imageId, log, steps: [], intermediateImages: [] };
   }
@@ -352,6 +356,19 @@ export class MemoryEngine implements Engine {
     return this.call("readFile", () => {
       const text = this.images.get(this.container(containerId).imageId)?.files[file];
       return text === undefined ? undefined : Buffer.from(text).subarray(0, maxBytes);
+    });
+  }
+
+  statPath(containerId: string, file: string): Promise<PathStat | undefined> {
+    return this.call("statPath", () => {
+      const image = this.images.get(this.container(containerId).imageId);
+      if (!image) return undefined;
+      if (file in image.files) return { type: "file" as const, mode: 0o644 };
+      const dir = file.replace(/\/+$/, "");
+      const mode = image.dirs?.[dir];
+      if (mode !== undefined) return { type: "directory" as const, mode };
+      const under = Object.keys(image.files).some((f) => f.startsWith(`${dir}/`));
+      return under ? { type: "directory" as const, mode: 0o755 } : undefined;
     });
   }
 
