@@ -1,3 +1,0 @@
-import { createRequire as __daCreateRequire } from 'node:module';
-const require = __daCreateRequire(import.meta.url);
-import{a as r}from"./chunk-EN66KAXS.js";function s(e){return`${e.address}:${e.port||""}`}r(s,"bindingText");function u(e){return Object.fromEntries(Object.entries(e).map(([n,t])=>[n,t.map(s)]))}r(u,"publishedText");var i=class extends Error{constructor(t,o,g,a,d=[]){super(`build failed: ${t}`);this.reason=t;this.log=o;this.choice=g;this.failedStep=a;this.intermediateImages=d}reason;log;choice;failedStep;intermediateImages;static{r(this,"BuildFailedError")}name="BuildFailedError"};function m(e){return/^[A-Za-z0-9_@%+=:,./-]+$/.test(e)?e:`'${e.replaceAll("'",`'"'"'`)}'`}r(m,"shellQuote");export{s as a,u as b,i as c,m as d};
