@@ -437,11 +437,12 @@ async function runSuite(cli = CLI) {
  * the subject's path), a cached build with a fresh label (the tool's owner label makes the last
  * build step uncacheable too), the image's config read (its user and volumes decide the launch),
  * create with the same launch settings and its read-back inspect, start, poll the health URL, the
- * HTTP probes, one inspect, the subject probe (joined to its namespaces, running `true`) beside
- * the listing of running containers the namespaces case compares with, stop, inspect the exit,
- * remove container and image, and one listing round proving nothing owned is left (containers
- * and images by the owner label, images by the run's tag). Not in the floor: ping, a listing
- * before removal, a second proof, the probe script itself (`true` here), the report.
+ * HTTP probes, one inspect, the subject probe (joined to its namespaces, printing one line, read
+ * from its attach stream until that line is in, as the tool reads a report) beside the listing of
+ * running containers the namespaces case compares with, stop (the probes' removals beside it),
+ * inspect the exit, remove container and image, and one listing round proving nothing owned is
+ * left (containers and images by the owner label, images by the run's tag). Not in the floor: ping,
+ * a listing before removal, a second proof, the probe script itself (`echo` here), the report.
  */
 async function engineFloor() {
   const docker = engine.docker;
@@ -455,13 +456,21 @@ async function engineFloor() {
   };
   const b = subject.build;
   const healthPath = subject.healthPath ?? subject.readiness?.path ?? "/health";
-  const trivial = { Entrypoint: ["/bin/sh", "-c", "true"], Cmd: [] };
+  const trivial = { Entrypoint: ["/bin/sh", "-c", "echo done"], Cmd: [] };
+  // Read as the tool reads a probe's report: from its attach stream, opened before its start, until
+  // its output is in (its exit, which the engine notes only after cleaning up, is not waited for);
+  // its removal runs beside what comes next, and is awaited with the subject's stop.
   const runProbe = async (body) => {
     const p = await docker.createContainer({ ...body, ...trivial });
+    const stream = await p.attach({ stream: true, stdout: true, stderr: true });
+    const out = new Promise((resolve) => {
+      stream.on("data", (b) => b.includes("done") && resolve());
+      stream.on("end", resolve);
+    });
     await p.start();
-    await p.wait();
-    await p.logs({ stdout: true, stderr: true });
-    await p.remove({ force: true });
+    await out;
+    stream.destroy();
+    return { removed: p.remove({ force: true }) };
   };
   await docker.ping(); // which engine answers, hence which builder: its headers say it
   await docker.getImage(PROBE_IMAGE).inspect();
@@ -514,13 +523,17 @@ async function engineFloor() {
     writableRoots: subject.writableRoots,
     existsPaths: [],
   });
-  await Promise.all([
+  const probes = await Promise.all([
     host,
     runProbe(lib.createBody(lib.probeLaunch(probe))),
     docker.listContainers({ filters: { status: ["running"] } }),
   ]);
   lap("containment probes");
-  await c.stop({ t: Math.ceil(subject.stopTimeoutMs / 1000) });
+  await Promise.all([
+    c.stop({ t: Math.ceil(subject.stopTimeoutMs / 1000) }),
+    probes[0].removed,
+    probes[1].removed,
+  ]);
   await c.inspect();
   lap("stop");
   await c.remove({ force: true, v: true });
