@@ -6,6 +6,7 @@ import { setMaxListeners } from "node:events";
 import path from "node:path";
 import { cleanupOwned } from "../engine/cleanup.js";
 import { newRunId, OWNER_LABEL } from "../engine/ownership.js";
+import type { ContainerQuery } from "../engine/provider.js";
 import { createEngine, type Engine } from "../engine/select.js";
 import { EngineError, errorEvidence, UsageError } from "../errors.js";
 import { writeBundle } from "../report/bundle.js";
@@ -28,12 +29,28 @@ import { abortOnSignals, exitCodeFor, renderReport, signalExitCode } from "./com
 
 export interface CheckSelection {
   containers: string[];
-  filters: Record<string, string[]>;
+  /** Which running containers the filters select (absent: no filter given). */
+  query?: ContainerQuery;
+  /** The filters as given, for messages. */
+  filters?: readonly string[];
 }
 
-/** `label=a=b` -> { label: ["a=b"] }: the key ends at the first '='. */
-export function parseFilters(values: readonly string[], source = "--filter"): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
+/** The filter forms check takes, as its messages list them. */
+export const FILTER_FORMS = "label=KEY, label=KEY=VALUE, name=TEXT (a part of the name) or id=PREFIX";
+
+/**
+ * The filters as the owned-objects query the engine lists by: `label=KEY` or `label=KEY=VALUE`
+ * (the key ends at the first '='; every label must hold), `name=TEXT` (a part of the name) and
+ * `id=PREFIX` (any one of several names or IDs). Nothing else is an engine's to read: another key
+ * is refused, naming the forms that work. Undefined when no filter is given.
+ */
+export function parseFilters(values: readonly string[], source = "--filter"): ContainerQuery | undefined {
+  if (values.length === 0) return undefined;
+  const query: Required<Pick<ContainerQuery, "labels" | "names" | "ids">> = {
+    labels: [],
+    names: [],
+    ids: [],
+  };
   for (const v of values) {
     const i = v.indexOf("=");
     if (i <= 0 || i === v.length - 1) {
@@ -41,10 +58,28 @@ export function parseFilters(values: readonly string[], source = "--filter"): Re
         `${source} ${JSON.stringify(v)}: expected KEY=VALUE, e.g. label=com.docker.compose.project=shop`,
       );
     }
-    const key = v.slice(0, i);
-    out[key] = [...(out[key] ?? []), v.slice(i + 1)];
+    const [key, value] = [v.slice(0, i), v.slice(i + 1)];
+    if (key === "label") {
+      const j = value.indexOf("=");
+      query.labels.push(j < 0 ? { key: value } : { key: value.slice(0, j), value: value.slice(j + 1) });
+    } else if (key === "name") query.names.push(value);
+    else if (key === "id") query.ids.push(value);
+    else
+      throw new UsageError(
+        `${source} ${JSON.stringify(v)}: check selects running containers by ${FILTER_FORMS}; label the containers and select them by label, or name each with --container (input container)`,
+      );
   }
-  return out;
+  return Object.fromEntries(Object.entries(query).filter(([, list]) => list.length > 0)) as ContainerQuery;
+}
+
+/** What check grades: the containers named, and those the filters select. */
+export function selectionOf(
+  containers: string[],
+  filters: readonly string[],
+  source: string,
+): CheckSelection {
+  const query = parseFilters(filters, source);
+  return { containers, ...(query ? { query, filters } : {}) };
 }
 
 /** Parses `PATH[:ro|rw]` allowances; a bad one is a usage error naming where it came from. */
@@ -79,29 +114,20 @@ export async function resolveContainers(
     } catch (err) {
       if (err instanceof EngineError && err.statusCode === 404) {
         throw new UsageError(
-          `--container ${JSON.stringify(ref)}: no such container on this engine (see \`docker ps\`)`,
+          `--container ${JSON.stringify(ref)}: no such container on this engine (see \`${(await engine.facts()).cli} ps\`)`,
         );
       }
       throw err;
     }
   }
-  if (Object.keys(sel.filters).length > 0) {
-    const listed = await engine.listContainers({ ...sel.filters, status: ["running"] });
+  if (sel.query) {
+    const listed = await engine.listContainers({ ...sel.query, status: ["running"] });
     // Our own probes never count as subjects, whatever the filter says.
     for (const c of listed.filter((x) => x.labels[OWNER_LABEL] !== owner)) {
-      found.set(c.id, {
-        id: c.id,
-        name: (c.names[0] ?? c.id.slice(0, 12)).replace(/^\//, ""),
-        image: c.image,
-        labels: c.labels,
-      });
+      found.set(c.id, { id: c.id, name: c.names[0] ?? c.id.slice(0, 12), image: c.image, labels: c.labels });
     }
     if (listed.length === 0 && sel.containers.length === 0) {
-      throw new UsageError(
-        `--filter ${Object.entries(sel.filters)
-          .map(([k, v]) => v.map((x) => `${k}=${x}`).join(" "))
-          .join(" ")}: no running container matches`,
-      );
+      throw new UsageError(`--filter ${(sel.filters ?? []).join(" ")}: no running container matches`);
     }
   }
   return [...found.values()];
@@ -285,7 +311,7 @@ export async function check(request: CheckRequest): Promise<number> {
   if (request.containers.length === 0 && request.containerFilters.length === 0)
     throw new UsageError("give at least one --container ID|NAME or --filter KEY=VALUE");
   const allowedHostPaths = hostPathAllowances(request.allowedHostPaths, "--allow-host-path");
-  const selection = { containers: request.containers, filters: parseFilters(request.containerFilters) };
+  const selection = selectionOf(request.containers, request.containerFilters, "--filter");
   const signals = abortOnSignals();
   // Every concurrent engine call listens on the one run signal; a stack of containers means many.
   setMaxListeners(0, signals.signal);

@@ -48,8 +48,8 @@ export function renderSweep(owners: string[], evidence: CleanupEvidence[], stale
 
 /** Owners whose process is gone (same host), or whose objects are older than the cut-off. */
 async function staleOwners(engine: Engine, olderThanMs: number): Promise<string[]> {
-  const containers = await engine.listContainers({ label: [OWNER_LABEL] });
-  const images = await engine.listImages({ label: [OWNER_LABEL] });
+  const containers = await engine.listContainers({ owner: true });
+  const images = await engine.listImages({ owner: true });
   const owners = new Map<string, { labels: Record<string, string>; newest: number }>();
   for (const o of [...containers, ...images]) {
     const owner = o.labels[OWNER_LABEL];

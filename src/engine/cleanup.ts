@@ -11,7 +11,7 @@ import {
   ROLE_LABEL,
   SUBJECT_LABEL,
 } from "./ownership.js";
-import type { Engine, ImageView, OwnedContainer, OwnedImage } from "./provider.js";
+import type { Engine, ImageQuery, ImageView, OwnedContainer, OwnedImage } from "./provider.js";
 
 /** Whose objects: a whole run, or one subject of it. */
 export interface CleanupScope {
@@ -82,14 +82,22 @@ async function untaggedParentsOf(engine: Engine, images: readonly OwnedImage[]):
   return new Set(outside.filter((_, n) => infos[n] !== undefined && infos[n]!.tags.length === 0));
 }
 
-function labelFilter(scope: CleanupScope): string[] {
-  const labels = [`${OWNER_LABEL}=${scope.owner}`];
-  if (scope.subject) labels.push(`${SUBJECT_LABEL}=${scope.subject}`);
-  return labels;
+/** The scope's objects by label: its owner's, one subject's where it names one. */
+function ownedBy(scope: CleanupScope): { owner: string; subject?: string } {
+  return { owner: scope.owner, ...(scope.subject ? { subject: scope.subject } : {}) };
 }
 
-function referenceFilter(scope: CleanupScope): string {
-  return scope.subject ? ownedTag(scope.owner, scope.subject) : `${ownedTag(scope.owner)}*`;
+/** The labels ownedBy() selects by, as key=value (for the evidence, and to check an inspect). */
+function scopeLabels(scope: CleanupScope): [string, string][] {
+  return [
+    [OWNER_LABEL, scope.owner],
+    ...(scope.subject ? [[SUBJECT_LABEL, scope.subject] as [string, string]] : []),
+  ];
+}
+
+/** The scope's images by tag: the subject's own, or every tag of the run. */
+function taggedBy(scope: CleanupScope): ImageQuery["tag"] {
+  return scope.subject ? ownedTag(scope.owner, scope.subject) : { prefix: ownedTag(scope.owner) };
 }
 
 /**
@@ -99,12 +107,12 @@ function referenceFilter(scope: CleanupScope): string {
  */
 export async function listOwned(engine: Engine, scope: CleanupScope): Promise<Listing> {
   const [containers, labelled, tagged] = await Promise.all([
-    engine.listContainers({ label: labelFilter(scope) }),
-    scope.subject ? [] : engine.listImages({ label: labelFilter(scope) }, true),
-    engine.listImages({ reference: [referenceFilter(scope)] }),
+    engine.listContainers(ownedBy(scope)),
+    scope.subject ? [] : engine.listImages({ ...ownedBy(scope), intermediates: true }),
+    engine.listImages({ tag: taggedBy(scope) }),
   ]);
   const images = new Map(labelled.map((i) => [i.id, i]));
-  // A reference filter trims RepoTags to the matching ones: read the full tag list back, so an
+  // A listing by tag may trim an image's tags to the matching ones to the matching ones: read the full tag list back, so an
   // image that another tag shares is never mistaken for ours alone.
   for (const i of tagged) {
     if (images.has(i.id)) continue;
@@ -185,13 +193,13 @@ function unlessGone<T>(p: Promise<T>): Promise<T | undefined> {
  * its tag names, and its build-created images. Not proof of anything: the listing after is.
  */
 async function inspectKnown(engine: Engine, scope: CleanupScope): Promise<Listing> {
-  const wanted = labelFilter(scope).map((l) => l.split("="));
+  const wanted = scopeLabels(scope);
   const [views, tagged] = await Promise.all([
     Promise.all((scope.knownContainers ?? []).map((id) => unlessGone(engine.inspect(id)))),
     scope.subject ? unlessGone(engine.inspectImage(ownedTag(scope.owner, scope.subject))) : undefined,
   ]);
   const containers: OwnedContainer[] = views
-    .filter((v) => v !== undefined && wanted.every(([k, val]) => v.labels[k!] === val))
+    .filter((v) => v !== undefined && wanted.every(([k, val]) => v.labels[k] === val))
     .map((v) => ({
       id: v!.id,
       names: [v!.name],
@@ -355,7 +363,7 @@ function containerAction(c: OwnedContainer, remove: boolean, reason: string): Pl
   return {
     kind: "container",
     id: c.id,
-    name: c.names[0]?.replace(/^\//, ""),
+    name: c.names[0],
     role: c.labels[ROLE_LABEL],
     remove,
     reason,
@@ -430,11 +438,14 @@ function actionKey(a: { kind: string; id: string; tag?: string }): string {
 
 /** The listings (and inspects) that prove the scope's objects gone. */
 function verifiedBy(scope: CleanupScope): string[] {
-  const filters = labelFilter(scope).join(",");
+  const labels = scopeLabels(scope)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(",");
+  const tag = taggedBy(scope)!;
   return [
-    `list containers label=${filters}`,
-    ...(scope.subject ? [] : [`list images label=${filters}`]),
-    `list images reference=${referenceFilter(scope)}`,
+    `list containers label=${labels}`,
+    ...(scope.subject ? [] : [`list images label=${labels}`]),
+    `list images reference=${typeof tag === "string" ? tag : `${tag.prefix}*`}`,
     ...(scope.builtImages?.length
       ? [`inspect ${scope.builtImages.length} build-created image(s) by ID`]
       : []),

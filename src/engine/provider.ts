@@ -2,22 +2,26 @@
 // src/engine/providers/index.ts) implements `Engine` over these engine-neutral types; suites,
 // report and commands see only this file and createEngine() (docs/providers.md).
 import type { BuildContext } from "./context.js";
+import type { Role } from "./ownership.js";
 
 export type { BuildContext };
 
-/** The hardened settings read back after create; named as users see them in an engine's inspect. */
+/**
+ * The hardened settings read back after create, in the tool's words. Where a person needs the
+ * engine's own word for one (a message, a fix), the engine's facts give it (`EngineFacts.fieldNames`).
+ */
 export type HardenedSetting =
-  | "ReadonlyRootfs"
-  | "CapAdd"
-  | "SecurityOpt"
-  | "CgroupnsMode"
-  | "IpcMode"
-  | "PidMode"
-  | "Privileged"
-  | "Init"
-  | "Tmpfs"
-  | "NetworkMode"
-  | "PortBindings";
+  | "read-only root"
+  | "added capabilities"
+  | "no-new-privileges"
+  | "cgroup namespace"
+  | "IPC namespace"
+  | "PID namespace"
+  | "privileged"
+  | "init"
+  | "tmpfs mounts"
+  | "network"
+  | "published ports";
 
 /** What an engine grants a container it is not told otherwise about, and where it puts its own files. */
 export interface EngineDefaults {
@@ -58,6 +62,11 @@ export interface EngineFacts {
   cli: string;
   /** How to get a hardened setting applied on this engine, when it silently was not. */
   remediation: Partial<Record<HardenedSetting, string>>;
+  /**
+   * What this engine calls each hardened setting, where a person reads or sets it under that name
+   * (its inspect's field, its flag): a message names the setting so. Absent: the tool's word.
+   */
+  fieldNames?: Partial<Record<HardenedSetting, string>>;
   defaults: EngineDefaults;
   /**
    * Whether an inspect's `oomKilled: false` can be believed. Podman 4.3 on cgroup v1 reports
@@ -101,12 +110,14 @@ export interface LaunchSpec {
   capabilities: { drop: string[]; add: string[] };
   noNewPrivileges: boolean;
   /**
-   * Each namespace: absent or "private" (its own), "host", "none" (net, ipc), "shareable" (ipc)
-   * or "container:<id>" (join another container's).
+   * Each namespace, in the tool's words (a provider maps them: docs/providers.md): absent or
+   * "private" (its own), "host", "none" (net, ipc), "shareable" (ipc: its own, which another
+   * container may join) or "container:<id>" (join another container's); net also names a network.
    */
   namespaces: { pid?: string; net: string; ipc?: string; uts?: string; cgroup?: string };
+  /** Memory, memory plus swap (equal: no swap), processes, and CPUs in billionths of one. */
   limits: { memoryBytes?: number; memorySwapBytes?: number; pids?: number; nanoCpus?: number };
-  /** Path -> mount options ("rw,noexec,nosuid,nodev,size=64m,mode=1777,uid=1000"). */
+  /** Path -> the tmpfs's mount options as mount(8) takes them ("rw,noexec,nosuid,nodev,size=64m,mode=1777,uid=1000"). */
   tmpfs: Record<string, string>;
   /** Container TCP ports published on a free host port at `hostIp`. */
   publish: { port: number; hostIp: string }[];
@@ -192,11 +203,71 @@ export interface EngineHost {
   cpus: number;
   /** "1" or "2" ("" when the engine does not say). */
   cgroupVersion: string;
-  /** The engine's security options as it names them: "name=apparmor", "name=seccomp,profile=builtin", ... */
-  securityOptions: string[];
+  /** The mandatory access control layers the host confines containers with ([]: none). */
+  macLayers: MacLayer[];
   /** The engine's kernel release (uname -r), when it says. */
   kernelVersion?: string;
 }
+
+/** A mandatory access control layer (a Linux security module that confines containers). */
+export type MacLayer = "apparmor" | "selinux";
+
+/**
+ * The engine's own words for a setting as it recorded it (Docker's `apparmor=unconfined`, a Pod's
+ * `appArmorProfile: {type: Unconfined}`): what a message or the evidence quotes, never read for meaning.
+ */
+export interface Said {
+  said: string;
+}
+
+/** The seccomp filter a container was launched with. */
+export type SeccompChoice =
+  /** The engine's default profile (nothing said, or said to be the built-in one). */
+  | ({ kind: "default" } & Partial<Said>)
+  /** No filter at all. */
+  | ({ kind: "unconfined" } & Said)
+  /**
+   * A profile of its own, in the seccomp profile format every engine takes (`defaultAction`,
+   * `syscalls`): its text as recorded, judged by content (text that is no such profile, e.g. a
+   * path the engine did not resolve, is judged as unreadable, never as the default).
+   */
+  | ({ kind: "profile"; text: string } & Said);
+
+/** AppArmor as the launch set it. */
+export type AppArmorChoice = ({ kind: "unconfined" } & Said) | ({ kind: "profile"; name: string } & Said);
+
+/** One SELinux label option: labelling off, or a part of the label set. */
+export type SelinuxOption =
+  | ({ kind: "disable" } & Said)
+  | ({ kind: "type" | "user" | "role" | "level"; value: string } & Said);
+
+/**
+ * The security settings of a launch, in the tool's words; each provider translates its engine's
+ * (Docker's and Podman's `SecurityOpt` strings: src/engine/providers/docker/security.ts). Where a
+ * setting is given twice, the weaker reading is kept (an unconfined seccomp or AppArmor anywhere
+ * is unconfined): a reading can only add a finding.
+ */
+export interface SecuritySettings {
+  /** As the launch set it; absent when it said nothing (the engine's default: off). */
+  noNewPrivileges?: { value: boolean } & Said;
+  seccomp: SeccompChoice;
+  /** Absent: the engine's default profile (where the host has AppArmor). */
+  appArmor?: AppArmorChoice;
+  selinux: SelinuxOption[];
+  /**
+   * What the provider could not type, in the engine's words (an option it does not know, a value
+   * it cannot read): carried, shown, and never part of a PASS (containment.seccomp says it cannot
+   * judge them).
+   */
+  untyped: string[];
+}
+
+/** No security setting said: the engine's defaults (frozen: spread it, never change it). */
+export const DEFAULT_SECURITY: SecuritySettings = Object.freeze({
+  seccomp: Object.freeze({ kind: "default" }),
+  selinux: Object.freeze([]),
+  untyped: Object.freeze([]),
+}) as unknown as SecuritySettings;
 
 /** The launch settings as the engine recorded them: what the containment graders read. */
 export interface ContainerSettings {
@@ -208,8 +279,10 @@ export interface ContainerSettings {
   privileged: boolean;
   capAdd: string[];
   capDrop: string[];
-  securityOpt: string[];
+  /** no-new-privileges, seccomp, AppArmor and SELinux as the launch set them, typed (SecuritySettings). */
+  security: SecuritySettings;
   readonlyRootfs: boolean;
+  /** Each namespace in LaunchSpec's words ("": the engine's default; userns "host", "private" or ""). */
   modes: { pid: string; net: string; ipc: string; uts: string; cgroup: string; userns: string };
   memory: number;
   pidsLimit: number | null;
@@ -218,8 +291,11 @@ export interface ContainerSettings {
   /** CpuPeriod (0: the kernel's default, 100 ms) and CpusetCpus ("" : every CPU). */
   cpuPeriod?: number;
   cpusetCpus?: string;
+  /** Host devices given to it, "<path on host>:<path in container>". */
   devices: string[];
+  /** Devices requested from a driver (GPUs), counted. */
   deviceRequests: number;
+  /** Device cgroup rules beyond the defaults, as the kernel's devices controller writes them ("c 1:3 rwm"). */
   deviceCgroupRules: string[];
   maskedPaths: string[] | null;
   readonlyPaths: string[] | null;
@@ -350,7 +426,9 @@ export interface ImageHealthcheck {
 
 export interface OwnedContainer {
   id: string;
+  /** Its names as given (no leading `/`, which Docker's listing puts before each). */
   names: string[];
+  /** Its state, as a ContainerStatus. */
   state: string;
   labels: Record<string, string>;
   image: string;
@@ -370,8 +448,52 @@ export interface OwnedImage {
   created: number;
 }
 
-/** Listing filters: label ("key" or "key=value"), status, name, id; images: reference, label. */
-export type ListFilters = Record<string, string[]>;
+/** A label an object must carry: `key`, with `value` when given (any value otherwise). */
+export interface LabelMatch {
+  key: string;
+  value?: string;
+}
+
+/**
+ * Which objects a listing returns, in the tool's words: every field given must hold (a list: any
+ * one of its values); nothing given lists every object. Each provider translates it (Docker's
+ * listing filters: src/engine/providers/docker/query.ts; a label selector on a cluster).
+ */
+interface OwnedQuery {
+  /** A run's objects (its owner label), or `true`: any run's. */
+  owner?: string | true;
+  role?: Role;
+  /** One subject's objects (its subject label). */
+  subject?: string;
+  /** Other labels, each carried (with its value, when given). */
+  labels?: LabelMatch[];
+}
+
+export interface ContainerQuery extends OwnedQuery {
+  /** In any one of these states; absent: any state, stopped ones included. */
+  status?: ContainerStatus[];
+  /** Whose name contains any one of these (plain text, not a pattern). */
+  names?: string[];
+  /** Whose ID begins with any one of these. */
+  ids?: string[];
+}
+
+export interface ImageQuery extends OwnedQuery {
+  /** Tagged exactly so, or with a tag beginning so (normalised: `x:y`, never `docker.io/library/x:y`). */
+  tag?: string | { prefix: string };
+  /** Untagged intermediate images too (the legacy builder keeps one per step). */
+  intermediates?: boolean;
+}
+
+/** A container's state as a listing names it. */
+export type ContainerStatus =
+  | "created"
+  | "running"
+  | "paused"
+  | "restarting"
+  | "removing"
+  | "exited"
+  | "dead";
 
 export type Builder = "buildkit" | "legacy";
 
@@ -512,9 +634,9 @@ export interface Engine {
   /** The shell line that launches `spec` by hand with this engine's CLI (facts().cli). */
   reproduce(spec: LaunchSpec, image: ReproduceImage): Promise<string>;
 
-  listContainers(filters: ListFilters): Promise<OwnedContainer[]>;
-  /** `all` includes intermediate images. */
-  listImages(filters: ListFilters, all?: boolean): Promise<OwnedImage[]>;
+  /** The containers `query` selects (never the whole host unless it asks for nothing). */
+  listContainers(query: ContainerQuery): Promise<OwnedContainer[]>;
+  listImages(query: ImageQuery): Promise<OwnedImage[]>;
   /** Forced (a running container is killed), with its anonymous volumes. */
   removeContainer(containerId: string): Promise<void>;
   /** By tag or ID, never forced, never pruning parents. */

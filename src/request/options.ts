@@ -92,11 +92,11 @@ export const REQUEST_OPTIONS = {
     arg: "KEY=VALUE",
     input: "container-filter",
     description:
-      "`mode: check` only: grade every running container matching these Docker filters (KEY=VALUE, comma- or newline-separated, e.g. `label=com.docker.compose.project=shop` for a whole compose stack), in addition to `container`. Labels the container was started with (`org.docker-acceptance.writable-roots`, `.allowed-capabilities`, `.network`, `.host-paths`; not those it inherited from its image) override the allowance inputs below for that container.",
+      "`mode: check` only: grade every running container matching these filters (comma- or newline-separated; each `label=KEY`, `label=KEY=VALUE`, `name=TEXT` (a part of the name) or `id=PREFIX`; every label must hold, any one name or ID; e.g. `label=com.docker.compose.project=shop` for a whole compose stack), in addition to `container`. Labels the container was started with (`org.docker-acceptance.writable-roots`, `.allowed-capabilities`, `.network`, `.host-paths`; not those it inherited from its image) override the allowance inputs below for that container.",
     flag: "filter",
     commands: CHECK,
     kind: "list",
-    help: "grade every running container matching KEY=VALUE (repeatable)",
+    help: "grade every running container matching label=KEY[=VALUE], name=TEXT or id=PREFIX (repeatable)",
   },
   writableRoots: {
     arg: "PATH",
@@ -159,7 +159,7 @@ export const REQUEST_OPTIONS = {
     values: ENGINE_CHOICES,
     default: "auto",
     description: engineDescription(),
-    help: "the container engine (auto: DOCKER_HOST, CONTAINER_HOST, the default sockets)",
+    help: `the container engine (auto: ${PROVIDER_CATALOGUE.map((p) => p.env).join(", ")}, the default sockets)`,
   },
   parallelism: {
     arg: "N",

@@ -3,6 +3,7 @@
 // The real-engine counterparts are fixtures in acceptance/fixtures/faults/faults.json.
 import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { securityOf } from "../../src/engine/providers/docker/security.js";
 import type {
   ContainmentEvidence,
   GradeTarget,
@@ -413,7 +414,7 @@ describe("seccomp judged by content", () => {
   });
 
   it("a profile that allows everything fails naming the syscalls", () => {
-    const r = grade({ securityOpt: profileOpt({ defaultAction: "SCMP_ACT_ALLOW" }) });
+    const r = grade({ security: securityOf(profileOpt({ defaultAction: "SCMP_ACT_ALLOW" })) });
     expect(r["containment.seccomp"]!.status).toBe("fail");
     expect(r["containment.seccomp"]!.message).toMatch(
       /clone\(CLONE_NEWUSER\), unshare, setns, clone3, mount/,
@@ -456,14 +457,15 @@ describe("seccomp judged by content", () => {
       args: [{ index: 0, value: 0x10000000, valueTwo: 0x10000000, op: "SCMP_CMP_MASKED_EQ" }],
     };
     const p = { defaultAction: "SCMP_ACT_ALLOW", syscalls: [...denyAll, denyNewUser] };
-    const r = grade({ securityOpt: profileOpt(p) });
+    const r = grade({ security: securityOf(profileOpt(p)) });
     expect(r["containment.seccomp"]!.status, r["containment.seccomp"]!.message).toBe("pass");
   });
 
   it("the default profile, unconfined and unreadable profiles are told apart", () => {
-    expect(seccompSetting(["no-new-privileges"])).toEqual({ kind: "default" });
-    expect(seccompSetting(["seccomp:unconfined"])).toEqual({ kind: "unconfined" });
-    expect(seccompSetting(["seccomp=/etc/x.json"]).kind).toBe("unreadable");
+    const setting = (opts: string[]) => seccompSetting(securityOf(opts).seccomp);
+    expect(setting(["no-new-privileges"])).toEqual({ kind: "default" });
+    expect(setting(["seccomp:unconfined"])).toEqual({ kind: "unconfined" });
+    expect(setting(["seccomp=/etc/x.json"]).kind).toBe("unreadable");
   });
 
   // The engine's own default profile, where the Debian package of the engine's source provides it.
@@ -514,23 +516,29 @@ describe("AppArmor and SELinux (containment.seccomp)", () => {
 
   it("launch settings that turn AppArmor or SELinux off fail on any host, naming the option", () => {
     for (const opt of ["apparmor=unconfined", "apparmor:unconfined", "label=disable", "label:disable"]) {
-      const r = seccomp({ securityOpt: [NNP, opt] });
+      const r = seccomp({ security: securityOf([NNP, opt]) });
       expect(r.status, opt).toBe("fail");
       expect(r.message).toContain(opt);
     }
-    expect(seccomp({ securityOpt: [NNP, "label=type:spc_t"] }).message).toContain(
+    expect(seccomp({ security: securityOf([NNP, "label=type:spc_t"]) }).message).toContain(
       "sets SELinux type spc_t, not a container type",
     );
-    expect(seccomp({ securityOpt: [NNP, "label=user:system_u"] }).message).toContain("custom SELinux user");
-    expect(seccomp({ securityOpt: [NNP, "label=role:system_r"] }).message).toContain("custom SELinux role");
+    expect(seccomp({ security: securityOf([NNP, "label=user:system_u"]) }).message).toContain(
+      "custom SELinux user",
+    );
+    expect(seccomp({ security: securityOf([NNP, "label=role:system_r"]) }).message).toContain(
+      "custom SELinux role",
+    );
   });
 
   it("reads Podman's merged entry; leaves the engine's own label=disable of a host pid/ipc container to namespaces", () => {
     const merged = "label=type:container_t,label=level:s0:c100,c200";
-    expect(seccomp({ securityOpt: [NNP, merged] }).status).toBe("pass");
-    expect(seccomp({ securityOpt: [NNP, "label=type:spc_t,label=level:s0"] }).message).toContain("spc_t");
+    expect(seccomp({ security: securityOf([NNP, merged]) }).status).toBe("pass");
+    expect(seccomp({ security: securityOf([NNP, "label=type:spc_t,label=level:s0"]) }).message).toContain(
+      "spc_t",
+    );
     const hostPid = grade({
-      securityOpt: [NNP, "label=disable"],
+      security: securityOf([NNP, "label=disable"]),
       modes: { ...inspect().modes, pid: "host" },
     });
     expect(hostPid["containment.seccomp"]!.status).toBe("pass");
@@ -539,7 +547,7 @@ describe("AppArmor and SELinux (containment.seccomp)", () => {
 
   it("what Pod Security baseline allows passes: a named AppArmor profile, a container type, a level", () => {
     for (const opt of ["apparmor=docker-default", "label=type:container_t", "label=level:s0:c100,c200"])
-      expect(seccomp({ securityOpt: [NNP, opt] }).status, opt).toBe("pass");
+      expect(seccomp({ security: securityOf([NNP, opt]) }).status, opt).toBe("pass");
   });
 
   it("a measured unconfined label fails; the engine's confined labels pass", () => {
@@ -552,8 +560,21 @@ describe("AppArmor and SELinux (containment.seccomp)", () => {
     expect(at("system_u:system_r:container_t:s0:c12,c34").status).toBe("pass");
   });
 
+  it("a security option the provider could not type is never part of a PASS: named, and the case says it cannot judge it", () => {
+    for (const opt of ["writable-cgroups=true", "label=nested", "no-new-privileges=maybe"]) {
+      const r = seccomp({ security: securityOf([NNP, opt]) });
+      expect(r.status, opt).toBe("skip");
+      expect(r.message).toContain(`the engine recorded security options this tool cannot judge: \`${opt}\``);
+      expect(r.evidence.untypedOptions).toEqual([opt]);
+    }
+    // A failure stays a failure, naming what was not judged too.
+    const failed = seccomp({ security: securityOf(["seccomp=unconfined", "writable-cgroups=true"]) });
+    expect(failed.status).toBe("fail");
+    expect(failed.message).toMatch(/; not judged: `writable-cgroups=true`$/);
+  });
+
   it("a seccomp failure keeps its message and adds the MAC one", () => {
-    const r = seccomp({ securityOpt: ["seccomp=unconfined", "apparmor=unconfined"] });
+    const r = seccomp({ security: securityOf(["seccomp=unconfined", "apparmor=unconfined"]) });
     expect(r.message).toMatch(/seccomp[\s\S]*MAC confinement off: `apparmor=unconfined` turns AppArmor off/);
   });
 });

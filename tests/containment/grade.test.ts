@@ -5,13 +5,10 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { parseFilters } from "../../src/commands/check.js";
 import { DOCKER_DEFAULTS } from "../../src/engine/providers/docker/dialect.js";
+import { securityOf } from "../../src/engine/providers/docker/security.js";
 import { type ContainmentEvidence, decodeCaps } from "../../src/suites/containment/evidence.js";
 import { gradeContainment } from "../../src/suites/containment/grade.js";
-import {
-  type InspectEvidence,
-  noNewPrivilegesOption,
-  numericUser,
-} from "../../src/suites/containment/inspect.js";
+import { type InspectEvidence, numericUser } from "../../src/suites/containment/inspect.js";
 import { classifyMounts, parseMountinfo } from "../../src/suites/containment/mounts.js";
 import { ProbeParseError, parseHostOutput, parseProbeOutput } from "../../src/suites/containment/probe.js";
 import { bindingsOf, hardenedInspect } from "../helpers/evidence.js";
@@ -39,7 +36,7 @@ describe("inspect parsing", () => {
     [["seccomp=unconfined"], undefined],
     [[], undefined],
   ])("no-new-privileges %j parses as %s (a boolean, not a substring)", (opts, expected) => {
-    expect(noNewPrivilegesOption(opts)).toBe(expected);
+    expect(securityOf(opts).noNewPrivileges?.value).toBe(expected);
   });
 
   it.each([
@@ -60,11 +57,23 @@ describe("inspect parsing", () => {
     expect(decodeCaps("00000000a80425fb")).toContain("DAC_OVERRIDE");
   });
 
-  it("parses --filter KEY=VALUE with '=' inside the value", () => {
+  it("parses --filter KEY=VALUE with '=' inside the value, into the owned-objects query", () => {
     expect(parseFilters(["label=com.docker.compose.project=shop", "label=x", "name=web"])).toEqual({
-      label: ["com.docker.compose.project=shop", "x"],
-      name: ["web"],
+      labels: [{ key: "com.docker.compose.project", value: "shop" }, { key: "x" }],
+      names: ["web"],
     });
+    expect(parseFilters(["id=0a1b2c", "id=ffee"])).toEqual({ ids: ["0a1b2c", "ffee"] });
+    expect(parseFilters([])).toBeUndefined();
+  });
+
+  it("refuses a filter the query cannot say, naming the forms that work and the fix", () => {
+    for (const v of ["ancestor=nginx", "status=exited", "network=host", "before=web"])
+      expect(() => parseFilters([v], "input container-filter")).toThrow(
+        new RegExp(
+          `^input container-filter "${v}": check selects running containers by label=KEY, label=KEY=VALUE, name=TEXT \\(a part of the name\\) or id=PREFIX; label the containers and select them by label, or name each with --container \\(input container\\)$`,
+        ),
+      );
+    expect(() => parseFilters(["label"])).toThrow(/expected KEY=VALUE/);
   });
 });
 
@@ -114,7 +123,7 @@ describe("SKIP never hides FAIL", () => {
       unobserved(
         inspect({
           user: "0:0",
-          securityOpt: ["no-new-privileges=false", "seccomp=unconfined"],
+          security: securityOf(["no-new-privileges=false", "seccomp=unconfined"]),
           capAdd: ["SYS_ADMIN"],
           modes: { pid: "host", net: "bridge", ipc: "private", uts: "", cgroup: "private", userns: "" },
           readonlyRootfs: false,

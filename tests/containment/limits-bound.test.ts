@@ -11,7 +11,7 @@ const host: EngineHost = {
   memoryBytes: 8 * GIB,
   cpus: 4,
   cgroupVersion: "2",
-  securityOptions: ["name=apparmor", "name=seccomp,profile=builtin"],
+  macLayers: ["apparmor"],
 };
 const target = { subject: "s", writableRoots: ["/tmp"], allowedCapabilities: [], network: "bridge" as const };
 

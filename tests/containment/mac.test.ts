@@ -3,6 +3,7 @@
 // a probe AppArmor refused is said to be that, naming the profile.
 import { describe, expect, it } from "vitest";
 import type { EngineHost } from "../../src/engine/provider.js";
+import { macLayersOf } from "../../src/engine/providers/docker/security.js";
 import type { ContainmentEvidence, ProcessEvidence } from "../../src/suites/containment/evidence.js";
 import { gradeContainment } from "../../src/suites/containment/grade.js";
 import type { InspectEvidence } from "../../src/suites/containment/inspect.js";
@@ -12,7 +13,7 @@ const host = (lsm: string[]): EngineHost => ({
   memoryBytes: 8 * 1024 ** 3,
   cpus: 4,
   cgroupVersion: "2",
-  securityOptions: [...lsm.map((l) => `name=${l}`), "name=seccomp,profile=builtin"],
+  macLayers: macLayersOf([...lsm.map((l) => `name=${l}`), "name=seccomp,profile=builtin"]),
 });
 const proc = (over: Partial<ProcessEvidence> = {}): ProcessEvidence => ({
   pid: 1,

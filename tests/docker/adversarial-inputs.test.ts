@@ -319,7 +319,7 @@ describe.skipIf(!hasEngine)("adversarial inputs on the real engine", () => {
 async function waitForSubjectContainer(): Promise<string> {
   for (let i = 0; i < 600; i++) {
     const list = await newEngine().listContainers({
-      label: ["org.docker-acceptance.subject=hostile-cancel"],
+      subject: "hostile-cancel",
     });
     const owner = list.find((c) => c.state === "running")?.labels["org.docker-acceptance.owner"];
     if (owner) return owner;

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONTAINMENT_CASES } from "../../src/cases/index.js";
 import { runCommandLine } from "../../src/cli/main.js";
-import { newRunId, OWNER_LABEL, ownerLabels } from "../../src/engine/ownership.js";
+import { newRunId, ownerLabels } from "../../src/engine/ownership.js";
 import type { CreateOptions } from "../../src/engine/providers/docker/engine.js";
 import { exitCodeOf, UsageError } from "../../src/errors.js";
 import { type Report, reportSchema } from "../../src/report/model.js";
@@ -106,7 +106,7 @@ describe.skipIf(!hasEngine)("check on containers started by hand", () => {
     expect(after.RestartCount).toBe(before.RestartCount);
     // Its probes were owned by the check run, and that run's cleanup proved nothing of it is left.
     expect(report.cleanup?.completed).toBe(true);
-    expect(await engine.listContainers({ label: [`${OWNER_LABEL}=${report.runId}`] })).toEqual([]);
+    expect(await engine.listContainers({ owner: report.runId })).toEqual([]);
   });
 
   it("grades a whole stack selected by --filter label=... in one invocation", async () => {

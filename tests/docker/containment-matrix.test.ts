@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONTAINMENT_CASES } from "../../src/cases/index.js";
 import { cleanupOwned } from "../../src/engine/cleanup.js";
 import { readBuildContext } from "../../src/engine/context.js";
-import { newRunId, OWNER_LABEL, ownedTag, ownerLabels, ROLE_LABEL } from "../../src/engine/ownership.js";
+import { newRunId, ownedTag, ownerLabels } from "../../src/engine/ownership.js";
 import { DOCKER_DEFAULTS } from "../../src/engine/providers/docker/dialect.js";
 import { type ContainerInspect, toView } from "../../src/engine/providers/docker/translate.js";
 import { mapSettled } from "../../src/plan.js";
@@ -273,7 +273,7 @@ describe.skipIf(!hasEngine)("fault matrix on the real engine", () => {
     if (tmpfsMounted) execFileSync("umount", ["-l", tmpfsDir]);
     rmSync(tmpfsDir, { recursive: true, force: true });
     expect(evidence.completed, cleanupProblems(evidence)).toBe(true);
-    expect(await engine.listContainers({ label: [`${OWNER_LABEL}=${owner}`] })).toEqual([]);
+    expect(await engine.listContainers({ owner })).toEqual([]);
     // But one kind: a step image another test's build is standing on at this moment (Buildah
     // takes step images as cache whoever built them), which the cleanup had to keep and said so;
     // .ci/run sweeps those once every run is over. Any other image of ours left is a leak.
@@ -287,7 +287,7 @@ describe.skipIf(!hasEngine)("fault matrix on the real engine", () => {
         )
         .map((o) => o.id),
     );
-    const images = await engine.listImages({ label: [`${OWNER_LABEL}=${owner}`] }, true);
+    const images = await engine.listImages({ owner, intermediates: true });
     expect(images.filter((i) => !inUse.has(i.id) || i.tags.length > 0)).toEqual([]);
   }, MATRIX_HOOK_MS);
 
@@ -343,7 +343,7 @@ describe.skipIf(!hasEngine)("fault matrix on the real engine", () => {
   );
 
   it("removes each probe as soon as its output is read", async () => {
-    const probes = await engine.listContainers({ label: [`${OWNER_LABEL}=${owner}`, `${ROLE_LABEL}=probe`] });
+    const probes = await engine.listContainers({ owner, role: "probe" });
     expect(probes).toEqual([]);
   });
 

@@ -11,7 +11,7 @@ import { BASE_IMAGE, ENGINE_KIND, hasEngine, newEngine } from "../helpers/engine
  * Podman 4.3 applies IPC "none" (created through its own API) but its inspect says "shareable":
  * the engine's facts name it as not readable, and containment measures it (README "Engines").
  */
-const PODMAN_IGNORES = ["IpcMode"];
+const PODMAN_IGNORES = ["IPC namespace"];
 
 if (hasEngine)
   engineContract(`real engine (${ENGINE_KIND})`, () => ({

@@ -11,7 +11,6 @@ import Docker from "dockerode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listOwned } from "../../src/engine/cleanup.js";
 import { pollUntil } from "../../src/engine/deadline.js";
-import { SUBJECT_LABEL } from "../../src/engine/ownership.js";
 import { DockerEngine } from "../../src/engine/providers/docker/engine.js";
 import type { Report } from "../../src/report/model.js";
 import { runCli } from "../helpers/cli.js";
@@ -387,10 +386,10 @@ describe.skipIf(!hasEngine)("engine faults through a proxy on the engine's socke
     const engine = newEngine();
     const outcome = await runSubject(proxy.host, subject, ["lifecycle"], async (child) => {
       // The engine has applied the create the run is still waiting on: then the run is cancelled.
-      const made = await pollUntil(
-        async () => (await engine.listContainers({ label: [`${SUBJECT_LABEL}=${subject}`] }))[0],
-        { deadlineMs: 120_000, maxDelayMs: 200 },
-      );
+      const made = await pollUntil(async () => (await engine.listContainers({ subject }))[0], {
+        deadlineMs: 120_000,
+        maxDelayMs: 200,
+      });
       expect(made, "the stalled create was never applied").toBeDefined();
       expect(proxy.faulted("stall")).not.toEqual([]);
       child.kill("SIGTERM");
@@ -423,8 +422,7 @@ describe.skipIf(!hasEngine)("the engine killed and started again mid-run", () =>
     let restarted = false;
     const restart = await runSubject(engine.host, subject, both, async () => {
       const running = await pollUntil(
-        async () =>
-          (await direct.listContainers({ label: [`${SUBJECT_LABEL}=${subject}`], status: ["running"] }))[0],
+        async () => (await direct.listContainers({ subject, status: ["running"] }))[0],
         { deadlineMs: 120_000, maxDelayMs: 100 },
       );
       expect(running, "the subject never ran").toBeDefined();

@@ -31,7 +31,7 @@ describe.skipIf(!hasEngine)("a listing the engine answers late", () => {
       fault: { kind: "latency", ms: 4 * BASE_MS },
     });
     const sent = Date.now();
-    const list = await engine.listContainers({ label: ["org.docker-acceptance.none=1"] });
+    const list = await engine.listContainers({ labels: [{ key: "org.docker-acceptance.none", value: "1" }] });
     expect(list).toEqual([]);
     expect(Date.now() - sent).toBeGreaterThanOrEqual(4 * BASE_MS);
     // The engine was asked whether it was alive while the listing waited.
@@ -43,7 +43,9 @@ describe.skipIf(!hasEngine)("a listing the engine answers late", () => {
     proxy.add({ method: "GET", path: /^\/images\/json/, fault: { kind: "stall", forward: false } });
     proxy.add({ method: "GET", path: /^\/_ping/, fault: { kind: "stall", forward: false } });
     const sent = Date.now();
-    await expect(engine.listImages({ label: ["org.docker-acceptance.none=1"] })).rejects.toThrow(
+    await expect(
+      engine.listImages({ labels: [{ key: "org.docker-acceptance.none", value: "1" }] }),
+    ).rejects.toThrow(
       /^list images: no answer within \d+ ms, and the engine stopped answering meanwhile \(ping: no answer/,
     );
     // One base allowance before the ping is sent, the ping's own 10 s (plus the load's share).

@@ -4,7 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { listOwned } from "../../src/engine/cleanup.js";
 import { pollUntil } from "../../src/engine/deadline.js";
-import { OWNER_LABEL, SUBJECT_LABEL } from "../../src/engine/ownership.js";
+import { OWNER_LABEL } from "../../src/engine/ownership.js";
 import { runCli } from "../helpers/cli.js";
 import { hasEngine, newEngine } from "../helpers/engine.js";
 import { fixtureSubject, writeInventory } from "../helpers/inventory.js";
@@ -29,8 +29,7 @@ describe.skipIf(!hasEngine)("cancellation of docker-acceptance run", () => {
       ]);
       // Wait until the subject container exists (the run is then waiting for readiness).
       const subject = await pollUntil(
-        async () =>
-          (await engine.listContainers({ label: [`${SUBJECT_LABEL}=${name}`], status: ["running"] }))[0],
+        async () => (await engine.listContainers({ subject: name, status: ["running"] }))[0],
         { deadlineMs: 60_000, maxDelayMs: 100 },
       );
       expect(subject, "the subject container never started").toBeDefined();

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ALL_CASES, CONTAINMENT_CASES, LIFECYCLE_CASES } from "../../src/cases/index.js";
 import { cleanupOwned, listOwned } from "../../src/engine/cleanup.js";
 import { pollUntil } from "../../src/engine/deadline.js";
-import { OWNER_LABEL, SUBJECT_LABEL } from "../../src/engine/ownership.js";
+import { OWNER_LABEL } from "../../src/engine/ownership.js";
 import { verifyBundle } from "../../src/report/bundle.js";
 import { FULL_TOKEN, GitHubDouble } from "../double/github-double.js";
 import { hasEngine, newEngine, PROBE_IMAGE } from "../helpers/engine.js";
@@ -282,8 +282,7 @@ describe.skipIf(!hasEngine)(
         });
         const main = startStep(j, "main");
         const subject = await pollUntil(
-          async () =>
-            (await engine.listContainers({ label: [`${SUBJECT_LABEL}=${name}`], status: ["running"] }))[0],
+          async () => (await engine.listContainers({ subject: name, status: ["running"] }))[0],
           { deadlineMs: 60_000, maxDelayMs: 100 },
         );
         expect(subject, `the subject never started:\n${main.output()}`).toBeDefined();

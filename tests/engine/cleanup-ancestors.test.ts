@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { cleanupOwned } from "../../src/engine/cleanup.js";
 import { OWNER_LABEL, ownedTag } from "../../src/engine/ownership.js";
-import type { Engine, ImageView } from "../../src/engine/provider.js";
+import type { Engine, ImageQuery, ImageView } from "../../src/engine/provider.js";
 import { EngineError } from "../../src/errors.js";
 
 const hex = (c: string) => c.repeat(64);
@@ -19,8 +19,12 @@ function imageStore(images: ImageView[]) {
   const engine = {
     facts: async () => ({ prunesUntaggedParents: true }),
     listContainers: async () => [],
-    listImages: async (f: { reference?: string[] }) =>
-      store.filter((i) => i.tags.some((t) => f.reference?.some((r) => t.startsWith(r.replace(/\*$/, ""))))),
+    listImages: async (q: ImageQuery) =>
+      store.filter((i) =>
+        i.tags.some(
+          (t) => q.tag !== undefined && t.startsWith(typeof q.tag === "string" ? q.tag : q.tag.prefix),
+        ),
+      ),
     inspectImage: async (ref: string) => {
       const i = find(ref);
       if (!i) throw new EngineError(`no such image ${ref}`, "engine", 404);

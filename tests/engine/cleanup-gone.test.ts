@@ -12,7 +12,7 @@ function engineWith(removal: () => Promise<void>) {
   let listed = 0;
   const probe = {
     id: "p1",
-    names: [`/${owner}-probe-0a1b2c3d4e5f`],
+    names: [`${owner}-probe-0a1b2c3d4e5f`],
     state: "exited",
     labels: { [OWNER_LABEL]: owner, [ROLE_LABEL]: "probe" },
     image: "busybox",

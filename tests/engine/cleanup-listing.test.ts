@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { cleanupOwned } from "../../src/engine/cleanup.js";
 import { OWNER_LABEL, ownedTag, SUBJECT_LABEL } from "../../src/engine/ownership.js";
-import type { ContainerView, Engine, OwnedContainer } from "../../src/engine/provider.js";
+import type { ContainerView, Engine, ImageQuery, OwnedContainer } from "../../src/engine/provider.js";
 import { EngineError } from "../../src/errors.js";
 
 function listingEngine(containers: OwnedContainer[]) {
@@ -28,7 +28,7 @@ function listingEngine(containers: OwnedContainer[]) {
 
 const probe: OwnedContainer = {
   id: "p1",
-  names: ["/run-probe-0a1b2c3d4e5f"],
+  names: ["run-probe-0a1b2c3d4e5f"],
   state: "exited",
   labels: { [OWNER_LABEL]: "run" },
   image: "probe",
@@ -115,9 +115,9 @@ describe("a subject's cleanup from what its run created", () => {
           .map(([id, labels]) => ({ ...probe, id, labels }))
           .concat(listed);
       },
-      listImages: async (filters: { label?: string[]; reference?: string[] }) => {
-        calls.push(filters.label ? "list images by label" : "list images by reference");
-        return tagged && filters.reference
+      listImages: async (query: ImageQuery) => {
+        calls.push(query.tag ? "list images by reference" : "list images by label");
+        return tagged && query.tag
           ? [{ id: "sha256:i", parentId: "", tags: [tag], labels: {}, created: 1 }]
           : [];
       },

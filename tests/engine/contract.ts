@@ -8,7 +8,12 @@ import { afterAll, describe, expect, it } from "vitest";
 import { cleanupOwned, listOwned } from "../../src/engine/cleanup.js";
 import { readBuildContext } from "../../src/engine/context.js";
 import { newRunId, OWNER_LABEL, ownedTag, ownerLabels, SUBJECT_LABEL } from "../../src/engine/ownership.js";
-import { BuildFailedError, type Engine, type LaunchSpec } from "../../src/engine/provider.js";
+import {
+  BuildFailedError,
+  type ContainerStatus,
+  type Engine,
+  type LaunchSpec,
+} from "../../src/engine/provider.js";
 import { readBack } from "../../src/engine/readback.js";
 import { EngineError } from "../../src/errors.js";
 
@@ -82,7 +87,12 @@ export function engineContract(name: string, setup: () => ContractSetup): void {
           facts.defaults.capabilities.every((c) => created.capDrop.includes(c)),
       ).toBe(true);
       expect(created.capAdd).toEqual([]);
-      expect(created.securityOpt.some((o) => o.startsWith("no-new-privileges"))).toBe(true);
+      // Security settings cross the seam typed: no-new-privileges on, the engine's default seccomp.
+      expect(created.security).toMatchObject({
+        noNewPrivileges: { value: true },
+        seccomp: { kind: "default" },
+      });
+      expect(created.security.untyped).toEqual([]);
       expect(Object.keys(created.tmpfs)).toContain("/tmp");
       expect([created.memory, created.pidsLimit, created.nanoCpus]).toEqual([64 * 1024 * 1024, 32, 5e8]);
       expect(created.modes.net).toBe("none");
@@ -149,27 +159,80 @@ export function engineContract(name: string, setup: () => ContractSetup): void {
       expect((await engine.inspect(id)).state).toMatchObject({ running: false, exitCode: 0 });
     });
 
-    it("lists by label (key or key=value) and status; removal makes a container gone (404)", async () => {
+    it("lists by the owned-objects query (owner, subject, status); removal makes a container gone (404)", async () => {
       const id = await engine.create(specFor(owner, "listed", image, "sleep 300"));
-      const mine = await engine.listContainers({
-        label: [`${OWNER_LABEL}=${owner}`, `${SUBJECT_LABEL}=listed`],
-      });
+      const mine = await engine.listContainers({ owner, subject: "listed" });
       expect(mine.map((c) => c.id)).toEqual([id]);
-      expect(mine[0]?.names[0]?.replace(/^\//, "")).toBe(`${owner}-listed`);
-      expect((await engine.listContainers({ label: [OWNER_LABEL] })).map((c) => c.id)).toContain(id);
-      const running = await engine.listContainers({
-        label: [`${OWNER_LABEL}=${owner}`],
-        status: ["running"],
-      });
+      // Names as given, never with Docker's leading '/'.
+      expect(mine[0]?.names[0]).toBe(`${owner}-listed`);
+      expect((await engine.listContainers({ owner: true })).map((c) => c.id)).toContain(id);
+      const running = await engine.listContainers({ owner, status: ["running"] });
       expect(running.map((c) => c.id)).not.toContain(id);
       await engine.start(id);
       await engine.removeContainer(id);
-      expect(
-        await engine.listContainers({ label: [`${SUBJECT_LABEL}=listed`, `${OWNER_LABEL}=${owner}`] }),
-      ).toEqual([]);
+      expect(await engine.listContainers({ subject: "listed", owner })).toEqual([]);
       const gone = await engine.inspect(id).catch((e: unknown) => e);
       expect(gone).toBeInstanceOf(EngineError);
       expect((gone as EngineError).statusCode).toBe(404);
+    });
+
+    it("reads security settings back typed: no-new-privileges on or unsaid, the default seccomp, nothing untyped", async () => {
+      const on = await engine.inspect(await engine.create(specFor(owner, "sec-on", image, "sleep 300")));
+      const off = await engine.inspect(
+        await engine.create({ ...specFor(owner, "sec-off", image, "sleep 300"), noNewPrivileges: false }),
+      );
+      expect(on.security.noNewPrivileges).toMatchObject({ value: true, said: expect.any(String) });
+      expect(off.security.noNewPrivileges?.value).not.toBe(true);
+      for (const view of [on, off]) {
+        expect(view.security.seccomp.kind).toBe("default");
+        expect(view.security.appArmor?.kind).not.toBe("unconfined");
+        expect(view.security.selinux.filter((o) => o.kind === "disable")).toEqual([]);
+        expect(view.security.untyped).toEqual([]);
+      }
+      // The read-back reads the typed form: asked on, got unsaid is a deviation.
+      const asked = specFor(owner, "sec-on", image, "sleep 300");
+      expect(readBack(asked, on).map((d) => d.setting)).not.toContain("no-new-privileges");
+      expect(readBack(asked, off).map((d) => d.setting)).toContain("no-new-privileges");
+    });
+
+    it("the owned-objects query: labels (a key, or a key and its value), a part of a name, an ID's beginning, any of several states", async () => {
+      const tagged = { ...specFor(owner, "query-a", image, "sleep 300") };
+      tagged.labels = { ...tagged.labels, "org.docker-acceptance.test.tier": "web" };
+      const a = await engine.create(tagged);
+      const b = await engine.create(specFor(owner, "query-b", image, "sleep 300"));
+      await engine.start(b);
+      const ids = async (query: Parameters<Engine["listContainers"]>[0]) =>
+        (await engine.listContainers({ owner, ...query })).map((c) => c.id).sort();
+      const key = "org.docker-acceptance.test.tier";
+      expect(await ids({ labels: [{ key }] })).toEqual([a]);
+      expect(await ids({ labels: [{ key, value: "web" }] })).toEqual([a]);
+      expect(await ids({ labels: [{ key, value: "db" }] })).toEqual([]);
+      // Every label must hold: one that does and one that does not select nothing.
+      expect(
+        await ids({
+          labels: [
+            { key, value: "web" },
+            { key: SUBJECT_LABEL, value: "query-b" },
+          ],
+        }),
+      ).toEqual([]);
+      expect(await ids({ names: ["query-"] })).toEqual([a, b].sort());
+      expect(await ids({ names: ["query-b", "query-a"] })).toEqual([a, b].sort());
+      // A name's text is not a pattern: a dot matches a dot only.
+      expect(await ids({ names: ["query.a"] })).toEqual([]);
+      expect(await ids({ ids: [a.slice(0, 12)] })).toEqual([a]);
+      // An ID's beginning, never a part from its middle.
+      expect(await ids({ ids: [a.slice(6, 18)] })).toEqual([]);
+      expect(await ids({ status: ["created"], names: ["query-"] })).toEqual([a]);
+      expect(await ids({ status: ["created", "running"], names: ["query-"] })).toEqual([a, b].sort());
+      expect(await ids({ role: "subject", subject: "query-b" })).toEqual([b]);
+      expect(await ids({ role: "probe", names: ["query-"] })).toEqual([]);
+      // Another run's owner lists none of these; any run's lists them.
+      expect((await engine.listContainers({ owner: newRunId() })).map((c) => c.id)).toEqual([]);
+      expect((await engine.listContainers({ owner: true, names: ["query-"] })).map((c) => c.id)).toEqual(
+        expect.arrayContaining([a, b]),
+      );
+      await Promise.all([a, b].map((id) => engine.removeContainer(id)));
     });
 
     it("refuses a second container of the same name", async () => {
@@ -205,8 +268,8 @@ export function engineContract(name: string, setup: () => ContractSetup): void {
       await engine.pause(id);
       expect((await engine.inspect(id)).state.status).toBe("paused");
       // Listed as paused: the status filter takes several values, any of them.
-      const listed = async (status: string[]) =>
-        (await engine.listContainers({ label: [`${OWNER_LABEL}=${owner}`], status })).map((c) => c.id);
+      const listed = async (status: ContainerStatus[]) =>
+        (await engine.listContainers({ owner, status })).map((c) => c.id);
       expect(await listed(["running"])).not.toContain(id);
       expect(await listed(["running", "paused"])).toContain(id);
       expect(await engine.unpause(id)).toBe(true);
@@ -233,9 +296,7 @@ export function engineContract(name: string, setup: () => ContractSetup): void {
       expect(output).toEqual({ stdout: "measured\n", stderr: "note\n", exitCode: 4 });
       // An engine may answer before the probe's container is gone: `removed` says when it is.
       await removed;
-      const probes = await engine.listContainers({
-        label: [`${OWNER_LABEL}=${owner}`, "org.docker-acceptance.role=probe"],
-      });
+      const probes = await engine.listContainers({ owner, role: "probe" });
       expect(probes).toEqual([]);
     });
 
@@ -305,8 +366,15 @@ export function engineContract(name: string, setup: () => ContractSetup): void {
       expect(view).toMatchObject({ id: built.imageId, user: "1000:1000", volumes: ["/data"] });
       expect(view.tags).toContain(tag);
       expect(view.labels[OWNER_LABEL]).toBe(owner);
-      const listed = await engine.listImages({ label: [`${OWNER_LABEL}=${owner}`] });
+      const listed = await engine.listImages({ owner });
       expect(listed.map((i) => i.id)).toContain(built.imageId);
+      // By tag: exactly, or by the run's prefix; another owner's prefix lists none of it.
+      expect((await engine.listImages({ tag })).map((i) => i.id)).toEqual([built.imageId]);
+      expect((await engine.listImages({ tag: { prefix: ownedTag(owner) } })).map((i) => i.id)).toContain(
+        built.imageId,
+      );
+      expect(await engine.listImages({ tag: { prefix: ownedTag(newRunId()) } })).toEqual([]);
+      expect(await engine.listImages({ owner, role: "probe" })).toEqual([]);
       const broken = workspace(`FROM ${image}\nRUN exit 3\n`);
       const failed = await engine
         .build({

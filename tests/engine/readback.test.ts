@@ -52,10 +52,12 @@ describe("read-back of hardened settings", () => {
   it("names what Podman's compatible API silently did not apply", () => {
     const deviations = readBack(plan.spec, inspectOf(podmanHc));
     expect(deviations.map((d) => d.setting).sort()).toEqual(
-      asked?.IpcMode === "none" ? ["CgroupnsMode", "IpcMode", "Tmpfs"] : ["CgroupnsMode", "Tmpfs"],
+      asked?.IpcMode === "none"
+        ? ["IPC namespace", "cgroup namespace", "tmpfs mounts"]
+        : ["cgroup namespace", "tmpfs mounts"],
     );
-    expect(deviations.find((d) => d.setting === "Tmpfs")?.got).toBe("added /run, /var/tmp");
-    expect(deviations.find((d) => d.setting === "CgroupnsMode")).toMatchObject({
+    expect(deviations.find((d) => d.setting === "tmpfs mounts")?.got).toBe("added /run, /var/tmp");
+    expect(deviations.find((d) => d.setting === "cgroup namespace")).toMatchObject({
       asked: '"private"',
       got: "(engine default)",
     });
@@ -68,7 +70,7 @@ describe("read-back of hardened settings", () => {
       readBack(plan.spec, inspectOf(worse))
         .map((d) => d.setting)
         .sort(),
-    ).toEqual(["CapAdd", "PortBindings", "Privileged", "ReadonlyRootfs"]);
+    ).toEqual(["added capabilities", "privileged", "published ports", "read-only root"]);
   });
 });
 

@@ -1,5 +1,6 @@
 // Which engine a run talks to, from `engine: auto|docker|podman` and the environment.
 import { describe, expect, it } from "vitest";
+import { PROVIDER_CATALOGUE } from "../../src/engine/provider-names.js";
 import { PROVIDERS } from "../../src/engine/providers/index.js";
 import { ENGINE_CHOICES, parseEngineChoice, resolveEndpoint } from "../../src/engine/select.js";
 import { REQUEST_OPTIONS } from "../../src/request/options.js";
@@ -61,5 +62,14 @@ describe("engine selection", () => {
     expect([...ENGINE_CHOICES]).toEqual(registered);
     expect([...(REQUEST_OPTIONS.engine as { values: readonly string[] }).values]).toEqual(registered);
     for (const p of PROVIDERS) expect(resolveEndpoint(p.name as never, {}, none).provider).toBe(p.name);
+  });
+
+  it("the engine option's description and help name each provider's variable from the provider list", () => {
+    const engine = REQUEST_OPTIONS.engine as { description: string; help: string };
+    for (const p of PROVIDER_CATALOGUE) {
+      expect(engine.description).toContain(p.env);
+      expect(engine.description).toContain(`\`${p.name}\``);
+      expect(engine.help).toContain(p.env);
+    }
   });
 });

@@ -1,8 +1,10 @@
 // The inspect evidence of a hardened subject, for grader tests: each test overrides only the
-// settings it is about, so what a case reacts to is visible at the call.
+// settings it is about, so what a case reacts to is visible at the call. Security settings are
+// written in Docker's words and typed by its provider (securityOf), as an inspect reaches the graders.
 
 import type { HostBinding } from "../../src/engine/provider.js";
 import { DOCKER_DEFAULTS } from "../../src/engine/providers/docker/dialect.js";
+import { securityOf } from "../../src/engine/providers/docker/security.js";
 import type { InspectEvidence } from "../../src/suites/containment/inspect.js";
 
 export function hardenedInspect(over: Partial<InspectEvidence> = {}): InspectEvidence {
@@ -14,7 +16,7 @@ export function hardenedInspect(over: Partial<InspectEvidence> = {}): InspectEvi
     privileged: false,
     capAdd: [],
     capDrop: ["ALL"],
-    securityOpt: ["no-new-privileges:true"],
+    security: securityOf(["no-new-privileges:true"]),
     readonlyRootfs: true,
     modes: { pid: "", net: "bridge", ipc: "private", uts: "", cgroup: "private", userns: "" },
     memory: 1 << 28,

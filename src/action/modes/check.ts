@@ -1,6 +1,6 @@
 // `mode: check`: the containment suite against running containers someone else started.
 import path from "node:path";
-import { checkContainers, hostPathAllowances, parseFilters } from "../../commands/check.js";
+import { checkContainers, hostPathAllowances, selectionOf } from "../../commands/check.js";
 import { createEngine } from "../../engine/select.js";
 import { UsageError } from "../../errors.js";
 import { DEFAULT_PROBE_IMAGE } from "../../suites/containment/index.js";
@@ -17,10 +17,7 @@ const check: ReportMode = {
   },
   async produce({ inputs, workspace, ownDir, signal, owner }) {
     const report = await checkContainers({
-      selection: {
-        containers: inputs.containers,
-        filters: parseFilters(inputs.containerFilters, "input container-filter"),
-      },
+      selection: selectionOf(inputs.containers, inputs.containerFilters, "input container-filter"),
       writableRoots: inputs.writableRoots,
       allowedCapabilities: inputs.allowedCapabilities,
       allowedHostPaths: hostPathAllowances(inputs.allowedHostPaths, "input allowed-host-paths"),

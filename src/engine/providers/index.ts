@@ -1,5 +1,5 @@
 // The providers createEngine() chooses from (src/engine/select.ts). Adding a provider is its folder
-// under src/engine/providers/, its name in ./names.ts (the docs and the `engine` input read it) and
+// under src/engine/providers/, its name in ../provider-names.ts (the docs and the `engine` input read it) and
 // its implementation here, which the type checker holds to that list (docs/providers.md).
 import type { Endpoint, EndpointSearch, Engine } from "../provider.js";
 import { PROVIDER_NAMES, type ProviderName } from "../provider-names.js";
@@ -8,7 +8,7 @@ import { dockerApiEngine, dockerEndpoint } from "./docker/index.js";
 import { podmanDialect, podmanEndpoint } from "./podman/index.js";
 
 export interface Provider {
-  /** The `engine:` input's value that asks for it (./names.ts). */
+  /** The `engine:` input's value that asks for it (../provider-names.ts). */
   name: ProviderName;
   /** Where its engine answers, from the environment and the sockets that exist (see EndpointSearch). */
   endpoint(
@@ -25,13 +25,13 @@ export interface Provider {
   create?: (endpoint: Endpoint, expect: string | undefined) => Engine;
 }
 
-/** Each named provider's implementation: one for every name in ./names.ts, none besides. */
+/** Each named provider's implementation: one for every name in ../provider-names.ts, none besides. */
 const IMPLEMENTATIONS: { [N in ProviderName]: Omit<Provider, "name"> } = {
   docker: { endpoint: dockerEndpoint, dialect: dockerDialect },
   podman: { endpoint: podmanEndpoint, dialect: podmanDialect },
 };
 
-/** In the order `engine: auto` looks for them (./names.ts). */
+/** In the order `engine: auto` looks for them (../provider-names.ts). */
 export const PROVIDERS: readonly Provider[] = PROVIDER_NAMES.map((name) => ({
   name,
   ...IMPLEMENTATIONS[name],

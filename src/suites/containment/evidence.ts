@@ -233,7 +233,7 @@ export function unobservedReason(evidence: ContainmentEvidence, what = "the subj
  */
 function lsmRefusal(ev: ContainmentEvidence): string {
   const profile = ev.inspect.appArmorProfile;
-  const apparmor = ev.inspect.engineHost?.securityOptions.some((o) => o.startsWith("name=apparmor"));
+  const apparmor = ev.inspect.engineHost?.macLayers.includes("apparmor");
   const own = ev.inspect.defaults.appArmorProfile;
   if (!profile || !apparmor || (own && profile.startsWith(own))) return "";
   return `: AppArmor refused it (the subject runs under profile ${profile}, the probe under the engine's default profile, which may read only its own profile's processes)`;

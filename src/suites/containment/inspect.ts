@@ -1,7 +1,12 @@
 // Evidence from the engine's inspect: the launch settings as the engine recorded them, reduced to
 // the fields the graders read, with the engine's defaults they are read against. Recorded inspect
 // documents (fixtures) reach here through their provider's view.
-import type { ContainerSettings, ContainerView, EngineDefaults } from "../../engine/provider.js";
+import type {
+  ContainerSettings,
+  ContainerView,
+  EngineDefaults,
+  SecuritySettings,
+} from "../../engine/provider.js";
 
 export interface InspectEvidence extends ContainerSettings {
   /** Memory plus swap as the engine recorded it (-1: unlimited swap); absent when not read. */
@@ -16,28 +21,16 @@ export function inspectEvidence(view: ContainerView): InspectEvidence {
   return settings;
 }
 
-/**
- * `no-new-privileges` parsed as the engine parses it: a bare flag means true; `:v` or `=v` carries
- * a boolean. Undefined when the option is absent (the daemon's default then decides).
- */
-export function noNewPrivilegesOption(securityOpt: readonly string[]): boolean | undefined {
-  let value: boolean | undefined;
-  for (const opt of securityOpt) {
-    const m = /^no-new-privileges(?:[:=](.*))?$/.exec(opt.trim());
-    if (!m) continue;
-    const v = (m[1] ?? "true").trim().toLowerCase();
-    value = ["true", "1", "t", "yes"].includes(v)
-      ? true
-      : ["false", "0", "f", "no"].includes(v)
-        ? false
-        : value;
-  }
-  return value;
-}
-
-/** `seccomp=unconfined` / `seccomp:unconfined` (either separator, as the engine accepts). */
-export function seccompUnconfined(securityOpt: readonly string[]): boolean {
-  return securityOpt.some((o) => /^seccomp[:=]unconfined$/.test(o.trim()));
+/** The engine's own words for the security settings it recorded, as evidence quotes them. */
+export function securityWords(security: SecuritySettings): string[] {
+  const { noNewPrivileges, seccomp, appArmor, selinux, untyped } = security;
+  return [
+    ...(noNewPrivileges ? [noNewPrivileges.said] : []),
+    ...(seccomp.said ? [seccomp.said] : []),
+    ...(appArmor ? [appArmor.said] : []),
+    ...selinux.map((o) => o.said),
+    ...untyped,
+  ];
 }
 
 /** uid / gid the subject's main process runs as, when the configured user says so numerically. */

@@ -3,6 +3,7 @@
 // AppArmor profile off and restricts the SELinux type and user/role (CIS 5.1, 5.2). Judged from the
 // launch settings, which hold on every host, and from each process's measured label where the host
 // has such an LSM (/proc/<pid>/attr/current; a host without one gives no label and no verdict).
+import type { MacLayer, SecuritySettings } from "../../engine/provider.js";
 import { type ContainmentEvidence, fail, type Outcome, observed, taskName } from "./evidence.js";
 
 /** The SELinux types Pod Security baseline allows a container to set. */
@@ -14,28 +15,21 @@ export const SELINUX_CONTAINER_TYPES = [
 ];
 
 /**
- * What the launch settings do to AppArmor and SELinux that Pod Security baseline forbids. Some
- * engines add `label=disable` themselves to a container in the host's pid or ipc namespace: that
- * one is left to containment.namespaces, which fails such a container anyway.
+ * What the launch settings do to AppArmor and SELinux that Pod Security baseline forbids, each
+ * named in the engine's own words. Some engines add SELinux's `disable` themselves to a container
+ * in the host's pid or ipc namespace: that one is left to containment.namespaces, which fails such
+ * a container anyway.
  */
-export function lsmSettingProblems(securityOpt: readonly string[], hostPidOrIpc = false): string[] {
+export function lsmSettingProblems(security: SecuritySettings, hostPidOrIpc = false): string[] {
   const out: string[] = [];
-  // Some engines report several label options as one entry: "label=type:x,label=level:s0:c1,c2".
-  const opts = securityOpt.flatMap((o) => o.trim().split(/,(?=(?:label|apparmor)[=:])/));
-  for (const raw of opts) {
-    const m = /^(apparmor|label)[=:](.*)$/s.exec(raw);
-    if (!m) continue;
-    const [key, value] = [m[1]!, m[2]!.trim()];
-    if (key === "apparmor") {
-      if (value === "unconfined") out.push(`\`${raw}\` turns AppArmor off`);
-      continue;
-    }
-    const opt = /^(type|user|role)[:=](.*)$/.exec(value);
-    if (value === "disable") {
-      if (!hostPidOrIpc) out.push(`\`${raw}\` turns SELinux labelling off`);
-    } else if (opt?.[1] === "type" && !SELINUX_CONTAINER_TYPES.includes(opt[2]!.trim()))
-      out.push(`\`${raw}\` sets SELinux type ${opt[2]!.trim()}, not a container type`);
-    else if (opt && opt[1] !== "type") out.push(`\`${raw}\` sets a custom SELinux ${opt[1]}`);
+  if (security.appArmor?.kind === "unconfined") out.push(`\`${security.appArmor.said}\` turns AppArmor off`);
+  for (const o of security.selinux) {
+    if (o.kind === "disable") {
+      if (!hostPidOrIpc) out.push(`\`${o.said}\` turns SELinux labelling off`);
+    } else if (o.kind === "type" && !SELINUX_CONTAINER_TYPES.includes(o.value))
+      out.push(`\`${o.said}\` sets SELinux type ${o.value}, not a container type`);
+    else if (o.kind === "user" || o.kind === "role")
+      out.push(`\`${o.said}\` sets a custom SELinux ${o.kind}`);
   }
   return out;
 }
@@ -51,11 +45,9 @@ export function unconfinedLabel(label: string): string | undefined {
   return undefined;
 }
 
-/** The MAC layers the engine's host has, from the engine's own security options. */
-export function hostLsms(securityOptions: readonly string[] | undefined): string[] | undefined {
-  if (!securityOptions) return undefined;
-  const names = securityOptions.map((o) => /^name=([^,]+)/.exec(o)?.[1] ?? "");
-  return ["apparmor", "selinux"].filter((l) => names.includes(l));
+/** The MAC layers the engine's host has, where the engine said (undefined: not said). */
+export function hostLsms(ev: ContainmentEvidence): MacLayer[] | undefined {
+  return ev.inspect.engineHost?.macLayers;
 }
 
 /** A label as people read it: "AppArmor my-profile (enforce)", "SELinux …:container_t:…". */
@@ -70,7 +62,7 @@ export function describeLabel(label: string): string {
  * engine recorded, or that the host has no MAC layer at all (then a PASS says so, never silently).
  */
 function lsmSummary(ev: ContainmentEvidence, labels: readonly string[]): string {
-  const lsms = hostLsms(ev.inspect.engineHost?.securityOptions);
+  const lsms = hostLsms(ev);
   const distinct = [...new Set(labels)];
   if (distinct.length) return distinct.map(describeLabel).join(", ");
   if (lsms && lsms.length === 0) return "no MAC layer: the host has neither AppArmor nor SELinux";
@@ -82,7 +74,7 @@ function lsmSummary(ev: ContainmentEvidence, labels: readonly string[]): string 
 /** The seccomp outcome, failed too (or instead) when AppArmor or SELinux confinement is off. */
 export function withLsm(collected: ContainmentEvidence, seccomp: Outcome): Outcome {
   const { pid, ipc } = collected.inspect.modes;
-  const settings = lsmSettingProblems(collected.inspect.securityOpt, pid === "host" || ipc === "host");
+  const settings = lsmSettingProblems(collected.inspect.security, pid === "host" || ipc === "host");
   const labels = (observed(collected)?.processes ?? []).filter((p) => p.lsm !== undefined);
   const measured = labels.flatMap((p) => {
     const why = unconfinedLabel(p.lsm!);
@@ -92,9 +84,9 @@ export function withLsm(collected: ContainmentEvidence, seccomp: Outcome): Outco
   // finding even when the probe could not read the label (the settings may not say it).
   const recorded =
     collected.inspect.appArmorProfile === "unconfined" &&
-    hostLsms(collected.inspect.engineHost?.securityOptions)?.includes("apparmor") &&
+    hostLsms(collected)?.includes("apparmor") &&
     !measured.length &&
-    !settings.some((x) => x.includes("apparmor"))
+    collected.inspect.security.appArmor?.kind !== "unconfined"
       ? ["the engine launched it AppArmor unconfined"]
       : [];
   const problems = [...settings, ...measured, ...recorded];

@@ -1,8 +1,10 @@
-// Seccomp judged by content. The engine records a custom profile verbatim in SecurityOpt
-// (`seccomp=<json>`); "filter mode (2)" alone says nothing about what the filter lets through.
+// Seccomp judged by content. The engine records a custom profile verbatim (the launch's security
+// settings carry its text); "filter mode (2)" alone says nothing about what the filter lets through.
 // A profile fails when it lets through a syscall the engine's default profile denies to a container
 // with the same capabilities: the kernel attack surface that user namespaces, mounts, keyrings,
 // BPF, module loading, reboot/kexec, handle-based opens and cross-process memory access expose.
+
+import type { SeccompChoice } from "../../engine/provider.js";
 
 /**
  * Syscalls the engine's default profile denies to a container without the capability in (): what
@@ -105,15 +107,10 @@ export type SeccompSetting =
   | { kind: "profile"; profile: SeccompProfile }
   | { kind: "unreadable"; reason: string };
 
-/** The seccomp setting the engine recorded (the last `seccomp` option wins, as in the engine). */
-export function seccompSetting(securityOpt: readonly string[]): SeccompSetting {
-  let value: string | undefined;
-  for (const opt of securityOpt) {
-    const m = /^seccomp[:=]([\s\S]*)$/.exec(opt.trim());
-    if (m) value = m[1]!.trim();
-  }
-  if (value === undefined || value === "builtin" || value === "") return { kind: "default" };
-  if (value === "unconfined") return { kind: "unconfined" };
+/** The seccomp setting the engine recorded, a profile's content read (its text as recorded). */
+export function seccompSetting(choice: SeccompChoice): SeccompSetting {
+  if (choice.kind !== "profile") return { kind: choice.kind };
+  const value = choice.text;
   try {
     const profile = JSON.parse(value) as SeccompProfile;
     if (typeof profile?.defaultAction !== "string") {

@@ -301,7 +301,7 @@ async function readBackDraft(
   const fixes = [...new Set(deviations.map((d) => facts.remediation[d.setting]).filter(Boolean))];
   const failed: Draft = {
     status: "fail",
-    message: `${facts.name} did not apply ${deviations.map((d) => `${d.setting} (asked ${d.asked}, got ${d.got})`).join("; ")}`,
+    message: `${facts.name} did not apply ${deviations.map((d) => `${facts.fieldNames?.[d.setting] ?? d.setting} (asked ${d.asked}, got ${d.got})`).join("; ")}`,
     evidence: { containerId: id, engine: facts.name, deviations, notReadBack },
     remediation:
       fixes.join(" ") ||

@@ -3,6 +3,7 @@
 // said or read differently. Docker's own dialect says everything as written.
 import type { EngineDefaults, EngineFacts, HardenedSetting } from "../../provider.js";
 import type { EngineIdentity } from "./identity.js";
+import { DOCKER_FIELD_NAMES } from "./security.js";
 import type { ContainerInspect, CreateOptions } from "./translate.js";
 
 /** A raw call to the engine's API, for what a dialect says in its own terms (Podman's libpod). */
@@ -95,7 +96,7 @@ export const DOCKER_DEFAULTS: EngineDefaults = {
 
 /** Docker applies every hardened setting it accepts; a deviation there means an old or patched engine. */
 const DOCKER_REMEDIATION: Partial<Record<HardenedSetting, string>> = {
-  CgroupnsMode: "Docker applies CgroupnsMode from API 1.41 (Engine 20.10) on: upgrade the engine.",
+  "cgroup namespace": "Docker applies CgroupnsMode from API 1.41 (Engine 20.10) on: upgrade the engine.",
 };
 
 export const dockerDialect: DockerDialect = {
@@ -105,6 +106,7 @@ export const dockerDialect: DockerDialect = {
     name: `Docker ${engine.version}`,
     cli: "docker",
     remediation: DOCKER_REMEDIATION,
+    fieldNames: DOCKER_FIELD_NAMES,
     defaults: DOCKER_DEFAULTS,
     reportsOomKills: true,
   }),

@@ -21,13 +21,14 @@ import {
   BuildFailedError,
   type BuildRequest,
   type BuildResult,
+  type ContainerQuery,
   type ContainerView,
   type Engine,
   type EngineFacts,
   type EngineHost,
+  type ImageQuery,
   type ImageView,
   type LaunchSpec,
-  type ListFilters,
   type OwnedContainer,
   type OwnedImage,
   type PathStat,
@@ -44,6 +45,7 @@ import { ExitEvents } from "./events.js";
 import { type EngineIdentity, identityFromPing, identityFromVersion } from "./identity.js";
 import { LogTail } from "./log-tail.js";
 import { hostOomKills, noticeWindowMs, oomEventLogged, unconfirmedKill } from "./oom.js";
+import { containerFilters, imageFilters, matchesExactly } from "./query.js";
 import { runLine } from "./run-line.js";
 import { isStorageRace, readThroughRace } from "./storage-race.js";
 import {
@@ -427,9 +429,7 @@ export class DockerEngine implements Engine {
   private async reconcileCreate(name: string, owner: string | undefined): Promise<void> {
     if (!owner) return;
     const removeNamed = async () => {
-      const found = (await this.listContainers({ label: [`${OWNER_LABEL}=${owner}`] })).filter((c) =>
-        c.names.some((n) => n.replace(/^\//, "") === name),
-      );
+      const found = (await this.listContainers({ owner })).filter((c) => c.names.includes(name));
       await Promise.all(found.map((c) => this.removeContainer(c.id).catch(() => undefined)));
       return found.length > 0 ? true : undefined;
     };
@@ -1036,23 +1036,27 @@ export class DockerEngine implements Engine {
     }
   }
 
-  async listContainers(filters: ListFilters): Promise<OwnedContainer[]> {
+  async listContainers(query: ContainerQuery): Promise<OwnedContainer[]> {
+    const filters = containerFilters(query);
     const list = await this.listing("list containers", (abortSignal) =>
       readThroughRace(() => this.docker.listContainers({ all: true, filters, abortSignal }), abortSignal),
     );
-    return list.map((c) => ({
-      id: c.Id,
-      names: c.Names,
-      state: c.State,
-      labels: c.Labels ?? {},
-      image: c.Image,
-      created: c.Created,
-      ...(c.HostConfig?.NetworkMode ? { networkMode: c.HostConfig.NetworkMode } : {}),
-    }));
+    return list
+      .map((c) => ({
+        id: c.Id,
+        names: (c.Names ?? []).map((n) => n.replace(/^\//, "")),
+        state: c.State,
+        labels: c.Labels ?? {},
+        image: c.Image,
+        created: c.Created,
+        ...(c.HostConfig?.NetworkMode ? { networkMode: c.HostConfig.NetworkMode } : {}),
+      }))
+      .filter((c) => matchesExactly(query, c));
   }
 
-  /** `all` includes intermediate images (the legacy builder keeps one per Dockerfile step). */
-  async listImages(filters: ListFilters, all = false): Promise<OwnedImage[]> {
+  /** Intermediate images on `query.intermediates` (the legacy builder keeps one per Dockerfile step). */
+  async listImages(query: ImageQuery): Promise<OwnedImage[]> {
+    const [filters, all] = [imageFilters(query), query.intermediates === true];
     const list = await this.listing("list images", (abortSignal) =>
       readThroughRace(() => this.docker.listImages({ all, filters, abortSignal }), abortSignal),
     );

@@ -10,6 +10,7 @@ import type {
   ImageView,
   LaunchSpec,
 } from "../../provider.js";
+import { macLayersOf, securityOf, securityOpt } from "./security.js";
 
 export type ContainerInspect = Docker.ContainerInspectInfo;
 export type ImageInspect = Docker.ImageInspectInfo;
@@ -35,7 +36,7 @@ export function createBody(spec: LaunchSpec): CreateOptions {
       ReadonlyRootfs: spec.readOnlyRoot,
       CapDrop: spec.capabilities.drop,
       CapAdd: add.length > 0 ? add : undefined,
-      SecurityOpt: spec.noNewPrivileges ? ["no-new-privileges:true"] : [],
+      SecurityOpt: securityOpt(spec.noNewPrivileges),
       ...(ns.pid && ns.pid !== "private" ? { PidMode: ns.pid } : {}),
       ...(ns.ipc ? { IpcMode: ns.ipc } : {}),
       ...(ns.uts ? { UTSMode: ns.uts } : {}),
@@ -65,7 +66,6 @@ const str = (v: unknown) => (typeof v === "string" ? v : "");
 const num = (v: unknown) => (typeof v === "number" ? v : 0);
 const list = (v: unknown) => (Array.isArray(v) ? v.map(String) : []);
 
-/** "8080/tcp" -> ["127.0.0.1:49153"], from NetworkSettings.Ports or HostConfig.PortBindings. */
 /** Docker's port map ("8080/tcp" -> [{ HostIp, HostPort }]) as neutral bindings. */
 function bindings(v: unknown): Record<string, HostBinding[]> {
   const out: Record<string, HostBinding[]> = {};
@@ -92,7 +92,7 @@ export function toView(doc: ContainerInspect, defaults: EngineDefaults): Contain
     privileged: hc.Privileged === true,
     capAdd: list(hc.CapAdd),
     capDrop: list(hc.CapDrop),
-    securityOpt: list(hc.SecurityOpt),
+    security: securityOf(list(hc.SecurityOpt)),
     readonlyRootfs: hc.ReadonlyRootfs === true,
     modes: {
       pid: str(hc.PidMode),
@@ -226,7 +226,7 @@ export function engineHostOf(info: Loose): EngineHost {
     memoryBytes: num(info.MemTotal),
     cpus: num(info.NCPU),
     cgroupVersion: str(info.CgroupVersion),
-    securityOptions: list(info.SecurityOptions),
+    macLayers: macLayersOf(list(info.SecurityOptions)),
     ...(info.KernelVersion ? { kernelVersion: str(info.KernelVersion) } : {}),
   };
 }

@@ -13,13 +13,14 @@ import {
   BuildFailedError,
   type BuildRequest,
   type BuildResult,
+  type ContainerQuery,
   type ContainerView,
   type Engine,
   type EngineFacts,
   type ImageHealthcheck,
+  type ImageQuery,
   type ImageView,
   type LaunchSpec,
-  type ListFilters,
   type OwnedContainer,
   type OwnedImage,
   type PathStat,
@@ -451,20 +452,21 @@ export class MemoryEngine implements Engine {
     });
   }
 
-  listContainers(filters: ListFilters): Promise<OwnedContainer[]> {
+  listContainers(query: ContainerQuery): Promise<OwnedContainer[]> {
     return this.call("listContainers", () =>
       [...this.containers.values()]
         .filter((c) =>
-          matches({ ...c, status: c.paused ? "paused" : c.status, labels: c.spec.labels }, filters),
+          matches({ ...c, status: c.paused ? "paused" : c.status, labels: c.spec.labels }, query),
         )
         .map((c) => listed(c, this.images)),
     );
   }
 
-  listImages(filters: ListFilters, _all = false): Promise<OwnedImage[]> {
+  /** Every image is a tagged or labelled one here: `intermediates` changes nothing. */
+  listImages(query: ImageQuery): Promise<OwnedImage[]> {
     return this.call("listImages", () =>
       [...this.images.values()]
-        .filter((i) => matches({ labels: i.labels, tags: i.tags }, filters))
+        .filter((i) => matches({ labels: i.labels, tags: i.tags }, query))
         .map(({ id, parentId, tags, labels, created }) => ({ id, parentId, tags, labels, created })),
     );
   }

@@ -1,12 +1,14 @@
 // The in-memory engine's containers, and how they read back: the neutral view (everything the
-// spec asked for, applied), the listing, and the filters an engine's listing takes.
-import { normalizeRef } from "../../ownership.js";
-import type {
-  ContainerView,
-  EngineDefaults,
-  LaunchSpec,
-  ListFilters,
-  OwnedContainer,
+// spec asked for, applied), the listing, and the owned-objects query an engine's listing takes.
+import { normalizeRef, OWNER_LABEL, ROLE_LABEL, SUBJECT_LABEL } from "../../ownership.js";
+import {
+  type ContainerQuery,
+  type ContainerView,
+  DEFAULT_SECURITY,
+  type EngineDefaults,
+  type ImageQuery,
+  type LaunchSpec,
+  type OwnedContainer,
 } from "../../provider.js";
 import type { Program } from "./script.js";
 
@@ -50,40 +52,42 @@ export function imageMatches(image: { id: string; tags: string[] }, ref: string)
 }
 
 /**
- * label ("key" or "key=value"), status, name, id; images: reference (a tag, `*` as a wildcard),
- * label. As an engine reads them: every label must match, any one of several statuses.
+ * The tool's owned-objects query, as an engine reads it: every field given must hold, any one of
+ * a list's values; labels each carried (with the value, when given).
  */
 export function matches(
   object: { labels: Record<string, string>; tags?: string[]; status?: string; name?: string; id?: string },
-  filters: ListFilters,
+  query: ContainerQuery & ImageQuery,
 ): boolean {
-  return Object.entries(filters).every(([key, values]) =>
-    values[key === "status" ? "some" : "every"]((v) => {
-      if (key === "label") {
-        const [k, val] = v.split(/=(.*)/s) as [string, string | undefined];
-        return k in object.labels && (val === undefined || object.labels[k] === val);
-      }
-      if (key === "status") return object.status === v;
-      if (key === "name") return object.name?.includes(v) ?? false;
-      if (key === "id") return object.id?.startsWith(v) ?? false;
-      if (key === "reference") {
-        const re = new RegExp(
-          `^${v
-            .split("*")
-            .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
-            .join(".*")}$`,
-        );
-        return (object.tags ?? []).some((t) => re.test(t));
-      }
-      return false;
-    }),
+  const labels = [
+    ...(query.owner === undefined
+      ? []
+      : [{ key: OWNER_LABEL, ...(query.owner === true ? {} : { value: query.owner }) }]),
+    ...(query.role ? [{ key: ROLE_LABEL, value: query.role }] : []),
+    ...(query.subject ? [{ key: SUBJECT_LABEL, value: query.subject }] : []),
+    ...(query.labels ?? []),
+  ];
+  const any = <T>(values: readonly T[] | undefined, test: (v: T) => boolean) =>
+    !values?.length || values.some(test);
+  const tag = query.tag;
+  return (
+    labels.every(
+      (l) => l.key in object.labels && (l.value === undefined || object.labels[l.key] === l.value),
+    ) &&
+    any(query.status, (v) => object.status === v) &&
+    any(query.names, (v) => object.name?.includes(v) ?? false) &&
+    any(query.ids, (v) => object.id?.startsWith(v) ?? false) &&
+    (tag === undefined ||
+      (object.tags ?? []).some((t) =>
+        typeof tag === "string" ? t === normalizeRef(tag) : t.startsWith(tag.prefix),
+      ))
   );
 }
 
 export function listed(container: Container, images: Map<string, { tags: string[] }>): OwnedContainer {
   return {
     id: container.id,
-    names: [`/${container.name}`],
+    names: [container.name],
     state: container.paused ? "paused" : container.status,
     labels: container.spec.labels,
     image: images.get(container.imageId)?.tags[0] ?? container.imageId,
@@ -120,7 +124,10 @@ export function viewOf(container: Container, defaults: EngineDefaults): Containe
     privileged: false,
     capAdd: s.capabilities.add,
     capDrop: s.capabilities.drop,
-    securityOpt: s.noNewPrivileges ? ["no-new-privileges:true"] : [],
+    security: {
+      ...DEFAULT_SECURITY,
+      ...(s.noNewPrivileges ? { noNewPrivileges: { value: true, said: "noNewPrivileges: true" } } : {}),
+    },
     readonlyRootfs: s.readOnlyRoot,
     modes: {
       pid: s.namespaces.pid ?? "",

@@ -152,11 +152,11 @@ function cgroupnsMode(id: string, request: EngineRequest): Promise<string> {
 
 /** How to get each setting applied on Podman, for a subject whose setting the engine ignored. */
 export const PODMAN_REMEDIATION: Partial<Record<HardenedSetting, string>> = {
-  CgroupnsMode:
+  "cgroup namespace":
     'Podman\'s Docker-compatible API ignores CgroupnsMode: set `cgroupns = "private"` in the [containers] section of the containers.conf the Podman service reads (CONTAINERS_CONF), or run the subject with `podman run --cgroupns=private`.',
-  Tmpfs:
+  "tmpfs mounts":
     "Podman mounts writable tmpfs at /run, /tmp and /var/tmp under a read-only root (`--read-only-tmpfs`, on by default and not settable through its Docker-compatible API): allot those paths in the inventory's writableRoots if the subject may write there, or run it with `podman run --read-only --read-only-tmpfs=false`.",
-  IpcMode:
+  "IPC namespace":
     "Podman's Docker-compatible API ignores IpcMode \"none\" and mounts a writable /dev/shm: allot /dev/shm in the inventory's writableRoots if the subject may use it, or run it with `podman run --ipc=none`.",
-  Init: "Podman runs an init only when catatonit is installed and found (init_path in containers.conf): install catatonit.",
+  init: "Podman runs an init only when catatonit is installed and found (init_path in containers.conf): install catatonit.",
 };

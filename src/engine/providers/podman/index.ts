@@ -4,6 +4,7 @@
 import { EngineError } from "../../../errors.js";
 import type { Endpoint, EndpointSearch, EngineDefaults } from "../../provider.js";
 import { DOCKER_DEFAULTS, type DockerDialect } from "../docker/dialect.js";
+import { DOCKER_FIELD_NAMES } from "../docker/security.js";
 import { PODMAN_REMEDIATION, podmanCreateOptions, podmanInspect, rememberAsked } from "./compat.js";
 import { prunesParents, removeImage } from "./images.js";
 import { LIBPOD_API, libpodSpec } from "./libpod.js";
@@ -27,6 +28,8 @@ export const podmanDialect: DockerDialect = {
     name: `Podman ${engine.version}`,
     cli: "podman",
     remediation: PODMAN_REMEDIATION,
+    // Its settings are read back from its Docker-compatible inspect, in Docker's fields.
+    fieldNames: DOCKER_FIELD_NAMES,
     defaults: PODMAN_DEFAULTS,
     // Measured on 4.3 (cgroup v1): a container OOM-killed under --memory reads OOMKilled false.
     reportsOomKills: false,
@@ -42,7 +45,7 @@ export const podmanDialect: DockerDialect = {
       // Measured on 4.3: a container created with IPC "none" has no /dev/shm at all, yet its
       // inspect says "shareable", as for every container with an IPC namespace of its own
       // (libpod/container_inspect_linux.go never reaches its "none" branch).
-      IpcMode:
+      "IPC namespace":
         'Podman 4.3 reports IpcMode "shareable" for a container created with IPC "none" (it has no /dev/shm): the subject\'s mounts are measured instead',
     },
   }),

@@ -9,13 +9,12 @@ import {
   taskName,
   unobservedReason,
 } from "../evidence.js";
-import { noNewPrivilegesOption } from "../inspect.js";
-
 /** The grader of containment.no_new_privileges (its definition: src/cases/containment/no-new-privileges.ts). */
 export const gradeNoNewPrivileges: Grader = (measured) => {
-  const option = noNewPrivilegesOption(measured.inspect.securityOpt);
+  const setting = measured.inspect.security.noNewPrivileges;
+  const option = setting?.value;
   const evidence: Record<string, unknown> = {
-    securityOpt: measured.inspect.securityOpt,
+    setting: setting?.said ?? "absent",
     parsedOption: option ?? "absent",
   };
   const ps = procs(measured, "NoNewPrivs");

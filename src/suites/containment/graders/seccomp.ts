@@ -11,23 +11,39 @@ import {
   taskName,
   unobservedReason,
 } from "../evidence.js";
-import { seccompUnconfined } from "../inspect.js";
+import { securityWords } from "../inspect.js";
 import { withLsm } from "../lsm.js";
 import { allowedBeyondDefault, seccompSetting } from "../seccomp.js";
 
 /** The grader of containment.seccomp (its definition: src/cases/containment/seccomp.ts). */
-export const gradeSeccomp: Grader = (measured) => withLsm(measured, gradeSeccompFilter(measured));
+export const gradeSeccomp: Grader = (measured) =>
+  withUntyped(measured, withLsm(measured, gradeSeccompFilter(measured)));
+
+/** A long profile is not repeated in the evidence: its kind and what it lets through are. */
+const shortened = (o: string) => (o.length > 200 ? `${o.slice(0, 80)}... (${o.length} chars)` : o);
+
+/**
+ * Security options the engine recorded and the tool cannot read (an option it does not know, a
+ * value it cannot parse) may loosen anything: never part of a PASS. Named, in the engine's words.
+ */
+function withUntyped(ev: ContainmentEvidence, out: Outcome): Outcome {
+  const untyped = ev.inspect.security.untyped;
+  if (untyped.length === 0) return out;
+  const named = untyped.map((o) => `\`${shortened(o)}\``).join(", ");
+  const evidence = { ...out.evidence, untypedOptions: untyped.map(shortened) };
+  if (out.status !== "pass") return { ...out, message: `${out.message}; not judged: ${named}`, evidence };
+  return skip(
+    `${out.message}; but the engine recorded security options this tool cannot judge: ${named}`,
+    evidence,
+  );
+}
 
 /** containment.seccomp without AppArmor and SELinux: the filter mode and the profile's content. */
 function gradeSeccompFilter(ev: ContainmentEvidence): Outcome {
-  const setting = seccompSetting(ev.inspect.securityOpt);
-  const unconfined =
-    setting.kind === "unconfined" || seccompUnconfined(ev.inspect.securityOpt) || ev.inspect.privileged;
-  // A long profile is not repeated in the evidence: its kind and what it lets through are.
+  const setting = seccompSetting(ev.inspect.security.seccomp);
+  const unconfined = setting.kind === "unconfined" || ev.inspect.privileged;
   const evidence: Record<string, unknown> = {
-    securityOpt: ev.inspect.securityOpt.map((o) =>
-      o.length > 200 ? `${o.slice(0, 80)}... (${o.length} chars)` : o,
-    ),
+    securityOptions: securityWords(ev.inspect.security).map(shortened),
     privileged: ev.inspect.privileged,
     profile: setting.kind,
   };
