@@ -51,12 +51,7 @@ describe.skipIf(!hasEngine)("the subject probe's credentials and its creation ah
     return { results, created: engine.created };
   };
   const statuses = (rs: CaseResult[]) => Object.fromEntries(rs.map((r) => [r.id, r.status]));
-  const probesLeft = async () =>
-    (
-      await engine.listContainers({
-        label: [`org.docker-acceptance.owner=${owner}`, "org.docker-acceptance.role=probe"],
-      })
-    ).length;
+  const probesLeft = async () => (await engine.listContainers({ owner, role: "probe" })).length;
 
   beforeAll(async () => {
     // Two processes each (a shell and its child): a user by number, and one by name (nobody).

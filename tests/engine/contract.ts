@@ -318,9 +318,7 @@ export function engineContract(name: string, setup: () => ContractSetup): void {
       expect(output.exitCode).toBe(0);
       expect(Date.now() - started).toBeLessThan(45_000);
       await removed;
-      const probes = await engine.listContainers({
-        label: [`${OWNER_LABEL}=${owner}`, "org.docker-acceptance.role=probe"],
-      });
+      const probes = await engine.listContainers({ owner, role: "probe" });
       expect(probes).toEqual([]);
     });
 
@@ -335,8 +333,7 @@ export function engineContract(name: string, setup: () => ContractSetup): void {
         capabilities: [],
         timeoutMs: 20_000,
       });
-      const probes = async () =>
-        engine.listContainers({ label: [`${OWNER_LABEL}=${owner}`, "org.docker-acceptance.role=probe"] });
+      const probes = async () => engine.listContainers({ owner, role: "probe" });
       const kept = await engine.prepareProbe(spec("echo ran; exit 3"));
       const dropped = await engine.prepareProbe(spec("echo never"));
       const waiting = await probes();

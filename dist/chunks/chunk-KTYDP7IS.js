@@ -1,3 +1,0 @@
-import { createRequire as __daCreateRequire } from 'node:module';
-const require = __daCreateRequire(import.meta.url);
-import{a as t}from"./chunk-EN66KAXS.js";function s(e){return`${e.address}:${e.port||""}`}t(s,"bindingText");function u(e){return Object.fromEntries(Object.entries(e).map(([n,r])=>[n,r.map(s)]))}t(u,"publishedText");var i=class extends Error{constructor(r,o,g,a,d=[]){super(`build failed: ${r}`);this.reason=r;this.log=o;this.choice=g;this.failedStep=a;this.intermediateImages=d}reason;log;choice;failedStep;intermediateImages;static{t(this,"BuildFailedError")}name="BuildFailedError"};function m(e){return/^[A-Za-z0-9_@%+=:,./-]+$/.test(e)?e:`'${e.replaceAll("'",`'"'"'`)}'`}t(m,"shellQuote");export{s as a,u as b,i as c,m as d};

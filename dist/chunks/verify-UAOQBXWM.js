@@ -1,3 +1,0 @@
-import { createRequire as __daCreateRequire } from 'node:module';
-const require = __daCreateRequire(import.meta.url);
-import{a,b,c,d,e}from"./chunk-J4G4VLJW.js";import"./chunk-EMLTV6PB.js";import"./chunk-SV6X7PZ3.js";import"./chunk-OEJCORYR.js";import"./chunk-ABYR5LDY.js";import"./chunk-XZBBPR7S.js";import"./chunk-T7F3BU3W.js";import"./chunk-2ZZEOWVW.js";import"./chunk-RUW6YOPC.js";import"./chunk-T6HFIJAQ.js";import"./chunk-4EWHVJ7O.js";import"./chunk-ZEFPD4N4.js";import"./chunk-PZA4RAY2.js";import"./chunk-KQ5LDEAY.js";import"./chunk-ZM6MJ4KH.js";import"./chunk-SRQQEWPT.js";import"./chunk-EN66KAXS.js";export{c as inventoryCheck,e as printable,d as renderVerification,a as verify,b as verifyBundleAgainst};
