@@ -75,6 +75,14 @@ describe("exits followed from before the start", () => {
     expect(noticeWindowMs(100)).toBe(4000);
     expect(noticeWindowMs(60_000)).toBe(30_000);
   });
+
+  it("once the kernel counted an OOM kill while the container ran, its notice is waited for longer", () => {
+    expect(noticeWindowMs(undefined, 1)).toBe(10_000);
+    expect(noticeWindowMs(100, 3)).toBe(10_000);
+    expect(noticeWindowMs(60_000, 1)).toBe(30_000);
+    // None counted: the window as before (and the engine asks nothing then: see the contract test).
+    expect(noticeWindowMs(100, 0)).toBe(4000);
+  });
 });
 
 describe("deadlines that scale with the engine's load", () => {

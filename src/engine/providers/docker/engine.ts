@@ -515,10 +515,16 @@ export class DockerEngine implements Engine {
 
   /** Why an OOM kill is likely though no event says so: the kernel's count moved while it ran. */
   private async kernelCountedOom(containerId: string): Promise<string | undefined> {
+    const kills = await this.oomKillsSince(containerId);
+    if (kills === undefined || kills <= 0) return undefined;
+    return `the engine recorded no OOM kill, but the host's kernel counted ${kills} since its start; the engine misses a kill that comes as the container starts`;
+  }
+
+  /** The OOM kills the host's kernel counted since the container's start (this host's engine only). */
+  private async oomKillsSince(containerId: string): Promise<number | undefined> {
     const before = this.oomKillsBefore.get(containerId);
     const now = hostOomKills(await this.engineHost().catch(() => undefined));
-    if (before === undefined || now === undefined || now <= before) return undefined;
-    return `the engine recorded no OOM kill, but the host's kernel counted ${now - before} since its start; the engine misses a kill that comes as the container starts`;
+    return before === undefined || now === undefined ? undefined : now - before;
   }
 
   /** The engine's /info, read once per engine (asked again after a failure). */
@@ -588,23 +594,30 @@ export class DockerEngine implements Engine {
     const key = `${doc.Id}@${doc.State.FinishedAt}`;
     let answer = this.oomAnswers.get(key);
     if (!answer) {
-      const windowMs = noticeWindowMs(this.load.perCallMs);
-      answer = this.exits
-        .oomKilled(doc.Id, windowMs, this.load.deadlineMs())
-        .then(
-          (followed) =>
-            followed ??
-            this.call(
-              `read the events of ${short(doc.Id)}`,
-              (abortSignal) => oomEventLogged(this.docker, doc, abortSignal, windowMs),
-              windowMs,
-              signal,
-            ),
-        );
+      answer = this.oomKillsSince(doc.Id).then((kills) =>
+        // The kernel counts each OOM kill as it makes it: none since the start, and this was none.
+        kills === 0 ? false : this.oomNotice(doc, noticeWindowMs(this.load.perCallMs, kills), signal),
+      );
       this.oomAnswers.set(key, answer);
       answer.catch(() => this.oomAnswers.delete(key));
     }
     return answer;
+  }
+
+  /** The engine's own word on an OOM kill: its followed events, else its event log, within `windowMs` of the exit. */
+  private oomNotice(doc: ContainerInspect, windowMs: number, signal?: AbortSignal): Promise<boolean> {
+    return this.exits
+      .oomKilled(doc.Id, windowMs, this.load.deadlineMs())
+      .then(
+        (followed) =>
+          followed ??
+          this.call(
+            `read the events of ${short(doc.Id)}`,
+            (abortSignal) => oomEventLogged(this.docker, doc, abortSignal, windowMs),
+            windowMs,
+            signal,
+          ),
+      );
   }
 
   /** One call to the engine's API as the dialect words it: its JSON answer, an error for a 4xx/5xx. */

@@ -14,6 +14,8 @@ const OOM_NOTICE_MS = 2000;
 /** The notice comes through the same engine as every answer: a slower engine's comes later. */
 const NOTICE_PER_CALL = 20;
 const MAX_NOTICE_MS = 30_000;
+/** How long a notice is waited for once the kernel counted an OOM kill while the container ran. */
+const COUNTED_NOTICE_MS = 10_000;
 const OOM_POLL_MS = 200;
 
 /**
@@ -21,8 +23,12 @@ const OOM_POLL_MS = 200;
  * idle engine, plus NOTICE_PER_CALL times the engine's measured time per call (the notice is
  * queued like any answer), at most MAX_NOTICE_MS. Measured under scripts/stress.sh: docs/benchmarks.md.
  */
-export function noticeWindowMs(perCallMs: number | undefined): number {
-  return Math.min(MAX_NOTICE_MS, Math.round(OOM_NOTICE_MS + NOTICE_PER_CALL * (perCallMs ?? 0)));
+export function noticeWindowMs(perCallMs: number | undefined, killsSince?: number): number {
+  const window = Math.min(MAX_NOTICE_MS, Math.round(OOM_NOTICE_MS + NOTICE_PER_CALL * (perCallMs ?? 0)));
+  // The host's kernel counted an OOM kill while it ran, so the engine's notice may well be on its
+  // way: a loaded engine was seen to send it later than the window above (load average 12), so it
+  // gets longer. Not longer still: a kill as the container starts gets no notice at all.
+  return killsSince !== undefined && killsSince > 0 ? Math.max(window, COUNTED_NOTICE_MS) : window;
 }
 
 /**
