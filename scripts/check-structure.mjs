@@ -52,8 +52,8 @@ export const LAYERS = [
   },
   {
     name: "flows",
-    why: "the pipeline itself, the plan of which subjects and suites run where, and the merge of shard bundles",
-    units: ["src/pipeline.ts", "src/pipeline-run.ts", "src/plan.ts", "src/merge.ts"],
+    why: "the pipeline itself, its build pre-flight (whether an engine's API answers where a build's RUN steps run: it asks what containment.network asks and gates lifecycle.build), the plan of which subjects and suites run where, and the merge of shard bundles",
+    units: ["src/pipeline.ts", "src/pipeline-run.ts", "src/preflight/", "src/plan.ts", "src/merge.ts"],
   },
   {
     name: "publishers",

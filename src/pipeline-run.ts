@@ -17,6 +17,7 @@ import type { Inventory } from "./inventory/schema.js";
 import { checkCompleteness } from "./inventory/verify.js";
 import { type Logger, prefixedLogger } from "./log.js";
 import { mapSettled, type Shard } from "./plan.js";
+import { buildPreflight } from "./preflight/index.js";
 import {
   assembleReport,
   type CaseResult,
@@ -24,7 +25,9 @@ import {
   type Report,
   type SubjectReport,
 } from "./report/model.js";
+import { terminalSafe } from "./report/text.js";
 import { CONTAINMENT_RUNTIME, DEFAULT_PROBE_IMAGE } from "./suites/containment/index.js";
+import type { BuildGate } from "./suites/lifecycle/case.js";
 import { inventorySource } from "./suites/lifecycle/locate.js";
 import { runSubject, subjectDeadline } from "./suites/lifecycle/run.js";
 import type { Observer, SuiteRuntime } from "./suites/runtime.js";
@@ -193,6 +196,8 @@ interface RunContext {
   t0: number;
   /** The inventory file as read, for the subjects' lines (failing cases point at them). */
   sources: { path: string | undefined; text: string };
+  /** The build pre-flight, once the run has one (a subject to build). */
+  buildPreflight?: Promise<BuildGate>;
 }
 
 interface Results {
@@ -205,14 +210,17 @@ interface Results {
 type Observers = (subject: Subject) => Observer[];
 
 /** Every subject through its suites, several at once; what each produced lands in `into`. */
-async function runSubjects(run: RunContext, into: Results, errors: Report["errors"]): Promise<void> {
-  const { opts, engine, owner, subjects, suites, probeImage } = run;
+async function runSubjects(ctx: RunContext, into: Results, errors: Report["errors"]): Promise<void> {
+  const { opts, engine, owner, subjects, suites, probeImage } = ctx;
   const { log, signal } = opts;
   // The ping's answer also says which engine answers (hence its facts and builder), so nothing
   // else is asked before the run starts; a dead engine fails the ping with its own message.
-  await run.ping;
+  await ctx.ping;
   // BuildKit's session code loads while the engine answers the calls below, not at the first build.
   if (subjects.some((s) => s.build && s.build.builder !== "legacy")) engine.prepareBuild?.();
+  // Before the first build, once (src/preflight/): started now, alongside what follows, and
+  // awaited by each build. Prebuilt images run nothing of the pull request's before they are judged.
+  const run = subjects.some((s) => s.build) ? { ...ctx, buildPreflight: startPreflight(ctx) } : ctx;
   const observing = SUITES.filter((s) => suites.has(s)).flatMap((s) => {
     const runtime = SUITE_RUNTIMES[s];
     return runtime.role === "observes" ? [runtime] : [];
@@ -284,7 +292,18 @@ function subjectContext(
     observers,
     inventorySource: inventorySource(run.sources.path, run.sources.text, subject.name),
     environment: run.environment,
+    ...(run.buildPreflight ? { buildPreflight: run.buildPreflight } : {}),
   };
+}
+
+/** The build pre-flight, said once in the log when it refuses every build. */
+function startPreflight(run: RunContext): Promise<BuildGate> {
+  const { engine, owner, probeImage, opts } = run;
+  const gate = buildPreflight({ engine, owner, probeImage, signal: opts.signal });
+  void gate.then((g) => {
+    if (g.refused) opts.log.warn(`no subject is built: ${terminalSafe(g.refused.message, 600)}`);
+  });
+  return gate;
 }
 
 /** A path inside the workspace, repository-relative with `/`; undefined outside it. */

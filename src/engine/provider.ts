@@ -85,6 +85,12 @@ export interface EngineFacts {
    */
   prunesUntaggedParents?: boolean;
   /**
+   * Where a build's RUN steps run when not on the engine's default bridge network, as its
+   * containers do: "host" for an engine whose builds share the host's network namespace (its
+   * loopback included), with why. The build pre-flight asks from there (src/preflight/).
+   */
+  buildNetwork?: { mode: "host"; why: string };
+  /**
    * Hardened settings this engine applies but its inspect cannot show (why, for the report): the
    * read-back names them as not read back instead of as ignored; containment measures them.
    */

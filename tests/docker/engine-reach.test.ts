@@ -6,53 +6,31 @@
 // containment.network FAILs naming the address. Bound to loopback only, nothing in the subject's
 // network reaches it, and the case passes saying what it asked. The hardened fixture either way.
 //
-// A forwarder the host's containers can reach is an engine every test's subject could reach: it
-// serves only this tool (loopback) and the containers of its own test's run, and hangs up on any
-// other, so the other test files running meanwhile see no engine.
-import { createServer, connect as netConnect, type Server } from "node:net";
+// A forwarder the host's containers can reach is an engine every test's subject and build could
+// reach: it serves only this test's own process (the tool's engine calls and its pre-flight's asks)
+// and the subjects of its own test's run (tests/helpers/engine-forwarder.ts), and hangs up on any
+// other, so the other test files running meanwhile see no engine. Not the run's probes either: the
+// build pre-flight's confirming probe (src/preflight/) would otherwise refuse the build whose
+// subject this test needs running, as it must on a real host.
+import type { Server } from "node:net";
 import { networkInterfaces } from "node:os";
 import Docker from "dockerode";
 import { afterAll, describe, expect, it } from "vitest";
 import { cleanupOwned } from "../../src/engine/cleanup.js";
-import { newRunId, OWNER_LABEL } from "../../src/engine/ownership.js";
+import { newRunId } from "../../src/engine/ownership.js";
 import { DockerEngine } from "../../src/engine/providers/docker/engine.js";
 import { silentLogger } from "../../src/log.js";
 import { runPipeline } from "../../src/pipeline.js";
 import { DIALECTS, hasEngine, newEngine, PROBE_IMAGE } from "../helpers/engine.js";
+import { engineForwarder, ENGINE_SOCKET as SOCKET } from "../helpers/engine-forwarder.js";
 import { fixtureSubject, REPO_ROOT, writeInventory } from "../helpers/inventory.js";
-
-const SOCKET = (process.env.DOCKER_HOST ?? "unix:///var/run/docker.sock").replace(/^unix:\/\//, "");
-const docker = new Docker({ socketPath: SOCKET });
-
-/** The addresses of the containers `owner`'s run made. */
-async function addressesOf(owner: string): Promise<Set<string>> {
-  const list = await docker.listContainers({ all: true, filters: { label: [`${OWNER_LABEL}=${owner}`] } });
-  const ips = list.flatMap((c) => Object.values(c.NetworkSettings?.Networks ?? {}).map((n) => n.IPAddress));
-  return new Set(ips.filter(Boolean));
-}
 
 /**
  * A TCP listener on `address` that forwards a connection to the engine's unix socket when it comes
- * from loopback or from a container of `owner`'s run, and hangs up on any other.
+ * from this process or from a subject of `owner`'s run, and hangs up on any other.
  */
 async function forwarder(address: string, owner: string): Promise<{ server: Server; port: number }> {
-  const server = createServer(async (client) => {
-    client.pause();
-    const from = (client.remoteAddress ?? "").replace(/^::ffff:/, "");
-    if (!from.startsWith("127.") && !(await addressesOf(owner)).has(from)) return client.destroy();
-    const engine = netConnect(SOCKET);
-    client.pipe(engine).pipe(client);
-    client.resume();
-    const end = () => {
-      client.destroy();
-      engine.destroy();
-    };
-    client.on("error", end);
-    engine.on("error", end);
-  });
-  await new Promise<void>((resolve) => server.listen(0, address, resolve));
-  const port = (server.address() as { port: number }).port;
-  return { server, port };
+  return engineForwarder(address, { owner, roles: ["subject"] });
 }
 
 /** The run, with the forwarder on `bind`; through it (`via: "tcp"`) or through the socket. */

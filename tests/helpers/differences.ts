@@ -53,6 +53,14 @@ export const PODMAN_DIFFERENCES: (EngineDifference & { when: "always" | "read-on
     when: "always",
     why: "Podman 4.3's own API refuses a swap limit of -1 and, when none is said, bounds swap at twice the memory limit (its runtime config says so, and its inspect): the subject cannot get unlimited swap there.",
   },
+  {
+    subject: "engine-from-build-loopback",
+    case: "lifecycle.build",
+    docker: "pass",
+    podman: "error",
+    when: "always",
+    why: "Podman runs a build's RUN steps in the host's network namespace (measured on 4.3, whatever the build asks for), so an engine's API on a loopback TCP address is reachable from the build and the pre-flight refuses it; on Docker a build runs on the default bridge, where loopback is its own.",
+  },
   ...(
     [
       "containment.namespaces",

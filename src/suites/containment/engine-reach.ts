@@ -26,7 +26,7 @@ const ENGINE_API_PORT = 2375;
 /** Per address: the bound of its whole exchange (the connect included). */
 const ASK_S = 3;
 /** What of an answer is kept: the status line and headers of an engine's /_ping fit many times. */
-const ANSWER_BYTES = 2048;
+export const ANSWER_BYTES = 2048;
 
 /** What the subject probe asks: the engine's own TCP address (as IPs), and the ports for the gateway. */
 export interface ReachAsks {

@@ -121,6 +121,9 @@ function matchesPin(info: ImageView, pin: string): boolean {
 
 async function buildFromDockerfile(c: CaseContext): Promise<Built> {
   const { engine, subject, owner, log } = c;
+  // Where an engine's API answers on the build's network, no RUN step of the PR's may run.
+  const gate = await c.buildPreflight;
+  if (gate?.refused) return { draft: gate.refused, report: {}, intermediateImages: [] };
   const b = subject.build!;
   const context = readBuildContext(path.resolve(c.workspace, b.context), b.dockerfile, b.context);
   const dockerfileLabel = path.posix.normalize(`${b.context}/${context.dockerfile}`);
@@ -166,7 +169,7 @@ async function buildFromDockerfile(c: CaseContext): Promise<Built> {
       },
       draft: {
         status: "pass",
-        message: `built ${tag} with ${builderName(built)}${built.steps.length ? ` (${cached}/${built.steps.length} steps cached)` : ""}`,
+        message: `built ${tag} with ${builderName(built)}${built.steps.length ? ` (${cached}/${built.steps.length} steps cached)` : ""}${gate?.note ? `; ${gate.note}` : ""}`,
         evidence: {
           tag,
           imageId: built.imageId,
@@ -179,6 +182,7 @@ async function buildFromDockerfile(c: CaseContext): Promise<Built> {
           ...(built.steps.length ? { steps: built.steps.slice(-60).map(stepSummary) } : {}),
           ...(built.intermediateImages.length ? { intermediateImages: built.intermediateImages } : {}),
           ...(Object.keys(secrets.values).length ? { secretIds: Object.keys(secrets.values) } : {}),
+          ...(gate ? { preflight: gate.evidence } : {}),
         },
       },
     };

@@ -21,6 +21,18 @@ export interface CaseContext {
   probeImage: string;
   /** Whether the inventory's build secrets and `env:` pin are read (only a maintainer's are). */
   environment: EnvironmentAccess;
+  /** The run's build pre-flight (src/preflight/), awaited before any build; absent: none was made. */
+  buildPreflight?: Promise<BuildGate>;
+}
+
+/** Whether builds may run on this host: a refusal (every build's ERROR), or what was asked. */
+export interface BuildGate {
+  /** lifecycle.build's result for every subject to be built: nothing of the PR is built. */
+  refused?: Draft;
+  /** What was asked and heard, in each build's evidence. */
+  evidence: Record<string, unknown>;
+  /** Said in each build's message (an engine's API that only this tool reached). */
+  note?: string;
 }
 
 /** Log excerpts and build-log tails in evidence stay this small. */

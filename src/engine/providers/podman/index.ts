@@ -41,6 +41,12 @@ export const podmanDialect: DockerDialect = {
     // not; its own removal (./images.ts) honours `noprune` from 4.3 on: measured there by
     // tests/docker/adversarial-inputs.test.ts (the step images go, the untagged base stays).
     prunesUntaggedParents: prunesParents(engine.version),
+    // Measured on 4.3: a build's RUN step sees the host's interfaces and loopback, through the
+    // compatible build and its own alike, whatever `networkmode` (bridge, none) or `isolation` asks.
+    buildNetwork: {
+      mode: "host",
+      why: "Podman runs a build's RUN steps in the host's network namespace (measured on 4.3, whatever the build asks)",
+    },
     unreadable: {
       // Measured on 4.3: a container created with IPC "none" has no /dev/shm at all, yet its
       // inspect says "shareable", as for every container with an IPC namespace of its own
