@@ -9,8 +9,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import type { ProcessEvidence } from "./evidence.js";
 
-/** The most processes read: a choice needs the common case, not every process of a fork bomb. */
-const MAX_PROCESSES = 256;
+/** The most threads read: a choice needs the common case, not every process of a fork bomb. */
+const MAX_TASKS = 256;
 
 /** The status fields the choice reads. */
 const FIELDS = new Set(["Uid", "Gid", "CapPrm"]);
@@ -18,10 +18,11 @@ const FIELDS = new Set(["Uid", "Gid", "CapPrm"]);
 export type ProcessStatus = Pick<ProcessEvidence, "pid" | "status">;
 
 /**
- * The subject's init process (its host PID, from the engine's inspect) and its descendants, read
- * from this tool's /proc when the process the tool sees at that PID is the container's (its cgroup
- * names `containerId`: the tool shares the host's PID namespace, and the PID was not reused);
- * undefined otherwise.
+ * Every thread of the subject's init process (its host PID, from the engine's inspect) and of its
+ * descendants (the kernel keeps credentials per thread: a thread may hold what its leader dropped),
+ * read from this tool's /proc when the process the tool sees at that PID is the container's (its
+ * cgroup names `containerId`: the tool shares the host's PID namespace, and the PID was not
+ * reused); undefined otherwise.
  */
 export function hostProcesses(rootPid: number, containerId: string): ProcessStatus[] | undefined {
   if (!(rootPid > 0) || !/^[0-9a-f]{64}$/.test(containerId)) return undefined;
@@ -30,17 +31,20 @@ export function hostProcesses(rootPid: number, containerId: string): ProcessStat
   const found: ProcessStatus[] = [];
   const seen = new Set<number>();
   const queue = [rootPid];
-  while (queue.length > 0 && found.length < MAX_PROCESSES) {
+  while (queue.length > 0 && found.length < MAX_TASKS) {
     const pid = queue.shift()!;
     if (seen.has(pid)) continue;
     seen.add(pid);
-    const text = read(`/proc/${pid}/status`);
-    if (text === undefined) {
-      if (pid === rootPid) return undefined;
-      continue; // exited meanwhile
+    const tasks = threadsOf(pid);
+    if (tasks.length === 0 && pid === rootPid) return undefined;
+    for (const tid of tasks.slice(0, MAX_TASKS - found.length)) {
+      const text = read(`/proc/${pid}/task/${tid}/status`);
+      if (text === undefined) continue; // exited meanwhile
+      found.push({ pid: Number(tid), status: statusFields(text) });
+      // A thread that forks is its child's parent.
+      for (const child of (read(`/proc/${pid}/task/${tid}/children`) ?? "").split(/\s+/))
+        if (/^\d+$/.test(child)) queue.push(Number(child));
     }
-    found.push({ pid, status: statusFields(text) });
-    queue.push(...childrenOf(pid));
   }
   return found;
 }
@@ -56,21 +60,13 @@ function statusFields(text: string): Record<string, string> {
   return status;
 }
 
-/** Every thread's children (a thread that forks is the child's parent). */
-function childrenOf(pid: number): number[] {
-  let tasks: string[];
+/** A process's threads (its leader first among them); none when it is gone. */
+function threadsOf(pid: number): string[] {
   try {
-    tasks = readdirSync(`/proc/${pid}/task`);
+    return readdirSync(`/proc/${pid}/task`);
   } catch {
     return [];
   }
-  const lists = tasks.map((tid) => read(`/proc/${pid}/task/${tid}/children`) ?? "");
-  return lists.flatMap((list) =>
-    list
-      .split(/\s+/)
-      .filter((s) => /^\d+$/.test(s))
-      .map(Number),
-  );
 }
 
 /**
