@@ -17,6 +17,8 @@
 //   i  the build phase (BuildKit, in-process, as lifecycle.build runs it) vs the same BuildKit build
 //      made directly through dockerode (`version: "2"`), uncached and as a cached rebuild; and the
 //      cost of loading the BuildKit module, which only a build pays
+//   j  scale: 16 realistic subjects (scripts/bench-scale.mjs) in one run at parallelism 4, against
+//      the same 16 as serial runs and against the engine floor of the 16, 4 and 16 at a time
 //
 // Everything the bench creates itself carries the owner labels of its own run id and is removed at
 // the end (and on SIGINT/SIGTERM); the CLI runs it starts own and clean up their objects themselves.
@@ -37,6 +39,7 @@ import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { build } from "esbuild";
+import { benchScale, scaleText } from "./bench-scale.mjs";
 import {
   benchStartup,
   benchStartupCpu,
@@ -67,7 +70,7 @@ const { values: flags } = parseArgs({
     baseline: { type: "string" },
   },
 });
-const only = new Set((flags.only ?? "a,b,c,d,e,f,g,h,i").split(","));
+const only = new Set((flags.only ?? "a,b,c,d,e,f,g,h,i,j").split(","));
 const reps = (n) => (flags.reps ? Math.max(1, Number(flags.reps)) : n);
 const say = (m) => process.stderr.write(`bench: ${m}\n`);
 
@@ -101,8 +104,9 @@ function timed(cmd, args, opts = {}) {
 }
 
 /**
- * Each CLI run reports its own peak resident memory at exit (Node's resourceUsage, in KiB) on
- * stderr, through a preloaded hook: memory is measured per whole process, like time.
+ * Each CLI run reports its own peak resident memory (Node's resourceUsage, in KiB) and the CPU time
+ * it used (user + system, µs) at exit on stderr, through a preloaded hook: memory and CPU are
+ * measured per whole process, like time.
  */
 let maxrssHook;
 function maxrss() {
@@ -110,7 +114,13 @@ function maxrss() {
     maxrssHook = path.join(tmp, "maxrss.cjs");
     writeFileSync(
       maxrssHook,
-      'process.on("exit", () => process.stderr.write("\\n@@maxrss " + process.resourceUsage().maxRSS + "\\n"));\n',
+      [
+        'process.on("exit", () => {',
+        "  const u = process.resourceUsage();",
+        '  process.stderr.write("\\n@@maxrss " + u.maxRSS + " @@cpu " + (u.userCPUTime + u.systemCPUTime) + "\\n");',
+        "});",
+        "",
+      ].join("\n"),
     );
   }
   return maxrssHook;
@@ -119,6 +129,7 @@ function maxrss() {
 async function cliJson(args, cli = CLI) {
   const r = await timed(DIST_NODE, ["--require", maxrss(), cli, ...args, "--format", "json", "--quiet"]);
   const rss = /@@maxrss (\d+)/.exec(r.stderr);
+  const cpu = /@@cpu (\d+)/.exec(r.stderr);
   let report;
   try {
     report = JSON.parse(r.stdout);
@@ -127,7 +138,13 @@ async function cliJson(args, cli = CLI) {
       `docker-acceptance ${args[0]} printed no report (exit ${r.code}): ${r.stderr.slice(-800)}`,
     );
   }
-  return { ms: r.ms, code: r.code, report, peakRssMb: rss ? Number(rss[1]) / 1024 : null };
+  return {
+    ms: r.ms,
+    code: r.code,
+    report,
+    peakRssMb: rss ? Number(rss[1]) / 1024 : null,
+    cpuMs: cpu ? Number(cpu[1]) / 1000 : null,
+  };
 }
 
 /** The modules measured in-process, bundled from src/ the same way dist/ is. */
@@ -141,7 +158,10 @@ export { computeVerdict, reportSchema } from "./src/report/model.ts";
 export { loadInventory } from "./src/inventory/load.ts";
 export { checkCompleteness } from "./src/inventory/verify.ts";
 export { selectSubjects } from "./src/plan.ts";
-export { planLaunch } from "./src/suites/lifecycle/create.ts";
+export { needsUserLookup, planLaunch } from "./src/suites/lifecycle/create.ts";
+export { imageCheckToHold } from "./src/suites/lifecycle/image-healthcheck.ts";
+export { ownershipMatters, resolveUser } from "./src/suites/lifecycle/user.ts";
+export { readinessOf } from "./src/inventory/schema.ts";
 export { contextTar, readBuildContext } from "./src/engine/context.ts";
 export { DockerEngine } from "./src/engine/providers/docker/engine.ts";
 export { createBody } from "./src/engine/providers/docker/translate.ts";
@@ -234,6 +254,7 @@ try {
   if (only.has("g")) results.g = await benchRealistic(reps(3));
   if (only.has("h")) results.h = await benchCheckStack(reps(3));
   if (only.has("i")) results.i = await benchBuild(reps(9));
+  if (only.has("j")) results.j = await benchScale(scaleContext(), reps(3));
 } finally {
   await cleanup("bench-end");
 }
@@ -260,6 +281,11 @@ const summary = {
   buildToFloorRatio: results.i?.uncached.ratio ?? null,
   buildToFloorPairedRatio: results.i?.uncached.pairedRatio ?? null,
   cachedBuildToFloorRatio: results.i?.cached.ratio ?? null,
+  scale16Ms: results.j?.wall.parallel.median ?? null,
+  scale16ToSerialRatio: results.j?.parallelToSerial ?? null,
+  scale16ToFloorRatio: results.j?.parallelToFloor4 ?? null,
+  scale16ToFloor16Ratio: results.j?.parallelToFloor16 ?? null,
+  scale16PeakRssMb: results.j?.peakRssMb.parallel.median ?? null,
 };
 if (flags.json) {
   process.stdout.write(`${JSON.stringify({ ...summary, ...results }, null, 2)}\n`);
@@ -400,8 +426,15 @@ function writeSuiteDocs(markdown) {
  * "outside phases".
  */
 function phasesOf(report) {
-  const byName = Object.fromEntries(report.subjects[0].phases.map((p) => [p.name, p.durationMs]));
-  const named = {
+  const named = subjectPhases(report.subjects[0]);
+  const inPhases = Object.values(named).reduce((a, b) => a + b, 0);
+  return { ...named, "outside phases": report.durationMs - inPhases };
+}
+
+/** One subject's phases of a report (ms), named as the floor's steps. */
+function subjectPhases(subjectReport) {
+  const byName = Object.fromEntries(subjectReport.phases.map((p) => [p.name, p.durationMs]));
+  return {
     build: byName.build ?? 0,
     create: byName.create ?? 0,
     ready: byName.ready ?? 0,
@@ -410,8 +443,6 @@ function phasesOf(report) {
     stop: byName.stop ?? 0,
     remove: byName.cleanup ?? 0,
   };
-  const inPhases = Object.values(named).reduce((a, b) => a + b, 0);
-  return { ...named, "outside phases": report.durationMs - inPhases };
 }
 
 /** Where the pipeline's milliseconds above the floor go: each phase's median minus the floor's step. */
@@ -432,121 +463,236 @@ async function runSuite(cli = CLI) {
 /**
  * The same engine work as one suite run, with nothing else: what a careful script driving dockerode
  * directly would have to do to reach the same evidence, each call once, overlapped as the tool
- * overlaps them. In order: the engine's version (which builder), the probe image's presence (a
- * create never pulls), the host reference probe started beside the build (as the tool does, off
- * the subject's path), a cached build with a fresh label (the tool's owner label makes the last
- * build step uncacheable too), the image's config read (its user and volumes decide the launch),
- * create with the same launch settings and its read-back inspect, start, poll the health URL, the
- * HTTP probes, one inspect, the subject probe (joined to its namespaces, printing one line, read
- * from its attach stream until that line is in, as the tool reads a report) beside the listing of
- * running containers the namespaces case compares with, stop (the probes' removals beside it),
- * inspect the exit, remove container and image, and one listing round proving nothing owned is
- * left (containers and images by the owner label, images by the run's tag). Not in the floor: ping,
- * a listing before removal, a second proof, the probe script itself (`echo` here), the report.
+ * overlaps them: the run's start (floorStart), then the subject's own work (subjectFloor), whose
+ * closing proof here is the run's: one listing round proving nothing owned is left (containers
+ * and images by the owner label, images by the run's tag), since the run has one subject. Not
+ * in the floor: a listing before removal, a second proof, the probe script itself (`echo` here),
+ * the report.
  */
-async function engineFloor() {
+async function engineFloor(s = subject) {
+  const t0 = performance.now();
+  const start = await floorStart();
+  const { steps } = await subjectFloor(s, start.host, { hostRemovedAtStop: true, proof: "run" });
+  return { ms: performance.now() - t0, steps: { "outside phases": start.ms, ...steps } };
+}
+
+/**
+ * What a run does once, before and beside its subjects: ask which engine answers (its ping's
+ * headers say which builder), check the probe image is there, and start the host reference
+ * probe, which every subject's containment compares with (the tool shares it, as here).
+ */
+async function floorStart() {
+  const t0 = performance.now();
+  await engine.docker.ping();
+  await engine.docker.getImage(PROBE_IMAGE).inspect();
+  const host = floorProbe(lib.createBody(lib.probeLaunch(lib.hostProbeOptions(owner, PROBE_IMAGE))));
+  host.catch(() => {});
+  return { host, ms: performance.now() - t0 };
+}
+
+/**
+ * One subject's engine work, as its phases do it: a cached build with a fresh label (the tool's
+ * owner label makes the last build step uncacheable too), the launch (floorCreate), start and the
+ * readiness poll (floorReady), the probes (floorProbes) and one inspect, the subject probe (joined
+ * to its namespaces, printing one line, read from its attach stream until that line is in, as the
+ * tool reads a report) beside the listing of running containers the namespaces case compares
+ * with, stop (the probes' removals beside it; the engine sends the launch's stop signal and
+ * waits out its grace), inspect the exit, remove container and image, and prove them gone: the
+ * run's objects (`proof: "run"`, a one-subject run) or this subject's alone (its container by its
+ * labels, its image by its tag), as a subject's cleanup proves its own in a run of many.
+ */
+async function subjectFloor(s, host, { hostRemovedAtStop = false, proof = "subject" } = {}) {
   const docker = engine.docker;
   const steps = {};
-  const t0 = performance.now();
-  let mark = t0;
+  let mark = performance.now();
   const lap = (name) => {
     const now = performance.now();
     steps[name] = (steps[name] ?? 0) + (now - mark);
     mark = now;
   };
-  const b = subject.build;
-  const healthPath = subject.healthPath ?? subject.readiness?.path ?? "/health";
-  const trivial = { Entrypoint: ["/bin/sh", "-c", "echo done"], Cmd: [] };
-  // Read as the tool reads a probe's report: from its attach stream, opened before its start, until
-  // its output is in (its exit, which the engine notes only after cleaning up, is not waited for);
-  // its removal runs beside what comes next, and is awaited with the subject's stop.
-  const runProbe = async (body) => {
-    const p = await docker.createContainer({ ...body, ...trivial });
-    const stream = await p.attach({ stream: true, stdout: true, stderr: true });
-    const out = new Promise((resolve) => {
-      stream.on("data", (b) => b.includes("done") && resolve());
-      stream.on("end", resolve);
-    });
-    await p.start();
-    await out;
-    stream.destroy();
-    return { removed: p.remove({ force: true }) };
-  };
-  await docker.ping(); // which engine answers, hence which builder: its headers say it
-  await docker.getImage(PROBE_IMAGE).inspect();
-  const host = runProbe(lib.createBody(lib.probeLaunch(lib.hostProbeOptions(owner, PROBE_IMAGE))));
-  host.catch(() => {});
-  lap("outside phases");
-  const context = lib.readBuildContext(path.join(ROOT, b.context), b.dockerfile, b.context);
-  const tag = lib.ownedTag(owner, `floor-${Math.random().toString(16).slice(2, 8)}`);
-  // BuildKit through dockerode's own session, as the suite builds with BuildKit (legacy on request).
-  const imageId =
-    b.builder === "legacy"
-      ? await floorBuild(docker, context, tag, b.args, "legacy")
-      : await floorBuild(await rawDocker(), context, tag, b.args);
+  const tag = lib.ownedTag(owner, `floor-${s.name}-${randomSuffix()}`);
+  const imageId = await floorSubjectBuild(s, tag);
   lap("build");
-  const config = (await docker.getImage(imageId).inspect()).Config ?? {};
-  const plan = lib.planLaunch(
-    subject,
-    imageId,
-    owner,
-    `${owner}-floor-${Math.random().toString(16).slice(2, 8)}`,
-    { user: config.User ?? "", volumes: Object.keys(config.Volumes ?? {}) },
-  );
-  const c = await docker.createContainer(lib.createBody(plan.spec));
-  await c.inspect();
+  const { c, image } = await floorCreate(s, imageId);
   lap("create");
-  await c.start();
-  const info = await c.inspect();
-  const port = Number(info.NetworkSettings.Ports[`${subject.port}/tcp`][0].HostPort);
-  for (let delay = 20; ; delay = Math.min(delay * 2, 250)) {
-    const ok = await fetch(`http://127.0.0.1:${port}${healthPath}`).then(
-      (r) => r.status === 200,
-      () => false,
-    );
-    if (ok) break;
-    await new Promise((r) => setTimeout(r, delay));
-  }
+  const port = await floorReady(s, c);
   lap("ready");
-  await Promise.all(
-    subject.probes.map((p) => fetch(`http://127.0.0.1:${port}${p.path}`).then((r) => r.text())),
-  );
+  await floorProbes(s, c, port, image.healthcheck);
   await c.inspect();
   lap("probes+inspect");
   const probe = lib.probeOptions(owner, PROBE_IMAGE, {
     subjectId: c.id,
-    match: { by: "ns" },
+    match: "ns",
     uid: 65532,
     gid: 65532,
     caps: [],
-    capDrop: ["ALL"],
-    writableRoots: subject.writableRoots,
+    writableRoots: s.writableRoots,
     existsPaths: [],
   });
   const probes = await Promise.all([
     host,
-    runProbe(lib.createBody(lib.probeLaunch(probe))),
+    floorProbe(lib.createBody(lib.probeLaunch(probe))),
     docker.listContainers({ filters: { status: ["running"] } }),
   ]);
   lap("containment probes");
   await Promise.all([
-    c.stop({ t: Math.ceil(subject.stopTimeoutMs / 1000) }),
-    probes[0].removed,
+    c.stop({ t: Math.ceil(s.stopTimeoutMs / 1000) }),
     probes[1].removed,
+    hostRemovedAtStop ? probes[0].removed : undefined,
   ]);
   await c.inspect();
   lap("stop");
   await c.remove({ force: true, v: true });
   await docker.getImage(tag).remove();
-  const label = { label: [`${lib.OWNER_LABEL}=${owner}`] };
-  const left = await Promise.all([
-    docker.listContainers({ all: true, filters: label }),
-    docker.listImages({ all: true, filters: label }),
-    docker.listImages({ filters: { reference: [`${lib.ownedTag(owner)}*`] } }),
-  ]);
-  if (left.some((l) => l.length > 0)) say(`warning: the floor left ${JSON.stringify(left).slice(0, 300)}`);
+  await floorProveGone(proof === "run" ? undefined : { subject: s.name, tag });
   lap("remove");
-  return { ms: performance.now() - t0, steps };
+  return { steps };
+}
+
+function randomSuffix() {
+  return Math.random().toString(16).slice(2, 8);
+}
+
+/**
+ * A trivial probe read as the tool reads a probe's report: from its attach stream, opened before
+ * its start, until its output is in (its exit, which the engine notes only after cleaning up, is
+ * not waited for); its removal runs beside what comes next and is awaited by the caller.
+ */
+async function floorProbe(body) {
+  const p = await engine.docker.createContainer({
+    ...body,
+    Entrypoint: ["/bin/sh", "-c", "echo done"],
+    Cmd: [],
+  });
+  const stream = await p.attach({ stream: true, stdout: true, stderr: true });
+  const out = new Promise((resolve) => {
+    stream.on("data", (b) => b.includes("done") && resolve());
+    stream.on("end", resolve);
+  });
+  await p.start();
+  await out;
+  stream.destroy();
+  return { removed: p.remove({ force: true }) };
+}
+
+/** The subject's image with the tool's labels: BuildKit through dockerode's own session, or legacy on request. */
+async function floorSubjectBuild(s, tag) {
+  const b = s.build;
+  const context = lib.readBuildContext(path.join(ROOT, b.context), b.dockerfile, b.context);
+  const builder = b.builder === "legacy" ? "legacy" : "buildkit";
+  const docker = builder === "legacy" ? engine.docker : await rawDocker();
+  return floorBuild(docker, context, tag, b.args, builder, { target: b.target, subject: s.name });
+}
+
+/**
+ * lifecycle.create's engine work: the image's config read (its user, volumes, stop signal and
+ * HEALTHCHECK decide the launch), create, and the read-back inspect. For a user given by name whose
+ * writable roots it must own (a tmpfs over a directory others cannot write), its ids are read from
+ * the image's /etc/passwd in the created container and the container is created again, as the
+ * tool does; those reads go through the bench's engine adapter (one engine call each).
+ */
+async function floorCreate(s, imageId) {
+  const docker = engine.docker;
+  const image = await engine.inspectImage(imageId);
+  const name = `${owner}-floor-${s.name}-${randomSuffix()}`;
+  let plan = lib.planLaunch(s, imageId, owner, name, image);
+  let c = await docker.createContainer(lib.createBody(plan.spec));
+  const roots = Object.keys(plan.spec.tmpfs);
+  if (lib.needsUserLookup(s, plan.user.value) && (await lib.ownershipMatters(engine, c.id, roots))) {
+    const ids = await lib.resolveUser(engine, c.id, plan.user.value);
+    if (ids) {
+      await c.remove({ force: true });
+      plan = lib.planLaunch(s, imageId, owner, name, { ...image, ids });
+      c = await docker.createContainer(lib.createBody(plan.spec));
+    }
+  }
+  await c.inspect();
+  return { c, image };
+}
+
+/** Start, the inspect that finds the published port, and the readiness check polled with the tool's backoff. */
+async function floorReady(s, c) {
+  const readiness = lib.readinessOf(s);
+  if (readiness.type !== "http" || s.network !== "bridge")
+    throw new Error(`the floor waits on HTTP readiness over a published port, not ${s.name}'s`);
+  await c.start();
+  const info = await c.inspect();
+  const port = Number(info.NetworkSettings.Ports[`${s.port}/tcp`][0].HostPort);
+  const end = performance.now() + s.startupTimeoutMs;
+  for (let delay = 20; ; delay = Math.min(delay * 2, 250)) {
+    const ok = await fetch(`http://127.0.0.1:${port}${readiness.path}`).then(
+      (r) => r.status === readiness.expectStatus,
+      () => false,
+    );
+    if (ok) return port;
+    if (performance.now() > end)
+      throw new Error(`the floor's ${s.name} was not ready in ${s.startupTimeoutMs} ms`);
+    await sleep(delay);
+  }
+}
+
+function sleep(ms) {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+/**
+ * lifecycle.probes: the declared HTTP probes, each answer checked as the tool checks it, and beside
+ * them the image's own HEALTHCHECK when the inventory does not name it (exec'd in the container, as
+ * the tool runs it at once rather than after the engine's interval).
+ */
+async function floorProbes(s, c, port, healthcheck) {
+  const http = s.probes.map(async (p) => {
+    if ((p.type ?? "http") !== "http")
+      throw new Error(`the floor sends HTTP probes, not ${s.name}'s ${p.type}`);
+    const r = await fetch(`http://127.0.0.1:${port}${p.path}`, { method: p.method });
+    const body = await r.text();
+    if (r.status !== p.expectStatus || (p.bodyContains !== undefined && !body.includes(p.bodyContains)))
+      say(`warning: the floor's probe ${p.path} of ${s.name} did not hold (status ${r.status})`);
+  });
+  const own = lib.imageCheckToHold(s, healthcheck);
+  await Promise.all([...http, own ? floorHealthcheck(c, own, s.startupTimeoutMs) : undefined]);
+}
+
+/** The image's HEALTHCHECK run in the container until it exits 0, 250 ms doubling between tries, as the tool holds it. */
+async function floorHealthcheck(c, check, holdMs) {
+  const end = performance.now() + holdMs;
+  for (let delay = 250; ; delay = Math.min(delay * 2, 2000)) {
+    const exec = await c.exec({ Cmd: check.argv, AttachStdout: true, AttachStderr: true });
+    const stream = await exec.start({ hijack: true, stdin: false });
+    await new Promise((resolve) => {
+      for (const e of ["end", "close", "error"]) stream.on(e, resolve);
+      stream.resume();
+    });
+    const { ExitCode } = await exec.inspect();
+    if (ExitCode === 0) return;
+    if (performance.now() + delay > end) throw new Error(`the floor's HEALTHCHECK kept exiting ${ExitCode}`);
+    await sleep(delay);
+  }
+}
+
+/**
+ * One listing round proving nothing owned is left: the run's (containers and images by the owner
+ * label, images by the run's tag), or one subject's (its containers by the owner and subject
+ * labels, its image by its tag), as the tool's cleanup scopes them.
+ */
+async function floorProveGone(scope) {
+  const docker = engine.docker;
+  const ownerLabel = `${lib.OWNER_LABEL}=${owner}`;
+  const listings = scope
+    ? [
+        docker.listContainers({
+          all: true,
+          filters: { label: [ownerLabel, `${lib.SUBJECT_LABEL}=${scope.subject}`] },
+        }),
+        docker.listImages({ filters: { reference: [scope.tag] } }),
+      ]
+    : [
+        docker.listContainers({ all: true, filters: { label: [ownerLabel] } }),
+        docker.listImages({ all: true, filters: { label: [ownerLabel] } }),
+        docker.listImages({ filters: { reference: [`${lib.ownedTag(owner)}*`] } }),
+      ];
+  const left = await Promise.all(listings);
+  if (left.some((l) => l.length > 0)) say(`warning: the floor left ${JSON.stringify(left).slice(0, 300)}`);
 }
 
 // --- (g) a realistic subject -------------------------------------------------------------------
@@ -581,6 +727,23 @@ async function benchRealistic(n) {
   } finally {
     ({ subject, suiteInventory } = saved);
   }
+}
+
+// --- (j) scale -----------------------------------------------------------------------------------
+
+/** What (j) in scripts/bench-scale.mjs needs of this bench: its CLI runner, its floor, its engine. */
+function scaleContext() {
+  return {
+    say,
+    lib,
+    engine,
+    tmp,
+    inventoryPath,
+    probeImage: PROBE_IMAGE,
+    cliJson,
+    subjectPhases,
+    floor: { start: floorStart, subject: subjectFloor, proveGone: floorProveGone },
+  };
 }
 
 // --- (b) attach-mode grading ----------------------------------------------------------------------
@@ -739,13 +902,19 @@ async function benchCheckStack(n, count = 35) {
  * dockerode's own session (`version: "2"`; the bench imports dockerode unbundled, so its session
  * finds its .proto files). Resolves to the built image's ID.
  */
-async function floorBuild(docker, context, tag, buildargs, builder = "buildkit") {
+async function floorBuild(docker, context, tag, buildargs, builder = "buildkit", { target, subject } = {}) {
   // The context as the tool and `docker build` send it: an uncompressed tar of the listed files.
+  // A subject's image carries its name, as the tool's do (two alike subjects get two images).
   const stream = await docker.buildImage(lib.contextTar(context), {
     t: tag,
     dockerfile: context.dockerfile,
-    labels: { [lib.OWNER_LABEL]: owner, [lib.ROLE_LABEL]: "subject" },
+    labels: {
+      [lib.OWNER_LABEL]: owner,
+      [lib.ROLE_LABEL]: "subject",
+      ...(subject ? { [lib.SUBJECT_LABEL]: subject } : {}),
+    },
     buildargs,
+    ...(target ? { target } : {}),
     ...(builder === "legacy" ? { rm: true, forcerm: true } : { version: "2" }),
   });
   let imageId;
@@ -1390,6 +1559,7 @@ function renderText(s, r) {
       `    BuildKit module: ${r.i.chunkBytes ?? "-"} bytes, ${r.i.chunkLoadMs ?? "-"} ms to load (paid by builds only; (c) is the start-up without it)`,
     );
   }
+  if (r.j) lines.push(...scaleText(r.j));
   lines.push("", `summary ${JSON.stringify(s)}`, "");
   return lines.join("\n");
 }
