@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { compileLinePattern, PATTERN_MAX_CHARS } from "../../src/checks/pattern.js";
 import { ConfigError, exitCodeOf } from "../../src/errors.js";
 import { INVENTORY_MAX_BYTES, loadInventory, parseInventory } from "../../src/inventory/load.js";
-import { BOUNDS } from "../../src/inventory/schema.js";
+import { BOUNDS } from "../../src/inventory/rules.js";
 import { JSON_MAX_DEPTH } from "../../src/jsonpos.js";
 import { silentLogger } from "../../src/log.js";
 import { runPipeline } from "../../src/pipeline.js";
