@@ -266,6 +266,7 @@ interface LooseInventory {
  * invalid, so one pass reports every problem; the data may then be partly malformed, hence the guards.
  */
 export function inventoryRule(value: unknown, ctx: RuleContext): void {
+  if (typeof value !== "object" || value === null) return; // not an object: the only problem there is
   const inv = value as LooseInventory;
   const subjects = Array.isArray(inv.subjects) ? (inv.subjects as { name?: unknown }[]) : [];
   const firstByName = new Map<string, number>();

@@ -296,6 +296,21 @@ describe("bad input: each class has its exact message", () => {
     );
   });
 
+  it("a document that is not an object (null was a TypeError from the cross-field rules)", async () => {
+    for (const [doc, got] of [
+      ["null", "null (null)"],
+      ["[]", "an array ([])"],
+      ["1", "a number (1)"],
+    ] as const) {
+      const expected = `acceptance/inventory.json:1: expected an object, got ${got} (fix: use an object)`;
+      expect(problemsOf(doc).message).toBe(expected);
+      const file = path.join(await mkdtemp(path.join(tmpdir(), "da-doc-")), "inventory.json");
+      await writeFile(file, doc);
+      await expect(loadInventory(file)).rejects.toThrow(expected.replace(FILE, file));
+      await rm(path.dirname(file), { recursive: true });
+    }
+  });
+
   it("a duplicate JSON key, which JSON.parse would silently drop", () => {
     const t = text().replace('"port": 8080', '"port": 8080,\n      "port": 9090');
     const err = problemsOf(t);
