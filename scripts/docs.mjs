@@ -428,6 +428,7 @@ async function generated(check) {
       ["STEP_OUTPUTS", "src/action/step-outputs.ts"],
       ["SUITE_REGISTRY", "src/cases/index.ts"],
       ["schemaText", "src/commands/schema.ts"],
+      ["precheckPlanText", "src/inventory/precheck-plan.ts"],
       ["commandsTable", "src/cli/help.ts"],
     ]
       .map(([name, file]) => `export { ${name} } from ${JSON.stringify(`${root}${file}`)};`)
@@ -436,6 +437,7 @@ async function generated(check) {
   );
   for (const which of ["inventory", "report"])
     put(`${root}acceptance/${which}.schema.json`, src.schemaText(which));
+  put(`${root}src/inventory/precheck-plan.json`, src.precheckPlanText());
   const options = src.REQUEST_OPTIONS;
   const actionNow = readFileSync(ACTION, "utf8");
   const action = generateActionYaml(actionNow, options, src.STEP_OUTPUTS);
@@ -460,7 +462,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   }
   const stale = files.filter((f) => f.current !== f.next).map((f) => f.file.slice(root.length));
   const what =
-    "src/cases/<suite>/index.ts = the case files, src/suites/containment/graders/index.ts = the grader files, src/github/publishers/index.ts = the publisher modules, acceptance/*.schema.json = the inventory and report schemas, action.yml inputs = the option table, action.yml outputs = the step outputs' declarations, README tables = action.yml, src/cases/index.ts and the CLI's commands";
+    "src/cases/<suite>/index.ts = the case files, src/suites/containment/graders/index.ts = the grader files, src/github/publishers/index.ts = the publisher modules, acceptance/*.schema.json = the inventory and report schemas, src/inventory/precheck-plan.json = the inventory schema, action.yml inputs = the option table, action.yml outputs = the step outputs' declarations, README tables = action.yml, src/cases/index.ts and the CLI's commands";
   if (stale.length === 0) console.log(`generated files are in sync (${what})`);
   else if (check) {
     console.error(`out of date: ${stale.join(", ")} (${what}); run 'npm run docs' and commit`);

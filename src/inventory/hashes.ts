@@ -9,9 +9,10 @@ import { pipeline } from "node:stream/promises";
 import { ConfigError, type ConfigProblem } from "../errors.js";
 import { JsonSyntaxError, jsonPath, locateJson } from "../jsonpos.js";
 import type { ArtifactResult } from "../report/model.js";
-import { parseInventory, resolveInWorkspace } from "./load.js";
+import { resolveInWorkspace } from "./load.js";
 import { relPathProblem } from "./rules.js";
 import type { Inventory } from "./schema.js";
+import { parseInventory } from "./validate.js";
 
 /**
  * How many pinned files are read at once. The pins are the pull request's (when its base is not

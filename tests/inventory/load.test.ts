@@ -7,7 +7,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONTAINMENT_CASES, LIFECYCLE_CASES } from "../../src/cases/index.js";
 import { ConfigError } from "../../src/errors.js";
-import { INVENTORY_MAX_BYTES, loadInventory, parseInventory } from "../../src/inventory/load.js";
+import { INVENTORY_MAX_BYTES, loadInventory } from "../../src/inventory/load.js";
+import { parseInventory } from "../../src/inventory/validate.js";
 
 const repo = path.resolve(import.meta.dirname, "../..");
 const FILE = "acceptance/inventory.json";
