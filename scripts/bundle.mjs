@@ -4,7 +4,9 @@
 // and its start-up time. Our BuildKit session (src/engine/providers/docker/buildkit.ts) is a small gRPC
 // server on Node's http2 in a chunk of its own, loaded only when a build runs. Minified: size and
 // cold start are budgets.
+
 import { rmSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { builtinModules } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -21,6 +23,30 @@ const englishOnlyZod = {
         ? { path: path.join(ROOT, "scripts/zod-locales-en.mjs") }
         : undefined,
     );
+  },
+};
+
+/**
+ * zod without its JIT, from its first schema on: every schema of ours parses a handful of documents
+ * per run, and the code zod generates on an object schema's first parse (about 10 ms of CPU) costs
+ * more than it ever saves. zod keeps its configuration on globalThis; the bundle starts it as
+ * `z.config({ jitless: true })` would leave it, whichever module loads zod first.
+ */
+const ZOD_CONFIG = "(_a = globalThis).__zod_globalConfig ?? (_a.__zod_globalConfig = {});";
+const zodWithoutJit = {
+  name: "zod-without-jit",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]core[\\/]core\.js$/ }, async (args) => {
+      const text = await readFile(args.path, "utf8");
+      if (!text.includes(ZOD_CONFIG))
+        throw new Error(
+          `${args.path} no longer starts zod's configuration as ${ZOD_CONFIG}: update zodWithoutJit`,
+        );
+      return {
+        contents: text.replace(ZOD_CONFIG, ZOD_CONFIG.replace("= {}", "= { jitless: true }")),
+        loader: "js",
+      };
+    });
   },
 };
 
@@ -160,7 +186,7 @@ export const bundleOptions = {
   keepNames: true,
   legalComments: "none",
   banner: { js: banner },
-  plugins: [englishOnlyZod, stubUnused, lazyRequires, builtinsByRequire],
+  plugins: [englishOnlyZod, zodWithoutJit, stubUnused, lazyRequires, builtinsByRequire],
   logLevel: "warning",
 };
 
