@@ -124,6 +124,11 @@ export const PACKAGES = [
     why: "the Docker API client belongs to the providers that speak it; everything else sees src/engine/provider.ts",
   },
   {
+    name: "docker-modem",
+    only: ["src/engine/providers/"],
+    why: "dockerode's transport, which the Docker API provider makes apart so that its first call leaves before the engine is loaded: the providers' alone, as dockerode",
+  },
+  {
     name: "@octokit",
     only: ["src/github/"],
     why: "GitHub's client is the publishers' transport",
