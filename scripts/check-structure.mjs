@@ -108,8 +108,8 @@ export const LAYERS = [
   },
   {
     name: "primitives",
-    why: "typed errors, logging, the tool's name and version, git plumbing, a JSON reader that keeps positions: imported by all, importing only each other",
-    units: ["src/errors.ts", "src/log.ts", "src/version.ts", "src/git.ts", "src/jsonpos.ts"],
+    why: "typed errors, logging, the tool's name and version, git plumbing, a JSON reader that keeps positions, node:crypto loaded on first use: imported by all, importing only each other",
+    units: ["src/errors.ts", "src/log.ts", "src/version.ts", "src/git.ts", "src/jsonpos.ts", "src/crypto.ts"],
   },
 ];
 

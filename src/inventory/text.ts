@@ -1,7 +1,7 @@
 // The inventory's text, as both ways of validating it read it (./load.ts: the precompiled check,
 // then zod in ./validate.ts when it cannot vouch): JSON with positions, refused when too large,
 // too deep or not JSON; and a valid inventory made a LoadedInventory, or its problems a ConfigError.
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../crypto.js";
 import { ConfigError, type ConfigProblem } from "../errors.js";
 import { JSON_MAX_DEPTH, JsonDepthError, JsonSyntaxError, jsonPath, locateJson } from "../jsonpos.js";
 import { workspaceProblems } from "./paths.js";
@@ -97,5 +97,15 @@ export function loadedInventory(
     problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
     throw new ConfigError(problems, file);
   }
-  return { path: file, sha256: createHash("sha256").update(text).digest("hex"), text, inventory };
+  // The digest is taken when first read (the report records it, after the run's first engine call).
+  let sha256: string | undefined;
+  return {
+    path: file,
+    get sha256() {
+      sha256 ??= sha256Hex(text);
+      return sha256;
+    },
+    text,
+    inventory,
+  };
 }
