@@ -3,7 +3,8 @@
 // them, and the precompiled check (./precheck.ts) runs the very same functions, so a run vouches
 // for a valid inventory before it loads zod, and zod words every problem of an invalid one.
 import path from "node:path";
-import { ALL_CASES, CASES_BY_SUITE, SUITES } from "../cases/index.js";
+import { CASE_IDS } from "../cases/ids.js";
+import { SUITES } from "../cases/suites.js";
 import { DELAY_MS, type RuleContext, TEXT_CHARS } from "../checks/rules.js";
 import { referenceProblem } from "./image-ref.js";
 import { closest } from "./suggest.js";
@@ -72,6 +73,10 @@ export function parseMemory(value: number | string): number {
 /** The runner's and the action's own credentials: never a build secret. */
 export const RESERVED_ENV = /^(GITHUB_TOKEN|ACTIONS_[A-Z_]*|INPUT_[A-Z0-9_]*|RUNNER_[A-Z_]*)$/;
 
+/** The catalogue's case IDs (../cases/ids.ts: the IDs alone, not the definitions). */
+const CASES_BY_SUITE: Record<(typeof SUITES)[number], readonly string[]> = CASE_IDS;
+const ALL_CASES: readonly string[] = SUITES.flatMap((s) => CASE_IDS[s]);
+
 // ---- the refinements (./schema.ts names where each applies) ----
 
 /** env, build.args: at most BOUNDS.mapEntries entries. */
@@ -129,9 +134,9 @@ export function sha256Rule(v: string, ctx: RuleContext): void {
 
 /** A case ID of `suite`: unknown IDs and IDs of the other suite get their own message. */
 export function caseIdRule(id: string, ctx: RuleContext, suite?: string): void {
-  const ids = CASES_BY_SUITE[suite as (typeof SUITES)[number]] as readonly string[];
+  const ids = CASES_BY_SUITE[suite as (typeof SUITES)[number]];
   if (ids.includes(id)) return;
-  const other = SUITES.find((s) => s !== suite && (CASES_BY_SUITE[s] as readonly string[]).includes(id));
+  const other = SUITES.find((s) => s !== suite && CASES_BY_SUITE[s].includes(id));
   if (other) {
     ctx.addIssue({
       code: "custom",
@@ -243,7 +248,7 @@ export function subjectRule(
 /** `severity`'s keys are case IDs. */
 export function severityRule(rec: Record<string, unknown>, ctx: RuleContext): void {
   for (const id of Object.keys(rec)) {
-    if ((ALL_CASES as readonly string[]).includes(id)) continue;
+    if (ALL_CASES.includes(id)) continue;
     const near = closestCase(id, ALL_CASES);
     ctx.addIssue({
       code: "custom",
