@@ -7,7 +7,14 @@
 // approximated.
 import type * as z from "zod";
 import { ruleOf } from "../checks/fields.js";
-import { type PlanCheck, type PlanNode, type PlanProperty, RULES } from "./precheck.js";
+import {
+  type PlanCheck,
+  type PlanFile,
+  type PlanNode,
+  type PlanProperty,
+  type PlanRef,
+  RULES,
+} from "./precheck.js";
 import { inventorySchema } from "./schema.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: zod's internal definitions, read as data
@@ -27,9 +34,79 @@ export function derivePrecheckPlan(schema: z.ZodType = inventorySchema): PlanNod
   return planOf(schema, "inventory");
 }
 
-/** The plan as committed: JSON, one key per line, a newline at the end. */
+/** The plan as committed: JSON, one key per line, a newline at the end, repeated nodes shared. */
 export function precheckPlanText(schema?: z.ZodType): string {
-  return `${JSON.stringify(derivePrecheckPlan(schema), null, 1)}\n`;
+  return `${JSON.stringify(sharedNodes(derivePrecheckPlan(schema)), null, 1)}\n`;
+}
+
+/**
+ * Each node written more than once (as JSON, longer than a reference to it) goes into `shared`,
+ * in the order first met, and is referred to by its index: the plan is loaded at every run's
+ * start-up, so it is kept small.
+ */
+function sharedNodes(root: PlanNode): PlanFile {
+  const seen = new Map<string, number>();
+  const count = (n: PlanNode) => {
+    const key = JSON.stringify(n);
+    seen.set(key, (seen.get(key) ?? 0) + 1);
+    childrenOf(n).forEach(count);
+  };
+  count(root);
+  const shared: PlanNode[] = [];
+  const index = new Map<string, number>();
+  const share = (n: PlanNode): PlanNode | PlanRef => {
+    const rebuilt = withChildren(n, share);
+    const key = JSON.stringify(n);
+    if ((seen.get(key) ?? 0) < 2 || key.length <= 40) return rebuilt;
+    if (!index.has(key)) index.set(key, shared.push(rebuilt as PlanNode) - 1);
+    return { ref: index.get(key)! };
+  };
+  const top = share(root);
+  return { shared, root: top };
+}
+
+function childrenOf(n: PlanNode): PlanNode[] {
+  switch (n.kind) {
+    case "array":
+      return [n.element];
+    case "object":
+      return n.shape.map((p) => p.node);
+    case "record":
+      return [n.key, n.value];
+    case "union":
+      return n.options;
+    case "tagged":
+      return n.options.map((o) => o.node);
+    case "optional":
+    case "default":
+    case "prefault":
+      return [n.inner];
+    default:
+      return [];
+  }
+}
+
+/** The node with each child replaced by `f` of it (a new object; the tree is not changed). */
+function withChildren(n: PlanNode, f: (child: PlanNode) => PlanNode | PlanRef): PlanNode {
+  const g = f as (child: PlanNode) => PlanNode;
+  switch (n.kind) {
+    case "array":
+      return { ...n, element: g(n.element) };
+    case "object":
+      return { ...n, shape: n.shape.map((p) => ({ ...p, node: g(p.node) })) };
+    case "record":
+      return { ...n, key: g(n.key), value: g(n.value) };
+    case "union":
+      return { ...n, options: n.options.map(g) };
+    case "tagged":
+      return { ...n, options: n.options.map((o) => ({ ...o, node: g(o.node) })) };
+    case "optional":
+    case "default":
+    case "prefault":
+      return { ...n, inner: g(n.inner) };
+    default:
+      return n;
+  }
 }
 
 class Unsupported extends Error {
@@ -75,7 +152,7 @@ function kindOf(zod: Internals, at: string): PlanNode {
       return {
         kind: "optional",
         inner: planOf(def.innerType, at),
-        innerDefaulted: internals(def.innerType).optin === "defaulted",
+        ...(internals(def.innerType).optin === "defaulted" ? { innerDefaulted: true as const } : {}),
       };
     case "default":
     case "prefault":
@@ -98,7 +175,7 @@ function objectOf(def: Def, at: string): PlanNode {
       ...(optout ? { optout } : {}),
     };
   });
-  return { kind: "object", shape, unknownKeys: catchall === "never" ? "reject" : "strip" };
+  return { kind: "object", shape, ...(catchall === "never" ? {} : { unknownKeys: "strip" as const }) };
 }
 
 function unionOf(zod: Internals, at: string): PlanNode {

@@ -28,13 +28,66 @@ export type PlanNode = { checks?: PlanCheck[] } & (
   | { kind: "string" | "number" | "boolean" }
   | { kind: "literal"; values: Json[] }
   | { kind: "array"; element: PlanNode }
-  | { kind: "object"; shape: PlanProperty[]; unknownKeys: "reject" | "strip" }
+  | {
+      kind: "object";
+      shape: PlanProperty[] /** Unknown keys are refused unless "strip". */;
+      unknownKeys?: "strip";
+    }
   | { kind: "record"; key: PlanNode; value: PlanNode }
   | { kind: "union"; options: PlanNode[] }
   | { kind: "tagged"; tag: string; options: { values: Json[]; node: PlanNode }[] }
-  | { kind: "optional"; inner: PlanNode; innerDefaulted: boolean }
+  | { kind: "optional"; inner: PlanNode; innerDefaulted?: true }
   | { kind: "default" | "prefault"; inner: PlanNode; value: Json }
 );
+
+/**
+ * The plan as written (./precheck-plan.json): a node used in several places (a bounded string, a
+ * request path) is written once in `shared` and referred to as `{ "ref": index }`.
+ */
+export interface PlanFile {
+  shared: (PlanNode | PlanRef)[];
+  root: PlanNode | PlanRef;
+}
+export type PlanRef = { ref: number };
+
+/** The plan's tree, each reference replaced by the node it names (shared, not copied). */
+export function linkPlan(file: PlanFile): PlanNode {
+  const linked = new Map<number, PlanNode>();
+  const link = (n: PlanNode | PlanRef): PlanNode => {
+    if ("ref" in n) {
+      if (!linked.has(n.ref)) linked.set(n.ref, link(file.shared[n.ref]!));
+      return linked.get(n.ref)!;
+    }
+    switch (n.kind) {
+      case "array":
+        n.element = link(n.element);
+        break;
+      case "object":
+        for (const p of n.shape) p.node = link(p.node);
+        break;
+      case "record":
+        n.key = link(n.key);
+        n.value = link(n.value);
+        break;
+      case "union":
+        n.options = n.options.map(link);
+        break;
+      case "tagged":
+        for (const o of n.options) o.node = link(o.node);
+        break;
+      case "optional":
+      case "default":
+      case "prefault":
+        n.inner = link(n.inner);
+        break;
+    }
+    return n;
+  };
+  return link(file.root);
+}
+
+/** The committed plan, linked on first use (nothing is done at load). */
+let root: PlanNode | undefined;
 
 /** An object's key: zod's `optin` (absence allowed, or filled in) and `optout` (absence kept). */
 export interface PlanProperty {
@@ -58,7 +111,8 @@ type Outcome = { value: unknown } | "fails" | "unsure";
  * not vouch for it: then zod decides (and words the problems).
  */
 export function precheckInventory(value: unknown): Inventory | undefined {
-  const out = parse(PLAN as unknown as PlanNode, value);
+  root ??= linkPlan(PLAN as unknown as PlanFile);
+  const out = parse(root, value);
   return typeof out === "object" ? (out.value as Inventory) : undefined;
 }
 
@@ -152,7 +206,7 @@ function parseObject(node: Extract<PlanNode, { kind: "object" }>, v: Record<stri
     if (out.value !== undefined) value[key] = out.value;
     else if (present || (optin === "defaulted" && optout !== "optional")) value[key] = undefined;
   }
-  if (node.unknownKeys === "reject") for (const key in v) if (!known.has(key)) return "fails";
+  if (node.unknownKeys !== "strip") for (const key in v) if (!known.has(key)) return "fails";
   return { value };
 }
 
