@@ -12,7 +12,6 @@ import type { ArtifactResult } from "../report/model.js";
 import { resolveInWorkspace } from "./load.js";
 import { relPathProblem } from "./rules.js";
 import type { Inventory } from "./schema.js";
-import { parseInventory } from "./validate.js";
 
 /**
  * How many pinned files are read at once. The pins are the pull request's (when its base is not
@@ -106,6 +105,9 @@ export interface PinChange {
  * nothing written) when a pinned file is missing or the result would not be a valid inventory.
  */
 export async function pinArtifacts(file: string, workspace: string): Promise<PinChange[]> {
+  // zod, through the validation the pin ends with: loaded here, so a run that verifies artifacts
+  // (verifyArtifacts) never builds the inventory's schema.
+  const { parseInventory } = await import("./validate.js");
   const text = await readFile(file, "utf8");
   let located: ReturnType<typeof locateJson>;
   try {

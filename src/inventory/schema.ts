@@ -306,27 +306,4 @@ export type Inventory = z.infer<typeof inventorySchema>;
 export type Subject = z.infer<typeof subjectSchema>;
 export type { Probe, Readiness };
 
-/** The subject's readiness strategy: declared, else GET healthPath (default /health) answers 200. */
-export function readinessOf(subject: Subject): Readiness {
-  return subject.readiness ?? { type: "http", path: subject.healthPath ?? "/health", expectStatus: 200 };
-}
 export { CONTAINMENT_CASES, LIFECYCLE_CASES };
-
-/**
- * The case IDs pinned for one subject in one suite: its override, else the suite's required list;
- * undefined when the inventory does not pin the suite at all.
- */
-export function pinnedCases(
-  inv: Inventory,
-  suite: (typeof SUITES)[number],
-  subject: string,
-): string[] | undefined {
-  const req = inv.suites[suite];
-  if (!req) return undefined;
-  return req.subjects[subject] ?? req.required;
-}
-
-/** The severity the inventory gives a case ID (`fail` unless pinned otherwise). */
-export function severityOf(inventory: Inventory, caseId: string): "fail" | "warn" {
-  return inventory.severity[caseId] ?? "fail";
-}

@@ -9,7 +9,7 @@ import type { Draft } from "../../src/commands/init/draft.js";
 import { planUpdate } from "../../src/commands/init/update.js";
 import { init } from "../../src/commands/init.js";
 import { ConfigError } from "../../src/errors.js";
-import { pinnedCases } from "../../src/inventory/schema.js";
+import { pinnedCases } from "../../src/inventory/reading.js";
 import { parseInventory } from "../../src/inventory/validate.js";
 import { checkCompleteness } from "../../src/inventory/verify.js";
 import { commandLine } from "../helpers/cli.js";
