@@ -30,7 +30,8 @@ export type PlanNode = { checks?: PlanCheck[] } & (
   | { kind: "array"; element: PlanNode }
   | {
       kind: "object";
-      shape: PlanProperty[] /** Unknown keys are refused unless "strip". */;
+      shape: PlanProperty[];
+      /** Unknown keys are refused unless "strip". */
       unknownKeys?: "strip";
     }
   | { kind: "record"; key: PlanNode; value: PlanNode }
@@ -51,7 +52,7 @@ export interface PlanFile {
 export type PlanRef = { ref: number };
 
 /** The plan's tree, each reference replaced by the node it names (shared, not copied). */
-export function linkPlan(file: PlanFile): PlanNode {
+function linkPlan(file: PlanFile): PlanNode {
   const linked = new Map<number, PlanNode>();
   const link = (n: PlanNode | PlanRef): PlanNode => {
     if ("ref" in n) {
