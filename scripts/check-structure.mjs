@@ -108,8 +108,8 @@ export const LAYERS = [
   },
   {
     name: "primitives",
-    why: "typed errors, logging, the tool's name and version, git plumbing, a JSON reader that keeps positions: imported by all, importing only each other",
-    units: ["src/errors.ts", "src/log.ts", "src/version.ts", "src/git.ts", "src/jsonpos.ts"],
+    why: "typed errors, logging, the tool's name and version, git plumbing, a JSON reader that keeps positions, node:crypto loaded on first use: imported by all, importing only each other",
+    units: ["src/errors.ts", "src/log.ts", "src/version.ts", "src/git.ts", "src/jsonpos.ts", "src/crypto.ts"],
   },
 ];
 
@@ -122,6 +122,11 @@ export const PACKAGES = [
     name: "dockerode",
     only: ["src/engine/providers/"],
     why: "the Docker API client belongs to the providers that speak it; everything else sees src/engine/provider.ts",
+  },
+  {
+    name: "docker-modem",
+    only: ["src/engine/providers/"],
+    why: "dockerode's transport, which the Docker API provider makes apart so that its first call leaves before the engine is loaded: the providers' alone, as dockerode",
   },
   {
     name: "@octokit",

@@ -216,6 +216,16 @@ class Reader {
   }
 }
 
+/** The value at `path` in a parsed document (own properties only), or undefined. */
+export function valueAt(root: unknown, p: readonly PropertyKey[]): unknown {
+  let v = root;
+  for (const seg of p) {
+    if (v === null || typeof v !== "object" || !Object.hasOwn(v, seg)) return undefined;
+    v = (v as Record<PropertyKey, unknown>)[seg];
+  }
+  return v;
+}
+
 /** The line of the value at `path`, or of its nearest ancestor the text has. */
 export function nearestLine(spans: Map<string, Span>, path: readonly PropertyKey[]): number | undefined {
   for (let n = path.length; n >= 0; n--) {

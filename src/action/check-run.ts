@@ -3,6 +3,7 @@
 // post step completes it from the saved state if main dies. Below report-step.ts, finish.ts and
 // fail.ts, which all read it, so none of them imports another to learn its shape.
 import * as core from "@actions/core";
+import { checkRunSkipped, externalIdFor } from "../github/check-run-gate.js";
 import type { EventContext } from "../github/context.js";
 import type { StartCheckRunResult } from "../github/publish.js";
 import { logSafe } from "./log.js";
@@ -31,17 +32,21 @@ export interface StartedCheckRun {
  */
 export async function startCheckRun(step: Step, context: EventContext): Promise<StartedCheckRun> {
   const { inputs, owner } = step;
-  const externalId = (await import("../github/checks.js")).externalIdFor(process.env, owner);
-  if (!context.readOnly && inputs.githubToken) {
-    const state: CheckRunState = {
-      owner: context.owner,
-      repo: context.repo,
-      sha: context.sha,
-      name: inputs.checkName,
-      externalId,
-    };
-    core.saveState("check-run", JSON.stringify(state));
+  const externalId = externalIdFor(process.env, owner);
+  // A run that creates no check run loads no publishing code before its suites.
+  const skipped = checkRunSkipped(context, inputs.githubToken);
+  if (skipped) {
+    for (const n of skipped.notices) core.notice(logSafe(n));
+    return { started: skipped, externalId };
   }
+  const state: CheckRunState = {
+    owner: context.owner,
+    repo: context.repo,
+    sha: context.sha,
+    name: inputs.checkName,
+    externalId,
+  };
+  core.saveState("check-run", JSON.stringify(state));
   const github = await import("../github/publish.js");
   const { actionsLogger } = await import("./log.js");
   const started = await github.startCheckRun({

@@ -1,11 +1,12 @@
 // The action's main step: save the owner for the post step first, read the inputs, then hand the
 // step to its mode (src/action/modes/). Whatever escapes a mode fails the step with its exit code.
 import { setMaxListeners } from "node:events";
-import { tmpdir } from "node:os";
+import { appendFileSync, existsSync } from "node:fs";
+import { EOL, tmpdir } from "node:os";
 import path from "node:path";
 import * as core from "@actions/core";
 import { abortOnSignals } from "../commands/common.js";
-import { newRunId } from "../engine/ownership.js";
+import { isRunId, newRunId } from "../engine/ownership.js";
 import { onSecret, registerSecret } from "../errors.js";
 import { failStep } from "./fail.js";
 import { readInputs } from "./inputs.js";
@@ -14,7 +15,7 @@ import { MODES } from "./modes/index.js";
 export async function runAction(): Promise<void> {
   const owner = newRunId();
   // Saved before anything else: the post step sweeps this owner even if main is killed.
-  core.saveState("owner", owner);
+  saveOwner(owner);
   const signals = abortOnSignals();
   // Every concurrent engine call listens on the one run signal; many subjects mean many listeners.
   setMaxListeners(0, signals.signal);
@@ -45,6 +46,18 @@ export async function runAction(): Promise<void> {
   } finally {
     signals.dispose();
   }
+}
+
+/**
+ * core.saveState("owner", owner), written as the state file's plain NAME=VALUE line: @actions/core
+ * writes every value as a heredoc whose delimiter it draws from node:crypto, which would load it
+ * before the run's first engine call (src/crypto.ts), and a run id (da- and hex) needs none.
+ */
+function saveOwner(owner: string): void {
+  const file = process.env.GITHUB_STATE;
+  if (file && existsSync(file) && isRunId(owner))
+    appendFileSync(file, `owner=${owner}${EOL}`, { encoding: "utf8" });
+  else core.saveState("owner", owner);
 }
 
 /** The runner masks each line of a value on its own: a multi-line secret is masked line by line. */

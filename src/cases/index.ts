@@ -5,6 +5,7 @@
 // What a case is lives here, at the bottom; how a suite measures and grades it lives in the suite.
 
 import { CONTAINMENT_SUITE } from "./containment/index.js";
+import type { CASE_IDS } from "./ids.js";
 import { LIFECYCLE_SUITE } from "./lifecycle/index.js";
 import { SUITES, type SuiteName } from "./suites.js";
 import type { CaseDef, FixForm } from "./types.js";
@@ -19,6 +20,10 @@ type Registered = (typeof SUITE_REGISTRY)[number];
 type NamesOf<T extends readonly { name: string }[]> = { [K in keyof T]: T[K]["name"] };
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 true satisfies Same<NamesOf<typeof SUITE_REGISTRY>, typeof SUITES>;
+// ids.ts lists each suite's case IDs in run order for what must not load the definitions (npm run
+// docs writes it): a stale list does not compile.
+type IdsOf<T extends readonly { id: string }[]> = { [K in keyof T]: T[K]["id"] };
+true satisfies Same<{ [S in Registered as S["name"]]: IdsOf<S["cases"]> }, typeof CASE_IDS>;
 export type LifecycleCaseId = (typeof LIFECYCLE_SUITE)["cases"][number]["id"];
 export type ContainmentCaseId = (typeof CONTAINMENT_SUITE)["cases"][number]["id"];
 export type CaseId = Registered["cases"][number]["id"];

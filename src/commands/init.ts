@@ -8,7 +8,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { ConfigError, readUserFile, UsageError } from "../errors.js";
 import { formatJson } from "../inventory/json-layout.js";
-import { parseInventory } from "../inventory/load.js";
+import { parseInventory } from "../inventory/validate.js";
 import type { RequestOf } from "../request/parse.js";
 import { type Draft, draftInventory, draftSubjects } from "./init/draft.js";
 import { planUpdate } from "./init/update.js";

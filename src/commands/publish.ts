@@ -29,7 +29,7 @@ import path from "node:path";
 import * as z from "zod";
 import { newRunId } from "../engine/ownership.js";
 import { ConfigError, registerSecret, UsageError } from "../errors.js";
-import { externalIdFor } from "../github/checks.js";
+import { externalIdFor } from "../github/check-run-gate.js";
 import { call, createGitHubClient, type GitHubClient } from "../github/client.js";
 import type { EventContext } from "../github/context.js";
 import { DEFAULT_CHECK_NAME, type PublishResult, publishReport } from "../github/publish.js";
@@ -104,7 +104,7 @@ export interface PublishBundleOptions {
    */
   allowOutsideWorkflowRun?: boolean;
   /**
-   * The check run's external_id (github/checks.ts externalIdFor): a create whose answer was lost
+   * The check run's external_id (github/check-run-gate.ts externalIdFor): a create whose answer was lost
    * is found again instead of made twice, and the next publication finds the comment it posted.
    */
   externalId?: string;

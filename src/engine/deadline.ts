@@ -63,8 +63,15 @@ export class EngineLoad {
    * Tracks one call: counted while in flight; its duration (a short call's, `sample`) feeds the
    * estimate when the engine answered, refusal included; a time-out marks the engine stalled.
    */
-  async track<T>(run: () => Promise<T>, sample: boolean, kind: CallKind = "short"): Promise<T> {
-    const sent = Date.now();
+  async track<T>(
+    run: () => Promise<T>,
+    sample: boolean,
+    kind: CallKind = "short",
+    /** When the call was sent (earlier than now for a call adopted once under way). */
+    sent = Date.now(),
+    /** When the engine answered, if that was before the call settled here (an adopted call). */
+    answeredAt?: () => number | undefined,
+  ): Promise<T> {
     const alongside = ++this.inFlight;
     let answered = true;
     try {
@@ -77,7 +84,7 @@ export class EngineLoad {
     } finally {
       this.inFlight--;
       if (answered) this.stalled = false;
-      if (answered && sample) this.observe(kind, (Date.now() - sent) / alongside);
+      if (answered && sample) this.observe(kind, ((answeredAt?.() ?? Date.now()) - sent) / alongside);
     }
   }
 

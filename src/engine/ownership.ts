@@ -1,6 +1,6 @@
 // Everything the tool creates is labelled with the run's owner; nothing unlabelled is ever removed.
-import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
+import { randomHex } from "../crypto.js";
 
 export const OWNER_LABEL = "org.docker-acceptance.owner";
 export const ROLE_LABEL = "org.docker-acceptance.role";
@@ -13,7 +13,7 @@ export type Role = "subject" | "probe" | "control";
 const RUN_ID = /^da-[0-9a-f]{32}$/;
 
 export function newRunId(): string {
-  return `da-${randomBytes(16).toString("hex")}`;
+  return `da-${randomHex(16)}`;
 }
 
 export function isRunId(value: string): boolean {

@@ -15,15 +15,6 @@ export interface CheckTarget {
   externalId?: string;
 }
 
-/**
- * This run's external_id: GitHub's run id and attempt (one per re-run), plus our own run id
- * (one per step, so two matrix jobs never share one). A create whose answer was lost is found
- * again by it; the post step finds this run's check runs by it.
- */
-export function externalIdFor(env: Record<string, string | undefined>, owner: string): string {
-  return `da:${env.GITHUB_RUN_ID ?? "local"}.${env.GITHUB_RUN_ATTEMPT ?? "1"}:${owner}`;
-}
-
 /** The external_id a completed check run carries: this run's, plus the comment it posted. */
 export function withCommentId(externalId: string, commentId: number | undefined): string {
   return commentId === undefined ? externalId : `${externalId}:c${commentId}`;

@@ -23,6 +23,7 @@ import path from "node:path";
 import { silentLogger } from "../log.js";
 import { renderAbandonedCheckRun } from "../report/github.js";
 import type { Report } from "../report/model.js";
+import { checkRunSkipped } from "./check-run-gate.js";
 import { completeCheckRun, createInProgressCheckRun } from "./checks.js";
 import { createGitHubClient, type GitHubClient, PublishError } from "./client.js";
 import type { EventContext } from "./context.js";
@@ -45,7 +46,7 @@ export const DEFAULT_CHECK_NAME = "docker-acceptance";
 export interface StartCheckRunOptions extends ClientOptions {
   context: EventContext;
   checkName?: string;
-  /** This run's external_id (checks.ts externalIdFor): makes the create idempotent. */
+  /** This run's external_id (check-run-gate.ts externalIdFor): makes the create idempotent. */
   externalId?: string;
 }
 
@@ -61,8 +62,8 @@ export interface StartCheckRunResult {
 /** Creates the `in_progress` check run at the start of a run. Never throws. */
 export async function startCheckRun(opts: StartCheckRunOptions): Promise<StartCheckRunResult> {
   const ctx = opts.context;
-  if (ctx.readOnly) return { notices: [] }; // publishReport explains the fork case once.
-  if (!opts.token && !opts.client) return { notices: ["No GitHub token: no check run is created."] };
+  const skipped = checkRunSkipped(ctx, opts.token, opts.client);
+  if (skipped) return skipped;
   const client = clientFor(opts);
   try {
     const ref = await createInProgressCheckRun(client, {

@@ -9,7 +9,7 @@
 import path from "node:path";
 import type { Finding, TrustReport } from "../report/model.js";
 import { type EnvironmentAccess, READ_ENVIRONMENT } from "./environment.js";
-import { type LoadedInventory, parseInventory } from "./load.js";
+import { type LoadedInventory, parseInventoryText } from "./load.js";
 import type { Inventory, Subject } from "./schema.js";
 
 /** Where the judging parts are read: the base commit, or why it is not available. */
@@ -93,7 +93,7 @@ export async function judgeAtBase(
   }
   let base: Inventory;
   try {
-    base = parseInventory(`${rel}@${short}`, text).inventory;
+    base = (await parseInventoryText(`${rel}@${short}`, text)).inventory;
   } catch (err) {
     // A base inventory this version cannot read cannot judge: the change's is used, visibly.
     const why = (err as Error).message.split("\n")[0];

@@ -9,8 +9,9 @@ import { pipeline } from "node:stream/promises";
 import { ConfigError, type ConfigProblem } from "../errors.js";
 import { JsonSyntaxError, jsonPath, locateJson } from "../jsonpos.js";
 import type { ArtifactResult } from "../report/model.js";
-import { parseInventory, resolveInWorkspace } from "./load.js";
-import { type Inventory, relPathProblem } from "./schema.js";
+import { resolveInWorkspace } from "./load.js";
+import { relPathProblem } from "./rules.js";
+import type { Inventory } from "./schema.js";
 
 /**
  * How many pinned files are read at once. The pins are the pull request's (when its base is not
@@ -104,6 +105,9 @@ export interface PinChange {
  * nothing written) when a pinned file is missing or the result would not be a valid inventory.
  */
 export async function pinArtifacts(file: string, workspace: string): Promise<PinChange[]> {
+  // zod, through the validation the pin ends with: loaded here, so a run that verifies artifacts
+  // (verifyArtifacts) never builds the inventory's schema.
+  const { parseInventory } = await import("./validate.js");
   const text = await readFile(file, "utf8");
   let located: ReturnType<typeof locateJson>;
   try {

@@ -6,7 +6,8 @@ import { readdirSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import type { ConfigProblem } from "../errors.js";
 import { jsonPath, type Span } from "../jsonpos.js";
-import { type Inventory, relPathProblem } from "./schema.js";
+import { relPathProblem } from "./rules.js";
+import type { Inventory } from "./schema.js";
 import { closest } from "./suggest.js";
 
 type At = (string | number)[];

@@ -12,7 +12,8 @@
 import { ALL_CASES, type SuiteName } from "../cases/index.js";
 import type { CaseResult, Report } from "../report/model.js";
 import { driftFixes } from "./drift-fixes.js";
-import { type Inventory, pinnedCases } from "./schema.js";
+import { pinnedCases } from "./reading.js";
+import type { Inventory } from "./schema.js";
 
 export type InventoryReport = NonNullable<Report["inventory"]>;
 export type Drift = InventoryReport["drift"][number];

@@ -1,18 +1,14 @@
-// The one request both doors are parsed into: one zod schema built on first use from the option
-// table (options.ts), and one wording of every mistake, naming the input or the flag that
-// carried it and what it accepts.
+// The one request both doors are parsed into: each option's raw value (an input's text, a flag's
+// value or values) into its typed value, by the option table (options.ts), and one wording of
+// every mistake, naming the input or the flag that carried it and what it accepts.
 // The action reads every input through it (src/action/inputs.ts); every CLI command reads its flags
 // through it (src/cli/parse.ts); the commands' usage lines and `--help` list the options from it; a
-// test holds action.yml to it.
-import * as z from "zod";
+// test holds action.yml to it. Plain functions, not a schema library: the action reads its inputs
+// before its first engine call, and loading and building schemas was most of its start-up.
 import { UsageError } from "../errors.js";
 import type { ValueOf } from "../option.js";
 import { parseShard } from "../plan.js";
 import { REQUEST_OPTIONS, type RequestKey, type RequestOption } from "./options.js";
-
-// Every schema of ours parses a handful of documents per run: zod's JIT (code generated on an
-// object schema's first parse) costs more at start-up than it ever saves. Set before any parse.
-z.config({ jitless: true });
 
 type Raw = string | readonly string[] | boolean | undefined;
 
@@ -25,60 +21,45 @@ const listOf = (raw: string | readonly string[] | boolean) =>
     .map((s) => s.trim())
     .filter(Boolean);
 
-/** What an input (text) or a flag (text, or a list when repeated) carries: built once, on first use. */
-let rawText:
-  | z.ZodOptional<z.ZodUnion<readonly [z.ZodString, z.ZodArray<z.ZodString>, z.ZodBoolean]>>
-  | undefined;
-const textSchema = () => (rawText ??= z.union([z.string(), z.array(z.string()), z.boolean()]).optional());
+/** One option's value, or what is wrong with it: its message and the offending value. */
+type Parsed = { value: unknown } | { problem: string; value: string };
 
-/** The zod schema of one option: from its raw text (an input, a flag) to its typed value. */
-function fieldSchema(o: RequestOption): z.ZodType {
-  const text = textSchema();
-  const given = (raw: Raw) =>
-    typeof raw === "string" ? raw.trim() !== "" : typeof raw === "boolean" || (raw?.length ?? 0) > 0;
-  const value = (raw: Raw) => (given(raw) ? raw : o.default);
-  const one = (raw: Raw) => {
-    const v = value(raw);
-    if (typeof v === "boolean") return String(v);
-    return typeof v === "string" || v === undefined ? v?.trim() : v.at(-1)?.trim();
-  };
-  const check = <T>(ok: (v: string) => boolean, problem: string, out: (v: string) => T) =>
-    text.transform((raw, ctx) => {
-      const v = one(raw);
-      if (v === undefined) return undefined;
-      if (!ok(v)) {
-        ctx.issues.push({ code: "custom", message: problem, input: v, params: { value: v } });
-        return z.NEVER;
-      }
-      return out(v);
-    });
-  const eachOf = (ok: (v: string) => boolean, problem: string, out = (v: string) => v) =>
-    text.transform((raw, ctx) => {
-      const items = listOf(value(raw) ?? []);
-      const bad = items.find((v) => !ok(v));
-      if (bad === undefined) return items.map(out);
-      ctx.issues.push({ code: "custom", message: problem, input: bad, params: { value: bad } });
-      return z.NEVER;
-    });
-  return kindSchema(o, check, eachOf, one, value);
+/** What an input (text) or a flag (text, or a list when repeated) may carry. */
+function isRaw(raw: unknown): raw is Raw {
+  return (
+    raw === undefined ||
+    typeof raw === "string" ||
+    typeof raw === "boolean" ||
+    (Array.isArray(raw) && raw.every((s) => typeof s === "string"))
+  );
 }
 
-type Check = <T>(ok: (v: string) => boolean, problem: string, out: (v: string) => T) => z.ZodType;
-type EachOf = (ok: (v: string) => boolean, problem: string, out?: (v: string) => string) => z.ZodType;
-
-function kindSchema(
-  o: RequestOption,
-  check: Check,
-  eachOf: EachOf,
-  one: (r: Raw) => string | undefined,
-  value: (r: Raw) => Raw,
-): z.ZodType {
-  const text = textSchema();
+/** One option from its raw text to its typed value. */
+function parseOption(o: RequestOption, raw: Raw): Parsed {
+  const given =
+    typeof raw === "string" ? raw.trim() !== "" : typeof raw === "boolean" || (raw?.length ?? 0) > 0;
+  const value = given ? raw : o.default;
+  // One value: a repeated flag's last; a switch's as text.
+  const one =
+    typeof value === "boolean"
+      ? String(value)
+      : typeof value === "string"
+        ? value.trim()
+        : value?.at(-1)?.trim();
+  const check = <T>(ok: (v: string) => boolean, problem: string, out: (v: string) => T): Parsed => {
+    if (one === undefined) return { value: undefined };
+    return ok(one) ? { value: out(one) } : { problem, value: one };
+  };
+  const eachOf = (ok: (v: string) => boolean, problem: string, out = (v: string) => v): Parsed => {
+    const items = listOf(value ?? []);
+    const bad = items.find((v) => !ok(v));
+    return bad === undefined ? { value: items.map(out) } : { problem, value: bad };
+  };
   switch (o.kind) {
     case "string":
-      return text.transform((raw) => one(raw) || (o.default ?? ""));
+      return { value: one || (o.default ?? "") };
     case "list":
-      return text.transform((raw) => listOf(value(raw) ?? []));
+      return { value: listOf(value ?? []) };
     case "enum":
       return check(
         (v) => o.values.includes(v),
@@ -88,7 +69,7 @@ function kindSchema(
     case "enum-list":
       return eachOf((v) => o.values.includes(v), `is not ${o.values.join(" or ")}`);
     case "switch":
-      return text.transform((raw) => raw === true || raw === "true");
+      return { value: raw === true || raw === "true" };
     case "duration":
       return check(
         (v) => /^\d+(s|m|h|d)$/.test(v),
@@ -139,37 +120,35 @@ function shardOk(v: string): boolean {
   }
 }
 
-const schemas = new Map<RequestKey, z.ZodType>();
-/** The schema of these options, built on first use (building zod schemas is start-up time). */
-function requestSchema<K extends RequestKey>(keys: readonly K[]): z.ZodObject {
-  const shape: Record<string, z.ZodType> = {};
-  for (const k of keys) {
-    if (!schemas.has(k)) schemas.set(k, fieldSchema(REQUEST_OPTIONS[k]));
-    shape[k] = schemas.get(k)!;
-  }
-  return z.object(shape);
-}
-
 /**
- * Parses raw values (input text or flag values, by field) into the request; a mistake is a
- * UsageError naming where it came from: `input fail-on: "sometimes" is not one of fail, warn, never`
- * or `--network "host": is not one of any, none, bridge`.
+ * Parses raw values (input text or flag values, by field) into the request; the first mistake, in
+ * the order of `keys`, is a UsageError naming where it came from:
+ * `input fail-on: "sometimes" is not one of fail, warn, never` or `--network "host": is not one of
+ * any, none, bridge`. A field whose value is undefined is left out unless `raw` names it.
  */
 export function parseRequest<K extends RequestKey>(
   raw: Partial<Record<K, Raw>>,
   keys: readonly K[],
   door: "input" | "flag",
 ): RequestOf<K> {
-  const parsed = requestSchema(keys).safeParse(raw);
-  if (parsed.success) return parsed.data as RequestOf<K>;
-  const issue = parsed.error.issues[0]!;
-  const o: RequestOption = REQUEST_OPTIONS[issue.path[0] as RequestKey];
-  const shown = JSON.stringify((issue as { params?: { value?: string } }).params?.value);
-  throw new UsageError(
-    door === "input"
-      ? `input ${o.input}: ${shown} ${issue.message}`
-      : `--${o.flag} ${shown}: ${issue.message}`,
-  );
+  const request: Record<string, unknown> = {};
+  for (const k of keys) {
+    const o: RequestOption = REQUEST_OPTIONS[k];
+    const given: unknown = raw[k];
+    const parsed: Parsed = isRaw(given) ? parseOption(o, given) : { problem: "Invalid input", value: "" };
+    if ("problem" in parsed) {
+      // A value of no kind an input or a flag carries names none (as the schema this replaced did).
+      const shown = isRaw(given) ? JSON.stringify(parsed.value) : "undefined";
+      throw new UsageError(
+        door === "input"
+          ? `input ${o.input}: ${shown} ${parsed.problem}`
+          : `--${o.flag} ${shown}: ${parsed.problem}`,
+      );
+    }
+    if (parsed.value !== undefined) request[k] = parsed.value;
+    else if (k in raw) request[k] = undefined;
+  }
+  return request as RequestOf<K>;
 }
 
 export { REQUEST_OPTIONS, type RequestKey };

@@ -13,7 +13,7 @@ import { tcpKind } from "../../src/checks/kinds/tcp.js";
 import { probeKind, probeSchema, readinessKind, readinessSchema } from "../../src/checks/registry.js";
 import type { Engine, ProbeSpec } from "../../src/engine/provider.js";
 import { ConfigError } from "../../src/errors.js";
-import { parseInventory } from "../../src/inventory/load.js";
+import { parseInventory } from "../../src/inventory/validate.js";
 
 interface Fake {
   probes: ProbeSpec[];

@@ -10,7 +10,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { CaseId } from "../../src/cases/index.js";
 import { listOwned } from "../../src/engine/cleanup.js";
-import { BOUNDS } from "../../src/inventory/schema.js";
+import { BOUNDS } from "../../src/inventory/rules.js";
 import type { Logger } from "../../src/log.js";
 import { runPipeline } from "../../src/pipeline.js";
 import type { Report } from "../../src/report/model.js";

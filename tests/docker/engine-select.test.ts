@@ -1,6 +1,7 @@
 // The engine chosen is the engine spoken to: an endpoint answering as the other engine is refused.
 import { describe, expect, it } from "vitest";
 import { chooseBuilder } from "../../src/engine/providers/docker/build.js";
+import type { DeferredEngine } from "../../src/engine/providers/docker/deferred.js";
 import type { DockerEngine } from "../../src/engine/providers/docker/engine.js";
 import { identityFromVersion } from "../../src/engine/providers/docker/identity.js";
 import { createEngine } from "../../src/engine/select.js";
@@ -17,7 +18,10 @@ describe.skipIf(!hasEngine)("engine selection on the real engine", () => {
   });
 
   it("knows which engine answers without its /version (Podman's waits on the store lock), as /version says it", async () => {
-    const engine = createEngine("auto", { DOCKER_HOST: host }) as DockerEngine;
+    // The engine behind createEngine()'s (loaded on first use), whose /version is stubbed below.
+    const engine = (await (
+      createEngine("auto", { DOCKER_HOST: host }) as DeferredEngine
+    ).loaded()) as DockerEngine;
     const fromVersion = identityFromVersion(await engine.docker.version());
     engine.docker.version = () => Promise.reject(new Error("/version was asked"));
     const facts = await engine.facts();
@@ -29,9 +33,9 @@ describe.skipIf(!hasEngine)("engine selection on the real engine", () => {
   });
 
   it("a ping names the engine: its facts and builder need no further call", async () => {
-    const engine = createEngine("auto", { DOCKER_HOST: host }) as DockerEngine;
+    const engine = createEngine("auto", { DOCKER_HOST: host }) as DeferredEngine;
     await engine.ping();
-    engine.docker.modem.dial = () => {
+    engine.modem.dial = () => {
       throw new Error("the engine was asked again");
     };
     expect((await engine.facts()).kind).toBe(ENGINE_KIND);

@@ -1,18 +1,24 @@
 // What the action loads only once it needs it, through dist/ under Node 24: before its first engine
 // call main.js (and the CLI's run) loads neither the report's schema (src/report/model.ts, built
 // when the report is assembled; the CLI's bundle writer with it) nor dockerode's container and image classes (required on first use, scripts/bundle.mjs
-// LAZY_REQUIRES); each entry point is a build of its own. These runs take those paths against a
+// LAZY_REQUIRES); each entry point is a build of its own. Nor zod at all: a valid inventory is
+// vouched for by the precompiled check (src/inventory/precheck.ts) and an invalid one is worded
+// by zod, loaded then (src/inventory/validate.ts); nor the Docker engine itself (loaded while it
+// answers the ping it adopts, src/engine/providers/docker/deferred.ts); nor node:crypto (src/crypto.ts,
+// @actions/core's on first use). These runs take those paths against a
 // small stand-in for the Docker Engine API on a socket of the test's own (no engine is touched):
 // the run's first call is the ping, its report is written and valid, and the post step removes an
 // owned container and image through the classes loaded on first use.
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { OWNER_LABEL, ownedContainerName } from "../../src/engine/ownership.js";
+import { ConfigError } from "../../src/errors.js";
+import { parseInventory } from "../../src/inventory/validate.js";
 import { reportSchema } from "../../src/report/model.js";
 import { REPO_ROOT } from "../helpers/inventory.js";
 import { scheduleEvent } from "./events.js";
@@ -81,6 +87,63 @@ async function fakeEngine(holds: { containers?: object[]; images?: object[] } = 
   return { socket, calls };
 }
 
+/**
+ * What a step has loaded, seen from inside it (NODE_OPTIONS --require): the dist files and Node's
+ * built-ins, at its first engine call and when it exits.
+ */
+const RECORDER = `
+const m = require("node:module");
+const net = require("node:net");
+const fs = require("node:fs");
+const files = new Set();
+m.registerHooks({ resolve(spec, ctx, next) { const r = next(spec, ctx); if (r.url.startsWith("file:")) files.add(r.url); return r; } });
+const seen = (at) => {
+  const builtins = process.moduleLoadList.filter((x) => x.startsWith("NativeModule ") && !x.includes("internal/")).map((x) => x.slice(13));
+  fs.appendFileSync(process.env.DA_LOADED, JSON.stringify({ at, files: [...files], builtins }) + "\\n");
+};
+const connect = net.Socket.prototype.connect;
+let first = true;
+net.Socket.prototype.connect = function (...args) {
+  if (first) { first = false; seen("first engine call"); }
+  return connect.apply(this, args);
+};
+process.on("exit", () => seen("exit"));
+`;
+
+interface Loaded {
+  at: string;
+  files: string[];
+  builtins: string[];
+}
+
+/** Records what the job's steps load (read it back with loadedBy). */
+function recordLoading(j: { dir: string; env: Record<string, string> }): () => Loaded[] {
+  const hook = path.join(j.dir, "recorder.cjs");
+  writeFileSync(hook, RECORDER);
+  j.env.NODE_OPTIONS = `--require ${hook}`;
+  j.env.DA_LOADED = path.join(j.dir, "loaded.jsonl");
+  writeFileSync(j.env.DA_LOADED, "");
+  return () =>
+    readFileSync(j.env.DA_LOADED!, "utf8")
+      .trim()
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Loaded);
+}
+
+/** Whether any of the loaded files holds `marker` (a string the bundle keeps as written). */
+const holds = (loaded: Loaded, marker: string) =>
+  loaded.files.some((u) => readFileSync(new URL(u), "utf8").includes(marker));
+
+/**
+ * zod's core, the inventory's zod schema (src/inventory/schema.ts), dockerode's engine
+ * (src/engine/providers/docker/engine.ts), a case's definition.
+ */
+const ZOD = '"$ZodType"';
+const INVENTORY_SCHEMA = "what acceptance means in this repository";
+const DOCKER_ENGINE = "was asked for, but the endpoint answers as";
+const CASE_DEFINITION = "/proc and /sys masked";
+
 function job(engine: FakeEngine) {
   const j = newJob({
     eventName: "schedule",
@@ -116,6 +179,65 @@ describe("start-up's lazily loaded paths, through dist/ under Node 24 (a stand-i
     const post = await runStep(j, "post");
     expect(post.code, post.stdout + post.stderr).toBe(0);
     expect(post.stdout).toContain("nothing to remove");
+  });
+
+  it("mode run: before its first engine call, the ping, it has loaded neither zod, nor the Docker engine, nor node:crypto, nor the case definitions; the engine adopts that ping", async () => {
+    const engine = await fakeEngine();
+    const j = job(engine);
+    const loaded = recordLoading(j);
+    const main = await runStep(j, "main");
+    const log = main.stdout + main.stderr;
+    expect(main.code, log).toBe(1);
+    const atCall = loaded().find((l) => l.at === "first engine call")!;
+    expect(atCall, log).toBeDefined();
+    expect(holds(atCall, ZOD)).toBe(false);
+    expect(holds(atCall, DOCKER_ENGINE)).toBe(false);
+    expect(holds(atCall, CASE_DEFINITION)).toBe(false);
+    expect(atCall.builtins).not.toContain("crypto");
+    // The engine loaded afterwards sent no ping of its own: it adopted the one in flight.
+    const beforeOthers = engine.calls.slice(
+      0,
+      engine.calls.findIndex((c) => c !== "GET /_ping"),
+    );
+    expect(beforeOthers).toEqual(["GET /_ping"]);
+    const atExit = loaded().find((l) => l.at === "exit")!;
+    expect(holds(atExit, DOCKER_ENGINE)).toBe(true);
+    // A vouched-for inventory's zod schema is never built, not even after the first engine call.
+    expect(holds(atExit, INVENTORY_SCHEMA)).toBe(false);
+    // The owner saved as the state file's NAME=VALUE line; outputs by @actions/core, its node:crypto loaded then.
+    expect(readFileSync(j.files.state, "utf8")).toMatch(/^owner=da-[0-9a-f]{32}$/m);
+    expect(readFileSync(j.files.output, "utf8")).toMatch(/^verdict<<ghadelimiter_[0-9a-f-]+$/m);
+    expect(atExit.builtins).toContain("crypto");
+    expect(main.outputs.verdict).toBe("error");
+  });
+
+  it("mode run with an invalid inventory: zod, loaded then, words every problem as the zod path does, and no engine is called", async () => {
+    const engine = await fakeEngine();
+    const j = job(engine);
+    const loaded = recordLoading(j);
+    const file = path.join(j.dir, "inventory.json");
+    const inventory = JSON.parse(readFileSync(path.join(REPO_ROOT, "acceptance/inventory.json"), "utf8"));
+    inventory.subjects[0].limits.pids = 100000;
+    inventory.subjects[0].prots = [];
+    inventory.severity = { "lifecycle.stp": "warn" };
+    const text = JSON.stringify(inventory, null, 2);
+    writeFileSync(file, text);
+    j.env.INPUT_INVENTORY = file;
+    const main = await runStep(j, "main");
+    const log = main.stdout + main.stderr;
+    expect(engine.calls, log).toEqual([]);
+    let expected: ConfigError | undefined;
+    try {
+      parseInventory(file, text, { workspace: REPO_ROOT, existing: true });
+    } catch (err) {
+      expected = err as ConfigError;
+    }
+    expect(expected).toBeInstanceOf(ConfigError);
+    expect(expected!.problems.length).toBe(3);
+    const failed = /^::error::(.*)$/m.exec(main.stdout)?.[1];
+    const shown = failed?.replaceAll("%0A", "\n").replaceAll("%0D", "\r").replaceAll("%25", "%");
+    expect(shown, log).toBe(`docker-acceptance: ${expected!.message} (exit code 2)`);
+    expect(holds(loaded().find((l) => l.at === "exit")!, INVENTORY_SCHEMA)).toBe(true);
   });
 
   it("the CLI's run --out: the first engine call is the ping; the bundle, written by the module loaded for it, is valid", async () => {

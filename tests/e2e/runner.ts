@@ -95,11 +95,25 @@ export function newJob(opts: {
   return { dir, runnerTemp, eventPath, files, env };
 }
 
-/** `name<<DELIM\nvalue\nDELIM` records, as @actions/core writes them to file commands. */
+/**
+ * File command records, as the runner reads them: `name<<DELIM\nvalue\nDELIM` (how @actions/core
+ * writes every value) and `name=value` lines (how the main step saves its run's owner).
+ */
 export function parseFileCommand(text: string): Record<string, string> {
   const out: Record<string, string> = {};
-  const re = /^([^\n<]+)<<(ghadelimiter_[0-9a-f-]+)\n([\s\S]*?)\n\2$/gm;
-  for (const m of text.matchAll(re)) out[m[1]!] = m[3]!;
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const heredoc = /^([^=<]+)<<(.+)$/.exec(line);
+    if (heredoc) {
+      const end = lines.indexOf(heredoc[2]!, i + 1);
+      if (end < 0) throw new Error(`file command ${heredoc[1]}: no closing ${heredoc[2]}`);
+      out[heredoc[1]!] = lines.slice(i + 1, end).join("\n");
+      i = end;
+    } else if (line.indexOf("=") > 0) {
+      out[line.slice(0, line.indexOf("="))] = line.slice(line.indexOf("=") + 1);
+    }
+  }
   return out;
 }
 

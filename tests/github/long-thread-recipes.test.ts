@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { publishCommandRun } from "../../src/bot/step.js";
 import { forkCheckName, publishBundle } from "../../src/commands/publish.js";
-import { externalIdFor } from "../../src/github/checks.js";
+import { externalIdFor } from "../../src/github/check-run-gate.js";
 import { commentMarker } from "../../src/github/comment.js";
 import { publishReport, startCheckRun } from "../../src/github/publish.js";
 import { writeBundle } from "../../src/report/bundle.js";

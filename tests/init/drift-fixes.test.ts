@@ -4,8 +4,8 @@
 import { describe, expect, it } from "vitest";
 import { ALL_CASES, CASES_BY_SUITE, SUITES } from "../../src/cases/index.js";
 import { applyInsertions, isObject, valueAt } from "../../src/inventory/json-layout.js";
-import { parseInventory } from "../../src/inventory/load.js";
 import { planPins } from "../../src/inventory/pins.js";
+import { parseInventory } from "../../src/inventory/validate.js";
 import { checkCompleteness } from "../../src/inventory/verify.js";
 import { renderMarkdown } from "../../src/report/markdown.js";
 import { computeVerdict } from "../../src/report/model.js";

@@ -9,7 +9,7 @@ import { CASES_BY_SUITE, SUITES } from "../../src/cases/index.js";
 import { init } from "../../src/commands/init.js";
 import { schemaText } from "../../src/commands/schema.js";
 import { ConfigError, UsageError } from "../../src/errors.js";
-import { parseInventory } from "../../src/inventory/load.js";
+import { parseInventory } from "../../src/inventory/validate.js";
 import { commandLine } from "../helpers/cli.js";
 import { repoCopy, tempDir } from "./repos.js";
 

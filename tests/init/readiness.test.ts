@@ -7,7 +7,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { init } from "../../src/commands/init.js";
 import { loadInventory } from "../../src/inventory/load.js";
-import { BOUNDS } from "../../src/inventory/schema.js";
+import { BOUNDS } from "../../src/inventory/rules.js";
 import { commandLine } from "../helpers/cli.js";
 import { tempDir } from "./repos.js";
 

@@ -1,7 +1,7 @@
 // Completeness: the cases that ran against the pins, per subject x suite, in each direction.
 import { describe, expect, it } from "vitest";
 import { CONTAINMENT_CASES, LIFECYCLE_CASES, type SuiteName } from "../../src/cases/index.js";
-import { parseInventory } from "../../src/inventory/load.js";
+import { parseInventory } from "../../src/inventory/validate.js";
 import { checkCompleteness, describeDrift } from "../../src/inventory/verify.js";
 import { computeVerdict } from "../../src/report/model.js";
 import { allCases, makeCase, makeReport } from "../helpers/report.js";

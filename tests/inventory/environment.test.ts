@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/errors.js";
 import type { JudgeAt } from "../../src/inventory/base.js";
-import { parseInventory } from "../../src/inventory/load.js";
+import { parseInventory } from "../../src/inventory/validate.js";
 import { silentLogger } from "../../src/log.js";
 import { runPipeline } from "../../src/pipeline.js";
 import { renderMarkdown } from "../../src/report/markdown.js";

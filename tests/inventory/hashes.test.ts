@@ -8,7 +8,8 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/errors.js";
 import { pinArtifacts, verifyArtifacts } from "../../src/inventory/hashes.js";
-import { loadInventory, parseInventory } from "../../src/inventory/load.js";
+import { loadInventory } from "../../src/inventory/load.js";
+import { parseInventory } from "../../src/inventory/validate.js";
 import { computeVerdict } from "../../src/report/model.js";
 import { makeReport } from "../helpers/report.js";
 

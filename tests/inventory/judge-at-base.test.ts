@@ -8,7 +8,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { CONTAINMENT_CASES, LIFECYCLE_CASES } from "../../src/cases/index.js";
 import { judgeAtBase } from "../../src/inventory/base.js";
-import { parseInventory } from "../../src/inventory/load.js";
+import { parseInventory } from "../../src/inventory/validate.js";
 import { silentLogger } from "../../src/log.js";
 import { mergeBundles } from "../../src/merge.js";
 import { runPipeline } from "../../src/pipeline.js";

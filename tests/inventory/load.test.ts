@@ -7,7 +7,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONTAINMENT_CASES, LIFECYCLE_CASES } from "../../src/cases/index.js";
 import { ConfigError } from "../../src/errors.js";
-import { INVENTORY_MAX_BYTES, loadInventory, parseInventory } from "../../src/inventory/load.js";
+import { INVENTORY_MAX_BYTES, loadInventory } from "../../src/inventory/load.js";
+import { parseInventory } from "../../src/inventory/validate.js";
 
 const repo = path.resolve(import.meta.dirname, "../..");
 const FILE = "acceptance/inventory.json";
@@ -294,6 +295,21 @@ describe("bad input: each class has its exact message", () => {
     expect(err.message).toBe(
       'acceptance/inventory.json:3: not valid JSON: expected a value, found "," at line 3, column 16 (fix: fix the JSON syntax)',
     );
+  });
+
+  it("a document that is not an object (null was a TypeError from the cross-field rules)", async () => {
+    for (const [doc, got] of [
+      ["null", "null (null)"],
+      ["[]", "an array ([])"],
+      ["1", "a number (1)"],
+    ] as const) {
+      const expected = `acceptance/inventory.json:1: expected an object, got ${got} (fix: use an object)`;
+      expect(problemsOf(doc).message).toBe(expected);
+      const file = path.join(await mkdtemp(path.join(tmpdir(), "da-doc-")), "inventory.json");
+      await writeFile(file, doc);
+      await expect(loadInventory(file)).rejects.toThrow(expected.replace(FILE, file));
+      await rm(path.dirname(file), { recursive: true });
+    }
   });
 
   it("a duplicate JSON key, which JSON.parse would silently drop", () => {

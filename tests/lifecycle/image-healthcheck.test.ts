@@ -5,7 +5,8 @@ import { describe, expect, it, vi } from "vitest";
 import type { Engine, ImageHealthcheck } from "../../src/engine/provider.js";
 import { type ImageInspect, imageView } from "../../src/engine/providers/docker/translate.js";
 import { EngineError } from "../../src/errors.js";
-import { BOUNDS, type Subject } from "../../src/inventory/schema.js";
+import { BOUNDS } from "../../src/inventory/rules.js";
+import type { Subject } from "../../src/inventory/schema.js";
 import type { CaseContext } from "../../src/suites/lifecycle/case.js";
 import { holdImageCheck, imageCheckToHold } from "../../src/suites/lifecycle/image-healthcheck.js";
 

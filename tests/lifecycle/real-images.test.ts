@@ -4,7 +4,9 @@
 // containment papercuts (a stopped container's network, an allowed capability never in effect).
 import { describe, expect, it } from "vitest";
 import { runLine } from "../../src/engine/providers/docker/run-line.js";
-import { parseMemory, readinessOf, subjectSchema } from "../../src/inventory/schema.js";
+import { readinessOf } from "../../src/inventory/reading.js";
+import { parseMemory } from "../../src/inventory/rules.js";
+import { subjectSchema } from "../../src/inventory/schema.js";
 import { type Logger, prefixedLogger } from "../../src/log.js";
 import { renderText } from "../../src/report/text.js";
 import type { ContainmentEvidence } from "../../src/suites/containment/evidence.js";

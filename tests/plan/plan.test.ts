@@ -2,8 +2,8 @@
 // parallelism that never loses a result or leaves work running.
 import { describe, expect, it } from "vitest";
 import { UsageError } from "../../src/errors.js";
-import { parseInventory } from "../../src/inventory/load.js";
 import type { Subject } from "../../src/inventory/schema.js";
+import { parseInventory } from "../../src/inventory/validate.js";
 import { mapSettled, parseShard, selectSubjects, shardSubjects } from "../../src/plan.js";
 import { ALL_PINNED } from "../helpers/inventory.js";
 

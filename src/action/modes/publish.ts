@@ -3,7 +3,7 @@
 // one reply); otherwise the fork-safe second phase, which re-verifies the bundle and event.json.
 import path from "node:path";
 import * as core from "@actions/core";
-import { externalIdFor } from "../../github/checks.js";
+import { externalIdFor } from "../../github/check-run-gate.js";
 import { writeJobSummary } from "../../github/summary.js";
 import { renderMarkdown } from "../../report/markdown.js";
 import { publishingOptions } from "../../request/publishing.js";

@@ -2,8 +2,8 @@
 // only, since a probe that only waits would check nothing).
 import * as z from "zod";
 import { sleep } from "../../engine/deadline.js";
-import { DELAY_MS } from "../fields.js";
 import { defineKind } from "../kind.js";
+import { DELAY_MS } from "../rules.js";
 
 export const delayKind = defineKind({
   type: "delay",

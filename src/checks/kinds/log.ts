@@ -2,32 +2,20 @@
 // pull request's, so matching runs in linear time (../pattern.ts).
 import * as z from "zod";
 import type { Engine } from "../../engine/provider.js";
-import { text } from "../fields.js";
+import { rule, text } from "../fields.js";
 import { defineKind, eachProbe, pollReady } from "../kind.js";
-import { compileLinePattern, type LinePattern, PATTERN_MAX_CHARS, patternLengthProblem } from "../pattern.js";
+import { compileLinePattern, type LinePattern, PATTERN_MAX_CHARS } from "../pattern.js";
+import { logPatternRule } from "../rules.js";
 
 /**
- * A regular expression matched against each log line in linear time. Its syntax is checked
- * here; what the linear-time matcher cannot run (lookaround, backreferences) is checked by
- * loadInventory, which loads that matcher only when a pattern is declared.
+ * A regular expression matched against each log line in linear time: its length and syntax are
+ * checked here (../rules.ts); what the linear-time matcher cannot run (lookaround, backreferences)
+ * by loadInventory, which loads that matcher only when a pattern is declared.
  */
 const pattern = z
   .string()
   .min(1)
-  .superRefine((p, ctx) => {
-    const problem = patternLengthProblem(p);
-    if (problem) ctx.addIssue({ code: "custom", message: problem, params: { fix: "shorten the pattern" } });
-    else
-      try {
-        new RegExp(p); // only compiled, never run: JavaScript's syntax errors, with the rest
-      } catch (err) {
-        ctx.addIssue({
-          code: "custom",
-          message: `not a valid regular expression: ${(err as Error).message}`,
-          params: { fix: "escape special characters such as ( [ . with a backslash" },
-        });
-      }
-  })
+  .check(rule(logPatternRule))
   .describe(
     `a regular expression matched against each log line, in linear time (JavaScript syntax without backreferences or lookaround; at most ${PATTERN_MAX_CHARS} characters)`,
   );

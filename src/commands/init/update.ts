@@ -4,8 +4,8 @@
 
 import { CASES_BY_SUITE, SUITES } from "../../cases/index.js";
 import { applyInsertions, type Insertion, insertionOf } from "../../inventory/json-layout.js";
-import { parseInventory } from "../../inventory/load.js";
 import { type PinWanted, planPins } from "../../inventory/pins.js";
+import { parseInventory } from "../../inventory/validate.js";
 import { jsonPath, locateJson } from "../../jsonpos.js";
 import { printable } from "../verify.js";
 import type { Draft } from "./draft.js";

@@ -14,7 +14,7 @@ import {
 } from "../../engine/provider.js";
 import { EngineError, redact } from "../../errors.js";
 import { type EnvironmentAccess, readImageIdPin, readSecret } from "../../inventory/environment.js";
-import { BOUNDS } from "../../inventory/schema.js";
+import { BOUNDS } from "../../inventory/rules.js";
 import type { SubjectReport } from "../../report/model.js";
 import { terminalSafe } from "../../report/text.js";
 import { type CaseContext, type Draft, EXCERPT_BYTES } from "./case.js";

@@ -3,7 +3,8 @@
 
 import { ownerLabels, SUBJECT_LABEL } from "../../engine/ownership.js";
 import type { LaunchSpec } from "../../engine/provider.js";
-import { parseMemory, type Subject } from "../../inventory/schema.js";
+import { parseMemory } from "../../inventory/rules.js";
+import type { Subject } from "../../inventory/schema.js";
 import { type ImageConfig, type RuntimeConfig, runtimeConfig } from "./image-config.js";
 import { numericIds } from "./user.js";
 

@@ -7,8 +7,9 @@
 import { sleep } from "../../engine/deadline.js";
 import type { ImageHealthcheck } from "../../engine/provider.js";
 import { EngineError } from "../../errors.js";
+import { readinessOf } from "../../inventory/reading.js";
+import { BOUNDS } from "../../inventory/rules.js";
 import type { Subject } from "../../inventory/schema.js";
-import { BOUNDS, readinessOf } from "../../inventory/schema.js";
 import type { CaseContext } from "./case.js";
 
 /** A shell saying the command does not exist (dash, busybox sh, bash): running it again cannot help. */

@@ -7,7 +7,8 @@
 import { READINESS_TYPES, readinessKind } from "../../checks/registry.js";
 import { type ContainerView, publishedText } from "../../engine/provider.js";
 import { EngineError } from "../../errors.js";
-import { type Readiness, readinessOf } from "../../inventory/schema.js";
+import { readinessOf } from "../../inventory/reading.js";
+import type { Readiness } from "../../inventory/schema.js";
 import { type CaseContext, type Draft, netnsTarget } from "./case.js";
 import {
   describeExit,

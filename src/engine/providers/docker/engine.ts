@@ -4,6 +4,7 @@
 // differently is its dialect (./dialect.ts), chosen by the engine's identity (./identity.ts).
 import { randomBytes } from "node:crypto";
 import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
+import type Modem from "docker-modem";
 import Docker from "dockerode";
 import { EngineError } from "../../../errors.js";
 import {
@@ -45,6 +46,7 @@ import { ExitEvents } from "./events.js";
 import { type EngineIdentity, identityFromPing, identityFromVersion } from "./identity.js";
 import { LogTail } from "./log-tail.js";
 import { hostOomKills, noticeWindowMs, oomEventLogged, unconfirmedKill } from "./oom.js";
+import { dialPing, networkApiOf, type SentPing } from "./ping.js";
 import { containerFilters, imageFilters, matchesExactly } from "./query.js";
 import { runLine } from "./run-line.js";
 import { isStorageRace, readThroughRace } from "./storage-race.js";
@@ -116,14 +118,14 @@ export class DockerEngine implements Engine {
     private readonly expectKind?: EngineFacts["kind"],
     /** The dialects this transport may meet; Docker's own is the fallback. */
     private readonly dialects: readonly DockerDialect[] = [dockerDialect],
+    /** A ping sent on this engine's transport before it was loaded (./deferred.ts): its first ping. */
+    private firstPing?: SentPing,
   ) {
     this.docker = docker ?? new Docker();
   }
 
   networkApi(): { host: string; port: number } | undefined {
-    const m = this.docker.modem as { socketPath?: unknown; host?: unknown; port?: unknown };
-    if (m.socketPath || typeof m.host !== "string" || !m.host) return undefined;
-    return { host: m.host, port: Number(m.port) || 2375 };
+    return networkApiOf(this.docker.modem);
   }
 
   /**
@@ -139,11 +141,14 @@ export class DockerEngine implements Engine {
     outer?: AbortSignal,
     sample = timeoutMs === undefined,
     kind: CallKind = "short",
+    /** When it was sent: now, or earlier for a ping sent before this engine was loaded. */
+    sent = Date.now(),
+    /** When it was answered, when that was before it settled here (such a ping, adopted late). */
+    answeredAt?: () => number | undefined,
   ): Promise<T> {
     // The deadline is read again when it falls due, and may only grow: other calls answered
     // meanwhile may show the engine slower than when this one was sent (the first of sixteen
     // starts knows no start's cost yet), never faster.
-    const sent = Date.now();
     const allowance = () => this.load.deadlineMs(timeoutMs ?? this.callTimeoutMs, kind);
     const first = sent + allowance();
     const end = () => Math.max(first, sent + allowance());
@@ -159,6 +164,8 @@ export class DockerEngine implements Engine {
           }),
         sample,
         kind,
+        sent,
+        answeredAt,
       ),
     );
   }
@@ -215,30 +222,37 @@ export class DockerEngine implements Engine {
       );
   }
 
-  /** GET /_ping: the engine answers, and its headers say which engine it is. */
+  /**
+   * GET /_ping: the engine answers, and its headers say which engine it is. The first may have
+   * been sent before this engine was loaded (`firstPing`): it is adopted as this call's first
+   * attempt (a refused one is sent again, as any), its deadline counted from its sending and the
+   * engine's pace from its sending to its answer, as if this engine had sent it.
+   */
   private pingHeaders(timeoutMs = this.callTimeoutMs): Promise<IncomingHttpHeaders> {
+    let early = this.firstPing;
+    this.firstPing = undefined;
+    const sentAt = early?.sentAt;
+    let answeredAt: number | undefined;
     return this.call(
       "ping",
-      (abortSignal) =>
-        new Promise<IncomingHttpHeaders>((resolve, reject) =>
-          this.docker.modem.dial(
-            {
-              path: "/_ping",
-              method: "GET",
-              isStream: true,
-              abortSignal,
-              statusCodes: { 200: true, 500: "server error" },
-            } as Parameters<Docker["modem"]["dial"]>[0],
-            (err, res) => {
-              if (err || !res) return reject(err ?? new Error("no answer"));
-              (res as IncomingMessage).resume(); // the body is "OK"
-              resolve((res as IncomingMessage).headers);
-            },
-          ),
-        ),
+      (abortSignal) => {
+        const sent = early;
+        early = undefined;
+        answeredAt = undefined;
+        if (!sent) return dialPing(this.docker.modem, abortSignal);
+        if (abortSignal.aborted) sent.abort(abortSignal.reason);
+        else abortSignal.addEventListener("abort", () => sent.abort(abortSignal.reason), { once: true });
+        const answered = () => {
+          answeredAt = sent.answeredAt;
+        };
+        return sent.headers.finally(answered);
+      },
       timeoutMs,
       undefined,
       true, // the first round trip: how fast this engine answers, before any other call has
+      "short",
+      sentAt,
+      () => answeredAt,
     );
   }
 
@@ -1310,4 +1324,19 @@ function toEngineError(what: string, err: unknown): EngineError {
   }
   const detail = e?.json?.message ?? e?.message ?? String(err);
   return new EngineError(`${what}: ${detail}`, "engine", e?.statusCode);
+}
+
+/**
+ * The engine over a transport made apart (./index.ts: the run's first ping may already be in
+ * flight on it), as dockerode would have made it.
+ */
+export function dockerEngineOver(
+  modem: Modem,
+  expect: EngineFacts["kind"] | undefined,
+  dialects: readonly DockerDialect[],
+  firstPing?: SentPing,
+): DockerEngine {
+  // dockerode takes a transport made apart as its own (lib/docker.js); its types do not say so.
+  const docker = new Docker({ modem } as unknown as Docker.DockerOptions);
+  return new DockerEngine(docker, undefined, expect, dialects, firstPing);
 }

@@ -1,8 +1,9 @@
-// Docker: the Docker Engine API transport over an endpoint (unix socket or tcp).
-import Docker from "dockerode";
+// Docker: the Docker Engine API transport over an endpoint (unix socket or tcp). The engine is
+// loaded while it answers a run's first call (./deferred.ts): only the transport is made here.
+import Modem from "docker-modem";
 import type { Endpoint, EndpointSearch, Engine } from "../../provider.js";
+import { DeferredEngine } from "./deferred.js";
 import type { DockerDialect } from "./dialect.js";
-import { DockerEngine } from "./engine.js";
 
 const DOCKER_SOCKET = "/var/run/docker.sock";
 
@@ -23,17 +24,23 @@ export function dockerApiEngine(
   expect: string | undefined,
   dialects: readonly DockerDialect[],
 ): Engine {
-  return new DockerEngine(client(endpoint), undefined, expect, dialects);
+  const modem = transport(endpoint);
+  return new DeferredEngine(modem, async (firstPing) =>
+    (await import("./engine.js")).dockerEngineOver(modem, expect, dialects, firstPing),
+  );
 }
 
-/** DOCKER_HOST (with its TLS settings) is dockerode's own business; other endpoints are explicit. */
-function client(e: Endpoint): Docker {
+/**
+ * DOCKER_HOST (with its TLS settings) is docker-modem's own business, as dockerode leaves it;
+ * other endpoints are explicit.
+ */
+function transport(e: Endpoint): Modem {
   return e.from === "DOCKER_HOST" && e.host === process.env.DOCKER_HOST?.trim()
-    ? new Docker()
-    : new Docker(dockerodeOptions(e.host));
+    ? new Modem()
+    : new Modem(modemOptions(e.host));
 }
 
-function dockerodeOptions(host: string): Docker.DockerOptions {
+function modemOptions(host: string): Modem.ConstructorOptions {
   if (host.startsWith("unix://")) return { socketPath: host.slice("unix://".length) };
   if (host.startsWith("/")) return { socketPath: host };
   const url = new URL(host.replace(/^tcp:/, "http:"));

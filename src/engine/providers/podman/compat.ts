@@ -1,8 +1,8 @@
 // What Podman's Docker-compatible API needs said differently, and how to fix what it does not apply.
-import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { sha256Hex } from "../../../crypto.js";
 import type { HardenedSetting } from "../../provider.js";
 import type { EngineRequest } from "../docker/dialect.js";
 import type { ContainerInspect, CreateOptions } from "../docker/translate.js";
@@ -40,7 +40,7 @@ function seccompAsFile(opt: string): string {
   if (!m) return opt;
   const dir = SECCOMP_DIR;
   mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, `${createHash("sha256").update(m[1]!).digest("hex").slice(0, 32)}.json`);
+  const file = path.join(dir, `${sha256Hex(m[1]!).slice(0, 32)}.json`);
   writeFileSync(file, m[1]!, { mode: 0o644 });
   return `seccomp=${file}`;
 }
