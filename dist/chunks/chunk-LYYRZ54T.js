@@ -1,5 +1,3 @@
-import { createRequire as __daCreateRequire } from 'node:module';
-const require = __daCreateRequire(import.meta.url);
 import{a as r}from"./chunk-EN66KAXS.js";var i=r((n=!1)=>({info:r(e=>{n||process.stderr.write(`${e}
 `)},"info"),warn:r(e=>process.stderr.write(`warning: ${e}
 `),"warn"),error:r(e=>process.stderr.write(`error: ${e}

@@ -1,3 +1,1 @@
-import { createRequire as __daCreateRequire } from 'node:module';
-const require = __daCreateRequire(import.meta.url);
 import{d as c}from"./chunk-ZEFPD4N4.js";import{a as i}from"./chunk-EN66KAXS.js";function u(t,e,r,o){let n=t.head.sha,m=o?{sha:e,movedTo:o}:{sha:e},d=n===e?[]:[{kind:"head-mismatch",message:n===void 0?`the report bundle names no head commit, so nothing shows it tested ${e} (the commit ${r} names)`:`the report bundle claims it tested ${h(n)}, but ${r} names ${e}: the run did not test that commit (check the workflow's checkout ref)`}],s={...t,head:m,errors:[...t.errors,...d]};return{...s,verdict:c(s)}}i(u,"pinVerifiedHead");function h(t){return/^[0-9a-f]{7,64}$/i.test(t)?`commit ${t.slice(0,40)}`:"another commit"}i(h,"describeClaim");export{u as a};

@@ -1,3 +1,1 @@
-import { createRequire as __daCreateRequire } from 'node:module';
-const require = __daCreateRequire(import.meta.url);
 var n="acceptance/inventory.json";export{n as a};

@@ -1,3 +1,1 @@
-import { createRequire as __daCreateRequire } from 'node:module';
-const require = __daCreateRequire(import.meta.url);
 import{h as s}from"./chunk-SRQQEWPT.js";import{a as n}from"./chunk-EN66KAXS.js";var o={read:!0};function a(e,t){if(!e.read)return{refused:e.why};if(!u(t))return{unset:!0};let r=process.env[t];return s(r),{value:r}}n(a,"readSecret");function u(e){return process.env[e]!==void 0}n(u,"secretIsSet");function c(e,t){if(!e.read)return{refused:e.why};let r=process.env[t]?.trim();return r?/^sha256:[0-9a-f]{64}$/.test(r)?{value:r}:{invalid:!0}:{unset:!0}}n(c,"readImageIdPin");export{o as a,a as b,u as c,c as d};

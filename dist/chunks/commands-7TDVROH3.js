@@ -1,3 +1,1 @@
-import { createRequire as __daCreateRequire } from 'node:module';
-const require = __daCreateRequire(import.meta.url);
 import{a}from"./chunk-NCJ4BZAX.js";import"./chunk-EN66KAXS.js";export{a as CLI_COMMANDS};

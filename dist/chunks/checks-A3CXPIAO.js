@@ -1,3 +1,0 @@
-import { createRequire as __daCreateRequire } from 'node:module';
-const require = __daCreateRequire(import.meta.url);
-import{a,b,c,d,e,f,g,h,i}from"./chunk-NTMAK7SG.js";import"./chunk-MC3HQ53F.js";import"./chunk-L54U3PCH.js";import"./chunk-V37N4IIH.js";import"./chunk-CO2WD4WA.js";import"./chunk-EAYIDXJG.js";import"./chunk-ZEFPD4N4.js";import"./chunk-H6NWNMJF.js";import"./chunk-YZT5FSJ5.js";import"./chunk-M3XZLUSX.js";import"./chunk-EN66KAXS.js";export{a as ANNOTATIONS_PER_REQUEST,d as commentIdOf,h as completeCheckRun,i as completeLeftInProgress,f as createInProgressCheckRun,b as externalIdFor,e as listCheckRuns,g as planAnnotations,c as withCommentId};

@@ -1,3 +1,0 @@
-import { createRequire as __daCreateRequire } from 'node:module';
-const require = __daCreateRequire(import.meta.url);
-import{a,b,c,d,e,f,g,h,i}from"./chunk-B2BCNE6E.js";import"./chunk-VSWV64BZ.js";import"./chunk-7GRHZBVH.js";import"./chunk-T6HFIJAQ.js";import"./chunk-4EWHVJ7O.js";import"./chunk-ZEFPD4N4.js";import"./chunk-PZA4RAY2.js";import"./chunk-KQ5LDEAY.js";import"./chunk-ZM6MJ4KH.js";import"./chunk-RZSWIZ5Q.js";import"./chunk-LYYRZ54T.js";import"./chunk-SRQQEWPT.js";import"./chunk-EN66KAXS.js";export{a as ANNOTATIONS_PER_REQUEST,d as commentIdOf,h as completeCheckRun,i as completeLeftInProgress,f as createInProgressCheckRun,b as externalIdFor,e as listCheckRuns,g as planAnnotations,c as withCommentId};

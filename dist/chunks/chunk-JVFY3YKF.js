@@ -1,5 +1,0 @@
-import { createRequire as __daCreateRequire } from 'node:module';
-const require = __daCreateRequire(import.meta.url);
-import{c as s}from"./chunk-T6HFIJAQ.js";import{a as r}from"./chunk-EN66KAXS.js";async function a(e,n){if(n==="json")return`${JSON.stringify(e,null,2)}
-`;if(n==="markdown"){let{renderMarkdown:t}=await import("./markdown-WXNESAHR.js");return t(e,{target:"file"})}return s(e)}r(a,"renderReport");function p(e){return e.verdict==="error"?3:e.verdict==="fail"?1:0}r(p,"exitCodeFor");function f(e=9e3){let n=new AbortController,t,o=r(i=>{t||(t=i,process.stderr.write(`docker-acceptance: ${i} received, cleaning up what this run owns\u2026
-`),n.abort(i),setTimeout(()=>process.exit(c(i)),e).unref())},"handler");return process.on("SIGINT",o),process.on("SIGTERM",o),{signal:n.signal,received:r(()=>t,"received"),dispose:r(()=>{process.off("SIGINT",o),process.off("SIGTERM",o)},"dispose")}}r(f,"abortOnSignals");function c(e){return e==="SIGINT"?130:143}r(c,"signalExitCode");export{a,p as b,f as c,c as d};

@@ -1,0 +1,1 @@
+import{a as t}from"./chunk-EN66KAXS.js";function i(n,e){return`da:${n.GITHUB_RUN_ID??"local"}.${n.GITHUB_RUN_ATTEMPT??"1"}:${e}`}t(i,"externalIdFor");function o(n,e,r){if(n.readOnly)return{notices:[]};if(!e&&!r)return{notices:["No GitHub token: no check run is created."]}}t(o,"checkRunSkipped");export{i as a,o as b};

@@ -1,3 +1,0 @@
-import { createRequire as __daCreateRequire } from 'node:module';
-const require = __daCreateRequire(import.meta.url);
-import{b as p}from"./chunk-FHVW4DKT.js";import{a as t}from"./chunk-CRHGBAAZ.js";import{f as d,h as o}from"./chunk-OFNZ7TGV.js";import{e as c,g as m}from"./chunk-M3XZLUSX.js";import{a as n}from"./chunk-EN66KAXS.js";async function l(r,f,e){let i=m(r.message??String(r));if(d(`docker-acceptance: ${i} (exit code ${c(r)})`),e&&!e.handedOver){e.started.error&&o(t(e.started.error.message));let s=await e.abandon?.(i);s&&o(t(s))}let a=f.received();a&&(process.exitCode=p(a))}n(l,"failStep");export{l as a};

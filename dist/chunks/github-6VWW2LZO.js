@@ -1,3 +1,0 @@
-import { createRequire as __daCreateRequire } from 'node:module';
-const require = __daCreateRequire(import.meta.url);
-import{a,b,c,d,e,f,g,h,i,j,k,l,m}from"./chunk-VSWV64BZ.js";import"./chunk-7GRHZBVH.js";import"./chunk-T6HFIJAQ.js";import"./chunk-4EWHVJ7O.js";import"./chunk-ZEFPD4N4.js";import"./chunk-PZA4RAY2.js";import"./chunk-KQ5LDEAY.js";import"./chunk-ZM6MJ4KH.js";import"./chunk-EN66KAXS.js";export{a as MAX_ANNOTATIONS,m as buildAnnotations,j as checkTitle,i as conclusionFor,l as contentDigest,k as describeDropped,c as renderAbandonedCheckRun,b as renderCheckRun,d as renderCommentBody,e as renderIssueBody,g as renderIssueClosing,f as renderIssueTitle,h as renderJobSummary};

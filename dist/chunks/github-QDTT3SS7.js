@@ -1,3 +1,0 @@
-import { createRequire as __daCreateRequire } from 'node:module';
-const require = __daCreateRequire(import.meta.url);
-import{a,b,c,d,e,f,g,h,i,j,k,l,m}from"./chunk-MC3HQ53F.js";import"./chunk-L54U3PCH.js";import"./chunk-V37N4IIH.js";import"./chunk-CO2WD4WA.js";import"./chunk-EAYIDXJG.js";import"./chunk-ZEFPD4N4.js";import"./chunk-EN66KAXS.js";export{a as MAX_ANNOTATIONS,m as buildAnnotations,j as checkTitle,i as conclusionFor,l as contentDigest,k as describeDropped,c as renderAbandonedCheckRun,b as renderCheckRun,d as renderCommentBody,e as renderIssueBody,g as renderIssueClosing,f as renderIssueTitle,h as renderJobSummary};

@@ -1,3 +1,0 @@
-import { createRequire as __daCreateRequire } from 'node:module';
-const require = __daCreateRequire(import.meta.url);
-import{a,b,c,d,e}from"./chunk-2VZP3YPR.js";import"./chunk-LOKELNGS.js";import"./chunk-AKLPWQPQ.js";import"./chunk-OEJCORYR.js";import"./chunk-ABYR5LDY.js";import"./chunk-XZBBPR7S.js";import"./chunk-LAWQR5M4.js";import"./chunk-T5GEZOCE.js";import"./chunk-RUW6YOPC.js";import"./chunk-T6HFIJAQ.js";import"./chunk-4EWHVJ7O.js";import"./chunk-ZEFPD4N4.js";import"./chunk-PZA4RAY2.js";import"./chunk-KQ5LDEAY.js";import"./chunk-ZM6MJ4KH.js";import"./chunk-SRQQEWPT.js";import"./chunk-EN66KAXS.js";export{c as inventoryCheck,e as printable,d as renderVerification,a as verify,b as verifyBundleAgainst};
