@@ -161,7 +161,7 @@ export { selectSubjects } from "./src/plan.ts";
 export { needsUserLookup, planLaunch } from "./src/suites/lifecycle/create.ts";
 export { imageCheckToHold } from "./src/suites/lifecycle/image-healthcheck.ts";
 export { ownershipMatters, resolveUser } from "./src/suites/lifecycle/user.ts";
-export { readinessOf } from "./src/inventory/schema.ts";
+export { readinessOf } from "./src/inventory/reading.ts";
 export { contextTar, readBuildContext } from "./src/engine/context.ts";
 export { DockerEngine } from "./src/engine/providers/docker/engine.ts";
 export { createBody } from "./src/engine/providers/docker/translate.ts";

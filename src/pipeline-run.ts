@@ -316,8 +316,8 @@ function repoRelative(workspace: string, file: string): string | undefined {
 function withSeverity(o: Observer, severity: (id: CaseId) => "fail" | "warn"): Observer {
   return {
     suite: o.suite,
-    observe: async (id, inspect) =>
-      (await o.observe(id, inspect)).map((r) => ({ ...r, severity: severity(r.id as CaseId) })),
+    observe: async (id, inspect, settling) =>
+      (await o.observe(id, inspect, settling)).map((r) => ({ ...r, severity: severity(r.id as CaseId) })),
   };
 }
 

@@ -4,15 +4,18 @@
 // subject freezes, and runs only when the frozen inspect calls for that very launch (a stale one is
 // removed unstarted). Verdicts are the same either way; nothing of the run is left.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cleanupOwned } from "../../src/engine/cleanup.js";
+import { cleanupOwned, listOwned } from "../../src/engine/cleanup.js";
 import { newRunId } from "../../src/engine/ownership.js";
 import type { ContainerView, ProbeSpec } from "../../src/engine/provider.js";
 import { DockerEngine } from "../../src/engine/providers/docker/engine.js";
+import { silentLogger } from "../../src/log.js";
+import { runPipeline } from "../../src/pipeline.js";
 import type { CaseResult } from "../../src/report/model.js";
 import { hostProcesses } from "../../src/suites/containment/host-procs.js";
 import { measureHostNamespaces, runContainment } from "../../src/suites/containment/index.js";
 import { specFor } from "../engine/contract.js";
 import { BASE_IMAGE, cleanupProblems, DIALECTS, hasEngine, PROBE_IMAGE } from "../helpers/engine.js";
+import { fixtureSubject, REPO_ROOT, writeInventory } from "../helpers/inventory.js";
 
 /** The engine as it is, counting the probes it creates: each with the user it runs as. */
 class CountingEngine extends DockerEngine {
@@ -102,4 +105,45 @@ describe.skipIf(!hasEngine)("the subject probe's credentials and its creation ah
     expect(statuses(results)).toEqual(statuses((await contain(numeric)).results));
     expect(await probesLeft()).toBe(0);
   });
+
+  it("a probe whose removal is slow holds no phase: the subject's stop runs beside it, its cleanup waits for it", async () => {
+    // Each subject probe's removal (a probe joined to the subject's network) takes 3 s more than
+    // the engine's own: a phase that waited for it would take that long.
+    const slow = new SlowProbeRemovals(3000);
+    const report = await runPipeline({
+      workspace: REPO_ROOT,
+      inventoryPath: writeInventory([fixtureSubject("hardened")]),
+      probeImage: PROBE_IMAGE,
+      log: silentLogger,
+      signal: new AbortController().signal,
+      engine: slow,
+    });
+    const phase = (name: string) => report.subjects[0]!.phases.find((p) => p.name === name)!;
+    expect(phase("containment").durationMs).toBeLessThan(2500);
+    expect(phase("stop").durationMs).toBeLessThan(2500);
+    // The cleanup is what waits: it never removes the subject while a probe that joined it stands.
+    expect(slow.removedProbes.length).toBeGreaterThan(0);
+    const cleanupAt = Date.parse(report.startedAt) + phase("cleanup").startMs;
+    expect(Math.max(...slow.removedProbes)).toBeLessThanOrEqual(cleanupAt + phase("cleanup").durationMs);
+    expect(report.cases.find((c) => c.id === "lifecycle.cleanup")?.status).toBe("pass");
+    const left = await listOwned(engine, { owner: report.runId });
+    expect([...left.containers, ...left.images]).toEqual([]);
+  }, 120_000);
 });
+
+/** The engine as it is, but each subject probe's removal ends `ms` later: when (epoch ms) each did. */
+class SlowProbeRemovals extends DockerEngine {
+  readonly removedProbes: number[] = [];
+  constructor(private readonly ms: number) {
+    super(undefined, undefined, undefined, DIALECTS);
+  }
+  override async removeContainer(containerId: string): Promise<void> {
+    const view = await this.inspect(containerId).catch(() => undefined);
+    const probe =
+      view?.labels["org.docker-acceptance.role"] === "probe" && view.modes.net.startsWith("container:");
+    await super.removeContainer(containerId);
+    if (!probe) return;
+    await new Promise((resolve) => setTimeout(resolve, this.ms));
+    this.removedProbes.push(Date.now());
+  }
+}
