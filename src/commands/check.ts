@@ -183,7 +183,6 @@ export async function checkContainers(opts: CheckOptions): Promise<Report> {
   const owner = opts.owner ?? newRunId();
   const started = Date.now();
   const subjects = await resolveContainers(engine, opts.selection, owner);
-  const subjectIds = subjects.map((s) => s.id);
   // Labels on a container override the command line's allowances for that container only.
   const defaults: Allowances = {
     writableRoots: opts.writableRoots,
@@ -193,16 +192,7 @@ export async function checkContainers(opts: CheckOptions): Promise<Report> {
   };
   const allowances = await allowancesOf(engine, subjects, defaults, opts.signal);
   await engine.ensureImage(opts.probeImage, undefined, opts.signal);
-  // One listing of the engine's containers for every subject's shared-namespace question, taken
-  // before any probe starts: Podman's listing waits on each container's lock, and 35 probes being
-  // created beside the subjects held it past the call's timeout.
-  const others = listOtherContainers(engine, owner, opts.signal);
-  await others.catch(() => undefined); // judged per subject (ERROR with the reason), never unhandled
-  const host = measureHostNamespaces(engine, owner, opts.probeImage, opts.signal);
-  host.catch(() => undefined); // judged per subject (SKIP with the reason), never unhandled
-  // One census of every subject's processes instead of one "ids" probe each, taken when the first
-  // subject whose launch settings leave its credentials open asks for it (none may).
-  const census = once(() => takeCensus(engine, owner, opts.probeImage, subjectIds, opts.signal));
+  const shared = await measureOnce(engine, owner, opts, subjects);
   const errors: Report["errors"] = [];
   const targets = subjects.map((s) => ({
     containerId: s.id,
@@ -211,7 +201,7 @@ export async function checkContainers(opts: CheckOptions): Promise<Report> {
   }));
   const ok = await collectAll(
     targets,
-    { engine, owner, probeImage: opts.probeImage, host, census, others, signal: opts.signal },
+    { engine, owner, probeImage: opts.probeImage, ...shared, signal: opts.signal },
     errors,
   );
   // Graded together: namespaces shared between two of the graded containers are measured.
@@ -224,15 +214,7 @@ export async function checkContainers(opts: CheckOptions): Promise<Report> {
   await engine.settle();
   const cleanup = await cleanupOwned(engine, { owner }, { trigger: "check" });
   const cases = perSubject.flat();
-  // No inventory excuses a case here: one that could not be measured makes the verdict an error,
-  // never a green warning (a check that measured nothing must not pass).
-  const unmeasured = cases.filter((c) => c.status === "skip");
-  if (unmeasured.length > 0) {
-    errors.push({
-      kind: "not-measured",
-      message: `${unmeasured.length} case(s) could not be measured: ${[...new Set(unmeasured.map((c) => `${c.subject} ${c.id}`))].slice(0, 10).join(", ")}`,
-    });
-  }
+  errors.push(...notMeasured(cases));
   return assembleReport({
     runId: owner,
     startedMs: started,
@@ -242,6 +224,41 @@ export async function checkContainers(opts: CheckOptions): Promise<Report> {
     inventory: null,
     errors,
   });
+}
+
+/**
+ * What is measured once for every subject: the engine's other containers, the host's namespaces,
+ * and (on first asking) one census of every subject's processes. Each is judged per subject, so
+ * a failure is never left unhandled here.
+ */
+async function measureOnce(engine: Engine, owner: string, opts: CheckOptions, subjects: readonly Resolved[]) {
+  const subjectIds = subjects.map((s) => s.id);
+  // One listing of the engine's containers for every subject's shared-namespace question, taken
+  // before any probe starts: Podman's listing waits on each container's lock, and 35 probes being
+  // created beside the subjects held it past the call's timeout.
+  const others = listOtherContainers(engine, owner, opts.signal);
+  await others.catch(() => undefined); // judged per subject (ERROR with the reason), never unhandled
+  const host = measureHostNamespaces(engine, owner, opts.probeImage, opts.signal);
+  host.catch(() => undefined); // judged per subject (SKIP with the reason), never unhandled
+  // One census of every subject's processes instead of one "ids" probe each, taken when the first
+  // subject whose launch settings leave its credentials open asks for it (none may).
+  const census = once(() => takeCensus(engine, owner, opts.probeImage, subjectIds, opts.signal));
+  return { host, census, others };
+}
+
+/**
+ * No inventory excuses a case here: one that could not be measured makes the verdict an error,
+ * never a green warning (a check that measured nothing must not pass).
+ */
+function notMeasured(cases: Report["cases"]): Report["errors"] {
+  const unmeasured = cases.filter((c) => c.status === "skip");
+  if (unmeasured.length === 0) return [];
+  return [
+    {
+      kind: "not-measured",
+      message: `${unmeasured.length} case(s) could not be measured: ${[...new Set(unmeasured.map((c) => `${c.subject} ${c.id}`))].slice(0, 10).join(", ")}`,
+    },
+  ];
 }
 
 /**
