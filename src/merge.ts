@@ -17,7 +17,7 @@ import { shardSubjects } from "./plan.js";
 import { verifyBundle } from "./report/bundle.js";
 import { assembleReport, type CleanupEvidence, type Report } from "./report/model.js";
 
-export interface MergeOptions {
+interface MergeOptions {
   /**
    * The inventory the shards ran against. With it, every shard's recorded digest must equal this
    * file's, each shard must hold exactly the subjects the plan assigns it, and completeness is

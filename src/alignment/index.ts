@@ -21,11 +21,10 @@ import { fsTree, type TreeReader } from "./tree.js";
 
 export type { AlignmentConfig } from "./config.js";
 export { DEFAULT_CONFIG_PATH, loadAlignmentConfig, parseAlignmentConfig } from "./config.js";
-export type { AddedLine, DiffFile, FileStatus } from "./diff.js";
-export { parsePatch, parseUnifiedDiff } from "./diff.js";
+export type { DiffFile } from "./diff.js";
 export { defaultBase, gitDiffFiles, gitTopLevel } from "./git.js";
-export { fetchPullRequestFiles, type GitHubRequester, type PullRequestFiles } from "./github.js";
-export { type PullRequestMeta, pullRequestMetaFromEvent } from "./pull.js";
+export { fetchPullRequestFiles } from "./github.js";
+export type { PullRequestMeta } from "./pull.js";
 export { type Analysis, type AnalysisContext, analyseFiles, summarise } from "./rules.js";
 
 /** Said when only the change itself could be read (no base commit in the checkout). */
@@ -39,7 +38,7 @@ export type AlignmentSource =
   | { kind: "git"; base: string; head?: string }
   | { kind: "files"; files: DiffFile[]; notes?: string[]; label?: string };
 
-export interface RunAlignmentOptions {
+interface RunAlignmentOptions {
   /** The repository root. */
   workspace: string;
   /** Relative to the workspace, or absolute. Default acceptance/alignment.yml. */

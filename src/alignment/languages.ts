@@ -20,14 +20,14 @@ export const CODE = 0;
 export const COMMENT = 1;
 export const STRING = 2;
 /** A string's quotes (and prefix, `f"`): a code match may start there (`"sh", "-c"`); strings rules do not see them. */
-export const DELIMITER = 3;
+const DELIMITER = 3;
 /**
  * Both code and a string: a YAML value (quoted, plain or block scalar) is configuration
  * (`network_mode: "host"` is `network_mode: host`, a workflow's `run: |` script is what runs), and
  * so are the arguments of a Dockerfile's exec-form `CMD ["sh", "-c", "..."]`.
  */
 export const VALUE = 4;
-export type CharClass = typeof CODE | typeof COMMENT | typeof STRING | typeof DELIMITER | typeof VALUE;
+type CharClass = typeof CODE | typeof COMMENT | typeof STRING | typeof DELIMITER | typeof VALUE;
 
 const BY_EXTENSION: Record<string, Language> = {
   ".py": "python",

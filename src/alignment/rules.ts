@@ -38,7 +38,7 @@ export interface AnalysisContext {
   pull?: PullRequestMeta;
 }
 
-export interface OpenRfcContext {
+interface OpenRfcContext {
   number: string;
   title: string;
   status: string;
@@ -46,7 +46,7 @@ export interface OpenRfcContext {
   paths: string[];
 }
 
-export interface CleanCheck {
+interface CleanCheck {
   kind: string;
   id: string;
   title: string;
@@ -78,7 +78,7 @@ const JS = new Set([".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts"
 const PY = new Set([".py", ".pyi", ".pyw"]);
 
 /** Built-in leftover-debugging checks: code only (never a string or comment), by language. */
-export const DEBUG_CHECKS = [
+const DEBUG_CHECKS = [
   {
     id: "debug.console-log",
     label: "console.log",
@@ -307,7 +307,7 @@ function coChangeFindings(files: readonly DiffFile[], config: AlignmentConfig, o
 const PLACEHOLDER = /\{(?:dir|stem)\}/;
 
 /** `{dir}` -> the file's folder, `{stem}` -> its name without the extension, glob characters escaped. */
-export function fillPlaceholders(glob: string, path: string): string {
+function fillPlaceholders(glob: string, path: string): string {
   const slash = path.lastIndexOf("/");
   const name = path.slice(slash + 1);
   const dot = name.lastIndexOf(".");

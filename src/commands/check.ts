@@ -27,7 +27,7 @@ import {
 import { type Allowances, allowancesFor, checkModeCases, launchLabels } from "./check-stack.js";
 import { abortOnSignals, exitCodeFor, renderReport, signalExitCode } from "./common.js";
 
-export interface CheckSelection {
+interface CheckSelection {
   containers: string[];
   /** Which running containers the filters select (absent: no filter given). */
   query?: ContainerQuery;
@@ -36,7 +36,7 @@ export interface CheckSelection {
 }
 
 /** The filter forms check takes, as its messages list them. */
-export const FILTER_FORMS = "label=KEY, label=KEY=VALUE, name=TEXT (a part of the name) or id=PREFIX";
+const FILTER_FORMS = "label=KEY, label=KEY=VALUE, name=TEXT (a part of the name) or id=PREFIX";
 
 /**
  * The filters as the owned-objects query the engine lists by: `label=KEY` or `label=KEY=VALUE`
@@ -101,11 +101,7 @@ interface Resolved {
 }
 
 /** Named containers by inspect (a missing one is a usage error naming it), filters by listing. */
-export async function resolveContainers(
-  engine: Engine,
-  sel: CheckSelection,
-  owner: string,
-): Promise<Resolved[]> {
+async function resolveContainers(engine: Engine, sel: CheckSelection, owner: string): Promise<Resolved[]> {
   const found = new Map<string, Resolved>();
   for (const ref of sel.containers) {
     try {
@@ -133,7 +129,7 @@ export async function resolveContainers(
   return [...found.values()];
 }
 
-export interface CheckOptions {
+interface CheckOptions {
   selection: CheckSelection;
   writableRoots: string[];
   allowedCapabilities: string[];
@@ -310,7 +306,7 @@ function once<T>(make: () => Promise<T>): () => Promise<T> {
 }
 
 /** What `check` takes: its flags, parsed into the one request. */
-export type CheckRequest = RequestOf<
+type CheckRequest = RequestOf<
   | "containers"
   | "containerFilters"
   | "writableRoots"

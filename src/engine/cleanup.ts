@@ -14,7 +14,7 @@ import {
 import type { Engine, ImageQuery, ImageView, OwnedContainer, OwnedImage } from "./provider.js";
 
 /** Whose objects: a whole run, or one subject of it. */
-export interface CleanupScope {
+interface CleanupScope {
   owner: string;
   subject?: string;
   /**
@@ -33,12 +33,12 @@ export interface CleanupScope {
   knownContainers?: readonly string[];
 }
 
-export interface CleanupOptions {
+interface CleanupOptions {
   /** Remove the images this run built (default true); false retains them with that reason. */
   removeImages?: boolean;
 }
 
-export interface PlannedAction {
+interface PlannedAction {
   kind: "container" | "image";
   id: string;
   name?: string;
@@ -52,7 +52,7 @@ export interface PlannedAction {
   reason: string;
 }
 
-export interface Listing {
+interface Listing {
   containers: OwnedContainer[];
   images: OwnedImage[];
   /** Containers with the owner label that the owner did not name: another tool's, left alone. */
@@ -66,7 +66,7 @@ export interface Listing {
 }
 
 /** One spelling of an image ID: Podman gives parents as bare hex, images as `sha256:` + hex. */
-export function imageKey(id: string): string {
+function imageKey(id: string): string {
   return /^[0-9a-f]{64}$/.test(id) ? `sha256:${id}` : id;
 }
 

@@ -23,10 +23,10 @@ import { compileIgnorePattern, type IgnoreMatcher, MatchBudget, MatchBudgetSpent
  * request's, and all of it is read and sent to the engine. 100,000 files and 2 GiB cover a large
  * monorepo's service; past either the build is refused with the fix, before anything is sent.
  */
-export const CONTEXT_MAX_FILES = 100_000;
-export const CONTEXT_MAX_BYTES = 2 * 1024 ** 3;
+const CONTEXT_MAX_FILES = 100_000;
+const CONTEXT_MAX_BYTES = 2 * 1024 ** 3;
 /** Largest .dockerignore read (bytes): a real one is a few hundred. */
-export const DOCKERIGNORE_MAX_BYTES = 1024 * 1024;
+const DOCKERIGNORE_MAX_BYTES = 1024 * 1024;
 
 export interface BuildContext {
   root: string;
@@ -52,7 +52,7 @@ interface IgnoreRule {
 }
 
 /** The rules of a .dockerignore; a pattern Docker would refuse is a ConfigError naming its line. */
-export function parseDockerignore(text: string, file = ".dockerignore"): IgnoreRule[] {
+function parseDockerignore(text: string, file = ".dockerignore"): IgnoreRule[] {
   const rules: IgnoreRule[] = [];
   const problems: ConfigProblem[] = [];
   text.split(/\r?\n/).forEach((raw, i) => {
@@ -252,7 +252,7 @@ function realpathOrUndefined(p: string): string | undefined {
   }
 }
 
-export function isInside(root: string, candidate: string): boolean {
+function isInside(root: string, candidate: string): boolean {
   const rel = path.relative(root, candidate);
   return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
 }

@@ -12,12 +12,12 @@ import { errorEvidence, registerSecret } from "../errors.js";
 import { type Logger, silentLogger } from "../log.js";
 
 const ThrottledOctokit = Octokit.plugin(retry, throttling);
-export type OctokitClient = InstanceType<typeof ThrottledOctokit>;
+type OctokitClient = InstanceType<typeof ThrottledOctokit>;
 
 /** The permissions our calls need, spelled as a workflow's `permissions:` block spells them. */
-export type Permission = "pull-requests: write" | "checks: write" | "issues: write" | "pull-requests: read";
+type Permission = "pull-requests: write" | "checks: write" | "issues: write" | "pull-requests: read";
 
-export interface GitHubClientOptions {
+interface GitHubClientOptions {
   token: string;
   /** Defaults to GITHUB_API_URL, then https://api.github.com. */
   baseUrl?: string;

@@ -24,11 +24,11 @@
 // first answer was lost), not another run.
 import { call, type GitHubClient } from "./client.js";
 
-export type CommentMode = "always" | "on-failure" | "never";
+type CommentMode = "always" | "on-failure" | "never";
 /** `always` rewrites the comment each run; `on-change` leaves it alone when the report's content is the same. */
-export type CommentUpdate = "always" | "on-change";
+type CommentUpdate = "always" | "on-change";
 /** What a passing run does to an earlier failing comment: `update` it, `keep` it as it was, `hide` (minimize) or `delete` it. */
-export type CommentOnPass = "update" | "keep" | "hide" | "delete";
+type CommentOnPass = "update" | "keep" | "hide" | "delete";
 export const DEFAULT_COMMENT_AUTHOR = "github-actions[bot]";
 
 /** The hidden marker. The check name is reduced to safe characters so it cannot end the comment. */
@@ -41,7 +41,7 @@ export function stateMarker(state: CommentState): string {
   return `<!-- docker-acceptance:state:${state.verdict}:${state.digest} -->`;
 }
 
-export interface CommentState {
+interface CommentState {
   verdict: "pass" | "warn" | "fail" | "error";
   /** Hex digest of the report's content (see publish.ts contentDigest). */
   digest: string;
@@ -49,12 +49,12 @@ export interface CommentState {
 
 const STATE = /<!-- docker-acceptance:state:(pass|warn|fail|error):([0-9a-f]{8,64}) -->/;
 
-export function readState(body: string): CommentState | undefined {
+function readState(body: string): CommentState | undefined {
   const m = STATE.exec(body.split("\n", 1)[0] ?? "");
   return m ? { verdict: m[1] as CommentState["verdict"], digest: m[2]! } : undefined;
 }
 
-export interface StickyCommentOptions {
+interface StickyCommentOptions {
   owner: string;
   repo: string;
   issueNumber: number;
@@ -81,7 +81,7 @@ export interface StickyCommentOptions {
   state?: CommentState;
 }
 
-export interface StickyCommentResult {
+interface StickyCommentResult {
   id?: number;
   action: "created" | "updated" | "unchanged" | "kept" | "hidden" | "deleted" | "skipped";
   /** Comments of ours removed because another run made them concurrently. */

@@ -20,7 +20,7 @@ import { formatDuration } from "./text.js";
 
 export type MarkdownTarget = "comment" | "check-summary" | "check-text" | "job-summary" | "file";
 
-export interface MarkdownOptions {
+interface MarkdownOptions {
   target: MarkdownTarget;
   /** Shown in the headline; defaults to "docker-acceptance". */
   checkName?: string;

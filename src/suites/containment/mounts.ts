@@ -5,7 +5,7 @@ import path from "node:path";
 import { ENGINE_DATA_ROOTS, ENGINE_SOCKET } from "../../engine/host-paths.js";
 import type { InspectEvidence } from "./inspect.js";
 
-export interface MountEntry {
+interface MountEntry {
   mountPoint: string;
   /** The filesystem's major:minor (field 3): which host filesystem a bind comes from. */
   device: string;
@@ -17,7 +17,7 @@ export interface MountEntry {
   options: string[];
 }
 
-export type MountClass =
+type MountClass =
   | "rootfs"
   | "kernel"
   | "masking"
@@ -129,13 +129,13 @@ export function parseHostPathAllowance(spec: string): HostPathAllowance {
   return { path: normalHostPath(m[1]!), readOnly: m[2] !== "rw" };
 }
 
-export function normalHostPath(hostPath: string): string {
+function normalHostPath(hostPath: string): string {
   const n = path.posix.normalize(hostPath);
   return n.length > 1 ? n.replace(/\/+$/, "") : n;
 }
 
 /** The CIS container benchmark's (5.5) sensitive host directories, plus the home and boot trees. */
-export const SENSITIVE_HOST_PATHS = [
+const SENSITIVE_HOST_PATHS = [
   "/proc",
   "/sys",
   "/etc",
@@ -153,10 +153,10 @@ export const SENSITIVE_HOST_PATHS = [
  * disclose, bound read-write they let the subject change what the host runs. Allowed read-write
  * they are still a finding.
  */
-export const HOST_SYSTEM_DIRS = ["/usr", "/lib", "/lib32", "/lib64", "/bin", "/sbin"];
+const HOST_SYSTEM_DIRS = ["/usr", "/lib", "/lib32", "/lib64", "/bin", "/sbin"];
 
 /** Why writing host path `source` reaches what the host runs (it is, holds, or sits inside one). */
-export function hostSystemPath(source: string): string | undefined {
+function hostSystemPath(source: string): string | undefined {
   const src = normalHostPath(source);
   for (const r of HOST_SYSTEM_DIRS) {
     if (under(src, r)) return `inside the host's ${r}`;
@@ -182,7 +182,7 @@ export function sensitiveHostPath(source: string, dataRoot?: string): string | u
   return undefined;
 }
 
-export interface HostBind {
+interface HostBind {
   source: string;
   destination: string;
   rw: boolean;
@@ -273,7 +273,7 @@ const HOST_KERNEL_FS = new Set([
 ]);
 
 /** Devices whose mountinfo root is the host path (the engine's files for this container live there). */
-export function hostPathDevices(
+function hostPathDevices(
   mounts: readonly MountEntry[],
   inspect: Pick<InspectEvidence, "dataRoot" | "defaults">,
 ): Set<string> {

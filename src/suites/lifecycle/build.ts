@@ -27,7 +27,7 @@ import { BuildProgress, outputBlock } from "./progress.js";
 /** How many lines of a failing step's output the FAIL message's evidence keeps. */
 const FAILED_STEP_LINES = 20;
 
-export interface Built {
+interface Built {
   draft: Draft;
   /** The immutable image ID to create from, when the case passed. */
   imageId?: string;
