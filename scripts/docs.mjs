@@ -6,7 +6,8 @@
 // modules, the inventory's and the report's JSON Schemas (acceptance/*.schema.json, what
 // `docker-acceptance schema` prints) from their zod schemas; the README's inputs and outputs
 // tables are generated from action.yml, and its case tables from the registry of suites
-// (src/cases/index.ts), between marker comments. `npm run docs` rewrites them;
+// (src/cases/index.ts), between marker comments; docs/architecture.md's layer table and its
+// imports folder by folder from scripts/check-structure.mjs. `npm run docs` rewrites them;
 // `npm run docs:check` (CI) fails with exit 1 when a committed one differs.
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -424,6 +425,8 @@ const PUBLISHER_LIST = `${root}src/github/publishers/index.ts`;
 
 const GRADER_INDEX = `${root}src/suites/containment/graders/index.ts`;
 
+const ARCHITECTURE = `${root}docs/architecture.md`;
+
 /**
  * Each generated file: its path, what it is now, what it should be. The lists first: the
  * catalogue (and so the README's case tables) imports the case lists, the options the publishers'.
@@ -471,6 +474,9 @@ async function generated(check) {
     src,
   );
   files.push({ file: README, current: readmeNow, next: readme });
+  // Last, once the generated sources above are written: the imports folder by folder read them.
+  const { docsWithStructure } = await import("./check-structure.mjs");
+  put(ARCHITECTURE, docsWithStructure(readFileSync(ARCHITECTURE, "utf8"), root));
   return files;
 }
 
@@ -485,7 +491,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   }
   const stale = files.filter((f) => f.current !== f.next).map((f) => f.file.slice(root.length));
   const what =
-    "src/cases/<suite>/index.ts and src/cases/ids.ts = the case files, src/suites/containment/graders/index.ts = the grader files, src/github/publishers/index.ts = the publisher modules, acceptance/*.schema.json = the inventory and report schemas, src/inventory/precheck-plan.json = the inventory schema, action.yml inputs = the option table, action.yml outputs = the step outputs' declarations, README tables = action.yml, src/cases/index.ts and the CLI's commands";
+    "src/cases/<suite>/index.ts and src/cases/ids.ts = the case files, src/suites/containment/graders/index.ts = the grader files, src/github/publishers/index.ts = the publisher modules, acceptance/*.schema.json = the inventory and report schemas, src/inventory/precheck-plan.json = the inventory schema, action.yml inputs = the option table, action.yml outputs = the step outputs' declarations, README tables = action.yml, src/cases/index.ts and the CLI's commands, docs/architecture.md's layers and imports = LAYERS and src/'s imports";
   if (stale.length === 0) console.log(`generated files are in sync (${what})`);
   else if (check) {
     console.error(`out of date: ${stale.join(", ")} (${what}); run 'npm run docs' and commit`);

@@ -28,7 +28,7 @@ export interface ConfigProblem {
   line?: number;
 }
 
-export function formatProblem(file: string, problem: ConfigProblem): string {
+function formatProblem(file: string, problem: ConfigProblem): string {
   const at = problem.line ? `${file}:${problem.line}` : file;
   const where = problem.path ? `${at}: ${problem.path}` : at;
   return `${where}: ${problem.message}${problem.fix ? ` (fix: ${problem.fix})` : ""}`;

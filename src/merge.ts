@@ -11,12 +11,13 @@ import { mergeCleanup } from "./engine/cleanup.js";
 import { ConfigError, type ConfigProblem, UsageError } from "./errors.js";
 import { type JudgeAt, judgeAtBase } from "./inventory/base.js";
 import { loadInventory } from "./inventory/load.js";
+import type { Subject } from "./inventory/schema.js";
 import { checkCompleteness } from "./inventory/verify.js";
 import { shardSubjects } from "./plan.js";
 import { verifyBundle } from "./report/bundle.js";
 import { assembleReport, type CleanupEvidence, type Report } from "./report/model.js";
 
-export interface MergeOptions {
+interface MergeOptions {
   /**
    * The inventory the shards ran against. With it, every shard's recorded digest must equal this
    * file's, each shard must hold exactly the subjects the plan assigns it, and completeness is
@@ -244,42 +245,87 @@ async function mergedInventory(
     return null;
   }
   const invs = recorded.filter((r): r is NonNullable<typeof r> => r !== null);
-  const selectedSubjects = shards.flatMap(
+  const selected = mergedSelection(shards, invs, cases);
+  if (!opts.inventoryPath) return recordedTogether(invs, selected);
+  return judgedAgain(shards, cases, invs, selected, opts.inventoryPath, opts);
+}
+
+type RecordedInventory = NonNullable<Report["inventory"]>;
+
+/** The subjects the shards ran, and the suites selected. */
+function mergedSelection(shards: Shard[], invs: RecordedInventory[], cases: Report["cases"]) {
+  const subjects = shards.flatMap(
     (s) => s.report.inventory?.selected?.subjects ?? s.report.subjects.map((x) => x.name),
   );
   // Older bundles may not record their selection: the suites their cases belong to stand in.
   const recordedSuites = invs.flatMap((r) => r.selected?.suites ?? []);
-  const selectedSuites = SUITES.filter(
+  const suites = SUITES.filter(
     (s) => recordedSuites.includes(s) || (recordedSuites.length === 0 && cases.some((c) => c.suite === s)),
   );
-  const requireComplete = invs.some((r) => r.requireComplete);
+  return { subjects, suites };
+}
+
+/** Without an inventory to read: what the shards recorded, together. */
+function recordedTogether(
+  invs: RecordedInventory[],
+  selected: ReturnType<typeof mergedSelection>,
+): RecordedInventory {
   const base = invs[0]!;
+  // Subjects are disjoint across shards, so the union's drift is the shards' drifts together.
+  const drift = invs.flatMap((r) => r.drift);
+  return {
+    path: base.path,
+    sha256: base.sha256,
+    complete: drift.length === 0 && invs.every((r) => r.complete),
+    requireComplete: invs.some((r) => r.requireComplete),
+    selected,
+    drift,
+    fixes: invs.flatMap((r) => r.fixes ?? []),
+  };
+}
 
-  if (!opts.inventoryPath) {
-    // Subjects are disjoint across shards, so the union's drift is the shards' drifts together.
-    const drift = invs.flatMap((r) => r.drift);
-    return {
-      path: base.path,
-      sha256: base.sha256,
-      complete: drift.length === 0 && invs.every((r) => r.complete),
-      requireComplete,
-      selected: { subjects: selectedSubjects, suites: selectedSuites },
-      drift,
-      fixes: invs.flatMap((r) => r.fixes ?? []),
-    };
-  }
-
-  const loaded = await loadInventory(opts.inventoryPath, { workspace: opts.workspace });
+/**
+ * With the inventory at hand: the one the shards ran (by its digest), each shard holding what the
+ * plan gives it, and completeness judged again over the merged cases, at the PR's base.
+ */
+async function judgedAgain(
+  shards: Shard[],
+  cases: Report["cases"],
+  invs: RecordedInventory[],
+  selected: ReturnType<typeof mergedSelection>,
+  inventoryPath: string,
+  opts: MergeOptions,
+): Promise<RecordedInventory> {
+  const base = invs[0]!;
+  const loaded = await loadInventory(inventoryPath, { workspace: opts.workspace });
   if (loaded.sha256 !== base.sha256) {
     throw problem(
       shards[0]!.dir,
-      `ran against inventory sha256 ${base.sha256}, but ${opts.inventoryPath} has sha256 ${loaded.sha256}`,
+      `ran against inventory sha256 ${base.sha256}, but ${inventoryPath} has sha256 ${loaded.sha256}`,
       "check out the commit the shards ran on, or re-run the shards against this inventory",
     );
   }
-  // Each shard must hold exactly what the plan gives it: a shard that quietly ran fewer subjects
-  // would otherwise shrink what "complete" is judged over.
-  const chosen = loaded.inventory.subjects.filter((s) => selectedSubjects.includes(s.name));
+  const chosen = loaded.inventory.subjects.filter((s) => selected.subjects.includes(s.name));
+  checkShardPlan(shards, chosen, inventoryPath);
+  // The required cases at the PR's base, as each shard's own run judged them.
+  const judged = await judgeAtBase(opts.workspace ?? process.cwd(), loaded, opts.judgeAt);
+  const all = chosen.length === loaded.inventory.subjects.length;
+  return checkCompleteness(judged.inventory, cases, {
+    subjects: chosen.map((s) => s.name),
+    removed: all ? judged.removed : [],
+    suites: selected.suites,
+    requireComplete: invs.some((r) => r.requireComplete),
+    path: base.path,
+    sha256: base.sha256,
+    text: loaded.text,
+  });
+}
+
+/**
+ * Each shard must hold exactly what the plan gives it: a shard that quietly ran fewer subjects
+ * would otherwise shrink what "complete" is judged over.
+ */
+function checkShardPlan(shards: Shard[], chosen: Subject[], inventoryPath: string): void {
   const problems: ConfigProblem[] = [];
   for (const s of shards) {
     const expected = shardSubjects(chosen, s).map((x) => x.name);
@@ -292,19 +338,7 @@ async function mergedInventory(
       });
     }
   }
-  if (problems.length > 0) throw new ConfigError(problems, path.resolve(opts.inventoryPath));
-  // The required cases at the PR's base, as each shard's own run judged them.
-  const judged = await judgeAtBase(opts.workspace ?? process.cwd(), loaded, opts.judgeAt);
-  const all = chosen.length === loaded.inventory.subjects.length;
-  return checkCompleteness(judged.inventory, cases, {
-    subjects: chosen.map((s) => s.name),
-    removed: all ? judged.removed : [],
-    suites: selectedSuites,
-    requireComplete,
-    path: base.path,
-    sha256: base.sha256,
-    text: loaded.text,
-  });
+  if (problems.length > 0) throw new ConfigError(problems, path.resolve(inventoryPath));
 }
 
 function byOrder(order: string[]): (a: string, b: string) => number {

@@ -4,7 +4,7 @@ import picomatch from "picomatch";
 
 export const CODEOWNERS_LOCATIONS = [".github/CODEOWNERS", "CODEOWNERS", "docs/CODEOWNERS"];
 
-export interface CodeOwnersRule {
+interface CodeOwnersRule {
   pattern: string;
   owners: string[];
   line: number;
@@ -51,7 +51,7 @@ export const NO_CODEOWNERS: CodeOwners = { file: null, rules: [], ownersOf: () =
  * at any depth; a leading or middle slash anchors it at the root; a match on a directory covers
  * everything below it; `docs/*` matches files directly in docs/ only.
  */
-export function compileCodeOwnersPattern(pattern: string): (path: string) => boolean {
+function compileCodeOwnersPattern(pattern: string): (path: string) => boolean {
   if (pattern === "*" || pattern === "/*" || pattern === "**" || pattern === "/**") return () => true;
   let p = pattern;
   const dirOnly = p.endsWith("/");

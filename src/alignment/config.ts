@@ -10,7 +10,7 @@ import { jsonPath } from "../jsonpos.js";
 import { FINDING_LEVELS } from "../report/model.js";
 
 export const DEFAULT_CONFIG_PATH = "acceptance/alignment.yml";
-export const DEFAULT_OPEN_STATUSES = ["Draft", "In Review"];
+const DEFAULT_OPEN_STATUSES = ["Draft", "In Review"];
 export const DEFAULT_PROTECTED = [
   DEFAULT_INVENTORY_PATH,
   DEFAULT_CONFIG_PATH,
@@ -19,7 +19,7 @@ export const DEFAULT_PROTECTED = [
   "action.yml",
 ];
 /** Put this on a line (in a comment) to tell the debug checks the line is intended. */
-export const DEFAULT_ALLOW_MARKER = "alignment: allow";
+const DEFAULT_ALLOW_MARKER = "alignment: allow";
 
 const glob = z.string().min(1, "a glob such as src/** (relative to the repository root)");
 const globs = z.array(glob);
@@ -44,11 +44,11 @@ const ruleId = z
   .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, "letters, digits, '.', '_' or '-' (such as no-shell-exec)");
 
 /** blocking: Tier 1, fails the run; discussion: Tier 2; advisory: a note that never fails. */
-export const level = z.enum(FINDING_LEVELS, "blocking, discussion or advisory");
-export type Level = z.infer<typeof level>;
+const level = z.enum(FINDING_LEVELS, "blocking, discussion or advisory");
+type Level = z.infer<typeof level>;
 
 /** What part of a source file a pattern is matched against (by the file's language). */
-export const TARGETS = ["any", "code", "comments", "strings"] as const;
+const TARGETS = ["any", "code", "comments", "strings"] as const;
 export type Target = (typeof TARGETS)[number];
 
 const reviewers = z.array(z.string().min(1)).default([]);
@@ -181,7 +181,7 @@ const debugObject = z
   })
   .strict();
 
-export const alignmentConfigSchema = z
+const alignmentConfigSchema = z
   .object({
     rfcs: rfcs.prefault({}),
     principles: z.array(principle).default([]),

@@ -5,7 +5,7 @@ import { MAX_ANNOTATIONS } from "../report/github.js";
 import type { Finding, FindingLevel } from "../report/model.js";
 
 /** Places listed per finding: GitHub keeps no more annotations per check run; the rest are counted. */
-export const LOCATIONS_PER_FINDING = MAX_ANNOTATIONS;
+const LOCATIONS_PER_FINDING = MAX_ANNOTATIONS;
 
 const MAX_REVIEWERS = 10;
 
@@ -99,7 +99,7 @@ function placesOf(files: Map<string, number[]>): Finding["locations"] {
  * The same order on every runner: localeCompare follows the machine's locale (in Danish "aa"
  * sorts after "z"), and the report must be byte-identical wherever it runs.
  */
-export function byCodePoint(a: string, b: string): number {
+function byCodePoint(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 

@@ -5,14 +5,14 @@ import * as z from "zod";
 import { type DiffFile, type FileStatus, parsePatch } from "./diff.js";
 
 /** The slice of an Octokit instance this needs, so the shared client (any plugins) fits. */
-export interface GitHubRequester {
+interface GitHubRequester {
   request(
     route: string,
     params: Record<string, unknown>,
   ): Promise<{ data: unknown; headers: Record<string, string | number | undefined> }>;
 }
 
-export const GITHUB_FILES_CAP = 3000;
+const GITHUB_FILES_CAP = 3000;
 const PER_PAGE = 100;
 /** 3,000 files / 100 per page, with room to spare in case GitHub raises the cap. */
 const MAX_PAGES = 100;
@@ -28,14 +28,14 @@ const diffEntry = z.object({
 });
 const pullRequest = z.object({ changed_files: z.number().int().nonnegative() });
 
-export interface PullRequestFiles {
+interface PullRequestFiles {
   files: DiffFile[];
   /** What GitHub says the PR changes; larger than files.length when the 3,000-file cap cut the list. */
   changedFiles: number;
   notes: string[];
 }
 
-export function toDiffFile(entry: z.infer<typeof diffEntry>): DiffFile {
+function toDiffFile(entry: z.infer<typeof diffEntry>): DiffFile {
   const status = (STATUSES as readonly string[]).includes(entry.status)
     ? (entry.status as FileStatus)
     : "modified";

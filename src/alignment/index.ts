@@ -8,6 +8,7 @@ import { CODEOWNERS_LOCATIONS, type CodeOwners, NO_CODEOWNERS, parseCodeOwners }
 import {
   type AlignmentConfig,
   DEFAULT_CONFIG_PATH,
+  type LoadedConfig,
   loadAlignmentConfig,
   parseAlignmentConfig,
 } from "./config.js";
@@ -15,16 +16,15 @@ import type { DiffFile } from "./diff.js";
 import { gitDiffFiles, gitTree } from "./git.js";
 import type { PullRequestMeta } from "./pull.js";
 import { keepOpenFromBase, loadRfcs } from "./rfcs.js";
-import { analyseFiles, summarise, textsWanted } from "./rules.js";
+import { type Analysis, analyseFiles, summarise, textsWanted } from "./rules.js";
 import { fsTree, type TreeReader } from "./tree.js";
 
 export type { AlignmentConfig } from "./config.js";
 export { DEFAULT_CONFIG_PATH, loadAlignmentConfig, parseAlignmentConfig } from "./config.js";
-export type { AddedLine, DiffFile, FileStatus } from "./diff.js";
-export { parsePatch, parseUnifiedDiff } from "./diff.js";
+export type { DiffFile } from "./diff.js";
 export { defaultBase, gitDiffFiles, gitTopLevel } from "./git.js";
-export { fetchPullRequestFiles, type GitHubRequester, type PullRequestFiles } from "./github.js";
-export { type PullRequestMeta, pullRequestMetaFromEvent } from "./pull.js";
+export { fetchPullRequestFiles } from "./github.js";
+export type { PullRequestMeta } from "./pull.js";
 export { type Analysis, type AnalysisContext, analyseFiles, summarise } from "./rules.js";
 
 /** Said when only the change itself could be read (no base commit in the checkout). */
@@ -38,7 +38,7 @@ export type AlignmentSource =
   | { kind: "git"; base: string; head?: string }
   | { kind: "files"; files: DiffFile[]; notes?: string[]; label?: string };
 
-export interface RunAlignmentOptions {
+interface RunAlignmentOptions {
   /** The repository root. */
   workspace: string;
   /** Relative to the workspace, or absolute. Default acceptance/alignment.yml. */
@@ -57,23 +57,11 @@ export interface RunAlignmentOptions {
 }
 
 export async function runAlignment(opts: RunAlignmentOptions): Promise<AlignmentReport> {
-  const configFile = resolve(opts.workspace, opts.configPath ?? DEFAULT_CONFIG_PATH);
-  const configRel = repoRelative(opts.workspace, configFile);
-  // A local diff has its base at hand: the rules come from there unless the caller says otherwise.
-  const rulesFrom = opts.rulesFrom ?? (opts.source.kind === "git" ? opts.source.base : undefined);
-  const rules = rulesFrom && configRel ? gitTree(opts.workspace, rulesFrom) : undefined;
-  const baseText = rules ? (await rules.readMany([configRel!])).get(configRel!) : undefined;
-  const loaded =
-    baseText !== undefined
-      ? {
-          configured: true as const,
-          path: configFile,
-          config: parseAlignmentConfig(`${configRel}@${rulesFrom}`, baseText),
-        }
-      : await loadAlignmentConfig(configFile, opts.requireConfig ?? false);
+  const rules = await readRules(opts);
+  const { configFile, configRel, from, base, baseText, loaded } = rules;
   const source = describeSource(opts.source);
-  if (loaded.configured && rules && baseText === undefined)
-    return notRunOnItsOwnRules(opts.workspace, rulesFrom!, configRel!, source);
+  if (loaded.configured && base && baseText === undefined)
+    return notRunOnItsOwnRules(opts.workspace, from!, configRel!, source);
   if (!loaded.configured) {
     return alignmentReportSchema.parse({
       configured: false,
@@ -84,42 +72,12 @@ export async function runAlignment(opts: RunAlignmentOptions): Promise<Alignment
       summary: "not configured",
     });
   }
-
-  let files: DiffFile[];
-  let tree: TreeReader;
-  const notes: string[] = [];
-  if (opts.source.kind === "git") {
-    const head = opts.source.head ?? "HEAD";
-    files = await gitDiffFiles(opts.workspace, opts.source.base, head);
-    tree = gitTree(opts.workspace, head);
-  } else {
-    files = opts.source.files;
-    notes.push(...(opts.source.notes ?? []));
-    tree = fsTree(opts.workspace);
-  }
-
-  if (!rules) notes.push(RULES_FROM_CHANGE);
-  const config = loaded.config;
-  const wanted = textsWanted(files, config);
-  const baseTree =
-    rules ?? (opts.source.kind === "git" ? gitTree(opts.workspace, opts.source.base) : undefined);
-  const [{ rfcs, notes: rfcNotes }, codeowners, texts, baseTexts] = await Promise.all([
-    loadRfcsOpenAtBase(tree, baseTree, config),
-    loadCodeOwners(baseText !== undefined && rules ? rules : tree),
-    tree.readMany(wanted.head),
-    baseTree ? readAtBase(baseTree, files, wanted.base) : undefined,
-  ]);
-  if (baseText !== undefined) notes.push(...configEdited(files, configRel!, rulesFrom!));
-  const analysis = analyseFiles(files, config, {
-    rfcs,
-    codeowners,
-    texts,
-    ...(baseTexts ? { baseTexts } : {}),
-    configFromBase: baseText !== undefined,
-    ...(opts.pull ? { pull: opts.pull } : {}),
-    ...(configRel ? { configPath: configRel } : {}),
-  });
-  notes.push(...rfcNotes, ...analysis.notes);
+  const change = await readChange(opts);
+  const { files, notes } = change;
+  if (!base) notes.push(RULES_FROM_CHANGE);
+  const analysis = await analyseChange(opts, rules, loaded.config, change);
+  if (baseText !== undefined) notes.push(...configEdited(files, configRel!, from!));
+  notes.push(...analysis.notes);
   if (analysis.findings.length > MAX_FINDINGS) notes.push(unlisted(analysis.findings.length));
   return alignmentReportSchema.parse({
     configured: true,
@@ -132,7 +90,87 @@ export async function runAlignment(opts: RunAlignmentOptions): Promise<Alignment
   });
 }
 
-/** The change edits the config: it was judged by the base's rules, and the report says so. */
+/** Where the review's rules come from: the config at the PR's base when there is one, else the checkout's. */
+interface Rules {
+  configFile: string;
+  /** The config's path in the repository; undefined for a config kept outside the workspace. */
+  configRel?: string;
+  /** The ref the rules are read at, when not the checkout under review. */
+  from?: string;
+  /** The tree at that ref. */
+  base?: TreeReader;
+  /** The config's text at that ref; undefined when the ref does not hold it. */
+  baseText?: string;
+  loaded: LoadedConfig;
+}
+
+async function readRules(opts: RunAlignmentOptions): Promise<Rules> {
+  const configFile = resolve(opts.workspace, opts.configPath ?? DEFAULT_CONFIG_PATH);
+  const configRel = repoRelative(opts.workspace, configFile);
+  // A local diff has its base at hand: the rules come from there unless the caller says otherwise.
+  const from = opts.rulesFrom ?? (opts.source.kind === "git" ? opts.source.base : undefined);
+  const base = from && configRel ? gitTree(opts.workspace, from) : undefined;
+  const baseText = base ? (await base.readMany([configRel!])).get(configRel!) : undefined;
+  const loaded: LoadedConfig =
+    baseText !== undefined
+      ? {
+          configured: true as const,
+          path: configFile,
+          config: parseAlignmentConfig(`${configRel}@${from}`, baseText),
+        }
+      : await loadAlignmentConfig(configFile, opts.requireConfig ?? false);
+  return { configFile, configRel, from, base, baseText, loaded };
+}
+
+/** The change under review: its files (a local diff, or the files the caller read), and its tree. */
+interface Change {
+  files: DiffFile[];
+  tree: TreeReader;
+  notes: string[];
+}
+
+async function readChange(opts: RunAlignmentOptions): Promise<Change> {
+  if (opts.source.kind === "git") {
+    const head = opts.source.head ?? "HEAD";
+    const files = await gitDiffFiles(opts.workspace, opts.source.base, head);
+    return { files, tree: gitTree(opts.workspace, head), notes: [] };
+  }
+  return { files: opts.source.files, tree: fsTree(opts.workspace), notes: [...(opts.source.notes ?? [])] };
+}
+
+/**
+ * The rules run on the change: RFCs open at the base, CODEOWNERS from where the rules come, the
+ * texts the rules need at the head and at the base. Its notes come RFCs' first.
+ */
+async function analyseChange(
+  opts: RunAlignmentOptions,
+  rules: Rules,
+  config: AlignmentConfig,
+  change: Change,
+): Promise<Analysis> {
+  const { files, tree } = change;
+  const wanted = textsWanted(files, config);
+  const baseTree =
+    rules.base ?? (opts.source.kind === "git" ? gitTree(opts.workspace, opts.source.base) : undefined);
+  const fromBase = rules.baseText !== undefined;
+  const [{ rfcs, notes: rfcNotes }, codeowners, texts, baseTexts] = await Promise.all([
+    loadRfcsOpenAtBase(tree, baseTree, config),
+    loadCodeOwners(fromBase && rules.base ? rules.base : tree),
+    tree.readMany(wanted.head),
+    baseTree ? readAtBase(baseTree, files, wanted.base) : undefined,
+  ]);
+  const analysis = analyseFiles(files, config, {
+    rfcs,
+    codeowners,
+    texts,
+    ...(baseTexts ? { baseTexts } : {}),
+    configFromBase: fromBase,
+    ...(opts.pull ? { pull: opts.pull } : {}),
+    ...(rules.configRel ? { configPath: rules.configRel } : {}),
+  });
+  return { ...analysis, notes: [...rfcNotes, ...analysis.notes] };
+}
+
 /**
  * A config the change itself adds is the pull request's own: its patterns and globs are the
  * author's, run on the author's text by a backtracking matcher (one pattern can hold the one
@@ -161,6 +199,7 @@ async function notRunOnItsOwnRules(
   });
 }
 
+/** The change edits the config: it was judged by the base's rules, and the report says so. */
 function configEdited(files: readonly DiffFile[], configRel: string, rulesFrom: string): string[] {
   if (!files.some((f) => f.path === configRel || f.previousPath === configRel)) return [];
   return [

@@ -20,14 +20,14 @@ export const CODE = 0;
 export const COMMENT = 1;
 export const STRING = 2;
 /** A string's quotes (and prefix, `f"`): a code match may start there (`"sh", "-c"`); strings rules do not see them. */
-export const DELIMITER = 3;
+const DELIMITER = 3;
 /**
  * Both code and a string: a YAML value (quoted, plain or block scalar) is configuration
  * (`network_mode: "host"` is `network_mode: host`, a workflow's `run: |` script is what runs), and
  * so are the arguments of a Dockerfile's exec-form `CMD ["sh", "-c", "..."]`.
  */
 export const VALUE = 4;
-export type CharClass = typeof CODE | typeof COMMENT | typeof STRING | typeof DELIMITER | typeof VALUE;
+type CharClass = typeof CODE | typeof COMMENT | typeof STRING | typeof DELIMITER | typeof VALUE;
 
 const BY_EXTENSION: Record<string, Language> = {
   ".py": "python",
@@ -107,65 +107,84 @@ function isExecForm(instruction: Prism.Token): boolean {
 
 /** One class per UTF-16 unit of `text`. Prism's tokens always add up to the whole text. */
 export function classify(text: string, language: Language): Uint8Array {
-  const out = new Uint8Array(text.length);
-  let at = 0;
   // YAML text outside any token is a plain scalar value (or the space around one).
   const plain: CharClass = language === "yaml" ? VALUE : CODE;
-  // Inside a Dockerfile's exec-form RUN/CMD/ENTRYPOINT (`CMD ["sh", "-c", "curl x | sh"]`) the
-  // strings are the command: code sees them, as it sees YAML values.
-  let execForm = false;
-  const walk = (stream: Prism.TokenStream, cls: CharClass): void => {
+  const classes = new TokenClasses(text.length, language);
+  classes.walk(Prism.tokenize(text, Prism.languages[language]!), plain);
+  return classes.out;
+}
+
+/** Prism's token stream walked in order, each unit of text given the class of the token holding it. */
+class TokenClasses {
+  readonly out: Uint8Array;
+  private at = 0;
+  /**
+   * Inside a Dockerfile's exec-form RUN/CMD/ENTRYPOINT (`CMD ["sh", "-c", "curl x | sh"]`) the
+   * strings are the command: code sees them, as it sees YAML values.
+   */
+  private execForm = false;
+
+  constructor(
+    length: number,
+    private readonly language: Language,
+  ) {
+    this.out = new Uint8Array(length);
+  }
+
+  walk(stream: Prism.TokenStream, cls: CharClass): void {
     if (typeof stream === "string") {
-      if (cls !== CODE) out.fill(cls, at, at + stream.length);
-      at += stream.length;
+      if (cls !== CODE) this.out.fill(cls, this.at, this.at + stream.length);
+      this.at += stream.length;
       return;
     }
     if (Array.isArray(stream)) {
-      if (language === "bash") walkShell(stream as (string | Prism.Token)[], cls);
-      else for (const s of stream) walk(s, cls);
+      if (this.language === "bash") this.walkShell(stream as (string | Prism.Token)[], cls);
+      else for (const s of stream) this.walk(s, cls);
       return;
     }
-    if (language === "docker" && stream.type === "instruction") {
-      execForm = isExecForm(stream);
-      walk(stream.content, cls);
-      execForm = false;
+    if (this.language === "docker" && stream.type === "instruction") {
+      this.execForm = isExecForm(stream);
+      this.walk(stream.content, cls);
+      this.execForm = false;
       return;
     }
-    const kind = classOf(stream, cls, language);
-    const own = execForm && kind === STRING ? VALUE : kind;
+    const kind = classOf(stream, cls, this.language);
+    const own = this.execForm && kind === STRING ? VALUE : kind;
     if (stream.type === "template-punctuation") {
-      out.fill(DELIMITER, at, at + String(stream.content).length);
-      at += String(stream.content).length;
+      this.out.fill(DELIMITER, this.at, this.at + String(stream.content).length);
+      this.at += String(stream.content).length;
       return;
     }
-    const from = at;
-    walk(stream.content, own);
+    const from = this.at;
+    this.walk(stream.content, own);
     if (own === STRING && cls !== STRING && typeof stream.content === "string")
-      markQuotes(stream.content, from);
-  };
-  // A heredoc fed to a shell (`bash <<EOF`, `ssh host <<'EOF'`) is a script that runs: code. Fed
-  // to anything else (`cat <<EOF > file`) it is text.
-  const walkShell = (stream: (string | Prism.Token)[], cls: CharClass) => {
+      this.markQuotes(stream.content, from);
+  }
+
+  /**
+   * A heredoc fed to a shell (`bash <<EOF`, `ssh host <<'EOF'`) is a script that runs: code. Fed
+   * to anything else (`cat <<EOF > file`) it is text.
+   */
+  private walkShell(stream: (string | Prism.Token)[], cls: CharClass): void {
     let command = "";
     let heredoc = false;
     for (const s of stream) {
       if (typeof s !== "string" && s.type === "function") command = String(s.content);
       if (typeof s !== "string" && s.type === "string" && heredoc && HEREDOC_RUNNERS.has(command)) {
-        walk(s.content, cls);
-      } else walk(s, cls);
+        this.walk(s.content, cls);
+      } else this.walk(s, cls);
       if (typeof s !== "string") heredoc = s.type === "operator" && /^<<-?$/.test(String(s.content));
       else if (s.trim() !== "") heredoc = false;
     }
-  };
-  const markQuotes = (text: string, from: number) => {
+  }
+
+  private markQuotes(text: string, from: number): void {
     const open = /^[A-Za-z]{0,2}(["'`]{1,3})/.exec(text);
     const close = /(["'`]{1,3})$/.exec(text);
     if (!open || !close || text.length < 2) return;
-    out.fill(DELIMITER, from, from + open[0].length);
-    out.fill(DELIMITER, from + text.length - close[1]!.length, from + text.length);
-  };
-  walk(Prism.tokenize(text, Prism.languages[language]!), plain);
-  return out;
+    this.out.fill(DELIMITER, from, from + open[0].length);
+    this.out.fill(DELIMITER, from + text.length - close[1]!.length, from + text.length);
+  }
 }
 
 /** Which classes a target sees: code sees everything but comments (string literals too, see startsInCode). */

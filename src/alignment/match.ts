@@ -16,7 +16,7 @@ import {
   startsInCode,
 } from "./languages.js";
 
-export interface Hunk {
+interface Hunk {
   /** Line number of the first line. */
   start: number;
   lines: string[];
@@ -57,7 +57,7 @@ export function matches(pattern: RegExp, text: string): boolean {
  * with the diff), so a pattern sees a construct the PR completes: `shell=True` added inside an
  * existing `subprocess.run(` call. `from`/`to` are the hunk's characters within `text`.
  */
-export interface Window {
+interface Window {
   text: string;
   /** Line number of the window's first line. */
   start: number;
@@ -66,7 +66,7 @@ export interface Window {
 }
 
 /** Whether a match (its index and length in the window) counts: a code rule's must start in code. */
-export type Accept = (index: number, length: number) => boolean;
+type Accept = (index: number, length: number) => boolean;
 
 /**
  * Line numbers (in the new file) of the matches of `pattern` in a window's `text` (the window as the
@@ -122,10 +122,10 @@ function countNewlines(text: string, before: number): number {
 const SEEN = { code: seenBy(CODE), comments: seenBy(COMMENT), strings: seenBy(STRING) } as const;
 
 /** How a file's hunks were read for a targeted rule. */
-export type Reading = "file" | "hunk" | "lines";
+type Reading = "file" | "hunk" | "lines";
 
 /** Unchanged lines a window takes before and after its hunk. */
-export const WINDOW_LINES = 12;
+const WINDOW_LINES = 12;
 
 /**
  * Per file: each hunk's window, the language, and the masked window for each target, computed
@@ -226,7 +226,7 @@ export class FileReader {
 }
 
 /** Larger files are classified hunk by hunk (about 0.1 s of tokenizing at this size). */
-export const MAX_TOKENIZED_CHARS = 512 * 1024;
+const MAX_TOKENIZED_CHARS = 512 * 1024;
 
 /**
  * Whole-file context is bounded per review (about 0.35 s of tokenizing TypeScript), so a 3,000-file change
@@ -237,7 +237,7 @@ export const CONTEXT_BUDGET_CHARS = 512 * 1024;
 /** Lines tokenized past the last hunk (more than a window's): a string the hunk opens closes within them, usually. */
 const SLACK_LINES = 40;
 
-export interface TokenizingBudget {
+interface TokenizingBudget {
   /** Characters of whole files still allowed to be tokenized. */
   chars: number;
 }

@@ -17,17 +17,17 @@ export interface PullRequestMeta {
   defaultBranch?: string;
 }
 
-export interface Size {
+interface Size {
   files: number;
   addedLines: number;
 }
 
-export interface PullCheck {
+interface PullCheck {
   id: string;
   title: string;
 }
 
-export interface PullResult {
+interface PullResult {
   findings: { key: string; head: FindingHead }[];
   clean: PullCheck[];
   notes: string[];

@@ -95,7 +95,7 @@ export function renderAlignmentMarkdown(report: AlignmentReport, external: Exter
 }
 
 /** One list item: title, rule, concern, places (collapsed beyond a few), reviewers (never pinged). */
-export function alignmentFindingMarkdown(finding: Finding, icon: string): string {
+function alignmentFindingMarkdown(finding: Finding, icon: string): string {
   const ref = finding.ref ?? finding.rule;
   const lines = [
     `- ${icon} **${escapeInline(finding.title, 200)}**${ref ? ` (${escapeInline(ref, 80)})` : ""}: ${escapeInline(finding.concern, 600)}`,
@@ -109,7 +109,7 @@ export function alignmentFindingMarkdown(finding: Finding, icon: string): string
 }
 
 /** The bots' "Automated Checks": the PR's own tests and linters, then what this review checked. */
-export function automatedChecks(report: AlignmentReport, external: ExternalResults): string[] {
+function automatedChecks(report: AlignmentReport, external: ExternalResults): string[] {
   const rows: string[] = [];
   if (external.tests) {
     const x = external.tests;

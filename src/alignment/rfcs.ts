@@ -27,7 +27,7 @@ export interface Rfc {
   statusInChange?: string;
 }
 
-export type ParsedRfc = Omit<Rfc, "open" | "affectsFrom"> & {
+type ParsedRfc = Omit<Rfc, "open" | "affectsFrom"> & {
   affectsFrom: "front-matter" | "header" | "none";
 };
 
@@ -84,7 +84,7 @@ function canonicalNumber(digits: string | number): string {
 }
 
 /** "Jane Doe (@jdoe), @bob and Carol" -> ["@jdoe", "@bob", "Carol"]. */
-export function parseAuthors(value: unknown): string[] {
+function parseAuthors(value: unknown): string[] {
   const parts = Array.isArray(value) ? value.map(String) : String(value ?? "").split(/,|;|\s+and\s+|\s&\s/);
   return parts
     .map((p) => {

@@ -38,7 +38,7 @@ export interface AnalysisContext {
   pull?: PullRequestMeta;
 }
 
-export interface OpenRfcContext {
+interface OpenRfcContext {
   number: string;
   title: string;
   status: string;
@@ -46,7 +46,7 @@ export interface OpenRfcContext {
   paths: string[];
 }
 
-export interface CleanCheck {
+interface CleanCheck {
   kind: string;
   id: string;
   title: string;
@@ -78,7 +78,7 @@ const JS = new Set([".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts"
 const PY = new Set([".py", ".pyi", ".pyw"]);
 
 /** Built-in leftover-debugging checks: code only (never a string or comment), by language. */
-export const DEBUG_CHECKS = [
+const DEBUG_CHECKS = [
   {
     id: "debug.console-log",
     label: "console.log",
@@ -307,7 +307,7 @@ function coChangeFindings(files: readonly DiffFile[], config: AlignmentConfig, o
 const PLACEHOLDER = /\{(?:dir|stem)\}/;
 
 /** `{dir}` -> the file's folder, `{stem}` -> its name without the extension, glob characters escaped. */
-export function fillPlaceholders(glob: string, path: string): string {
+function fillPlaceholders(glob: string, path: string): string {
   const slash = path.lastIndexOf("/");
   const name = path.slice(slash + 1);
   const dot = name.lastIndexOf(".");
@@ -605,7 +605,7 @@ function registryFindings(
   config: AlignmentConfig,
   ctx: AnalysisContext,
   notes: string[],
-): { head: FindingHead; path: string; line?: number }[] {
+): NumberingFinding[] {
   const dir = rfcDir(config);
   const changed = new Map(
     files.filter((f) => isRfcFile(f.path, dir) && f.status !== "removed").map((f) => [f.path, f]),
@@ -617,53 +617,69 @@ function registryFindings(
     list.push(r);
     byNumber.set(r.number, list);
   }
-  const out: { head: FindingHead; path: string; line?: number }[] = [];
+  const out: NumberingFinding[] = [];
   for (const [number, claimants] of byNumber) {
     if (claimants.length < 2) continue;
-    const added = claimants.filter((r) => changed.get(r.file)?.status === "added");
-    const existing = claimants.filter((r) => changed.get(r.file)?.status !== "added");
-    const touched = claimants.filter((r) => changed.has(r.file));
-    if (touched.length === 0) {
+    if (!claimants.some((r) => changed.has(r.file))) {
       notes.push(
         `RFC ${number} is claimed by ${claimants.map((r) => r.file).join(", ")} (not changed by this PR)`,
       );
       continue;
     }
-    for (const r of added) {
-      const file = changed.get(r.file)!;
-      const others = claimants.filter((o) => o !== r);
-      const takenBy = existing.length > 0 ? existing : others;
-      const line = pointAt(file, r.numberLine ?? 1);
-      out.push(
-        numbering(r.file, line, {
-          kind: existing.length > 0 ? "rfc-number-taken" : "rfc-duplicate-number",
-          title:
-            existing.length > 0
-              ? `RFC number ${number} is already taken`
-              : `Two new RFCs claim number ${number}`,
-          concern: `${r.file} claims RFC ${number}, also claimed by ${takenBy.map((o) => o.file).join(", ")}; renumber it (next free: ${nextFree(ctx.rfcs)}).`,
-          ref: `RFC ${number}`,
-        }),
-      );
-    }
-    // An edit that makes an existing RFC collide with another existing one.
-    for (const r of existing.filter((e) => changed.has(e.file))) {
-      const file = changed.get(r.file)!;
-      const line = pointAt(file, r.numberLine);
-      out.push(
-        numbering(r.file, line, {
-          kind: "rfc-duplicate-number",
-          title: `Two RFCs claim number ${number}`,
-          concern: `${r.file} and ${claimants
-            .filter((o) => o !== r)
-            .map((o) => o.file)
-            .join(
-              ", ",
-            )} both claim RFC ${number}; give one of them a free number (next free: ${nextFree(ctx.rfcs)}).`,
-          ref: `RFC ${number}`,
-        }),
-      );
-    }
+    out.push(...numberClaimed(number, claimants, changed, ctx.rfcs));
+  }
+  return out;
+}
+
+type NumberingFinding = { head: FindingHead; path: string; line?: number };
+
+/**
+ * One number claimed by several RFCs, one of them changed: each RFC the PR adds with a number
+ * already held (or held by another new one), and each edited RFC that now collides.
+ */
+function numberClaimed(
+  number: string,
+  claimants: readonly Rfc[],
+  changed: ReadonlyMap<string, DiffFile>,
+  rfcs: readonly Rfc[],
+): NumberingFinding[] {
+  const out: NumberingFinding[] = [];
+  const added = claimants.filter((r) => changed.get(r.file)?.status === "added");
+  const existing = claimants.filter((r) => changed.get(r.file)?.status !== "added");
+  for (const r of added) {
+    const file = changed.get(r.file)!;
+    const others = claimants.filter((o) => o !== r);
+    const takenBy = existing.length > 0 ? existing : others;
+    const line = pointAt(file, r.numberLine ?? 1);
+    out.push(
+      numbering(r.file, line, {
+        kind: existing.length > 0 ? "rfc-number-taken" : "rfc-duplicate-number",
+        title:
+          existing.length > 0
+            ? `RFC number ${number} is already taken`
+            : `Two new RFCs claim number ${number}`,
+        concern: `${r.file} claims RFC ${number}, also claimed by ${takenBy.map((o) => o.file).join(", ")}; renumber it (next free: ${nextFree(rfcs)}).`,
+        ref: `RFC ${number}`,
+      }),
+    );
+  }
+  // An edit that makes an existing RFC collide with another existing one.
+  for (const r of existing.filter((e) => changed.has(e.file))) {
+    const file = changed.get(r.file)!;
+    const line = pointAt(file, r.numberLine);
+    out.push(
+      numbering(r.file, line, {
+        kind: "rfc-duplicate-number",
+        title: `Two RFCs claim number ${number}`,
+        concern: `${r.file} and ${claimants
+          .filter((o) => o !== r)
+          .map((o) => o.file)
+          .join(
+            ", ",
+          )} both claim RFC ${number}; give one of them a free number (next free: ${nextFree(rfcs)}).`,
+        ref: `RFC ${number}`,
+      }),
+    );
   }
   return out;
 }
@@ -676,7 +692,7 @@ function numbering(
   path: string,
   line: number | undefined,
   head: Pick<FindingHead, "kind" | "title" | "concern" | "ref">,
-): { head: FindingHead; path: string; line?: number } {
+): NumberingFinding {
   return {
     head: { ...head, level: "blocking", reviewers: [] },
     path,

@@ -19,7 +19,6 @@ import {
   renderRunFailure,
 } from "./replies.js";
 
-export type { RunDecision } from "./decision.js";
 export type { PullRef } from "./pin.js";
 
 export type BotDecision =

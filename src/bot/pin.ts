@@ -20,10 +20,10 @@ export interface PullRef {
  * How much older than the comment the last push must be. GitHub stamps comments and pushes on
  * different services, and no one reviews a push in less than a minute.
  */
-export const PUSH_MARGIN_MS = 60_000;
+const PUSH_MARGIN_MS = 60_000;
 
 /** The pull request as the accept step read it. */
-export interface PullHead {
+interface PullHead {
   sha: string;
   baseSha: string;
   state: string;
@@ -50,7 +50,7 @@ export type Refusal =
       status?: number;
     };
 
-export type Pin =
+type Pin =
   | { kind: "pinned"; pull: PullHead; by: "named" | "unmoved" }
   | { kind: "refused"; refusal: Refusal }
   /** The comment is gone: its author took it back before it was accepted. */

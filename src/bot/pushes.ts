@@ -10,7 +10,7 @@ import type { GitHubClient } from "../github/client.js";
 /** Entries read: enough to see every change recorded in the newest second, never a long list. */
 const NEWEST = 10;
 
-export type LastPush =
+type LastPush =
   /** `afters`: where the branch pointed after each change recorded at `at`, the newest second. */
   | { kind: "pushed"; at: string; afters: string[] }
   /** GitHub has no record of a change to the branch (none kept, or the repository's is empty). */

@@ -5,7 +5,7 @@ import { escapeInline, inlineCode } from "../report/escape.js";
 import type { Refusal } from "./pin.js";
 
 /** First line of every reply: lets a reader (or a later clean-up) tell our replies apart. */
-export function replyMarker(commentId: number): string {
+function replyMarker(commentId: number): string {
   return `<!-- docker-acceptance:reply-to:${commentId} -->`;
 }
 

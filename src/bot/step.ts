@@ -53,7 +53,7 @@ export async function assertWorkspaceAt(workspace: string, decision: RunDecision
   return head;
 }
 
-export interface PublishCommandOptions
+interface PublishCommandOptions
   extends Pick<PublishOptions, "checkName" | "commentAuthor" | "checkRunId" | "externalId"> {
   /** The publishers' options (src/request/publishing.ts); their defaults when absent. */
   publishing?: PublishingOptions;
@@ -62,7 +62,7 @@ export interface PublishCommandOptions
   log?: Logger;
 }
 
-export interface PublishCommandResult {
+interface PublishCommandResult {
   /** The report as published (pinned head, stale mark); null when there was none. */
   report: Report | null;
   published?: PublishResult;

@@ -11,7 +11,7 @@ export const DELAY_MS = 600_000;
 
 /** One problem a refinement found: zod's custom issue, its fix in `params.fix` (a type, not an
  * interface, so that zod's issue type, which has an index signature, accepts it). */
-export type RuleIssue = {
+type RuleIssue = {
   code: "custom";
   message: string;
   path?: (string | number)[];

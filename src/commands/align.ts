@@ -17,7 +17,7 @@ import { levelOf } from "../report/model.js";
 import type { RequestOf } from "../request/parse.js";
 
 /** What `align` takes: its flags, parsed into the one request. */
-export type AlignRequest = RequestOf<
+type AlignRequest = RequestOf<
   | "base"
   | "head"
   | "alignConfig"

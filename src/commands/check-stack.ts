@@ -18,7 +18,7 @@ export const ALLOWANCE_LABELS = {
 const COMPOSE_PROJECT = "com.docker.compose.project";
 const COMPOSE_SERVICE = "com.docker.compose.service";
 
-export type Network = "none" | "bridge" | "any";
+type Network = "none" | "bridge" | "any";
 
 export interface Allowances {
   writableRoots: string[];
@@ -111,9 +111,9 @@ export function allowancesFor(
 }
 
 /** How a container was started, as far as its labels tell: the form its fixes are given in. */
-export type FixForm = { kind: "compose"; project: string; service: string } | { kind: "run" };
+type FixForm = { kind: "compose"; project: string; service: string } | { kind: "run" };
 
-export function fixFormOf(labels: Record<string, string>): FixForm {
+function fixFormOf(labels: Record<string, string>): FixForm {
   const project = labels[COMPOSE_PROJECT];
   const service = labels[COMPOSE_SERVICE];
   return project && service ? { kind: "compose", project, service } : { kind: "run" };

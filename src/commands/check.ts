@@ -27,7 +27,7 @@ import {
 import { type Allowances, allowancesFor, checkModeCases, launchLabels } from "./check-stack.js";
 import { abortOnSignals, exitCodeFor, renderReport, signalExitCode } from "./common.js";
 
-export interface CheckSelection {
+interface CheckSelection {
   containers: string[];
   /** Which running containers the filters select (absent: no filter given). */
   query?: ContainerQuery;
@@ -36,7 +36,7 @@ export interface CheckSelection {
 }
 
 /** The filter forms check takes, as its messages list them. */
-export const FILTER_FORMS = "label=KEY, label=KEY=VALUE, name=TEXT (a part of the name) or id=PREFIX";
+const FILTER_FORMS = "label=KEY, label=KEY=VALUE, name=TEXT (a part of the name) or id=PREFIX";
 
 /**
  * The filters as the owned-objects query the engine lists by: `label=KEY` or `label=KEY=VALUE`
@@ -101,11 +101,7 @@ interface Resolved {
 }
 
 /** Named containers by inspect (a missing one is a usage error naming it), filters by listing. */
-export async function resolveContainers(
-  engine: Engine,
-  sel: CheckSelection,
-  owner: string,
-): Promise<Resolved[]> {
+async function resolveContainers(engine: Engine, sel: CheckSelection, owner: string): Promise<Resolved[]> {
   const found = new Map<string, Resolved>();
   for (const ref of sel.containers) {
     try {
@@ -133,7 +129,7 @@ export async function resolveContainers(
   return [...found.values()];
 }
 
-export interface CheckOptions {
+interface CheckOptions {
   selection: CheckSelection;
   writableRoots: string[];
   allowedCapabilities: string[];
@@ -183,7 +179,6 @@ export async function checkContainers(opts: CheckOptions): Promise<Report> {
   const owner = opts.owner ?? newRunId();
   const started = Date.now();
   const subjects = await resolveContainers(engine, opts.selection, owner);
-  const subjectIds = subjects.map((s) => s.id);
   // Labels on a container override the command line's allowances for that container only.
   const defaults: Allowances = {
     writableRoots: opts.writableRoots,
@@ -193,16 +188,7 @@ export async function checkContainers(opts: CheckOptions): Promise<Report> {
   };
   const allowances = await allowancesOf(engine, subjects, defaults, opts.signal);
   await engine.ensureImage(opts.probeImage, undefined, opts.signal);
-  // One listing of the engine's containers for every subject's shared-namespace question, taken
-  // before any probe starts: Podman's listing waits on each container's lock, and 35 probes being
-  // created beside the subjects held it past the call's timeout.
-  const others = listOtherContainers(engine, owner, opts.signal);
-  await others.catch(() => undefined); // judged per subject (ERROR with the reason), never unhandled
-  const host = measureHostNamespaces(engine, owner, opts.probeImage, opts.signal);
-  host.catch(() => undefined); // judged per subject (SKIP with the reason), never unhandled
-  // One census of every subject's processes instead of one "ids" probe each, taken when the first
-  // subject whose launch settings leave its credentials open asks for it (none may).
-  const census = once(() => takeCensus(engine, owner, opts.probeImage, subjectIds, opts.signal));
+  const shared = await measureOnce(engine, owner, opts, subjects);
   const errors: Report["errors"] = [];
   const targets = subjects.map((s) => ({
     containerId: s.id,
@@ -211,7 +197,7 @@ export async function checkContainers(opts: CheckOptions): Promise<Report> {
   }));
   const ok = await collectAll(
     targets,
-    { engine, owner, probeImage: opts.probeImage, host, census, others, signal: opts.signal },
+    { engine, owner, probeImage: opts.probeImage, ...shared, signal: opts.signal },
     errors,
   );
   // Graded together: namespaces shared between two of the graded containers are measured.
@@ -224,15 +210,7 @@ export async function checkContainers(opts: CheckOptions): Promise<Report> {
   await engine.settle();
   const cleanup = await cleanupOwned(engine, { owner }, { trigger: "check" });
   const cases = perSubject.flat();
-  // No inventory excuses a case here: one that could not be measured makes the verdict an error,
-  // never a green warning (a check that measured nothing must not pass).
-  const unmeasured = cases.filter((c) => c.status === "skip");
-  if (unmeasured.length > 0) {
-    errors.push({
-      kind: "not-measured",
-      message: `${unmeasured.length} case(s) could not be measured: ${[...new Set(unmeasured.map((c) => `${c.subject} ${c.id}`))].slice(0, 10).join(", ")}`,
-    });
-  }
+  errors.push(...notMeasured(cases));
   return assembleReport({
     runId: owner,
     startedMs: started,
@@ -242,6 +220,41 @@ export async function checkContainers(opts: CheckOptions): Promise<Report> {
     inventory: null,
     errors,
   });
+}
+
+/**
+ * What is measured once for every subject: the engine's other containers, the host's namespaces,
+ * and (on first asking) one census of every subject's processes. Each is judged per subject, so
+ * a failure is never left unhandled here.
+ */
+async function measureOnce(engine: Engine, owner: string, opts: CheckOptions, subjects: readonly Resolved[]) {
+  const subjectIds = subjects.map((s) => s.id);
+  // One listing of the engine's containers for every subject's shared-namespace question, taken
+  // before any probe starts: Podman's listing waits on each container's lock, and 35 probes being
+  // created beside the subjects held it past the call's timeout.
+  const others = listOtherContainers(engine, owner, opts.signal);
+  await others.catch(() => undefined); // judged per subject (ERROR with the reason), never unhandled
+  const host = measureHostNamespaces(engine, owner, opts.probeImage, opts.signal);
+  host.catch(() => undefined); // judged per subject (SKIP with the reason), never unhandled
+  // One census of every subject's processes instead of one "ids" probe each, taken when the first
+  // subject whose launch settings leave its credentials open asks for it (none may).
+  const census = once(() => takeCensus(engine, owner, opts.probeImage, subjectIds, opts.signal));
+  return { host, census, others };
+}
+
+/**
+ * No inventory excuses a case here: one that could not be measured makes the verdict an error,
+ * never a green warning (a check that measured nothing must not pass).
+ */
+function notMeasured(cases: Report["cases"]): Report["errors"] {
+  const unmeasured = cases.filter((c) => c.status === "skip");
+  if (unmeasured.length === 0) return [];
+  return [
+    {
+      kind: "not-measured",
+      message: `${unmeasured.length} case(s) could not be measured: ${[...new Set(unmeasured.map((c) => `${c.subject} ${c.id}`))].slice(0, 10).join(", ")}`,
+    },
+  ];
 }
 
 /**
@@ -293,7 +306,7 @@ function once<T>(make: () => Promise<T>): () => Promise<T> {
 }
 
 /** What `check` takes: its flags, parsed into the one request. */
-export type CheckRequest = RequestOf<
+type CheckRequest = RequestOf<
   | "containers"
   | "containerFilters"
   | "writableRoots"

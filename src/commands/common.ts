@@ -2,7 +2,7 @@
 import type { Report } from "../report/model.js";
 import { renderText } from "../report/text.js";
 
-export type Format = "text" | "markdown" | "json";
+type Format = "text" | "markdown" | "json";
 
 export async function renderReport(report: Report, format: Format): Promise<string> {
   if (format === "json") return `${JSON.stringify(report, null, 2)}\n`;

@@ -16,7 +16,7 @@ import { schemaText } from "./schema.js";
 import { printable } from "./verify.js";
 
 /** What `init` takes: its flags, parsed into the one request. */
-export type InitRequest = RequestOf<"inventory" | "workspace" | "update" | "force">;
+type InitRequest = RequestOf<"inventory" | "workspace" | "update" | "force">;
 
 const SCHEMA_FILE = "inventory.schema.json";
 

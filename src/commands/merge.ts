@@ -8,7 +8,7 @@ import type { RequestOf } from "../request/parse.js";
 import { exitCodeFor, renderReport } from "./common.js";
 
 /** What `merge` takes besides the shard bundles: its flags, parsed into the one request. */
-export type MergeRequest = RequestOf<"out" | "compareInventory" | "workspace" | "format">;
+type MergeRequest = RequestOf<"out" | "compareInventory" | "workspace" | "format">;
 
 export async function merge(request: MergeRequest, bundles: string[]): Promise<number> {
   const out = path.resolve(request.out);

@@ -5,7 +5,7 @@ import type { RequestOf } from "../request/parse.js";
 import { printable } from "./verify.js";
 
 /** What `pin` takes: its flags, parsed into the one request. */
-export type PinRequest = RequestOf<"inventory" | "workspace">;
+type PinRequest = RequestOf<"inventory" | "workspace">;
 
 export async function pin(request: PinRequest): Promise<number> {
   const file = request.inventory;

@@ -47,16 +47,16 @@ export function forkCheckName(checkName: string): string {
   return `${checkName} (fork, unverified)`;
 }
 
-export const EVENT_FILE = "event.json";
+const EVENT_FILE = "event.json";
 
 const forkEventSchema = z.object({
   prNumber: z.number().int().positive(),
   headSha: z.string().regex(/^[0-9a-f]{40}$/, "a 40-character lowercase hex commit SHA"),
   repository: z.string().regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, "owner/name"),
 });
-export type ForkEventFile = z.infer<typeof forkEventSchema>;
+type ForkEventFile = z.infer<typeof forkEventSchema>;
 
-export interface PublishCommandEnv {
+interface PublishCommandEnv {
   env?: Record<string, string | undefined>;
   /** Test seam: a client against a GitHub double. */
   client?: GitHubClient;
@@ -65,7 +65,7 @@ export interface PublishCommandEnv {
 }
 
 /** What `publish` takes besides the bundle: its flags, parsed into the one request. */
-export type PublishRequest = RequestOf<"checkName" | "comment" | "commentAuthor" | "allowOutsideWorkflowRun">;
+type PublishRequest = RequestOf<"checkName" | "comment" | "commentAuthor" | "allowOutsideWorkflowRun">;
 
 export async function publish(
   request: PublishRequest,
@@ -88,7 +88,7 @@ export async function publish(
   return outcome.exitCode;
 }
 
-export interface PublishBundleOptions {
+interface PublishBundleOptions {
   /** GITHUB_TOKEN (or GH_TOKEN), GITHUB_REPOSITORY, GITHUB_API_URL, GITHUB_EVENT_NAME, GITHUB_EVENT_PATH. */
   env?: Record<string, string | undefined>;
   /** Overrides env's token (the action's `github-token` input). */
@@ -111,7 +111,7 @@ export interface PublishBundleOptions {
   log?: Logger;
 }
 
-export interface PublishBundleOutcome {
+interface PublishBundleOutcome {
   /** 0 published, 1 refused (bundle or event does not verify or match), 3 GitHub refused. */
   exitCode: 0 | 1 | 3;
   /** Why it refused, and the publish notices. Bundle text in them is escaped. */

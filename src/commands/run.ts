@@ -7,7 +7,7 @@ import type { RequestOf } from "../request/parse.js";
 import { abortOnSignals, exitCodeFor, renderReport, signalExitCode } from "./common.js";
 
 /** What `run` takes: its flags, parsed into the one request. */
-export type RunRequest = RequestOf<
+type RunRequest = RequestOf<
   | "inventory"
   | "subjects"
   | "suites"

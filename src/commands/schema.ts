@@ -19,7 +19,7 @@ export function schemaText(which: "inventory" | "report"): string {
 }
 
 /** What `schema` takes: its flag, parsed into the one request. */
-export type SchemaRequest = RequestOf<"reportSchema">;
+type SchemaRequest = RequestOf<"reportSchema">;
 
 export async function schema(request: SchemaRequest): Promise<number> {
   process.stdout.write(schemaText(request.reportSchema ? "report" : "inventory"));

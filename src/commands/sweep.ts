@@ -7,7 +7,7 @@ import type { CleanupEvidence } from "../report/model.js";
 import type { RequestOf } from "../request/parse.js";
 
 /** What `sweep` takes: its flags, parsed into the one request. */
-export type SweepRequest = RequestOf<"owners" | "stale" | "olderThan" | "sweepFormat" | "engine">;
+type SweepRequest = RequestOf<"owners" | "stale" | "olderThan" | "sweepFormat" | "engine">;
 
 export async function sweep(request: SweepRequest): Promise<number> {
   if (request.owners.length === 0 && !request.stale)

@@ -9,7 +9,7 @@ import type { Report } from "../report/model.js";
 import type { RequestOf } from "../request/parse.js";
 
 /** What `verify` takes besides the bundle: its flags, parsed into the one request. */
-export type VerifyRequest = RequestOf<"compareInventory" | "workspace">;
+type VerifyRequest = RequestOf<"compareInventory" | "workspace">;
 
 export async function verify(request: VerifyRequest, [bundle]: string[]): Promise<number> {
   const result = await verifyBundleAgainst(bundle!, {

@@ -14,7 +14,7 @@ import {
 import type { Engine, ImageQuery, ImageView, OwnedContainer, OwnedImage } from "./provider.js";
 
 /** Whose objects: a whole run, or one subject of it. */
-export interface CleanupScope {
+interface CleanupScope {
   owner: string;
   subject?: string;
   /**
@@ -33,12 +33,12 @@ export interface CleanupScope {
   knownContainers?: readonly string[];
 }
 
-export interface CleanupOptions {
+interface CleanupOptions {
   /** Remove the images this run built (default true); false retains them with that reason. */
   removeImages?: boolean;
 }
 
-export interface PlannedAction {
+interface PlannedAction {
   kind: "container" | "image";
   id: string;
   name?: string;
@@ -52,7 +52,7 @@ export interface PlannedAction {
   reason: string;
 }
 
-export interface Listing {
+interface Listing {
   containers: OwnedContainer[];
   images: OwnedImage[];
   /** Containers with the owner label that the owner did not name: another tool's, left alone. */
@@ -66,7 +66,7 @@ export interface Listing {
 }
 
 /** One spelling of an image ID: Podman gives parents as bare hex, images as `sha256:` + hex. */
-export function imageKey(id: string): string {
+function imageKey(id: string): string {
   return /^[0-9a-f]{64}$/.test(id) ? `sha256:${id}` : id;
 }
 
@@ -232,22 +232,7 @@ export function planCleanup(
   listing: Listing,
   opts: CleanupOptions = {},
 ): PlannedAction[] {
-  const byId = new Map(listing.images.map((i) => [imageKey(i.id), i]));
-  const parentOf = (i: OwnedImage) => byId.get(imageKey(i.parentId));
-  const builtIds = new Set(scope.builtImages ?? []);
-  const depth = (i: OwnedImage): number => {
-    const parent = parentOf(i);
-    return parent ? 1 + depth(parent) : 0;
-  };
-  // Such an engine prunes up the whole untagged chain: any of ours over a foreign untagged image stays.
-  const shields = (i: OwnedImage): boolean => {
-    let a = i;
-    for (let p = parentOf(a); p; p = parentOf(a)) a = p;
-    return listing.untaggedParents?.has(imageKey(a.parentId)) === true;
-  };
-  const ourTags = ourTagsOf(scope, listing.images);
-  const inheritedFrom = inheritance(scope, listing.images, parentOf, ourTags);
-  const kept = keptWithAncestry(listing.images, ourTags, parentOf, opts.removeImages === false);
+  const family = imageFamily(scope, listing, opts);
   const actions: PlannedAction[] = [
     ...listing.containers.map((c) => containerAction(c, true, `labelled ${OWNER_LABEL}=${scope.owner}`)),
     ...(listing.inherited ?? []).map((c) =>
@@ -259,52 +244,100 @@ export function planCleanup(
     ),
   ];
   // Children before parents, so each removal (never pruning) leaves the next one childless.
-  for (const img of [...listing.images].sort((a, b) => depth(b) - depth(a))) {
-    const ours = ourTags(img);
-    const others = img.tags.filter((t) => !ours.includes(t));
-    if (shields(img)) {
-      actions.push({
-        kind: "image",
-        id: img.id,
-        remove: false,
-        intermediate: ours.length === 0,
-        reason: SHIELD,
-      });
-      continue;
-    }
-    if (ours.length === 0) {
-      const built = builtIds.has(img.id);
-      const heir = built ? undefined : inheritedFrom(img);
-      const untaggedOwned =
-        others.length === 0 && !heir && (img.labels[OWNER_LABEL] === scope.owner || built);
-      actions.push({
-        kind: "image",
-        id: img.id,
-        remove: untaggedOwned && !kept.has(img.id),
-        intermediate: true,
-        reason: heir
-          ? `labelled ${OWNER_LABEL}=${scope.owner} but built after ${heir} and not under it: a label that image gave it, so another tool's image`
-          : !untaggedOwned
-            ? "another tag references it and no tag of this run does"
-            : kept.has(img.id)
-              ? "intermediate build image under an image that is kept"
-              : built
-                ? "a step image of the image this run built: an untagged ancestor the engine shows created during the build"
-                : `intermediate build image labelled ${OWNER_LABEL}=${scope.owner}`,
-      });
-      continue;
-    }
-    for (const tag of ours) {
-      const remove = opts.removeImages !== false;
-      const reason = !remove
-        ? "cleanup-images is false: kept for inspection"
-        : others.length > 0
-          ? `only our tag is removed; the image stays because ${others.join(", ")} also references it`
-          : "tagged by this run and by nothing else";
-      actions.push({ kind: "image", id: img.id, tag, remove, untagOnly: others.length > 0, reason });
-    }
+  for (const img of [...listing.images].sort((a, b) => family.depth(b) - family.depth(a))) {
+    actions.push(...imageActions(img, family, scope, opts));
   }
   return actions;
+}
+
+/** What planning one image needs to know of the others: its ancestry, the tags that are ours, what stays. */
+interface ImageFamily {
+  /** How many of the listed images it stands on. */
+  depth: (i: OwnedImage) => number;
+  /** It stands on a foreign untagged image that this engine would remove with it. */
+  shields: (i: OwnedImage) => boolean;
+  ourTags: (i: OwnedImage) => string[];
+  /** The tag of ours an untagged image was built after (so not ours), if any. */
+  inheritedFrom: (i: OwnedImage) => string | undefined;
+  /** Images kept with the image they are under. */
+  kept: Set<string>;
+  builtIds: Set<string>;
+}
+
+function imageFamily(scope: CleanupScope, listing: Listing, opts: CleanupOptions): ImageFamily {
+  const byId = new Map(listing.images.map((i) => [imageKey(i.id), i]));
+  const parentOf = (i: OwnedImage) => byId.get(imageKey(i.parentId));
+  const depth = (i: OwnedImage): number => {
+    const parent = parentOf(i);
+    return parent ? 1 + depth(parent) : 0;
+  };
+  // Such an engine prunes up the whole untagged chain: any of ours over a foreign untagged image stays.
+  const shields = (i: OwnedImage): boolean => {
+    let a = i;
+    for (let p = parentOf(a); p; p = parentOf(a)) a = p;
+    return listing.untaggedParents?.has(imageKey(a.parentId)) === true;
+  };
+  const ourTags = ourTagsOf(scope, listing.images);
+  return {
+    depth,
+    shields,
+    ourTags,
+    inheritedFrom: inheritance(scope, listing.images, parentOf, ourTags),
+    kept: keptWithAncestry(listing.images, ourTags, parentOf, opts.removeImages === false),
+    builtIds: new Set(scope.builtImages ?? []),
+  };
+}
+
+/** The plan for one listed image: kept over a foreign parent, an untagged one, or each tag of ours. */
+function imageActions(
+  img: OwnedImage,
+  family: ImageFamily,
+  scope: CleanupScope,
+  opts: CleanupOptions,
+): PlannedAction[] {
+  const ours = family.ourTags(img);
+  const others = img.tags.filter((t) => !ours.includes(t));
+  if (family.shields(img)) {
+    return [{ kind: "image", id: img.id, remove: false, intermediate: ours.length === 0, reason: SHIELD }];
+  }
+  if (ours.length === 0) return [untaggedAction(img, others, family, scope)];
+  return ours.map((tag) => {
+    const remove = opts.removeImages !== false;
+    const reason = !remove
+      ? "cleanup-images is false: kept for inspection"
+      : others.length > 0
+        ? `only our tag is removed; the image stays because ${others.join(", ")} also references it`
+        : "tagged by this run and by nothing else";
+    return { kind: "image", id: img.id, tag, remove, untagOnly: others.length > 0, reason };
+  });
+}
+
+/** An image no tag of ours names: removed when ours alone (labelled, or a step of our build) and not kept. */
+function untaggedAction(
+  img: OwnedImage,
+  others: string[],
+  family: ImageFamily,
+  scope: CleanupScope,
+): PlannedAction {
+  const built = family.builtIds.has(img.id);
+  const heir = built ? undefined : family.inheritedFrom(img);
+  const untaggedOwned = others.length === 0 && !heir && (img.labels[OWNER_LABEL] === scope.owner || built);
+  const kept = family.kept.has(img.id);
+  return {
+    kind: "image",
+    id: img.id,
+    remove: untaggedOwned && !kept,
+    intermediate: true,
+    reason: heir
+      ? `labelled ${OWNER_LABEL}=${scope.owner} but built after ${heir} and not under it: a label that image gave it, so another tool's image`
+      : !untaggedOwned
+        ? "another tag references it and no tag of this run does"
+        : kept
+          ? "intermediate build image under an image that is kept"
+          : built
+            ? "a step image of the image this run built: an untagged ancestor the engine shows created during the build"
+            : `intermediate build image labelled ${OWNER_LABEL}=${scope.owner}`,
+  };
 }
 
 /** An image we keep (shared tag, cleanup-images false) keeps its whole owned ancestry. */

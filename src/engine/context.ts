@@ -23,10 +23,10 @@ import { compileIgnorePattern, type IgnoreMatcher, MatchBudget, MatchBudgetSpent
  * request's, and all of it is read and sent to the engine. 100,000 files and 2 GiB cover a large
  * monorepo's service; past either the build is refused with the fix, before anything is sent.
  */
-export const CONTEXT_MAX_FILES = 100_000;
-export const CONTEXT_MAX_BYTES = 2 * 1024 ** 3;
+const CONTEXT_MAX_FILES = 100_000;
+const CONTEXT_MAX_BYTES = 2 * 1024 ** 3;
 /** Largest .dockerignore read (bytes): a real one is a few hundred. */
-export const DOCKERIGNORE_MAX_BYTES = 1024 * 1024;
+const DOCKERIGNORE_MAX_BYTES = 1024 * 1024;
 
 export interface BuildContext {
   root: string;
@@ -52,7 +52,7 @@ interface IgnoreRule {
 }
 
 /** The rules of a .dockerignore; a pattern Docker would refuse is a ConfigError naming its line. */
-export function parseDockerignore(text: string, file = ".dockerignore"): IgnoreRule[] {
+function parseDockerignore(text: string, file = ".dockerignore"): IgnoreRule[] {
   const rules: IgnoreRule[] = [];
   const problems: ConfigProblem[] = [];
   text.split(/\r?\n/).forEach((raw, i) => {
@@ -107,55 +107,13 @@ export function readBuildContext(
   const ignoreLabel = path.posix.join(contextLabel, ".dockerignore");
   const ignoreText = readDockerignore(path.join(absRoot, ".dockerignore"), ignoreLabel);
   const rules = parseDockerignore(ignoreText, ignoreLabel);
-  const hasNegation = rules.some((r) => r.negate);
-  const files: string[] = [];
-  const withheld: string[] = [];
-  const escapes: string[] = [];
-  let bytes = 0;
-
-  const walk = (dirRel: string, above: boolean[]) => {
-    const dirAbs = path.join(absRoot, dirRel);
-    for (const entry of readdirSync(dirAbs, { withFileTypes: true })) {
-      const rel = dirRel ? `${dirRel}/${entry.name}` : entry.name;
-      if (WITHHELD.has(entry.name)) {
-        withheld.push(rel);
-        continue;
-      }
-      const matched = matchedRules(rules, rel, above, budget);
-      const ignored = ignoredBy(rules, matched);
-      if (entry.isDirectory()) {
-        if (!ignored || hasNegation) walk(rel, matched);
-        continue;
-      }
-      if (ignored) continue;
-      if (entry.isSymbolicLink()) checkLink(rel);
-      else if (entry.isFile()) bytes += lstatSync(path.join(dirAbs, entry.name)).size;
-      files.push(rel);
-      if (files.length > CONTEXT_MAX_FILES || bytes > CONTEXT_MAX_BYTES)
-        throw tooLarge(contextLabel, files.length, bytes);
-    }
-  };
-  const checkLink = (rel: string) => {
-    const target = readlinkSync(path.join(absRoot, rel));
-    const resolved = path.resolve(path.dirname(path.join(absRoot, rel)), target);
-    if (path.isAbsolute(target) || !isInside(absRoot, resolved)) escapes.push(`${rel} -> ${target}`);
-  };
-  try {
-    walk(
-      "",
-      rules.map(() => false),
-    );
-  } catch (err) {
-    if (err instanceof MatchBudgetSpent) throw tooCostly(ignoreLabel, files.length);
-    throw err;
-  }
+  const { files, withheld, escapes } = listContext(absRoot, rules, { contextLabel, ignoreLabel, budget });
   // Read whatever .dockerignore says: an ignored Dockerfile (or .dockerignore) that links out
   // would still be read, and a parse error would quote the host file's first line.
   for (const rel of [path.posix.normalize(dockerfile), ".dockerignore"]) {
     const real = files.includes(rel) ? undefined : realpathOrUndefined(path.join(absRoot, rel));
     if (real && !isInside(realpathOrUndefined(absRoot) ?? absRoot, real)) escapes.push(`${rel} -> ${real}`);
   }
-
   if (escapes.length > 0) {
     throw new ConfigError(
       escapes.map((e) => ({
@@ -171,6 +129,60 @@ export function readBuildContext(
   if (!files.includes(".dockerignore") && ignoreText) files.push(".dockerignore");
   files.sort();
   return { root: absRoot, dockerfile: df, files, ...(withheld.length ? { withheld } : {}) };
+}
+
+/**
+ * The context's files as .dockerignore leaves them (each directory's rules tested once), what is
+ * withheld whatever it says, and the symlinks that point out of the context; a ConfigError when
+ * the context grows past its bounds or applying the patterns past their budget.
+ */
+function listContext(
+  absRoot: string,
+  rules: readonly IgnoreRule[],
+  at: { contextLabel: string; ignoreLabel: string; budget: MatchBudget },
+): { files: string[]; withheld: string[]; escapes: string[] } {
+  const hasNegation = rules.some((r) => r.negate);
+  const files: string[] = [];
+  const withheld: string[] = [];
+  const escapes: string[] = [];
+  let bytes = 0;
+  const walk = (dirRel: string, above: boolean[]) => {
+    const dirAbs = path.join(absRoot, dirRel);
+    for (const entry of readdirSync(dirAbs, { withFileTypes: true })) {
+      const rel = dirRel ? `${dirRel}/${entry.name}` : entry.name;
+      if (WITHHELD.has(entry.name)) {
+        withheld.push(rel);
+        continue;
+      }
+      const matched = matchedRules(rules, rel, above, at.budget);
+      const ignored = ignoredBy(rules, matched);
+      if (entry.isDirectory()) {
+        if (!ignored || hasNegation) walk(rel, matched);
+        continue;
+      }
+      if (ignored) continue;
+      if (entry.isSymbolicLink()) checkLink(rel);
+      else if (entry.isFile()) bytes += lstatSync(path.join(dirAbs, entry.name)).size;
+      files.push(rel);
+      if (files.length > CONTEXT_MAX_FILES || bytes > CONTEXT_MAX_BYTES)
+        throw tooLarge(at.contextLabel, files.length, bytes);
+    }
+  };
+  const checkLink = (rel: string) => {
+    const target = readlinkSync(path.join(absRoot, rel));
+    const resolved = path.resolve(path.dirname(path.join(absRoot, rel)), target);
+    if (path.isAbsolute(target) || !isInside(absRoot, resolved)) escapes.push(`${rel} -> ${target}`);
+  };
+  try {
+    walk(
+      "",
+      rules.map(() => false),
+    );
+  } catch (err) {
+    if (err instanceof MatchBudgetSpent) throw tooCostly(at.ignoreLabel, files.length);
+    throw err;
+  }
+  return { files, withheld, escapes };
 }
 
 /**
@@ -240,7 +252,7 @@ function realpathOrUndefined(p: string): string | undefined {
   }
 }
 
-export function isInside(root: string, candidate: string): boolean {
+function isInside(root: string, candidate: string): boolean {
   const rel = path.relative(root, candidate);
   return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
 }

@@ -167,7 +167,7 @@ export class InFlight {
   }
 }
 
-export interface PollOptions {
+interface PollOptions {
   deadlineMs: number;
   initialDelayMs?: number;
   maxDelayMs?: number;

@@ -89,7 +89,7 @@ export function instructionOfStep(dockerfile: ParsedDockerfile, stepName: string
  * line of many variables): literal parts are found in order, each at its leftmost place, which
  * for wildcards alone is exact and linear.
  */
-export function matchesExpanded(text: string, shown: string): boolean {
+function matchesExpanded(text: string, shown: string): boolean {
   const parts = text.split(/\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*/);
   const first = parts[0]!;
   const last = parts.at(-1)!;

@@ -10,7 +10,7 @@
 // times the pattern's.
 
 /** Longest .dockerignore pattern accepted (characters): each is a cost per file of the context. */
-export const IGNORE_PATTERN_MAX_CHARS = 1000;
+const IGNORE_PATTERN_MAX_CHARS = 1000;
 
 type Test = (c: string) => boolean;
 

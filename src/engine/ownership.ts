@@ -5,7 +5,7 @@ import { randomHex } from "../crypto.js";
 export const OWNER_LABEL = "org.docker-acceptance.owner";
 export const ROLE_LABEL = "org.docker-acceptance.role";
 /** Where and by which process the owner was started: lets `sweep --stale` tell a dead run from a live one. */
-export const HOST_LABEL = "org.docker-acceptance.host";
+const HOST_LABEL = "org.docker-acceptance.host";
 export const PID_LABEL = "org.docker-acceptance.pid";
 
 export type Role = "subject" | "probe" | "control";

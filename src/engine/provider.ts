@@ -222,7 +222,7 @@ export type MacLayer = "apparmor" | "selinux";
  * The engine's own words for a setting as it recorded it (Docker's `apparmor=unconfined`, a Pod's
  * `appArmorProfile: {type: Unconfined}`): what a message or the evidence quotes, never read for meaning.
  */
-export interface Said {
+interface Said {
   said: string;
 }
 
@@ -501,7 +501,7 @@ export type ContainerStatus =
   | "exited"
   | "dead";
 
-export type Builder = "buildkit" | "legacy";
+type Builder = "buildkit" | "legacy";
 
 export interface BuildRequest {
   context: BuildContext;

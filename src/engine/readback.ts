@@ -4,9 +4,7 @@
 // /var/tmp under a read-only root); such a deviation is named, never trusted. Pure.
 import type { ContainerView, HardenedSetting, LaunchSpec } from "./provider.js";
 
-export type { HardenedSetting };
-
-export interface Deviation {
+interface Deviation {
   setting: HardenedSetting;
   asked: string;
   got: string;

@@ -8,9 +8,7 @@ import { ENGINE_CHOICES, type EngineChoice } from "./provider-names.js";
 import { engineFor, findEndpoint } from "./providers/index.js";
 
 export type { Engine } from "./provider.js";
-export { ENGINE_CHOICES, type EngineChoice } from "./provider-names.js";
-
-export type { Endpoint };
+export { ENGINE_CHOICES } from "./provider-names.js";
 
 export function parseEngineChoice(value: string | undefined, field: string): EngineChoice {
   const v = (value ?? "").trim() || "auto";

@@ -117,7 +117,7 @@ export async function runPrepared(
   return settled(await prepared.run(signal), removals);
 }
 
-export type ProbeRun = Omit<ProbeOutput, "removed">;
+type ProbeRun = Omit<ProbeOutput, "removed">;
 
 async function settled({ removed, ...output }: ProbeOutput, removals?: Promise<void>[]): Promise<ProbeRun> {
   if (removed && removals) removals.push(removed);

@@ -5,7 +5,7 @@
 import { type Annotation, type CheckRunOutput, describeDropped, MAX_ANNOTATIONS } from "../report/github.js";
 import { call, type GitHubClient, toPublishError } from "./client.js";
 
-export const ANNOTATIONS_PER_REQUEST = 50;
+const ANNOTATIONS_PER_REQUEST = 50;
 export interface CheckTarget {
   owner: string;
   repo: string;
@@ -16,7 +16,7 @@ export interface CheckTarget {
 }
 
 /** The external_id a completed check run carries: this run's, plus the comment it posted. */
-export function withCommentId(externalId: string, commentId: number | undefined): string {
+function withCommentId(externalId: string, commentId: number | undefined): string {
   return commentId === undefined ? externalId : `${externalId}:c${commentId}`;
 }
 
@@ -95,7 +95,7 @@ async function createCheckRun(
 
 const CREATE_RETRIES = 2;
 
-export interface CheckRunRef {
+interface CheckRunRef {
   id: number;
   url?: string;
   /** True when the create's answer was lost and the check run was found by its external_id. */
@@ -106,21 +106,21 @@ export function createInProgressCheckRun(client: GitHubClient, target: CheckTarg
   return createCheckRun(client, target, { status: "in_progress", started_at: new Date().toISOString() });
 }
 
-export interface AnnotationLimits {
+interface AnnotationLimits {
   /** The most annotations to send (input `max-annotations`); GitHub keeps at most 1,000. */
   max?: number;
   /** Update requests the budget allows after the completing one (each carries 50 more). */
   extraRequests?: number;
 }
 
-export interface AnnotationPlan {
+interface AnnotationPlan {
   batches: Annotation[][];
   /** Left out by `max` (or GitHub's 1,000) and by the request budget. */
   dropped: { cap: number; budget: number };
 }
 
 /** Which annotations go out: the first 50 ride on the completing request, each further 50 cost one. */
-export function planAnnotations(all: Annotation[], limits: AnnotationLimits = {}): AnnotationPlan {
+function planAnnotations(all: Annotation[], limits: AnnotationLimits = {}): AnnotationPlan {
   const cap = Math.max(0, Math.min(limits.max ?? MAX_ANNOTATIONS, MAX_ANNOTATIONS));
   const capped = all.slice(0, cap);
   const extra = Math.max(0, limits.extraRequests ?? Number.POSITIVE_INFINITY);

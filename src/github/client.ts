@@ -12,12 +12,12 @@ import { errorEvidence, registerSecret } from "../errors.js";
 import { type Logger, silentLogger } from "../log.js";
 
 const ThrottledOctokit = Octokit.plugin(retry, throttling);
-export type OctokitClient = InstanceType<typeof ThrottledOctokit>;
+type OctokitClient = InstanceType<typeof ThrottledOctokit>;
 
 /** The permissions our calls need, spelled as a workflow's `permissions:` block spells them. */
-export type Permission = "pull-requests: write" | "checks: write" | "issues: write" | "pull-requests: read";
+type Permission = "pull-requests: write" | "checks: write" | "issues: write" | "pull-requests: read";
 
-export interface GitHubClientOptions {
+interface GitHubClientOptions {
   token: string;
   /** Defaults to GITHUB_API_URL, then https://api.github.com. */
   baseUrl?: string;
@@ -80,50 +80,61 @@ export function createGitHubClient(opts: GitHubClientOptions): GitHubClient {
   const maxRequests = opts.maxRequests ?? 40;
   const retries = opts.retries ?? 2;
   const base = opts.retryAfterBaseMs ?? 1000;
-  let count = 0;
-  const send = proxiedFetch(opts.env ?? process.env);
+  const sent = { count: 0 };
   // Counting at the fetch layer sees every attempt, which is what rate limits and budgets see.
-  const countingFetch: typeof fetch = async (input, init) => {
-    if (count >= maxRequests - client.reserve) {
-      throw new PublishError(
-        client.reserve > 0 && count < maxRequests
-          ? `GitHub request budget of ${maxRequests} per run nearly exhausted; the last ${client.reserve} are kept for the check run's conclusion`
-          : `GitHub request budget of ${maxRequests} per run exhausted; not sending more (the report files and job summary are unaffected)`,
-        "budget",
-      );
-    }
-    count++;
-    return send(input, init);
-  };
-  let client: GitHubClient;
+  const counting = budgeted(proxiedFetch(opts.env ?? process.env), sent, maxRequests, () => client.reserve);
   const octokit = new ThrottledOctokit({
     auth: opts.token,
     baseUrl: (opts.baseUrl ?? process.env.GITHUB_API_URL ?? "https://api.github.com").replace(/\/+$/, ""),
     userAgent: "docker-acceptance",
-    request: { fetch: countingFetch },
+    request: { fetch: counting },
     retry: { retries, retryAfterBaseValue: base },
     // Octokit logs request failures with URLs; keep its chatter off our logs and never print headers.
     log: { debug: () => {}, info: () => {}, warn: (m: string) => log.warn(String(m)), error: () => {} },
     throttle: {
       retryAfterBaseValue: base,
       ...(opts.spaceWrites === false ? { write: unspaced, notifications: unspaced } : {}),
-      onRateLimit: (after: number, options: { method: string; url: string }, _o: unknown, n: number) =>
-        rateLimited("rate limit", after, options, n),
-      onSecondaryRateLimit: (
-        after: number,
-        options: { method: string; url: string },
-        _o: unknown,
-        n: number,
-      ) => rateLimited("secondary rate limit", after, options, n),
+      ...rateLimitAnswers(log, retries),
     },
   });
+  const client: GitHubClient = {
+    octokit,
+    requests: () => sent.count,
+    remaining: () => maxRequests - sent.count,
+    maxRequests,
+    reserve: 0,
+  };
+  return client;
+}
+
+/** `send`, counting each request and refusing (a `budget` error) one past the budget or into its reserve. */
+function budgeted(
+  send: typeof fetch,
+  sent: { count: number },
+  maxRequests: number,
+  reserve: () => number,
+): typeof fetch {
+  return async (input, init) => {
+    const held = reserve();
+    if (sent.count >= maxRequests - held) {
+      throw new PublishError(
+        held > 0 && sent.count < maxRequests
+          ? `GitHub request budget of ${maxRequests} per run nearly exhausted; the last ${held} are kept for the check run's conclusion`
+          : `GitHub request budget of ${maxRequests} per run exhausted; not sending more (the report files and job summary are unaffected)`,
+        "budget",
+      );
+    }
+    sent.count++;
+    return send(input, init);
+  };
+}
+
+type RequestOptions = { method: string; url: string };
+
+/** plugin-throttling's answers to a rate limit: retry (and say so) while retries and a bearable wait remain. */
+function rateLimitAnswers(log: Logger, retries: number) {
   /** Decides first, then says what it decided: a retry it will not make is never announced. */
-  function rateLimited(
-    what: string,
-    after: number,
-    options: { method: string; url: string },
-    n: number,
-  ): boolean {
+  function rateLimited(what: string, after: number, options: RequestOptions, n: number): boolean {
     const on = `GitHub ${what} on ${options.method} ${options.url}`;
     if (n >= retries) {
       log.warn(`${on}; giving up after ${n} ${n === 1 ? "retry" : "retries"}`);
@@ -138,14 +149,12 @@ export function createGitHubClient(opts: GitHubClientOptions): GitHubClient {
     log.warn(`${on}; retry ${n + 1} of ${retries} in ${after}s`);
     return true;
   }
-  client = {
-    octokit,
-    requests: () => count,
-    remaining: () => maxRequests - count,
-    maxRequests,
-    reserve: 0,
+  return {
+    onRateLimit: (after: number, options: RequestOptions, _o: unknown, n: number) =>
+      rateLimited("rate limit", after, options, n),
+    onSecondaryRateLimit: (after: number, options: RequestOptions, _o: unknown, n: number) =>
+      rateLimited("secondary rate limit", after, options, n),
   };
-  return client;
 }
 
 /**

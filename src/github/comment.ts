@@ -24,11 +24,11 @@
 // first answer was lost), not another run.
 import { call, type GitHubClient } from "./client.js";
 
-export type CommentMode = "always" | "on-failure" | "never";
+type CommentMode = "always" | "on-failure" | "never";
 /** `always` rewrites the comment each run; `on-change` leaves it alone when the report's content is the same. */
-export type CommentUpdate = "always" | "on-change";
+type CommentUpdate = "always" | "on-change";
 /** What a passing run does to an earlier failing comment: `update` it, `keep` it as it was, `hide` (minimize) or `delete` it. */
-export type CommentOnPass = "update" | "keep" | "hide" | "delete";
+type CommentOnPass = "update" | "keep" | "hide" | "delete";
 export const DEFAULT_COMMENT_AUTHOR = "github-actions[bot]";
 
 /** The hidden marker. The check name is reduced to safe characters so it cannot end the comment. */
@@ -41,7 +41,7 @@ export function stateMarker(state: CommentState): string {
   return `<!-- docker-acceptance:state:${state.verdict}:${state.digest} -->`;
 }
 
-export interface CommentState {
+interface CommentState {
   verdict: "pass" | "warn" | "fail" | "error";
   /** Hex digest of the report's content (see publish.ts contentDigest). */
   digest: string;
@@ -49,12 +49,12 @@ export interface CommentState {
 
 const STATE = /<!-- docker-acceptance:state:(pass|warn|fail|error):([0-9a-f]{8,64}) -->/;
 
-export function readState(body: string): CommentState | undefined {
+function readState(body: string): CommentState | undefined {
   const m = STATE.exec(body.split("\n", 1)[0] ?? "");
   return m ? { verdict: m[1] as CommentState["verdict"], digest: m[2]! } : undefined;
 }
 
-export interface StickyCommentOptions {
+interface StickyCommentOptions {
   owner: string;
   repo: string;
   issueNumber: number;
@@ -81,7 +81,7 @@ export interface StickyCommentOptions {
   state?: CommentState;
 }
 
-export interface StickyCommentResult {
+interface StickyCommentResult {
   id?: number;
   action: "created" | "updated" | "unchanged" | "kept" | "hidden" | "deleted" | "skipped";
   /** Comments of ours removed because another run made them concurrently. */
@@ -190,6 +190,14 @@ class Finder {
   }
 }
 
+/** The result of one upsert: what was done, to which comment, and the listings it took. */
+type Outcome = (
+  action: StickyCommentResult["action"],
+  id?: number,
+  removed?: number[],
+  retryDuplicates?: number,
+) => StickyCommentResult;
+
 export async function upsertStickyComment(
   client: GitHubClient,
   options: StickyCommentOptions,
@@ -197,12 +205,7 @@ export async function upsertStickyComment(
   if (!options.body.startsWith(options.marker)) throw new Error("comment body must start with its marker");
   const author = (options.author ?? DEFAULT_COMMENT_AUTHOR).toLowerCase();
   const finder = new Finder(client, options, author);
-  const result = (
-    action: StickyCommentResult["action"],
-    id?: number,
-    removed: number[] = [],
-    retryDuplicates = 0,
-  ): StickyCommentResult => ({
+  const result: Outcome = (action, id, removed = [], retryDuplicates = 0) => ({
     id,
     action,
     removedDuplicates: removed,
@@ -213,36 +216,61 @@ export async function upsertStickyComment(
 
   const existing = options.mayExist === false ? [] : await finder.find();
   const [keep, ...extra] = existing;
-  const passing = options.state?.verdict === "pass";
-  const onPass = options.onPass ?? "update";
-  if (keep) {
-    // Duplicates from an earlier race that ended badly: ours, so ours to remove.
-    for (const d of extra) await remove(client, options, d.id);
-    const removed = extra.map((d) => d.id);
-    const before = readState(keep.body ?? "");
-    if (passing && onPass !== "update" && before && before.verdict !== "pass") {
-      if (onPass === "keep") return result("kept", keep.id, removed);
-      if (onPass === "delete") {
-        await remove(client, options, keep.id);
-        return result("deleted", undefined, [...removed]);
-      }
-      // Retired first (its marker renamed, so no later run finds and reuses a hidden comment: a
-      // later failure gets a fresh, visible one), then minimized as outdated.
-      await retire(client, options, keep);
-      await minimize(client, keep);
-      return result("hidden", keep.id, removed);
-    }
-    if (options.update === "on-change" && before && options.state && before.digest === options.state.digest) {
-      return result("unchanged", keep.id, removed);
-    }
-    await update(client, options, keep.id);
-    return result("updated", keep.id, removed);
-  }
+  if (keep) return reviseExisting(client, options, keep, extra, result);
   // An existing comment is updated whatever the mode; a new one only when asked for.
   if (options.mode === "on-failure" && !options.failing) return result("skipped");
   // Hiding or deleting the comment on green means a green run leaves none behind.
-  if (passing && (onPass === "hide" || onPass === "delete")) return result("skipped");
+  const onPass = options.onPass ?? "update";
+  if (options.state?.verdict === "pass" && (onPass === "hide" || onPass === "delete"))
+    return result("skipped");
+  return createAndSettle(client, options, finder, result);
+}
 
+/**
+ * Our comment found: its duplicates removed, then it is updated, left unchanged, or (a pass after
+ * a failure, as `onPass` asks) kept, deleted or hidden.
+ */
+async function reviseExisting(
+  client: GitHubClient,
+  options: StickyCommentOptions,
+  keep: ListedComment,
+  extra: ListedComment[],
+  result: Outcome,
+): Promise<StickyCommentResult> {
+  // Duplicates from an earlier race that ended badly: ours, so ours to remove.
+  for (const d of extra) await remove(client, options, d.id);
+  const removed = extra.map((d) => d.id);
+  const before = readState(keep.body ?? "");
+  const onPass = options.onPass ?? "update";
+  if (options.state?.verdict === "pass" && onPass !== "update" && before && before.verdict !== "pass") {
+    if (onPass === "keep") return result("kept", keep.id, removed);
+    if (onPass === "delete") {
+      await remove(client, options, keep.id);
+      return result("deleted", undefined, [...removed]);
+    }
+    // Retired first (its marker renamed, so no later run finds and reuses a hidden comment: a
+    // later failure gets a fresh, visible one), then minimized as outdated.
+    await retire(client, options, keep);
+    await minimize(client, keep);
+    return result("hidden", keep.id, removed);
+  }
+  if (options.update === "on-change" && before && options.state && before.digest === options.state.digest) {
+    return result("unchanged", keep.id, removed);
+  }
+  await update(client, options, keep.id);
+  return result("updated", keep.id, removed);
+}
+
+/**
+ * A new comment posted, then the race settled: of our marked comments made since shortly before
+ * it, the oldest wins; ours (and a lost attempt of ours) give way to an older one.
+ */
+async function createAndSettle(
+  client: GitHubClient,
+  options: StickyCommentOptions,
+  finder: Finder,
+  result: Outcome,
+): Promise<StickyCommentResult> {
   const created = await call("pull-requests: write", "post the PR comment", () =>
     client.octokit.rest.issues.createComment({
       owner: options.owner,
@@ -252,14 +280,7 @@ export async function upsertStickyComment(
     }),
   );
   const mine = created.data.id;
-  const since = new Date(Date.parse(created.data.created_at) - RACE_WINDOW_MS).toISOString();
-  const recent = await finder.list({ since });
-  // A busy thread fills more than a page in that window; ours (and a lost attempt) are the newest.
-  const newest =
-    recent.last !== undefined && recent.last > 1
-      ? await finder.list({ since, page: recent.last })
-      : undefined;
-  const after = uniqueById([...recent.ours, ...(newest?.ours ?? [])]).sort((a, b) => a.id - b.id);
+  const after = await oursSince(finder, created.data.created_at);
   // Ours twice with the same body before `mine`: a create GitHub applied but whose answer was lost.
   const retried = after.filter((c) => c.id < mine && c.body === options.body);
   const oldest = after[0];
@@ -271,6 +292,18 @@ export async function upsertStickyComment(
   for (const d of retried.filter((c) => c.id !== oldest.id)) await remove(client, options, d.id);
   const removed = [mine, ...retried.filter((c) => c.id !== oldest.id).map((c) => c.id)];
   return result("updated", oldest.id, removed, retried.length);
+}
+
+/** Our comments updated since RACE_WINDOW_MS before `createdAt`, oldest first. */
+async function oursSince(finder: Finder, createdAt: string): Promise<ListedComment[]> {
+  const since = new Date(Date.parse(createdAt) - RACE_WINDOW_MS).toISOString();
+  const recent = await finder.list({ since });
+  // A busy thread fills more than a page in that window; ours (and a lost attempt) are the newest.
+  const newest =
+    recent.last !== undefined && recent.last > 1
+      ? await finder.list({ since, page: recent.last })
+      : undefined;
+  return uniqueById([...recent.ours, ...(newest?.ours ?? [])]).sort((a, b) => a.id - b.id);
 }
 
 function uniqueById(comments: ListedComment[]): ListedComment[] {

@@ -6,9 +6,9 @@
 import { readFileSync } from "node:fs";
 import { UsageError } from "../errors.js";
 
-export type RunKind = "pull_request" | "push" | "schedule" | "manual" | "workflow_run" | "other";
+type RunKind = "pull_request" | "push" | "schedule" | "manual" | "workflow_run" | "other";
 
-export interface PullRequestRef {
+interface PullRequestRef {
   number: number;
   /** The PR's head commit: check runs go here so they show on the PR (GITHUB_SHA is the merge commit). */
   headSha: string;
@@ -101,7 +101,7 @@ export function readEventContext(env: Env = process.env): EventContext {
   };
 }
 
-export const DEPENDABOT = "dependabot[bot]";
+const DEPENDABOT = "dependabot[bot]";
 
 /**
  * Why the token is read-only, if it is. A fork's `pull_request` event always gets a read-only

@@ -9,7 +9,7 @@ export function issueMarker(checkName: string): string {
   return `<!-- docker-acceptance:issue:${checkName.replace(/[^A-Za-z0-9 ._/:-]/g, "_").slice(0, 100)} -->`;
 }
 
-export interface TrackingIssueOptions {
+interface TrackingIssueOptions {
   owner: string;
   repo: string;
   checkName: string;
@@ -23,7 +23,7 @@ export interface TrackingIssueOptions {
   author?: string;
 }
 
-export interface TrackingIssueResult {
+interface TrackingIssueResult {
   number?: number;
   action: "opened" | "updated" | "closed" | "none";
 }

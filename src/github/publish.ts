@@ -33,7 +33,6 @@ import { describeError as describe, recordFailure } from "./publishers/result.js
 import type { ClientOptions, PublisherOutcome, PublishRun, PublishSurroundings } from "./publishers/types.js";
 
 export type { PublishingOptions, PublishResult } from "./publishers/gathered.js";
-export type { ClientOptions, Provenance, PublishSurroundings } from "./publishers/types.js";
 
 /** One publishing: its surroundings, the client, and every publisher's options (publishingOptions). */
 export interface PublishOptions extends PublishSurroundings, ClientOptions {
@@ -43,7 +42,7 @@ export interface PublishOptions extends PublishSurroundings, ClientOptions {
 
 export const DEFAULT_CHECK_NAME = "docker-acceptance";
 
-export interface StartCheckRunOptions extends ClientOptions {
+interface StartCheckRunOptions extends ClientOptions {
   context: EventContext;
   checkName?: string;
   /** This run's external_id (check-run-gate.ts externalIdFor): makes the create idempotent. */
@@ -82,7 +81,7 @@ export async function startCheckRun(opts: StartCheckRunOptions): Promise<StartCh
   }
 }
 
-export interface AbandonCheckRunOptions {
+interface AbandonCheckRunOptions {
   client: GitHubClient;
   context: EventContext;
   checkRunId: number;
@@ -117,7 +116,7 @@ export async function abandonCheckRun(opts: AbandonCheckRunOptions): Promise<str
 }
 
 /** Contents of event.json, the fork PR's hand-over to the trusted `publish` phase. */
-export interface ForkEvent {
+interface ForkEvent {
   prNumber: number;
   headSha: string;
   repository: string;

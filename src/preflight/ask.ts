@@ -8,7 +8,7 @@ import type { Exchange } from "../engine/probe-exchange.js";
 import { ANSWER_BYTES } from "../suites/containment/engine-reach.js";
 
 /** The request, as the subject probe writes it. */
-export function pingRequest(ip: string): string {
+function pingRequest(ip: string): string {
   return `GET /_ping HTTP/1.0\r\nHost: ${ip}\r\nConnection: close\r\n\r\n`;
 }
 

@@ -15,7 +15,7 @@ export type BuildNetwork = { mode: "bridge" } | NonNullable<EngineFacts["buildNe
 /** The engine API's registered plain-HTTP port: asked on loopback where the build shares it. */
 const ENGINE_API_PORT = 2375;
 
-export interface Ask {
+interface Ask {
   ip: string;
   port: number;
   /** Asked at this host's own address, standing in for the build's gateway. */

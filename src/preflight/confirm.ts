@@ -21,7 +21,7 @@ ${REACH_SH}
 echo "${END}"
 `;
 
-export interface ConfirmContext {
+interface ConfirmContext {
   engine: Engine;
   owner: string;
   probeImage: string;

@@ -21,7 +21,7 @@ export interface Heard {
 /** What the probe on the build's network heard, or why it could not say. */
 export type Confirmation = { asked: Heard[] } | { error: string };
 
-export interface PreflightHeard {
+interface PreflightHeard {
   network: BuildNetwork;
   /** What this process heard, per address it asked. */
   fromTool: Heard[];

@@ -24,7 +24,7 @@ import { decidePreflight, heard, preflightFailed } from "./decide.js";
  */
 export const IN_PROCESS_ASK_MS = 1_000;
 
-export interface PreflightContext {
+interface PreflightContext {
   engine: Engine;
   owner: string;
   probeImage: string;

@@ -14,7 +14,7 @@ export const BUNDLE_FILES = ["cleanup.json", "junit.xml", "report.json", "report
 
 export const sha256 = (data: string | Buffer) => createHash("sha256").update(data).digest("hex");
 
-export type CheckStatus = "pass" | "fail" | "warn" | "skip";
+type CheckStatus = "pass" | "fail" | "warn" | "skip";
 
 export interface BundleCheck {
   /** Stable name: sums, files, hash, schema, cleanup, inventory, completeness. */
@@ -25,7 +25,7 @@ export interface BundleCheck {
   detail: string;
 }
 
-export interface SumsLine {
+interface SumsLine {
   digest: string;
   name: string;
   line: number;
@@ -125,7 +125,7 @@ export function parseSums(text: string, bad: (detail: string, file: string) => v
 }
 
 /** Why a SHA256SUMS name could point outside the bundle or at itself, or undefined when it is safe. */
-export function unsafeName(name: string): string | undefined {
+function unsafeName(name: string): string | undefined {
   if (name.includes("\0") || name.includes("\\")) return "contains a backslash or NUL";
   if (path.posix.isAbsolute(name)) return "is an absolute path";
   if (name.split("/").some((seg) => seg === ".." || seg === "." || seg === "")) {

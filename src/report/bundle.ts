@@ -23,14 +23,7 @@ import {
 import { renderJunit } from "./junit.js";
 import { type Report, reportSchema } from "./model.js";
 
-export {
-  BUNDLE_FILES,
-  type BundleCheck,
-  type CheckStatus,
-  type NamedCheck,
-  record,
-  SUMS_FILE,
-} from "./bundle-checks.js";
+export { type NamedCheck, record, SUMS_FILE } from "./bundle-checks.js";
 
 /**
  * Writes the bundle into `dir` (created if needed) and returns the file names. Refuses a directory
@@ -104,7 +97,7 @@ export interface BundleVerification {
   report?: Report;
 }
 
-export interface VerifyBundleOptions {
+interface VerifyBundleOptions {
   /**
    * The inventory check to run instead of the recorded one: commands/verify.ts compares the
    * recorded digest and recomputes completeness against an inventory file.

@@ -20,16 +20,16 @@ const ZWJ = "\u200d";
 const CONTROL =
   /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
-export function stripControl(text: string): string {
+function stripControl(text: string): string {
   return text.replace(CONTROL, "");
 }
 
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 }
 
 /** `@x` → `@\u200dx`: still readable, no notification, no team ping. */
-export function defuseMentions(text: string): string {
+function defuseMentions(text: string): string {
   return text.replace(/@(?=[A-Za-z0-9_-])/g, `@${ZWJ}`);
 }
 
@@ -37,7 +37,7 @@ export function defuseMentions(text: string): string {
  * Breaks what GFM would autolink (`https://…`, `www.…`): a link in our comment would carry the
  * project's credibility to whatever a subject's log points at.
  */
-export function defuseLinks(text: string): string {
+function defuseLinks(text: string): string {
   return text.replace(/:\/\//g, `:${ZWJ}//`).replace(/\bwww\./gi, (m) => `${m.slice(0, 3)}${ZWJ}.`);
 }
 
@@ -46,7 +46,7 @@ export function defuseLinks(text: string): string {
  * runs of 7 to 40 characters (a commit SHA). Applied to untrusted text only: our own SHAs are
  * rendered in code spans, where GitHub links nothing.
  */
-export function defuseReferences(text: string): string {
+function defuseReferences(text: string): string {
   return text
     .replace(/#(?=\d)/g, `#${ZWJ}`)
     .replace(/\b(GH)-(?=\d)/gi, `$1${ZWJ}-`)
@@ -54,7 +54,7 @@ export function defuseReferences(text: string): string {
 }
 
 /** Cuts to at most `max` UTF-16 units, never splitting a surrogate pair, marking the cut. */
-export function truncate(text: string, max: number): string {
+function truncate(text: string, max: number): string {
   if (text.length <= max) return text;
   let cut = Math.max(0, max - 1);
   const code = text.charCodeAt(cut - 1);

@@ -11,14 +11,14 @@ import type { Report } from "./model.js";
 
 export type ExternalResults = Report["external"];
 
-export interface ExternalInputs {
+interface ExternalInputs {
   /** Globs relative to the workspace (input `junit`). */
   junit: string[];
   /** Globs relative to the workspace (input `sarif`). */
   sarif: string[];
 }
 
-export interface ExternalOptions {
+interface ExternalOptions {
   workspace: string;
   /** Lines the PR adds, per repository-relative path (see addedLinesFrom). */
   addedLines?: ReadonlyMap<string, ReadonlySet<number>>;
@@ -33,7 +33,7 @@ const MAX_TEST_FAILURES = 200;
 const TEST_NAME_CHARS = 300;
 const TEST_MESSAGE_CHARS = 1000;
 
-export type TestFailure = NonNullable<NonNullable<ExternalResults["tests"]>["failures"]>[number];
+type TestFailure = NonNullable<NonNullable<ExternalResults["tests"]>["failures"]>[number];
 
 /** Builds the added-lines map from diff files (alignment/diff.ts DiffFile has this shape). */
 export function addedLinesFrom(
@@ -138,7 +138,7 @@ async function walk(root: string): Promise<string[]> {
  * and read in one pass: an unclosed comment, CDATA section, test case or failure costs what its
  * own length does, never that length again for each one after it (as a backtracking pattern did).
  */
-export function parseJUnit(
+function parseJUnit(
   xml: string,
   file: string,
   workspace = "",
@@ -335,7 +335,7 @@ function xmlText(text: string): string {
 
 // ---- SARIF -----------------------------------------------------------------------------------
 
-export type SarifLevel = "error" | "warning" | "note";
+type SarifLevel = "error" | "warning" | "note";
 
 interface SarifFinding {
   path: string;

@@ -26,7 +26,7 @@ export interface CheckRunOutput {
   annotations: Annotation[];
 }
 
-export interface SurfaceOptions {
+interface SurfaceOptions {
   checkName: string;
   /** The report was produced by the fork's own workflow: every surface says so on its first line. */
   unverified?: boolean;

@@ -29,11 +29,18 @@ export function xmlEscape(text: string, attribute = false): string {
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
+interface Outcome {
+  tag: "failure" | "error" | "skipped";
+  type: string;
+  message: string;
+  body: string;
+}
+
 interface Testcase {
   classname: string;
   name: string;
   timeMs: number;
-  outcome?: { tag: "failure" | "error" | "skipped"; type: string; message: string; body: string };
+  outcome?: Outcome;
 }
 
 function caseToTestcase(c: CaseResult): Testcase {
@@ -56,77 +63,81 @@ function caseToTestcase(c: CaseResult): Testcase {
   return tc;
 }
 
+/** The "run" suite: what is not a case but decides the verdict, a failure where it failed. */
 function runTestcases(r: Report): Testcase[] {
-  const out: Testcase[] = [];
-  const classname = "docker-acceptance.run";
-  if (r.inventory) {
-    const inv = r.inventory;
-    const body = inv.drift
-      .map(
-        (d) =>
-          `${d.subject} / ${d.suite}: missing [${d.missing.join(", ")}] skipped [${d.skipped.join(", ")}] unexpected [${d.unexpected.join(", ")}]`,
-      )
-      .join("\n");
-    out.push({
-      classname,
-      name: "inventory.complete",
-      timeMs: 0,
-      ...(inv.complete
-        ? {}
-        : {
-            outcome: {
-              tag: "failure" as const,
-              type: inv.requireComplete ? "fail" : "warn",
-              message: `the cases that ran differ from ${inv.path}`,
-              body,
-            },
-          }),
-    });
-  }
-  for (const a of r.artifacts) {
-    out.push({
-      classname,
-      name: `artifact ${a.path}`,
-      timeMs: 0,
-      ...(a.ok
-        ? {}
-        : {
-            outcome: {
-              tag: "failure" as const,
-              type: "fail",
-              message: a.actual === null ? `${a.path} is missing` : `${a.path} does not match its pin`,
-              body: `expected sha256 ${a.expected}\nactual   sha256 ${a.actual ?? "(missing)"}`,
-            },
-          }),
-    });
-  }
-  if (r.cleanup) {
-    const c = r.cleanup;
-    out.push({
-      classname,
-      name: "cleanup",
-      timeMs: c.durationMs,
-      ...(c.completed
-        ? {}
-        : {
-            outcome: {
-              tag: "failure" as const,
-              type: "fail",
-              message: `${c.remaining.length} owned object(s) left after cleanup`,
-              body: c.remaining.map((o) => `${o.kind} ${o.id}`).join("\n"),
-            },
-          }),
-    });
-  }
-  for (const e of r.errors) {
-    out.push({
-      classname,
-      name: `error ${e.kind}`,
-      timeMs: 0,
-      outcome: { tag: "error", type: e.kind, message: e.message, body: e.message },
-    });
-  }
-  return out;
+  return [
+    ...(r.inventory ? [inventoryTestcase(r.inventory)] : []),
+    ...r.artifacts.map(artifactTestcase),
+    ...(r.cleanup ? [cleanupTestcase(r.cleanup)] : []),
+    ...r.errors.map(
+      (e): Testcase => ({
+        classname: RUN_CLASS,
+        name: `error ${e.kind}`,
+        timeMs: 0,
+        outcome: { tag: "error", type: e.kind, message: e.message, body: e.message },
+      }),
+    ),
+  ];
+}
+
+const RUN_CLASS = "docker-acceptance.run";
+
+/** One testcase of the run suite: a failure when it failed. */
+function runTestcase(name: string, timeMs: number, failure?: Omit<Outcome, "tag">): Testcase {
+  return {
+    classname: RUN_CLASS,
+    name,
+    timeMs,
+    ...(failure ? { outcome: { tag: "failure" as const, ...failure } } : {}),
+  };
+}
+
+function inventoryTestcase(inv: NonNullable<Report["inventory"]>): Testcase {
+  const body = inv.drift
+    .map(
+      (d) =>
+        `${d.subject} / ${d.suite}: missing [${d.missing.join(", ")}] skipped [${d.skipped.join(", ")}] unexpected [${d.unexpected.join(", ")}]`,
+    )
+    .join("\n");
+  return runTestcase(
+    "inventory.complete",
+    0,
+    inv.complete
+      ? undefined
+      : {
+          type: inv.requireComplete ? "fail" : "warn",
+          message: `the cases that ran differ from ${inv.path}`,
+          body,
+        },
+  );
+}
+
+function artifactTestcase(a: Report["artifacts"][number]): Testcase {
+  return runTestcase(
+    `artifact ${a.path}`,
+    0,
+    a.ok
+      ? undefined
+      : {
+          type: "fail",
+          message: a.actual === null ? `${a.path} is missing` : `${a.path} does not match its pin`,
+          body: `expected sha256 ${a.expected}\nactual   sha256 ${a.actual ?? "(missing)"}`,
+        },
+  );
+}
+
+function cleanupTestcase(c: NonNullable<Report["cleanup"]>): Testcase {
+  return runTestcase(
+    "cleanup",
+    c.durationMs,
+    c.completed
+      ? undefined
+      : {
+          type: "fail",
+          message: `${c.remaining.length} owned object(s) left after cleanup`,
+          body: c.remaining.map((o) => `${o.kind} ${o.id}`).join("\n"),
+        },
+  );
 }
 
 function renderSuite(

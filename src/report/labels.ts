@@ -17,14 +17,14 @@ export function rfcLabel(number: string | null, title: string): string {
 }
 
 /** Locations listed inline before "and N more". */
-export const LOCATIONS_SHOWN = 5;
+const LOCATIONS_SHOWN = 5;
 
 function where(l: { path?: string; line?: number }): string {
   return l.path ? `${l.path}${l.line ? `:${l.line}` : ""}` : "";
 }
 
 /** A finding's places: every location, or its first path for reports written before locations. */
-export function placesOf(finding: Finding): { path: string; line?: number }[] {
+function placesOf(finding: Finding): { path: string; line?: number }[] {
   if (finding.locations.length > 0) return finding.locations;
   return finding.path ? [{ path: finding.path, ...(finding.line ? { line: finding.line } : {}) }] : [];
 }

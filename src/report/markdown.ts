@@ -20,7 +20,7 @@ import { formatDuration } from "./text.js";
 
 export type MarkdownTarget = "comment" | "check-summary" | "check-text" | "job-summary" | "file";
 
-export interface MarkdownOptions {
+interface MarkdownOptions {
   target: MarkdownTarget;
   /** Shown in the headline; defaults to "docker-acceptance". */
   checkName?: string;
@@ -218,6 +218,26 @@ function suiteOrder(report: Report): string[] {
 }
 
 function automatedChecks(report: Report, d: Detail): string {
+  const rows = [
+    ...caseRows(report, d),
+    ...runRows(report),
+    ...externalRows(report),
+    ...alignmentRows(report),
+  ];
+  if (rows.length === 0) return "### Automated Checks\n\n_No checks ran._\n";
+  return [
+    "### Automated Checks",
+    "",
+    "| Check | Result |",
+    "| --- | --- |",
+    ...rows,
+    "",
+    ...externalItems(report, d),
+  ].join("\n");
+}
+
+/** One row per suite × subject with cases (at most the detail's cap, then how many more). */
+function caseRows(report: Report, d: Detail): string[] {
   const rows: string[] = [];
   let groups = 0;
   const subjects = subjectOrder(report);
@@ -241,7 +261,12 @@ function automatedChecks(report: Report, d: Detail): string {
   }
   if (groups > d.listCap * 5)
     rows.push(`| … | ${groups - d.listCap * 5} more subject × suite rows in report.json |`);
+  return rows;
+}
 
+/** The rows for what is not a case but decides the verdict: inventory completeness, artifact pins, cleanup. */
+function runRows(report: Report): string[] {
+  const rows: string[] = [];
   const inv = report.inventory;
   if (inv) {
     const count = (k: "missing" | "unexpected" | "skipped") => inv.drift.reduce((a, x) => a + x[k].length, 0);
@@ -266,17 +291,7 @@ function automatedChecks(report: Report, d: Detail): string {
       `| Cleanup | ${c.completed ? "✅ verified by listing" : `❌ ${c.remaining.length} owned object(s) remain`} |`,
     );
   }
-  rows.push(...externalRows(report), ...alignmentRows(report));
-  if (rows.length === 0) return "### Automated Checks\n\n_No checks ran._\n";
-  return [
-    "### Automated Checks",
-    "",
-    "| Check | Result |",
-    "| --- | --- |",
-    ...rows,
-    "",
-    ...externalItems(report, d),
-  ].join("\n");
+  return rows;
 }
 
 /** The rows for results of earlier steps: JUnit counts and SARIF findings. */

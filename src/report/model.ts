@@ -17,11 +17,11 @@ export {
   levelOf,
 } from "./verdict.js";
 
-export const REPORT_SCHEMA_VERSION = 1;
+const REPORT_SCHEMA_VERSION = 1;
 
-export const caseStatus = z.enum(["pass", "fail", "skip", "error"]);
+const caseStatus = z.enum(["pass", "fail", "skip", "error"]);
 
-export const sourceLocation = z.object({
+const sourceLocation = z.object({
   path: z.string(),
   line: z.number().int().positive().optional(),
 });
@@ -43,14 +43,14 @@ export const caseResultSchema = z.object({
 });
 export type CaseResult = z.infer<typeof caseResultSchema>;
 
-export const phaseSchema = z.object({
+const phaseSchema = z.object({
   name: z.string(),
   startMs: z.number().nonnegative(),
   durationMs: z.number().nonnegative(),
 });
 export type Phase = z.infer<typeof phaseSchema>;
 
-export const subjectReportSchema = z.object({
+const subjectReportSchema = z.object({
   name: z.string(),
   image: z.string().optional(),
   imageId: z.string().optional(),
@@ -67,7 +67,7 @@ export const subjectReportSchema = z.object({
 });
 export type SubjectReport = z.infer<typeof subjectReportSchema>;
 
-export const cleanupObjectSchema = z.object({
+const cleanupObjectSchema = z.object({
   kind: z.enum(["container", "image"]),
   id: z.string(),
   name: z.string().optional(),
@@ -93,7 +93,7 @@ export const cleanupEvidenceSchema = z.object({
 });
 export type CleanupEvidence = z.infer<typeof cleanupEvidenceSchema>;
 
-export const inventoryReportSchema = z.object({
+const inventoryReportSchema = z.object({
   path: z.string(),
   sha256: z.string(),
   complete: z.boolean(),
@@ -132,7 +132,7 @@ export const inventoryReportSchema = z.object({
     .optional(),
 });
 
-export const artifactResultSchema = z.object({
+const artifactResultSchema = z.object({
   path: z.string(),
   expected: z.string(),
   actual: z.string().nullable(),
@@ -141,7 +141,7 @@ export const artifactResultSchema = z.object({
 });
 export type ArtifactResult = z.infer<typeof artifactResultSchema>;
 
-export const findingLocationSchema = z.object({
+const findingLocationSchema = z.object({
   path: z.string(),
   line: z.number().int().positive().optional(),
 });
@@ -150,7 +150,7 @@ export const findingLocationSchema = z.object({
  * One entry per rule (or RFC) per change, with every place it hit. `path`/`line` repeat the first
  * location for readers of older reports; `tier` is 1 for blocking, 2 otherwise.
  */
-export const findingSchema = z.object({
+const findingSchema = z.object({
   tier: z.union([z.literal(1), z.literal(2)]),
   level: z.enum(FINDING_LEVELS).optional(),
   kind: z.string(),
@@ -189,7 +189,7 @@ export type AlignmentReport = z.infer<typeof alignmentReportSchema>;
  * image and the inventory's trust-bearing parts. `notes` are shown under the headline; `findings`
  * are Tier 1 items for a maintainer (a change to what judges the PR).
  */
-export const trustReportSchema = z.object({
+const trustReportSchema = z.object({
   /** The commit the inventory's trust-bearing parts were read at; absent: the checkout's own file. */
   inventoryFrom: z.string().optional(),
   probeImage: z.string().optional(),
@@ -198,7 +198,7 @@ export const trustReportSchema = z.object({
 });
 export type TrustReport = z.infer<typeof trustReportSchema>;
 
-export const externalResultsSchema = z.object({
+const externalResultsSchema = z.object({
   tests: z
     .object({
       passed: z.number(),
@@ -240,7 +240,7 @@ export const externalResultsSchema = z.object({
     .optional(),
 });
 
-export const verdictSchema = z.enum(VERDICTS);
+const verdictSchema = z.enum(VERDICTS);
 export type Verdict = z.infer<typeof verdictSchema>;
 
 export const reportSchema = z.object({
@@ -273,7 +273,7 @@ export const reportSchema = z.object({
 export type Report = z.infer<typeof reportSchema>;
 
 /** What a door measured; assembleReport adds the schema version, the tool and the verdict. */
-export type ReportParts = Omit<
+type ReportParts = Omit<
   z.input<typeof reportSchema>,
   "schemaVersion" | "tool" | "verdict" | "startedAt" | "durationMs"
 > & {

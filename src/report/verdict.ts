@@ -4,7 +4,7 @@
 // reads only the fields it names (./model.ts's types have them), so it imports nothing of the model.
 
 export const VERDICTS = ["pass", "warn", "fail", "error"] as const;
-export type Verdict = (typeof VERDICTS)[number];
+type Verdict = (typeof VERDICTS)[number];
 
 /** What a verdict, a count and the reading order read of a case. */
 interface CaseOutcome {
@@ -13,7 +13,7 @@ interface CaseOutcome {
 }
 
 /** What a verdict reads of a report. */
-export interface VerdictInputs {
+interface VerdictInputs {
   cases: readonly CaseOutcome[];
   artifacts: readonly { ok: boolean }[];
   inventory: { complete: boolean; requireComplete: boolean } | null;

@@ -11,7 +11,7 @@ import type { Subject } from "../inventory/schema.js";
 import type { CaseResult } from "../report/model.js";
 
 /** What a suite's run-wide start is given. */
-export interface SuiteRun {
+interface SuiteRun {
   engine: Engine;
   /** This run's owner label value: everything a suite creates carries it. */
   owner: string;

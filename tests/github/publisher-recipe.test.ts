@@ -101,11 +101,23 @@ describe("a new publisher is its module (and its test)", () => {
     expect(readme).toContain(
       "| `verdict-file-outcome` | `written` when the verdict file was written, else `off`. |",
     );
-    // Only the generated files differ from the repository's, besides the new module.
-    const changed = ["src/github/publishers/index.ts", "action.yml", "README.md"].filter(
+    // Only these generated files differ from the repository's, besides the new module; the others
+    // npm run docs writes are as they were.
+    const generated = ["src/github/publishers/index.ts", "action.yml", "README.md"];
+    const others = [
+      "src/cases/containment/index.ts",
+      "src/cases/lifecycle/index.ts",
+      "src/cases/ids.ts",
+      "src/suites/containment/graders/index.ts",
+      "src/inventory/precheck-plan.json",
+      "acceptance/inventory.schema.json",
+      "acceptance/report.schema.json",
+      "docs/architecture.md",
+    ];
+    const changed = [...generated, ...others].filter(
       (f) => readFileSync(path.join(copy, f), "utf8") !== readFileSync(path.join(REPO_ROOT, f), "utf8"),
     );
-    expect(changed).toEqual(["src/github/publishers/index.ts", "action.yml", "README.md"]);
+    expect(changed).toEqual(generated);
     expect(run(["scripts/docs.mjs", "--check"])).toMatch(/in sync/);
   });
 
@@ -123,7 +135,9 @@ describe("a new publisher is its module (and its test)", () => {
   }, 60_000);
 
   it("the structure check passes with it", () => {
-    expect(run([path.join(copy, "scripts/check-structure.mjs"), "--root", copy])).toMatch(/0 offenders/);
+    expect(run([path.join(copy, "scripts/check-structure.mjs"), "--root", copy])).toMatch(
+      /0 new or grown, 0 fixed but still listed/,
+    );
   }, 60_000);
 
   it("docs:check fails while action.yml's outputs differ from the declarations", () => {

@@ -1,8 +1,10 @@
-// The structure check (scripts/check-structure.mjs) holds src/ to its layers and its 80-line
-// function limit. These tests build small synthetic trees with the real layer table and prove it
-// catches what it must (an upward import, a folder cycle, a circle of files inside a folder, one
-// suite importing another, a new folder no layer holds, a long function of each kind), that the baseline only shrinks, and that
-// the repository itself passes.
+// The structure check (scripts/check-structure.mjs) holds src/ to its layers, its function-length
+// limit and to exporting only what something imports. These tests build small synthetic trees with
+// the real layer table and prove it catches what it must (an upward import, a folder cycle, a
+// circle of files inside a folder, one suite importing another, a new folder no layer holds, a
+// long function of each kind, an export nothing imports), that the baseline only shrinks, that its
+// report of the imports folder by folder is what docs/architecture.md shows, and that the
+// repository itself passes.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -53,6 +55,12 @@ function runCheck(root: string): { status: number; output: string } {
   }
 }
 
+/** The CLI's --report on a root: exit status and what it printed. */
+function runReport(root: string): { status: number; output: string } {
+  const out = execFileSync(process.execPath, [SCRIPT, "--root", root, "--report"], { encoding: "utf8" });
+  return { status: 0, output: out };
+}
+
 /** A function whose body (braces included) spans exactly `lines` lines. */
 function body(lines: number): string {
   return `{\n${"  n += 1;\n".repeat(lines - 2)}}`;
@@ -63,7 +71,11 @@ const CLEAN = {
   "src/report/model.ts": 'import { UsageError } from "../errors.js";\nexport const x = UsageError;\n',
   "src/engine/cleanup.ts": 'import type { x } from "../report/model.js";\nexport type Y = typeof x;\n',
   "src/pipeline.ts": 'import type { Y } from "./engine/cleanup.js";\nexport type Z = Y;\n',
+  // An entry point (EXPORTS_ALLOWED): what it exports needs no importer.
+  "src/main.ts": 'import type { Z } from "./pipeline.js";\nexport type Door = Z;\n',
 };
+
+const MAX = structure.MAX_FUNCTION_LINES as number;
 
 describe("layers", () => {
   it("passes a tree whose imports all go down", () => {
@@ -301,14 +313,15 @@ describe("layers", () => {
 });
 
 describe("function length", () => {
-  it("allows a body of 80 lines and fails one of 81, with file, name, line and limit", () => {
+  it("allows a body of MAX_FUNCTION_LINES lines and fails one more, with file, name, line and limit", () => {
+    expect(MAX).toBe(75);
     const root = tree({
-      "src/errors.ts": `export function short() ${body(80)}\n\nexport function long() ${body(81)}\n`,
+      "src/errors.ts": `export function short() ${body(MAX)}\n\nexport function long() ${body(MAX + 1)}\n`,
     });
     const found = offenders(root);
-    expect(found.map((o) => [o.key, o.line, o.lines])).toEqual([["src/errors.ts long", 82, 81]]);
+    expect(found.map((o) => [o.key, o.line, o.lines])).toEqual([["src/errors.ts long", MAX + 2, MAX + 1]]);
     expect(messages(root)[0]).toBe(
-      "src/errors.ts:82: function long has a 81-line body (limit 80): split it into named steps, each a function of its own (the limit counts the body's lines as written)",
+      `src/errors.ts:${MAX + 2}: function long has a ${MAX + 1}-line body (limit ${MAX}): split it into named steps, each a function of its own (the limit counts the body's lines as written)`,
     );
   });
 
@@ -332,7 +345,7 @@ describe("function length", () => {
 });
 
 describe("baseline", () => {
-  const LONG = { "src/errors.ts": `export function long() ${body(100)}\n` };
+  const LONG = { "src/errors.ts": `function long() ${body(100)}\n` };
   const baseline = (functions: Record<string, number>, imports: string[] = []) =>
     JSON.stringify({ functions, imports });
 
@@ -345,7 +358,7 @@ describe("baseline", () => {
     const unlisted = tree({ ...LONG, "scripts/structure-baseline.json": baseline({}) });
     const { status, output } = runCheck(unlisted);
     expect(status).toBe(1);
-    expect(output).toContain("src/errors.ts:1: function long has a 100-line body (limit 80)");
+    expect(output).toContain(`src/errors.ts:1: function long has a 100-line body (limit ${MAX})`);
   });
 
   it("fails a listed function that grew past its listed length", () => {
@@ -398,6 +411,167 @@ describe("baseline", () => {
   });
 });
 
+describe("exports nothing imports", () => {
+  /** The export offenders of a tree (EXPORTS_ALLOWED applies): "file export name" keys. */
+  const unused = (root: string): string[] =>
+    structure.exportOffenders(root).offenders.map((o: Offender) => o.key);
+
+  it("fails an export nothing imports, and one only its own file uses, naming the file, line and what to do", () => {
+    const root = tree({
+      "src/report/text.ts": [
+        "export const used = 1;",
+        "export const local = 2;",
+        "export const dead = 3;",
+        "export function render() { return local; }",
+      ].join("\n"),
+      "src/report/model.ts": 'import { render, used } from "./text.js";\nexport const m = render() + used;\n',
+      "tests/report/model.test.ts": 'import { m } from "../../src/report/model.js";\nconsole.log(m);\n',
+    });
+    expect(unused(root)).toEqual(["src/report/text.ts export local", "src/report/text.ts export dead"]);
+    const [first] = structure.exportOffenders(root).offenders;
+    expect(describeOffender(first)).toBe(
+      "src/report/text.ts:2: exports local, which nothing in src/, tests/ or scripts/ imports: stop exporting it (what only its own file uses needs no export), delete it if nothing uses it at all, or, if it is public on purpose, list it in EXPORTS_ALLOWED (scripts/check-structure.mjs) with the reason",
+    );
+    const { status, output } = runCheck(root);
+    expect(status).toBe(1);
+    expect(output).toContain("src/report/text.ts:3: exports dead, which nothing");
+  });
+
+  it("counts a test's import, a namespace import or import() naming it, a vi.mock'd path, and a script naming file and export", () => {
+    const root = tree({
+      "src/report/a.ts": "export const byTest = 1;\nexport type ByType = number;\n",
+      "src/report/b.ts": "export const viaNamespace = 1;\nexport const notNamed = 2;\n",
+      "src/report/c.ts": "export const lazily = 1;\n",
+      "src/report/d.ts": "export const mocked = 1;\n",
+      "src/report/e.ts": "export const REPORTED = 1;\n",
+      "src/report/index.ts": [
+        'import * as b from "./b.js";',
+        "export const x = b.viaNamespace;",
+        'export const y = () => import("./c.js").then((m) => m.lazily);',
+      ].join("\n"),
+      "src/main.ts": 'import { x, y } from "./report/index.js";\nconsole.log(x, y);\n',
+      "tests/a.test.ts": [
+        'import { byTest } from "../src/report/a.js";',
+        'import type { ByType } from "../src/report/a.js";',
+        'vi.mock("../src/report/d.js", () => ({ mocked: 2 }));',
+      ].join("\n"),
+      "scripts/docs.mjs": 'const { REPORTED } = await loadTs("src/report/e.ts");\n',
+    });
+    expect(unused(root)).toEqual(["src/report/b.ts export notNamed"]);
+  });
+
+  it("follows re-exports: an unused barrel entry fails, and so does what only it re-exports", () => {
+    const root = tree({
+      "src/report/inner.ts": "export const kept = 1;\nexport const forwarded = 2;\n",
+      "src/report/index.ts": 'export { forwarded, kept } from "./inner.js";\n',
+      "src/main.ts": 'import { kept } from "./report/index.js";\nconsole.log(kept);\n',
+    });
+    expect(unused(root)).toEqual([
+      "src/report/index.ts export forwarded",
+      "src/report/inner.ts export forwarded",
+    ]);
+    expect(describeOffender(structure.exportOffenders(root).offenders[0])).toContain(
+      "exports forwarded (a re-export), which nothing",
+    );
+  });
+
+  it("lets an entry point and what EXPORTS_ALLOWED names pass; an entry that excuses nothing is stale", () => {
+    const root = tree({
+      "src/main.ts": "export async function runMain() {}\n",
+      "src/report/seam.ts": "export interface Seam { name: string }\nexport const used = 1;\n",
+      "tests/seam.test.ts": 'import { used } from "../src/report/seam.js";\n',
+    });
+    const allowed = {
+      "src/main.ts": "an entry point",
+      "src/report/seam.ts Seam": "the seam",
+      "src/x.ts y": "gone",
+    };
+    expect(structure.exportOffenders(root, allowed)).toEqual({ offenders: [], staleAllowed: ["src/x.ts y"] });
+    expect(structure.exportOffenders(root, {}).offenders.map((o: Offender) => o.key)).toEqual([
+      "src/main.ts export runMain",
+      "src/report/seam.ts export Seam",
+    ]);
+  });
+
+  it("the baseline excuses a listed export, fails one it does not list or that was fixed, and only shrinks", () => {
+    const files = { "src/report/text.ts": "export const dead = 1;\n" };
+    const baseline = (exports: string[]) => JSON.stringify({ functions: {}, imports: [], exports });
+    expect(
+      runCheck(
+        tree({ ...files, "scripts/structure-baseline.json": baseline(["src/report/text.ts export dead"]) }),
+      ).status,
+    ).toBe(0);
+    const fixed = runCheck(
+      tree({
+        "src/report/text.ts": "const dead = 1;\n",
+        "scripts/structure-baseline.json": baseline(["src/report/text.ts export dead"]),
+      }),
+    );
+    expect(fixed.status).toBe(1);
+    expect(fixed.output).toContain('"src/report/text.ts export dead" is no longer an offender');
+    const first = { functions: {}, imports: [], exports: ["src/a.ts export x"] };
+    expect(
+      structure.grownBaseline({ functions: {}, imports: [], exports: ["src/a.ts export x"] }, first),
+    ).toEqual([]);
+    expect(
+      structure.grownBaseline({ functions: {}, imports: [], exports: ["src/b.ts export y"] }, first),
+    ).toEqual(["src/b.ts export y"]);
+  });
+});
+
+describe("the imports, folder by folder", () => {
+  it("lists each unit with the units it imports, their layer numbers after its own, and what the check refuses", () => {
+    const ROOT = tree({
+      ...CLEAN,
+      "src/github/comment.ts": 'import { x } from "../report/model.js";\nexport const c = x;\n',
+      "src/engine/select.ts": 'import { UsageError } from "../errors.js";\nexport const e = UsageError;\n',
+    });
+    const text = structure.renderImports(structure.unitImports(ROOT), findOffenders(ROOT));
+    expect(text).toBe(
+      [
+        " 1 doors",
+        "   src/main.ts -> 4 src/pipeline.ts",
+        " 4 flows",
+        "   src/pipeline.ts -> 11 src/engine/",
+        " 5 publishers",
+        "   src/github/ -> 12 src/report/",
+        "11 engine",
+        "   src/engine/ -> 12 src/report/, 15 src/errors.ts",
+        "12 report",
+        "   src/report/ -> 15 src/errors.ts",
+        "",
+        "Arrows back up: none. Suites importing each other: none.",
+        "Cycles between the folders of one layer: none. Circles of files inside a unit: none.",
+      ].join("\n"),
+    );
+    const { status, output } = runReport(ROOT);
+    expect(status).toBe(0);
+    expect(output.trimEnd()).toBe(text);
+  });
+
+  it("counts what the check refuses: an arrow back up", () => {
+    const root = tree({
+      ...CLEAN,
+      "src/engine/cleanup.ts": 'import type { Z } from "../pipeline.js";\nexport type Y = Z;\n',
+    });
+    const text = structure.renderImports(structure.unitImports(root), findOffenders(root));
+    expect(text).toContain("   src/engine/ -> 4 src/pipeline.ts");
+    expect(text).toContain("Arrows back up: 1.");
+  });
+
+  it("wraps a long list under its arrow, at most 100 columns", () => {
+    const to = ["a", "b", "c", "d", "e", "f", "g", "h"].map((n) => ({
+      unit: `src/engine/${n}-folder-with-a-long-name/`,
+      rank: 10,
+    }));
+    const arrows = [{ from: { unit: "src/commands/", rank: 1 }, to }];
+    const lines = structure.renderImports(arrows, []).split("\n");
+    expect(lines.every((l: string) => l.length <= 100)).toBe(true);
+    expect(lines[1]).toMatch(/^ {3}src\/commands\/ -> 11 /);
+    expect(lines[2]).toMatch(/^ {20}11 /);
+  });
+});
+
 describe("docs/architecture.md", () => {
   it("fails when its layer table is not the one LAYERS renders", () => {
     const docs = (table: string) =>
@@ -410,18 +584,45 @@ describe("docs/architecture.md", () => {
     expect(output).toContain("docs/architecture.md: its layer table");
     expect(output).toContain("node scripts/check-structure.mjs --write-docs");
   });
+
+  it("fails when its imports folder by folder are not what --report prints, and --write-docs rewrites them", () => {
+    const docs = (report: string) =>
+      `# Architecture\n<!-- imports:start (x) -->\n${report}\n<!-- imports:end -->\n`;
+    const root = tree({ ...CLEAN, "docs/architecture.md": docs("an old report") });
+    const { status, output } = runCheck(root);
+    expect(status).toBe(1);
+    expect(output).toContain("its layer table or its imports folder by folder");
+    execFileSync(process.execPath, [SCRIPT, "--root", root, "--write-docs"], { stdio: "pipe" });
+    const report = runReport(root).output.trimEnd();
+    expect(readFileSync(path.join(root, "docs/architecture.md"), "utf8")).toBe(
+      docs(`\`\`\`\n${report}\n\`\`\``),
+    );
+    expect(runCheck(root).status).toBe(0);
+  });
 });
 
 describe("the repository", () => {
   it("passes its own structure check against its baseline", () => {
     const known = readBaseline(path.join(REPO_ROOT, "scripts", "structure-baseline.json"));
-    const { fresh, stale } = compare(findOffenders(REPO_ROOT), known);
+    // The exports' entries are the next test's.
+    const { fresh, stale } = compare(findOffenders(REPO_ROOT), { ...known, exports: [] });
     expect(fresh.map((o: Offender) => describeOffender(o))).toEqual([]);
     expect(stale).toEqual([]);
   });
 
-  it("documents the layers the check enforces", () => {
+  it("documents the layers the check enforces, and its imports folder by folder", () => {
     const docs = readFileSync(path.join(REPO_ROOT, "docs", "architecture.md"), "utf8");
     expect(docs).toContain(structure.renderLayers());
+    expect(docs).toContain(runReport(REPO_ROOT).output.trimEnd());
+    expect(structure.docsWithStructure(docs, REPO_ROOT)).toBe(docs);
+  });
+
+  it("exports nothing that nothing imports, but for the baseline's known ones; every allowance excuses one", () => {
+    const known = readBaseline(path.join(REPO_ROOT, "scripts", "structure-baseline.json"));
+    const { offenders: found, staleAllowed } = structure.exportOffenders(REPO_ROOT);
+    const { fresh, stale } = compare(found, { ...known, functions: {}, imports: [] });
+    expect(fresh.map((o: Offender) => describeOffender(o))).toEqual([]);
+    expect(stale).toEqual([]);
+    expect(staleAllowed).toEqual([]);
   });
 });

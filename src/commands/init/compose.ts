@@ -24,7 +24,7 @@ export interface ComposeService {
   notes: string[];
 }
 
-export interface Compose {
+interface Compose {
   services: ComposeService[];
   notes: string[];
 }

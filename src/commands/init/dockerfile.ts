@@ -5,12 +5,12 @@
 // and ENV values; anything else is left out and said, never guessed.
 import { type Instruction, parseDockerfile } from "../../engine/dockerfile.js";
 
-export interface Declared<T> {
+interface Declared<T> {
   value: T;
   line: number;
 }
 
-export interface HealthcheckFacts {
+interface HealthcheckFacts {
   line: number;
   intervalMs: number;
   timeoutMs: number;

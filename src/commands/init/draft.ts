@@ -23,7 +23,7 @@ const MAX_FILE_BYTES = 1024 * 1024;
 const DEFAULT_ROOTS = ["/tmp", "/dev/shm"];
 const SUBJECT_NAME = /^[a-z0-9][a-z0-9._-]{0,62}$/;
 
-export type SubjectJson = Record<string, unknown> & {
+type SubjectJson = Record<string, unknown> & {
   name: string;
   build: { context: string; dockerfile?: string; target?: string };
 };
@@ -85,7 +85,7 @@ export function draftInventory(draft: Draft, schemaRef: string): Record<string, 
 }
 
 /** `{ "<suite>": { "required": [every case] } }` for every suite. */
-export function allPins(): Record<string, { required: string[] }> {
+function allPins(): Record<string, { required: string[] }> {
   return Object.fromEntries(
     SUITES.map((s) => [s, { required: [...(CASES_BY_SUITE[s] as readonly string[])] }]),
   );

@@ -11,7 +11,7 @@ const MAX_ENTRIES = 20_000;
 export const MAX_DOCKERFILES = 32;
 
 /** Compose's own precedence when several are present. */
-export const COMPOSE_FILES = ["compose.yaml", "compose.yml", "docker-compose.yaml", "docker-compose.yml"];
+const COMPOSE_FILES = ["compose.yaml", "compose.yml", "docker-compose.yaml", "docker-compose.yml"];
 
 const SKIPPED_DIRS = new Set(["node_modules", "vendor", "third_party", "testdata", "bower_components"]);
 // `Dockerfile`, `Dockerfile.prod`, `api.Dockerfile`; not `dockerfile.ts` nor `Dockerfile.md`, the
@@ -20,7 +20,7 @@ const DOCKERFILE = /^(?:(?:Dockerfile|Containerfile)(?:\.[\w.-]+)?|[\w.-]+\.(?:d
 const NOT_A_DOCKERFILE =
   /^[a-z]|\.(?:[cm]?[jt]sx?|py|go|rs|rb|java|md|txt|json|ya?ml|toml|sh|bak|orig|swp|tmpl|template|j2|in)$/;
 
-export interface Scan {
+interface Scan {
   /** Workspace-relative paths (with "/"), shallowest first, then by name. */
   dockerfiles: string[];
   compose?: string;

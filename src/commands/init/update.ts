@@ -10,7 +10,7 @@ import { jsonPath, locateJson } from "../../jsonpos.js";
 import { printable } from "../verify.js";
 import type { Draft } from "./draft.js";
 
-export interface UpdatePlan {
+interface UpdatePlan {
   text: string;
   insertions: Insertion[];
   /** What was added, where, as lines a person reads. */

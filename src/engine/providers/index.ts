@@ -7,7 +7,7 @@ import { type DockerDialect, dockerDialect } from "./docker/dialect.js";
 import { dockerApiEngine, dockerEndpoint } from "./docker/index.js";
 import { podmanDialect, podmanEndpoint } from "./podman/index.js";
 
-export interface Provider {
+interface Provider {
   /** The `engine:` input's value that asks for it (../provider-names.ts). */
   name: ProviderName;
   /** Where its engine answers, from the environment and the sockets that exist (see EndpointSearch). */

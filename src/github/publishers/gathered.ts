@@ -8,7 +8,7 @@ import { PUBLISHERS } from "./index.js";
 type Listed = (typeof PUBLISHERS)[number];
 type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
 
-export type PublisherName = Listed["name"];
+type PublisherName = Listed["name"];
 
 /** Every publisher's options, keyed by their field in the request. */
 export type PublisherOptions = Intersection<Listed["options"]>;

@@ -26,7 +26,7 @@ export interface ClientOptions {
   retryAfterBaseMs?: number;
 }
 
-export type Provenance = "trusted" | "fork-unverified";
+type Provenance = "trusted" | "fork-unverified";
 
 /** What a publisher's slice of PublishResult holds: its outcome and what it posted, if anything. */
 export interface PublisherOutcome<A extends string = string> {

@@ -15,7 +15,7 @@ const MAX_TASKS = 256;
 /** The status fields the choice reads. */
 const FIELDS = new Set(["Uid", "Gid", "CapPrm"]);
 
-export type ProcessStatus = Pick<ProcessEvidence, "pid" | "status">;
+type ProcessStatus = Pick<ProcessEvidence, "pid" | "status">;
 
 /**
  * Every thread of the subject's init process (its host PID, from the engine's inspect) and of its

@@ -22,9 +22,9 @@ import {
 } from "./probe.js";
 import { type EarlyProbe, prepareEarly, probeSubject, subjectLaunch } from "./subject-probe.js";
 
-export type { ContainmentEvidence, GradeTarget, OtherContainer } from "./evidence.js";
+export type { ContainmentEvidence } from "./evidence.js";
 export { gradeContainment } from "./grade.js";
-export { type InspectEvidence, inspectEvidence } from "./inspect.js";
+export { inspectEvidence } from "./inspect.js";
 export { type HostPathAllowance, parseHostPathAllowance } from "./mounts.js";
 
 /** Default trusted probe: small, multi-arch, pinned by digest. Tests pass a local image instead. */
@@ -39,7 +39,7 @@ export interface HostNamespaces {
   sources?: Record<string, string>;
 }
 
-export interface ContainmentTarget {
+interface ContainmentTarget {
   containerId: string;
   /** Subject name for results (attach mode: the container's name). */
   subject: string;
@@ -51,7 +51,7 @@ export interface ContainmentTarget {
   allowedHostPaths?: HostPathAllowance[];
 }
 
-export interface ContainmentOptions {
+interface ContainmentOptions {
   engine: Engine;
   owner: string;
   probeImage: string;

@@ -7,12 +7,7 @@ import type { MacLayer, SecuritySettings } from "../../engine/provider.js";
 import { type ContainmentEvidence, fail, type Outcome, observed, taskName } from "./evidence.js";
 
 /** The SELinux types Pod Security baseline allows a container to set. */
-export const SELINUX_CONTAINER_TYPES = [
-  "container_t",
-  "container_init_t",
-  "container_kvm_t",
-  "container_engine_t",
-];
+const SELINUX_CONTAINER_TYPES = ["container_t", "container_init_t", "container_kvm_t", "container_engine_t"];
 
 /**
  * What the launch settings do to AppArmor and SELinux that Pod Security baseline forbids, each
@@ -20,7 +15,7 @@ export const SELINUX_CONTAINER_TYPES = [
  * in the host's pid or ipc namespace: that one is left to containment.namespaces, which fails such
  * a container anyway.
  */
-export function lsmSettingProblems(security: SecuritySettings, hostPidOrIpc = false): string[] {
+function lsmSettingProblems(security: SecuritySettings, hostPidOrIpc = false): string[] {
   const out: string[] = [];
   if (security.appArmor?.kind === "unconfined") out.push(`\`${security.appArmor.said}\` turns AppArmor off`);
   for (const o of security.selinux) {
@@ -35,7 +30,7 @@ export function lsmSettingProblems(security: SecuritySettings, hostPidOrIpc = fa
 }
 
 /** Why a measured label means no confinement, or undefined (confined, or a label we do not read). */
-export function unconfinedLabel(label: string): string | undefined {
+function unconfinedLabel(label: string): string | undefined {
   const l = label.trim();
   if (l === "unconfined") return "AppArmor unconfined";
   if (/\(complain\)$/.test(l)) return `AppArmor profile ${l}: not enforced`;
@@ -46,12 +41,12 @@ export function unconfinedLabel(label: string): string | undefined {
 }
 
 /** The MAC layers the engine's host has, where the engine said (undefined: not said). */
-export function hostLsms(ev: ContainmentEvidence): MacLayer[] | undefined {
+function hostLsms(ev: ContainmentEvidence): MacLayer[] | undefined {
   return ev.inspect.engineHost?.macLayers;
 }
 
 /** A label as people read it: "AppArmor my-profile (enforce)", "SELinux …:container_t:…". */
-export function describeLabel(label: string): string {
+function describeLabel(label: string): string {
   const l = label.trim();
   if (l.split(":").length >= 4) return `SELinux ${l}`;
   return `AppArmor ${l}`;

@@ -5,7 +5,7 @@ import path from "node:path";
 import { ENGINE_DATA_ROOTS, ENGINE_SOCKET } from "../../engine/host-paths.js";
 import type { InspectEvidence } from "./inspect.js";
 
-export interface MountEntry {
+interface MountEntry {
   mountPoint: string;
   /** The filesystem's major:minor (field 3): which host filesystem a bind comes from. */
   device: string;
@@ -17,7 +17,7 @@ export interface MountEntry {
   options: string[];
 }
 
-export type MountClass =
+type MountClass =
   | "rootfs"
   | "kernel"
   | "masking"
@@ -129,13 +129,13 @@ export function parseHostPathAllowance(spec: string): HostPathAllowance {
   return { path: normalHostPath(m[1]!), readOnly: m[2] !== "rw" };
 }
 
-export function normalHostPath(hostPath: string): string {
+function normalHostPath(hostPath: string): string {
   const n = path.posix.normalize(hostPath);
   return n.length > 1 ? n.replace(/\/+$/, "") : n;
 }
 
 /** The CIS container benchmark's (5.5) sensitive host directories, plus the home and boot trees. */
-export const SENSITIVE_HOST_PATHS = [
+const SENSITIVE_HOST_PATHS = [
   "/proc",
   "/sys",
   "/etc",
@@ -153,10 +153,10 @@ export const SENSITIVE_HOST_PATHS = [
  * disclose, bound read-write they let the subject change what the host runs. Allowed read-write
  * they are still a finding.
  */
-export const HOST_SYSTEM_DIRS = ["/usr", "/lib", "/lib32", "/lib64", "/bin", "/sbin"];
+const HOST_SYSTEM_DIRS = ["/usr", "/lib", "/lib32", "/lib64", "/bin", "/sbin"];
 
 /** Why writing host path `source` reaches what the host runs (it is, holds, or sits inside one). */
-export function hostSystemPath(source: string): string | undefined {
+function hostSystemPath(source: string): string | undefined {
   const src = normalHostPath(source);
   for (const r of HOST_SYSTEM_DIRS) {
     if (under(src, r)) return `inside the host's ${r}`;
@@ -182,7 +182,7 @@ export function sensitiveHostPath(source: string, dataRoot?: string): string | u
   return undefined;
 }
 
-export interface HostBind {
+interface HostBind {
   source: string;
   destination: string;
   rw: boolean;
@@ -273,7 +273,7 @@ const HOST_KERNEL_FS = new Set([
 ]);
 
 /** Devices whose mountinfo root is the host path (the engine's files for this container live there). */
-export function hostPathDevices(
+function hostPathDevices(
   mounts: readonly MountEntry[],
   inspect: Pick<InspectEvidence, "dataRoot" | "defaults">,
 ): Set<string> {
@@ -323,79 +323,126 @@ export function classifyMounts(
   allowedHostPaths: readonly HostPathAllowance[] = [],
   sockets: readonly string[] = [],
 ): ClassifiedMount[] {
-  const declared = new Map(inspect.mounts.map((m) => [m.destination, m]));
-  const binds = judgeHostBinds(inspect, allowedHostPaths);
-  const hostDevices = hostPathDevices(mounts, inspect);
-  return mounts.map((m) => {
-    const ro = m.options.includes("ro");
-    const decl = declared.get(m.mountPoint);
-    const c = (cls: MountClass, reason: string): ClassifiedMount => ({ ...m, class: cls, reason });
-    if (m.mountPoint === "/")
-      return c("rootfs", "the root filesystem: judged by containment.rootfs_readonly");
-    // An engine socket grants control of the engine (and so the host), read-only or not.
-    if (SOCKET.test(m.mountPoint) || SOCKET.test(m.root) || (decl && SOCKET.test(decl.source))) {
-      return c(
-        "finding",
-        "an engine socket is mounted: whoever can connect controls the engine and the host",
-      );
-    }
-    const bind = bindAt(m.mountPoint, binds);
-    if (bind) {
-      const sub = bind.destination === m.mountPoint ? "" : `sub-mount of ${bind.destination}: `;
-      if (bind.problem) return c("finding", `${sub}${bind.problem}`);
-      const measured = measuredBindProblem(m, bind, hostDevices, inspect.dataRoot);
-      if (measured) return c("finding", `${sub}${measured}`);
-      // An engine's socket under another name (a hard link, a renamed path) is still the engine.
-      if (sockets.includes(m.mountPoint))
-        return c(
+  const known: KnownMounts = {
+    declared: new Map(inspect.mounts.map((m) => [m.destination, m])),
+    binds: judgeHostBinds(inspect, allowedHostPaths),
+    hostDevices: hostPathDevices(mounts, inspect),
+    inspect,
+    writableRoots,
+    masked,
+    readonlyPaths,
+    sockets,
+  };
+  return mounts.map((m) => ({ ...m, ...classifyMount(m, known) }));
+}
+
+/** What a mount is judged against: the declared mounts and host binds, and the paths each rule names. */
+interface KnownMounts {
+  declared: ReadonlyMap<string, InspectEvidence["mounts"][number]>;
+  binds: readonly HostBind[];
+  hostDevices: ReadonlySet<string>;
+  inspect: Pick<InspectEvidence, "dataRoot" | "defaults">;
+  writableRoots: readonly string[];
+  masked: readonly string[];
+  readonlyPaths: readonly string[];
+  sockets: readonly string[];
+}
+
+type Judged = Pick<ClassifiedMount, "class" | "reason">;
+const judged = (cls: MountClass, reason: string): Judged => ({ class: cls, reason });
+
+/**
+ * One mount's class, by the first rule that claims it: the root filesystem, an engine socket, a
+ * host bind, a volume that is a host bind, then the kernel's and the engine's own mounts, then
+ * what is left writable.
+ */
+function classifyMount(m: MountEntry, known: KnownMounts): Judged {
+  const decl = known.declared.get(m.mountPoint);
+  if (m.mountPoint === "/")
+    return judged("rootfs", "the root filesystem: judged by containment.rootfs_readonly");
+  // An engine socket grants control of the engine (and so the host), read-only or not.
+  if (SOCKET.test(m.mountPoint) || SOCKET.test(m.root) || (decl && SOCKET.test(decl.source))) {
+    return judged(
+      "finding",
+      "an engine socket is mounted: whoever can connect controls the engine and the host",
+    );
+  }
+  const bind = bindAt(m.mountPoint, known.binds);
+  if (bind) return classifyBind(m, bind, known);
+  const disguised = volumeHostPath(m, decl);
+  if (disguised) return judged("finding", disguised);
+  return classifySystemMount(m, known) ?? classifyTheRest(m, decl, known);
+}
+
+/** A mount under a declared host bind: a finding, or the allowed host path it is. */
+function classifyBind(m: MountEntry, bind: HostBind, known: KnownMounts): Judged {
+  const sub = bind.destination === m.mountPoint ? "" : `sub-mount of ${bind.destination}: `;
+  if (bind.problem) return judged("finding", `${sub}${bind.problem}`);
+  const measured = measuredBindProblem(m, bind, known.hostDevices, known.inspect.dataRoot);
+  if (measured) return judged("finding", `${sub}${measured}`);
+  // An engine's socket under another name (a hard link, a renamed path) is still the engine.
+  if (known.sockets.includes(m.mountPoint))
+    return judged(
+      "finding",
+      `${sub}host path ${bind.source} is a socket: never allowed (an engine's socket cannot be told apart by its name)`,
+    );
+  if (!m.options.includes("ro") && !bind.rw)
+    return judged("finding", `${sub}writable although ${bind.source} is allowed read-only`);
+  return judged(
+    "host-path",
+    `${sub}allowed host path ${bind.source}${bind.rw ? " (read-write)" : ", read-only"}`,
+  );
+}
+
+/** The kernel's filesystems and the engine's own mounts (read-only /proc paths, masks, its files), each with its flags. */
+function classifySystemMount(m: MountEntry, known: KnownMounts): Judged | undefined {
+  const ro = m.options.includes("ro");
+  const kernel = KERNEL_RULES.find((r) => r.match(m));
+  if (kernel) {
+    const missing = kernel.flags.filter((f) => !m.options.includes(f));
+    return missing.length === 0
+      ? judged("kernel", `${kernel.what} with ${kernel.flags.join(",")}`)
+      : judged("finding", `${kernel.what} lacks ${missing.join(",")}`);
+  }
+  if (known.readonlyPaths.includes(m.mountPoint) && m.fsType === "proc") {
+    return ro
+      ? judged("kernel", "engine read-only /proc path")
+      : judged("finding", "engine read-only /proc path is writable");
+  }
+  if (known.masked.includes(m.mountPoint)) {
+    // Files are masked with a bind of the engine's /dev/null (root "/null"), directories with an empty ro tmpfs.
+    if (m.root === "/null" || (m.fsType === "tmpfs" && ro)) return judged("masking", "engine masked path");
+    return judged("finding", "a masked path is mounted over with something other than the engine's mask");
+  }
+  if (known.inspect.defaults.engineFiles.includes(m.mountPoint)) {
+    return ro
+      ? judged("engine-file", "engine-managed file, read-only")
+      : judged(
           "finding",
-          `${sub}host path ${bind.source} is a socket: never allowed (an engine's socket cannot be told apart by its name)`,
+          "engine-managed file is writable (the subject can rewrite its name resolution or init)",
         );
-      if (!ro && !bind.rw) return c("finding", `${sub}writable although ${bind.source} is allowed read-only`);
-      return c(
-        "host-path",
-        `${sub}allowed host path ${bind.source}${bind.rw ? " (read-write)" : ", read-only"}`,
-      );
-    }
-    const disguised = volumeHostPath(m, decl);
-    if (disguised) return c("finding", disguised);
-    const kernel = KERNEL_RULES.find((r) => r.match(m));
-    if (kernel) {
-      const missing = kernel.flags.filter((f) => !m.options.includes(f));
-      return missing.length === 0
-        ? c("kernel", `${kernel.what} with ${kernel.flags.join(",")}`)
-        : c("finding", `${kernel.what} lacks ${missing.join(",")}`);
-    }
-    if (readonlyPaths.includes(m.mountPoint) && m.fsType === "proc") {
-      return ro
-        ? c("kernel", "engine read-only /proc path")
-        : c("finding", "engine read-only /proc path is writable");
-    }
-    if (masked.includes(m.mountPoint)) {
-      // Files are masked with a bind of the engine's /dev/null (root "/null"), directories with an empty ro tmpfs.
-      if (m.root === "/null" || (m.fsType === "tmpfs" && ro)) return c("masking", "engine masked path");
-      return c("finding", "a masked path is mounted over with something other than the engine's mask");
-    }
-    if (inspect.defaults.engineFiles.includes(m.mountPoint)) {
-      return ro
-        ? c("engine-file", "engine-managed file, read-only")
-        : c(
-            "finding",
-            "engine-managed file is writable (the subject can rewrite its name resolution or init)",
-          );
-    }
-    if (writableRoots.includes(m.mountPoint)) return c("allotted", "allotted writable root");
-    if (ro) return c("read-only", decl ? `${decl.type} mount, read-only` : "read-only");
-    if (decl?.type === "volume") {
-      const kind =
-        decl.name && /^[0-9a-f]{64}$/.test(decl.name)
-          ? "anonymous volume (e.g. a Dockerfile VOLUME)"
-          : `named volume ${decl.name}`;
-      return c("finding", `read-write ${kind}`);
-    }
-    if (m.fsType === "tmpfs") return c("finding", "extra writable tmpfs outside the allotted roots");
-    return c("finding", `read-write ${m.fsType} mount outside the allotted roots`);
-  });
+  }
+  return undefined;
+}
+
+/** Everything else: an allotted writable root, read-only, or writable where nothing allots it. */
+function classifyTheRest(
+  m: MountEntry,
+  decl: InspectEvidence["mounts"][number] | undefined,
+  known: KnownMounts,
+): Judged {
+  if (known.writableRoots.includes(m.mountPoint)) return judged("allotted", "allotted writable root");
+  if (m.options.includes("ro"))
+    return judged("read-only", decl ? `${decl.type} mount, read-only` : "read-only");
+  if (decl?.type === "volume") {
+    const kind =
+      decl.name && /^[0-9a-f]{64}$/.test(decl.name)
+        ? "anonymous volume (e.g. a Dockerfile VOLUME)"
+        : `named volume ${decl.name}`;
+    return judged("finding", `read-write ${kind}`);
+  }
+  if (m.fsType === "tmpfs") return judged("finding", "extra writable tmpfs outside the allotted roots");
+  return judged("finding", `read-write ${m.fsType} mount outside the allotted roots`);
 }
 
 /**

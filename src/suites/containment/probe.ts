@@ -15,7 +15,7 @@ import { unescapeOctal } from "./mounts.js";
  * The body runs whole or not at all: when any step of it fails (a reader killed, out of memory)
  * the probe prints nothing, exits non-zero, and the report is not evidence either.
  */
-export function framed(body: string): string {
+function framed(body: string): string {
   return `report() {
 ${body}
 }
@@ -330,7 +330,7 @@ done
 // no root and no SYS_PTRACE are needed (docs/security.md). Engines have no host mount-namespace
 // mode; mnt is taken in measureHostNamespaces from this tool's own process when that process is
 // provably in the same host namespaces, never by reading another process's links.
-export const HOST_SCRIPT = framed(`
+const HOST_SCRIPT = framed(`
 echo "V 1"
 for n in pid net ipc uts cgroup; do t=$(readlink /proc/self/ns/$n 2>/dev/null) && echo "N $n $t"; done
 `);
@@ -342,7 +342,7 @@ for n in pid net ipc uts cgroup; do t=$(readlink /proc/self/ns/$n 2>/dev/null) &
 // to (never to widen it: credentials.ts).
 // Builtins only in the loop: a fork per host process would cost seconds on a busy host (one awk per
 // subject process reads its threads).
-export const CENSUS_SCRIPT = framed(`
+const CENSUS_SCRIPT = framed(`
 echo "V 1"
 cd /proc || return 0
 for p in [0-9]*; do
@@ -392,7 +392,7 @@ export function parseCensusOutput(text: string): Map<string, ProcessEvidence[]> 
 }
 
 /** The host reference runs as nobody: reading its own /proc/self/ns needs no identity at all. */
-export const HOST_PROBE_USER = "65534:65534";
+const HOST_PROBE_USER = "65534:65534";
 
 export interface ProbeLaunch {
   subjectId: string;
@@ -484,7 +484,7 @@ export class ProbeParseError extends Error {
  * byte length or SHA-256 of what precedes it differs (a line lost, split or merged on the way), or
  * when anything follows it.
  */
-export function verifiedLines(text: string): string[] {
+function verifiedLines(text: string): string[] {
   const body = text.endsWith("\n") ? text.slice(0, -1) : text;
   const cut = body.lastIndexOf("\n") + 1;
   const trailer = /^Z\s+(\d+)\s+([0-9a-f]{64})$/.exec(body.slice(cut).trim());

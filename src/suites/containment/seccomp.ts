@@ -96,12 +96,12 @@ interface Rule {
   includes?: { caps?: string[]; arches?: string[] };
   excludes?: { caps?: string[]; arches?: string[] };
 }
-export interface SeccompProfile {
+interface SeccompProfile {
   defaultAction: string;
   syscalls?: Rule[] | null;
 }
 
-export type SeccompSetting =
+type SeccompSetting =
   | { kind: "default" }
   | { kind: "unconfined" }
   | { kind: "profile"; profile: SeccompProfile }
@@ -127,7 +127,7 @@ export function seccompSetting(choice: SeccompChoice): SeccompSetting {
 const PASSES = new Set(["SCMP_ACT_ALLOW", "SCMP_ACT_LOG", "SCMP_ACT_NOTIFY"]);
 
 /** Engine architecture names as seccomp profiles spell them. */
-export function engineArch(nodeArch: string = process.arch): string {
+function engineArch(nodeArch: string = process.arch): string {
   return (
     { x64: "amd64", ia32: "x86", arm64: "arm64", arm: "arm", s390x: "s390x", ppc64: "ppc64le" }[nodeArch] ??
     nodeArch

@@ -15,10 +15,10 @@ import type { InspectEvidence } from "./inspect.js";
 import { type ProbeLaunch, ProbeParseError, parseProbeOutput, probeOptions } from "./probe.js";
 
 /** What the subject probe reads, whoever it runs as. */
-export type SubjectLaunch = Omit<ProbeLaunch, "uid" | "gid" | "caps" | "mode">;
+type SubjectLaunch = Omit<ProbeLaunch, "uid" | "gid" | "caps" | "mode">;
 
 /** What probing a subject needs of the suite's options. */
-export interface SubjectProbeOptions {
+interface SubjectProbeOptions {
   engine: Engine;
   owner: string;
   probeImage: string;

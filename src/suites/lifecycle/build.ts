@@ -7,8 +7,11 @@ import { readBuildContext } from "../../engine/context.js";
 import { instructionOfStep, type ParsedDockerfile, parseDockerfile } from "../../engine/dockerfile.js";
 import { OWNER_LABEL, ownedTag, ROLE_LABEL, SUBJECT_LABEL } from "../../engine/ownership.js";
 import {
+  type BuildContext,
   type BuilderChoice,
   BuildFailedError,
+  type BuildRequest,
+  type BuildResult,
   type BuildStep,
   type ImageView,
 } from "../../engine/provider.js";
@@ -17,14 +20,14 @@ import { type EnvironmentAccess, readImageIdPin, readSecret } from "../../invent
 import { BOUNDS } from "../../inventory/rules.js";
 import type { SubjectReport } from "../../report/model.js";
 import { terminalSafe } from "../../report/text.js";
-import { type CaseContext, type Draft, EXCERPT_BYTES } from "./case.js";
+import { type BuildGate, type CaseContext, type Draft, EXCERPT_BYTES } from "./case.js";
 import type { DockerfileSource } from "./locate.js";
 import { BuildProgress, outputBlock } from "./progress.js";
 
 /** How many lines of a failing step's output the FAIL message's evidence keeps. */
 const FAILED_STEP_LINES = 20;
 
-export interface Built {
+interface Built {
   draft: Draft;
   /** The immutable image ID to create from, when the case passed. */
   imageId?: string;
@@ -120,84 +123,145 @@ function matchesPin(info: ImageView, pin: string): boolean {
 }
 
 async function buildFromDockerfile(c: CaseContext): Promise<Built> {
-  const { engine, subject, owner, log } = c;
   // Where an engine's API answers on the build's network, no RUN step of the PR's may run.
   const gate = await c.buildPreflight;
   if (gate?.refused) return { draft: gate.refused, report: {}, intermediateImages: [] };
-  const b = subject.build!;
+  const plan = await planBuild(c);
+  if ("refused" in plan) return plan.refused;
+  const { choice, source } = plan;
+  c.log.info(`  build: ${choice.builder === "buildkit" ? "BuildKit" : "legacy builder"} (${choice.reason})`);
+  const progress = new BuildProgress(c.log);
+  try {
+    const built = await c.engine.build(buildRequest(c, plan, (event) => progress.step(event)));
+    return { dockerfile: source, ...builtImage(plan, built, gate) };
+  } catch (err) {
+    return { ...(await buildStopped(c, plan, err, progress)), dockerfile: source };
+  } finally {
+    progress.stop();
+  }
+}
+
+/** What one subject's build needs, read before the engine hears of it. */
+interface BuildPlan {
+  build: NonNullable<CaseContext["subject"]["build"]>;
+  context: BuildContext;
+  /** The Dockerfile, repository-relative, and as parsed: where a failure points. */
+  source: DockerfileSource;
+  tag: string;
+  secrets: Record<string, string>;
+  choice: BuilderChoice;
+}
+
+/**
+ * The context read (its .dockerignore applied), the Dockerfile parsed, the secrets read and the
+ * builder chosen; or the ERROR that stops the build before it starts (a secret not set, secrets
+ * the legacy builder cannot take).
+ */
+async function planBuild(c: CaseContext): Promise<BuildPlan | { refused: Built }> {
+  const b = c.subject.build!;
   const context = readBuildContext(path.resolve(c.workspace, b.context), b.dockerfile, b.context);
   const dockerfileLabel = path.posix.normalize(`${b.context}/${context.dockerfile}`);
   const dockerfile = parseDockerfile(readDockerfile(context.root, context.dockerfile));
   const source = { path: dockerfileLabel, parsed: dockerfile };
-  const tag = ownedTag(owner, subject.name);
+  const tag = ownedTag(c.owner, c.subject.name);
   const secrets = readSecrets(b.secrets ?? {}, c.environment);
-  if (secrets.missing.length > 0) return missingSecrets(secrets.missing, b.secrets ?? {}, c.environment);
-  const choice = await engine.builderFor(b.builder === "legacy" ? "legacy" : "auto");
+  if (secrets.missing.length > 0)
+    return { refused: missingSecrets(secrets.missing, b.secrets ?? {}, c.environment) };
+  const choice = await c.engine.builderFor(b.builder === "legacy" ? "legacy" : "auto");
   if (Object.keys(secrets.values).length > 0 && choice.builder === "legacy") {
-    return notRunnable(`build.secrets need BuildKit, but the legacy builder runs: ${choice.reason}`, choice);
-  }
-  log.info(`  build: ${choice.builder === "buildkit" ? "BuildKit" : "legacy builder"} (${choice.reason})`);
-  const progress = new BuildProgress(log);
-  try {
-    const built = await engine.build({
-      context,
-      tag,
-      // The subject's name too, so that two subjects of one run built from the same Dockerfile
-      // never share an image ID: one's cleanup, removing its tag while the other's build was
-      // settling on that same ID, left the other "No such image" (seen with 20 alike at once).
-      // Each label is one legacy-builder step (and one intermediate image): these three only.
-      labels: { [OWNER_LABEL]: owner, [ROLE_LABEL]: "subject", [SUBJECT_LABEL]: subject.name },
-      buildArgs: b.args,
-      target: b.target,
-      builder: b.builder === "legacy" ? "legacy" : "auto",
-      secrets: secrets.values,
-      timeoutMs: b.timeoutMs,
-      signal: c.signal,
-      onStep: (event) => progress.step(event),
-    });
-    const cached = built.steps.filter((s) => s.cached).length;
     return {
-      dockerfile: source,
+      refused: notRunnable(
+        `build.secrets need BuildKit, but the legacy builder runs: ${choice.reason}`,
+        choice,
+      ),
+    };
+  }
+  return { build: b, context, source, tag, secrets: secrets.values, choice };
+}
+
+/** What the engine is asked to build: the subject's image, tagged and labelled as this run's. */
+function buildRequest(c: CaseContext, plan: BuildPlan, onStep: BuildRequest["onStep"]): BuildRequest {
+  const b = plan.build;
+  return {
+    context: plan.context,
+    tag: plan.tag,
+    // The subject's name too, so that two subjects of one run built from the same Dockerfile
+    // never share an image ID: one's cleanup, removing its tag while the other's build was
+    // settling on that same ID, left the other "No such image" (seen with 20 alike at once).
+    // Each label is one legacy-builder step (and one intermediate image): these three only.
+    labels: { [OWNER_LABEL]: c.owner, [ROLE_LABEL]: "subject", [SUBJECT_LABEL]: c.subject.name },
+    buildArgs: b.args,
+    target: b.target,
+    builder: b.builder === "legacy" ? "legacy" : "auto",
+    secrets: plan.secrets,
+    timeoutMs: b.timeoutMs,
+    signal: c.signal,
+    onStep,
+  };
+}
+
+/** lifecycle.build's PASS: the image built, with what the build did as its evidence. */
+function builtImage(
+  plan: BuildPlan,
+  built: BuildResult,
+  gate: BuildGate | undefined,
+): Omit<Built, "dockerfile"> {
+  const { tag, context, secrets } = plan;
+  const target = plan.build.target;
+  const cached = built.steps.filter((s) => s.cached).length;
+  return {
+    imageId: built.imageId,
+    intermediateImages: built.intermediateImages,
+    report: {
+      image: tag,
       imageId: built.imageId,
-      intermediateImages: built.intermediateImages,
-      report: {
-        image: tag,
+      buildLog: redact(built.log),
+      builder: built.builder,
+      builderReason: built.reason,
+    },
+    draft: {
+      status: "pass",
+      message: `built ${tag} with ${builderName(built)}${built.steps.length ? ` (${cached}/${built.steps.length} steps cached)` : ""}${gate?.note ? `; ${gate.note}` : ""}`,
+      evidence: {
+        tag,
         imageId: built.imageId,
-        buildLog: redact(built.log),
         builder: built.builder,
         builderReason: built.reason,
+        contextFiles: context.files.length,
+        ...(context.withheld ? { contextWithheld: context.withheld.slice(0, 20) } : {}),
+        dockerfile: context.dockerfile,
+        ...(target ? { target } : {}),
+        ...(built.steps.length ? { steps: built.steps.slice(-60).map(stepSummary) } : {}),
+        ...(built.intermediateImages.length ? { intermediateImages: built.intermediateImages } : {}),
+        ...(Object.keys(secrets).length ? { secretIds: Object.keys(secrets) } : {}),
+        ...(gate ? { preflight: gate.evidence } : {}),
       },
-      draft: {
-        status: "pass",
-        message: `built ${tag} with ${builderName(built)}${built.steps.length ? ` (${cached}/${built.steps.length} steps cached)` : ""}${gate?.note ? `; ${gate.note}` : ""}`,
-        evidence: {
-          tag,
-          imageId: built.imageId,
-          builder: built.builder,
-          builderReason: built.reason,
-          contextFiles: context.files.length,
-          ...(context.withheld ? { contextWithheld: context.withheld.slice(0, 20) } : {}),
-          dockerfile: context.dockerfile,
-          ...(b.target ? { target: b.target } : {}),
-          ...(built.steps.length ? { steps: built.steps.slice(-60).map(stepSummary) } : {}),
-          ...(built.intermediateImages.length ? { intermediateImages: built.intermediateImages } : {}),
-          ...(Object.keys(secrets.values).length ? { secretIds: Object.keys(secrets.values) } : {}),
-          ...(gate ? { preflight: gate.evidence } : {}),
-        },
-      },
-    };
-  } catch (err) {
-    if (err instanceof EngineError && err.kind === "timeout") {
-      const left = (await engine.facts().catch(() => undefined))?.leftBuild;
-      return { ...buildTimedOut(b.timeoutMs, progress.runningSteps(), choice, left), dockerfile: source };
-    }
-    // The Dockerfile failed: the subject's fault, a FAIL with the log's tail, not an engine error.
-    if (!(err instanceof BuildFailedError)) throw err;
-    showFailedOutput(log, err);
-    return { ...buildFailed(err, { tag, dockerfile, dockerfileLabel }), dockerfile: source };
-  } finally {
-    progress.stop();
+    },
+  };
+}
+
+/**
+ * A build that did not produce its image: at its time-out an ERROR naming the steps still running;
+ * a failing Dockerfile the subject's FAIL, with the log's tail; anything else the engine's error.
+ */
+async function buildStopped(
+  c: CaseContext,
+  plan: BuildPlan,
+  err: unknown,
+  progress: BuildProgress,
+): Promise<Built> {
+  if (err instanceof EngineError && err.kind === "timeout") {
+    const left = (await c.engine.facts().catch(() => undefined))?.leftBuild;
+    return buildTimedOut(plan.build.timeoutMs, progress.runningSteps(), plan.choice, left);
   }
+  // The Dockerfile failed: the subject's fault, a FAIL with the log's tail, not an engine error.
+  if (!(err instanceof BuildFailedError)) throw err;
+  showFailedOutput(c.log, err);
+  return buildFailed(err, {
+    tag: plan.tag,
+    dockerfile: plan.source.parsed,
+    dockerfileLabel: plan.source.path,
+  });
 }
 
 /** The failing step's output in the job log (the legacy builder's: the log's end, where it stands). */
@@ -305,7 +369,6 @@ function missingSecrets(missing: string[], named: Record<string, string>, access
   );
 }
 
-/** The build could not start for a reason outside the Dockerfile: an error, never a verdict. */
 /**
  * A build still going at its time-out: not measured, so an ERROR, and named as what it is (it once
  * read "no answer within 600003 ms", an engine at fault, for a build the engine was running).
@@ -327,6 +390,7 @@ function buildTimedOut(
   );
 }
 
+/** The build could not start for a reason outside the Dockerfile: an error, never a verdict. */
 function notRunnable(message: string, choice?: BuilderChoice, remediation?: string): Built {
   return {
     report: choice ? { builder: choice.builder, builderReason: choice.reason } : {},

@@ -8,8 +8,6 @@ import type { Subject } from "../../inventory/schema.js";
 import { type ImageConfig, type RuntimeConfig, runtimeConfig } from "./image-config.js";
 import { numericIds } from "./user.js";
 
-export type { ImageConfig };
-
 const LOG_MAX_SIZE = "1m";
 const LOG_MAX_FILES = 2;
 
@@ -148,7 +146,7 @@ export function planLaunch(
  * has, the runtime gives the tmpfs that directory's mode and ignores ours, so ownership is what
  * makes it writable; mode=1777 covers a path the image does not have (and a user not resolved).
  */
-export function tmpfsOptions(user: string, resolved?: { uid: number; gid?: number }): string {
+function tmpfsOptions(user: string, resolved?: { uid: number; gid?: number }): string {
   const ids = resolved ?? numericIds(user);
   const owner =
     ids && ids.uid !== 0 ? [`uid=${ids.uid}`, ...(ids.gid !== undefined ? [`gid=${ids.gid}`] : [])] : [];

@@ -150,7 +150,7 @@ function formatMs(ms: number): string {
 }
 
 /** A cause the log names, with the fix that addresses it. */
-export interface KnownCause {
+interface KnownCause {
   cause: string;
   fix: string;
   /** The log line (or the engine's start error) that shows it: a cause is named only with one. */

@@ -26,9 +26,9 @@ export type ImageConfig = Partial<
   ids?: { uid: number; gid?: number };
 };
 
-export type ConfigSource = "inventory" | "image" | "engine default";
+type ConfigSource = "inventory" | "image" | "engine default";
 
-export interface RuntimeField {
+interface RuntimeField {
   value: string;
   from: ConfigSource;
 }

@@ -7,7 +7,7 @@
 import type { Engine } from "../../engine/provider.js";
 import { runProbe, trustedProbe } from "../../engine/trusted-probe.js";
 
-export interface Listener {
+interface Listener {
   /** "127.0.0.1", "0.0.0.0", "::", "::1", "::ffff:127.0.0.1". */
   address: string;
   port: number;

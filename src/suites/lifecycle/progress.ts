@@ -5,7 +5,7 @@ import type { BuildStepEvent } from "../../engine/provider.js";
 import type { Logger } from "../../log.js";
 import { terminalSafe } from "../../report/text.js";
 
-export const PROGRESS_EVERY_MS = 15_000;
+const PROGRESS_EVERY_MS = 15_000;
 
 const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
 
@@ -13,7 +13,7 @@ const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
  * A timer that writes `say(elapsed)` when nothing was written for `everyMs`; `said()` marks a line
  * written by its owner (a build step's start), so the log gets one line per interval, not two.
  */
-export class Heartbeat {
+class Heartbeat {
   private readonly started = Date.now();
   private timer: NodeJS.Timeout | undefined;
 

@@ -22,7 +22,7 @@ import { reproduceImage } from "./reproduce.js";
 import { stopSubject } from "./stop.js";
 import { ownershipMatters, resolveUser } from "./user.js";
 
-export interface SubjectRunContext extends CaseContext {
+interface SubjectRunContext extends CaseContext {
   suites: ReadonlySet<SuiteName>;
   severity: (caseId: CaseId) => "fail" | "warn";
   /** Report start, for phase offsets. */
@@ -34,7 +34,7 @@ export interface SubjectRunContext extends CaseContext {
   inventorySource?: InventorySource;
 }
 
-export interface SubjectOutcome {
+interface SubjectOutcome {
   cases: CaseResult[];
   report: SubjectReport;
   /** Absent only if the cleanup itself could not run (it never throws, so: never in practice). */
@@ -319,7 +319,7 @@ function caseLine(r: CaseResult): string {
 const TERMINAL_EXCERPT_LINES = 15;
 
 /** The subject's last log lines, each made terminal-safe, as one block (written at once). */
-export function excerptLines(excerpt: string): string {
+function excerptLines(excerpt: string): string {
   return outputBlock("log (last lines)", excerpt, TERMINAL_EXCERPT_LINES);
 }
 

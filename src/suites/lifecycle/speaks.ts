@@ -17,7 +17,7 @@ export interface Exchanges {
 }
 
 /** What the port speaks instead of HTTP, with its fix; undefined when it did answer HTTP. */
-export interface Speech {
+interface Speech {
   note: string;
   fix: string;
   /** tls, http2 (frames only), banner, other (bytes that are not HTTP) or silent. */
@@ -26,7 +26,7 @@ export interface Speech {
 
 /** Each exchange reads at most this much and waits at most this long. */
 export const EXCHANGE_BYTES = 512;
-export const EXCHANGE_MS = 1500;
+const EXCHANGE_MS = 1500;
 
 export const HTTP_REQUEST = "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
 
@@ -119,11 +119,7 @@ export function classifySpeech(exchanges: Exchanges, port: number): Speech | und
 }
 
 /** One exchange with 127.0.0.1:port: connect, send (if anything), read until the bound, close or time. */
-export function exchange(
-  port: number,
-  send: string | Buffer | undefined,
-  signal?: AbortSignal,
-): Promise<Buffer> {
+function exchange(port: number, send: string | Buffer | undefined, signal?: AbortSignal): Promise<Buffer> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;

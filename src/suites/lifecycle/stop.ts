@@ -3,6 +3,7 @@
 // `init: true` the image's own PID 1 receives the signal, as under a plain `run`: a PID 1 without
 // a handler for it ignores it (the kernel's rule for PID 1), and that is what is graded.
 import { constants } from "node:os";
+import type { ContainerState } from "../../engine/provider.js";
 import { signalNumber } from "../../engine/signals.js";
 import type { CaseContext, Draft } from "./case.js";
 import { describeExit, exitFactsOn, knownCause, lastLine, logExcerpt, parseTime } from "./diagnose.js";
@@ -27,27 +28,7 @@ export async function stopSubject(
   const answeredMs = Date.now() - started;
   const state = (await engine.inspect(containerId)).state;
   const stopMs = stopDuration(started, state.finishedAt, answeredMs);
-  if (outcome === "not running") {
-    // It died on its own after it was ready: nothing received the signal; say what happened instead.
-    const facts = await exitFactsOn(engine, state);
-    const excerpt = await logExcerpt(engine, containerId);
-    // The same reading of its log as a crash before readiness: the known cause and its fix.
-    const cause = knownCause(excerpt, subject.writableRoots);
-    const line = lastLine(excerpt);
-    return {
-      status: facts.causeUnknown ? "error" : "fail",
-      message: `${describeExit(facts, undefined, excerpt)} while running, before it was asked to stop${cause ? `: ${cause.cause}` : ""}${line ? ` (last log line: ${line})` : ""}`,
-      evidence: {
-        ...facts,
-        ...(cause ? { cause: cause.cause, causeLine: cause.line } : {}),
-        logExcerpt: excerpt,
-      },
-      remediation:
-        facts.oomKilled || facts.oomUnreported
-          ? "raise limits.memory in the inventory, or reduce the process's memory use"
-          : (cause?.fix ?? `read the log excerpt: the service must keep running until it receives ${signal}`),
-    };
-  }
+  if (outcome === "not running") return diedBeforeStop(context, containerId, state, signal);
   const evidence = {
     exitCode: state.exitCode,
     stopMs,
@@ -67,26 +48,62 @@ export async function stopSubject(
     };
   }
   // Killed after the grace period: the kill found it still running.
-  if (outcome === "killed") {
-    const excerpt = await logExcerpt(engine, containerId);
-    // A server that tried to shut down but could not (e.g. could not write its final state) says so.
-    const cause = knownCause(excerpt, subject.writableRoots);
-    return {
-      status: "fail",
-      message: `ignored ${signal}: killed after the ${graceSec} s grace period${cause ? `; its log: ${cause.cause}` : ""}`,
-      evidence: {
-        ...evidence,
-        logExcerpt: excerpt,
-        ...(cause ? { cause: cause.cause, causeLine: cause.line } : {}),
-      },
-      remediation: cause
-        ? `${cause.fix} (the shutdown failed on it)`
-        : subject.init
-          ? `handle ${signal} in the server (the init forwards it; the server ignores or outlives it), or raise stopTimeoutMs`
-          : `handle ${signal} in PID 1 (exec the server so it receives the signal, and make it exit on it), declare the signal it does exit on with STOPSIGNAL in the Dockerfile, or declare "init": true in the inventory (\`{cli} run --init\`) so an init forwards it; or raise stopTimeoutMs`,
-    };
-  }
+  if (outcome === "killed") return killedAfterGrace(context, containerId, signal, graceSec, evidence);
   return { status: "pass", message: `exited ${state.exitCode} after ${signal} in ${stopMs} ms`, evidence };
+}
+
+/** It died on its own after it was ready: nothing received the signal; say what happened instead. */
+async function diedBeforeStop(
+  { engine, subject }: CaseContext,
+  containerId: string,
+  state: ContainerState,
+  signal: string,
+): Promise<Draft> {
+  const facts = await exitFactsOn(engine, state);
+  const excerpt = await logExcerpt(engine, containerId);
+  // The same reading of its log as a crash before readiness: the known cause and its fix.
+  const cause = knownCause(excerpt, subject.writableRoots);
+  const line = lastLine(excerpt);
+  return {
+    status: facts.causeUnknown ? "error" : "fail",
+    message: `${describeExit(facts, undefined, excerpt)} while running, before it was asked to stop${cause ? `: ${cause.cause}` : ""}${line ? ` (last log line: ${line})` : ""}`,
+    evidence: {
+      ...facts,
+      ...(cause ? { cause: cause.cause, causeLine: cause.line } : {}),
+      logExcerpt: excerpt,
+    },
+    remediation:
+      facts.oomKilled || facts.oomUnreported
+        ? "raise limits.memory in the inventory, or reduce the process's memory use"
+        : (cause?.fix ?? `read the log excerpt: the service must keep running until it receives ${signal}`),
+  };
+}
+
+/** It outlived its grace and was killed: a FAIL, with what its log says of the shutdown and the way to handle the signal. */
+async function killedAfterGrace(
+  { engine, subject }: CaseContext,
+  containerId: string,
+  signal: string,
+  graceSec: number,
+  evidence: Record<string, unknown>,
+): Promise<Draft> {
+  const excerpt = await logExcerpt(engine, containerId);
+  // A server that tried to shut down but could not (e.g. could not write its final state) says so.
+  const cause = knownCause(excerpt, subject.writableRoots);
+  return {
+    status: "fail",
+    message: `ignored ${signal}: killed after the ${graceSec} s grace period${cause ? `; its log: ${cause.cause}` : ""}`,
+    evidence: {
+      ...evidence,
+      logExcerpt: excerpt,
+      ...(cause ? { cause: cause.cause, causeLine: cause.line } : {}),
+    },
+    remediation: cause
+      ? `${cause.fix} (the shutdown failed on it)`
+      : subject.init
+        ? `handle ${signal} in the server (the init forwards it; the server ignores or outlives it), or raise stopTimeoutMs`
+        : `handle ${signal} in PID 1 (exec the server so it receives the signal, and make it exit on it), declare the signal it does exit on with STOPSIGNAL in the Dockerfile, or declare "init": true in the inventory (\`{cli} run --init\`) so an init forwards it; or raise stopTimeoutMs`,
+  };
 }
 
 /**

@@ -4,7 +4,7 @@
 
 import type { Engine, PathStat } from "../../engine/provider.js";
 
-export interface NumericUser {
+interface NumericUser {
   uid: number;
   gid?: number;
 }

@@ -8,16 +8,8 @@ import { readThroughRace } from "./storage-race.js";
 
 type ContextTar = typeof import("../../context.js").contextTar;
 
-export {
-  type Builder,
-  type BuilderChoice,
-  BuildFailedError,
-  type BuildRequest,
-  type BuildResult,
-} from "../../provider.js";
-
 /** What a build call returns inside the engine's timeout wrapper; failures are data, not throws. */
-export interface BuildOutcome extends BuilderChoice {
+interface BuildOutcome extends BuilderChoice {
   imageId?: string;
   failure?: string;
   /**
@@ -180,7 +172,7 @@ const MAX_ANCESTRY = 500;
  * an image made before it (a cached step, a base, an image a Dockerfile names by ID) is not this
  * build's, and neither is a tagged one; the walk stops at the first of either.
  */
-export async function ancestryMadeSince(
+async function ancestryMadeSince(
   docker: Docker,
   image: Docker.ImageInspectInfo,
   buildMs: number,

@@ -12,7 +12,7 @@ import type Docker from "dockerode";
 import type { BuildStep, BuildStepEvent } from "../../provider.js";
 import { all, bool, decodeFields, encodeFields, has, num, str } from "./protowire.js";
 
-export interface BuildkitRequest {
+interface BuildkitRequest {
   /** The context as a tar stream (src/engine/context.ts contextTar). */
   context: NodeJS.ReadableStream;
   dockerfile: string;
@@ -29,7 +29,7 @@ export interface BuildkitRequest {
   onStep?: (event: BuildStepEvent) => void;
 }
 
-export interface BuildkitOutcome {
+interface BuildkitOutcome {
   imageId?: string;
   /** The engine's final error, when the build failed. */
   failure?: string;
@@ -42,8 +42,8 @@ const STEP_OUTPUT_LIMIT = 4096;
 export const GRPC = { OK: 0, NOT_FOUND: 5, UNIMPLEMENTED: 12, INTERNAL: 13 } as const;
 
 /** A unary method: the request message in, the response message (or a status) out. */
-export type UnaryReply = { message: Buffer } | { code: number; details: string };
-export type UnaryHandler = (request: Buffer) => UnaryReply;
+type UnaryReply = { message: Buffer } | { code: number; details: string };
+type UnaryHandler = (request: Buffer) => UnaryReply;
 
 /** The session's methods (protobuf described by hand: the bundle carries no .proto files). */
 export function sessionMethods(secrets: Record<string, string>): Record<string, UnaryHandler> {

@@ -55,12 +55,11 @@ import {
   type CreateOptions,
   createBody,
   engineHostOf,
-  type ImageInspect,
   imageView,
   toView,
 } from "./translate.js";
 
-export type { ContainerInspect, CreateOptions, ImageInspect };
+export type { CreateOptions };
 
 /** A counting semaphore: take() resolves to a release function once one of `size` slots is free. */
 class Slots {
@@ -1288,7 +1287,7 @@ function firstTarFile(tar: Buffer, maxBytes: number): Buffer | undefined {
 }
 
 /** The last `count` lines of a text (a final newline ends the last line, it does not start another). */
-export function lastLines(text: string, count: number): string {
+function lastLines(text: string, count: number): string {
   const lines = text.split("\n");
   const ended = text.endsWith("\n");
   const kept = lines.slice(0, ended ? -1 : undefined).slice(-count);

@@ -19,7 +19,7 @@ interface Followed {
 }
 
 /** Opens the stream from `since` (the engine's Unix time, seconds with a fraction). */
-export type OpenEvents = (since: string) => Promise<NodeJS.ReadableStream>;
+type OpenEvents = (since: string) => Promise<NodeJS.ReadableStream>;
 
 export class ExitEvents {
   private readonly followed = new Map<string, Followed>();

@@ -5,7 +5,7 @@
 // it on any engine, one that ignores the rotation included.
 
 /** Kept per stream (stdout, stderr); more than the rotated log Docker keeps of a subject. */
-export const LOG_KEPT_BYTES = 4 * 1024 * 1024;
+const LOG_KEPT_BYTES = 4 * 1024 * 1024;
 
 class Tail {
   private chunks: Buffer[] = [];

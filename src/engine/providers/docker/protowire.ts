@@ -2,7 +2,7 @@
 // string, bytes and varint fields. Hand-written so decoding the build log needs no .proto files on
 // disk (the bundle has none) and no code generator.
 
-export type Field = { no: number; varint?: bigint; bytes?: Buffer };
+type Field = { no: number; varint?: bigint; bytes?: Buffer };
 
 function readVarint(buf: Buffer, at: number): [bigint, number] {
   let value = 0n;

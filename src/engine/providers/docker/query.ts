@@ -5,7 +5,7 @@ import { OWNER_LABEL, ROLE_LABEL, SUBJECT_LABEL } from "../../ownership.js";
 import type { ContainerQuery, ImageQuery, LabelMatch, OwnedContainer } from "../../provider.js";
 
 /** Docker's listing filters: key -> values (labels all hold, other keys any one value). */
-export type DockerFilters = Record<string, string[]>;
+type DockerFilters = Record<string, string[]>;
 
 function labelsOf(query: ContainerQuery | ImageQuery): string[] {
   const own: LabelMatch[] = [

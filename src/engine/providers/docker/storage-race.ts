@@ -5,7 +5,7 @@
 import { sleep } from "../../deadline.js";
 
 /** Podman's words when it lost track of its own images (another client removed one meanwhile). */
-export const STORAGE_RACE = /\b(image|layer) not known\b/;
+const STORAGE_RACE = /\b(image|layer) not known\b/;
 
 /** How each builder says a step ran and failed: the subject's failure, whatever else it says. */
 const STEP_EXITED = /returned a non-zero code|exit status \d|did not complete successfully|exit code: \d/;

@@ -35,13 +35,13 @@ import { probeLaunch } from "../../trusted-probe.js";
 import { type Container, deferred, imageMatches, listed, matches, viewOf } from "./model.js";
 import { interpret } from "./script.js";
 
-export type Fault = "hang" | "fail" | "refuse";
-export type EngineMethod = Exclude<keyof Engine, "settle">;
+type Fault = "hang" | "fail" | "refuse";
+type EngineMethod = Exclude<keyof Engine, "settle">;
 
 /** What a probe answers: the evidence a test gives it, per probe. */
-export type ProbeAnswer = (spec: ProbeSpec) => ProbeOutput | Promise<ProbeOutput>;
+type ProbeAnswer = (spec: ProbeSpec) => ProbeOutput | Promise<ProbeOutput>;
 
-export interface MemoryImage {
+interface MemoryImage {
   id: string;
   parentId: string;
   tags: string[];

@@ -100,23 +100,13 @@ export function listed(container: Container, images: Map<string, { tags: string[
 export function viewOf(container: Container, defaults: EngineDefaults): ContainerView {
   const s = container.spec;
   const running = container.status === "running";
-  const publish = (port: { port: number; hostIp: string }) => `${port.port}/tcp`;
   return {
     id: container.id,
     name: container.name,
     image: s.image,
     imageId: container.imageId,
     labels: s.labels,
-    state: {
-      status: container.paused ? "paused" : container.status,
-      running,
-      pid: container.pid,
-      exitCode: container.exitCode,
-      oomKilled: false,
-      ...(container.startedAt ? { startedAt: container.startedAt } : {}),
-      ...(container.finishedAt ? { finishedAt: container.finishedAt } : {}),
-      restartCount: 0,
-    },
+    state: stateOf(container),
     init: s.init,
     defaults,
     running,
@@ -150,6 +140,27 @@ export function viewOf(container: Container, defaults: EngineDefaults): Containe
     tmpfs: { ...s.tmpfs },
     mounts: [],
     sysctls: {},
+    ...portsOf(s, running),
+  };
+}
+
+function stateOf(container: Container): ContainerView["state"] {
+  return {
+    status: container.paused ? "paused" : container.status,
+    running: container.status === "running",
+    pid: container.pid,
+    exitCode: container.exitCode,
+    oomKilled: false,
+    ...(container.startedAt ? { startedAt: container.startedAt } : {}),
+    ...(container.finishedAt ? { finishedAt: container.finishedAt } : {}),
+    restartCount: 0,
+  };
+}
+
+/** The ports the spec publishes: bound (to a made-up host port) while it runs, as asked in its config. */
+function portsOf(s: LaunchSpec, running: boolean): Pick<ContainerView, "ports" | "publishConfig"> {
+  const publish = (port: { port: number; hostIp: string }) => `${port.port}/tcp`;
+  return {
     ports: running
       ? Object.fromEntries(
           s.publish.map((p) => [publish(p), [{ address: p.hostIp, port: 40000 + (p.port % 1000) }]]),
