@@ -28,12 +28,11 @@ import ts from "typescript";
 import { findUnusedExports } from "./unused-exports.mjs";
 
 /**
- * The longest a function's body may be, in lines as written. Lowered from 80 (#28) to what the
- * whole tree meets once every function over 60 lines outside the start-up rework was split; what
- * holds it here is src/request/parse.ts parseOption (75 lines), then src/pipeline-run.ts
- * runFromPing (71) and src/inventory/base.ts judgeAtBase (67): split those and it can go to 60.
+ * The longest a function's body may be, in lines as written. Lowered from 80 (#28) once every
+ * function over 60 lines was split into named steps: the longest are 60 lines now, so the limit
+ * is a ceiling with room under it, not the length functions grow to.
  */
-export const MAX_FUNCTION_LINES = 75;
+export const MAX_FUNCTION_LINES = 70;
 
 /**
  * The layers of src/, top (the doors) to bottom (the primitives). A file may import files of its

@@ -11,7 +11,7 @@ let crypto: typeof import("node:crypto") | undefined;
  * node:crypto itself, required the first time it is asked for (the require made then too: a module
  * evaluated from a data: URL, as scripts/docs.mjs loads the sources, has no file to require from).
  */
-export function lazyCrypto(): typeof import("node:crypto") {
+function lazyCrypto(): typeof import("node:crypto") {
   crypto ??= createRequire(import.meta.url)("node:crypto") as typeof import("node:crypto");
   return crypto;
 }

@@ -61,7 +61,7 @@ type Subject = Inventory["subjects"][number];
 type Review = typeof import("./alignment/index.js");
 
 /** What src/pipeline.ts settled before the first engine call, and that call itself. */
-export interface Prepared {
+interface Prepared {
   opts: RunOptions;
   t0: number;
   owner: string;
@@ -115,18 +115,7 @@ export async function runFromPing(prepared: Prepared): Promise<Report> {
   } catch (err) {
     errors.push(errorEvidence(err));
   } finally {
-    // Run-wide sweep: probes, the host reference, anything a cancelled subject left behind.
-    await engine.settle();
-    results.cleanups.push(
-      await cleanupOwned(
-        engine,
-        { owner },
-        {
-          trigger: signal.aborted ? String(signal.reason ?? "cancelled") : "run-end",
-          options: { removeImages: opts.removeImages !== false },
-        },
-      ),
-    );
+    results.cleanups.push(await sweepRun(engine, owner, opts));
   }
   if (signal.aborted)
     errors.push({
@@ -158,6 +147,19 @@ export async function runFromPing(prepared: Prepared): Promise<Report> {
     alignment: await alignment,
     trust,
   });
+}
+
+/** The run-wide sweep: probes, the host reference, anything a cancelled subject left behind. */
+async function sweepRun(engine: Engine, owner: string, opts: RunOptions): Promise<CleanupEvidence> {
+  await engine.settle();
+  return cleanupOwned(
+    engine,
+    { owner },
+    {
+      trigger: opts.signal.aborted ? String(opts.signal.reason ?? "cancelled") : "run-end",
+      options: { removeImages: opts.removeImages !== false },
+    },
+  );
 }
 
 /** The alignment review, started alongside the suites; its failure is a run error, never a throw. */

@@ -15,8 +15,6 @@ import { selectSubjects } from "./plan.js";
 import type { Report } from "./report/model.js";
 import { checkLaunchSpec, LaunchSpecError } from "./suites/lifecycle/create.js";
 
-export type { RunOptions } from "./pipeline-run.js";
-
 /** Throws ConfigError/UsageError before any engine call; otherwise always returns a Report. */
 export async function runPipeline(opts: RunOptions): Promise<Report> {
   const t0 = Date.now();

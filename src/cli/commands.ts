@@ -3,7 +3,7 @@
 // parsed, validated and listed in `--help` and the README from there, as the action's inputs are.
 import type { Command } from "../request/options.js";
 
-export interface CliCommand {
+interface CliCommand {
   /** One line for the command list. */
   summary: string;
   /** Positional arguments: their name in the usage line and how many are taken. */

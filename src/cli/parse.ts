@@ -14,7 +14,7 @@ import {
 import { parseRequest, REQUEST_OPTIONS, type RequestKey } from "../request/parse.js";
 import { CLI_COMMANDS } from "./commands.js";
 
-export interface CommandLine {
+interface CommandLine {
   request: Record<string, unknown>;
   positionals: string[];
 }

@@ -4,7 +4,7 @@
 import type { Command } from "../request/options.js";
 
 /** A use case as the CLI calls it: the parsed request (typed in its module) and the positionals. */
-export type UseCase = (request: never, positionals: string[]) => Promise<number>;
+type UseCase = (request: never, positionals: string[]) => Promise<number>;
 
 export const USE_CASES: Record<Command, () => Promise<UseCase>> = {
   init: async () => (await import("../commands/init.js")).init,

@@ -16,7 +16,7 @@ import type { Inventory, Subject } from "./schema.js";
 export type JudgeAt = { base: string } | { unavailable: string };
 
 /** Per-subject fields that widen what a subject may do: allowances, taken from the base. */
-export const TRUST_BEARING_SUBJECT_FIELDS = [
+const TRUST_BEARING_SUBJECT_FIELDS = [
   "capabilities",
   "allowedHostPaths",
 ] as const satisfies readonly (keyof Subject)[];
@@ -48,38 +48,28 @@ export async function judgeAtBase(
   head: LoadedInventory,
   judgeAt: JudgeAt | undefined,
 ): Promise<JudgedInventory> {
-  const asIs = (notes: string[], findings: Finding[] = [], fromChange?: string): JudgedInventory => ({
-    inventory: head.inventory,
-    pinsText: head.text,
-    trust: { notes, findings },
-    removed: [],
-    environment: fromChange ? { read: false, why: fromChange } : READ_ENVIRONMENT,
-  });
+  const asIs = (notes: string[], findings: Finding[] = [], fromChange?: string) =>
+    fromTheChange(head, notes, findings, fromChange);
   if (!judgeAt) return asIs([]);
   const unavailable =
     "unavailable" in judgeAt ? judgeAt.unavailable : await missingCommit(workspace, judgeAt.base);
   if (unavailable !== undefined) {
     return asIs(
-      [
-        `The pull request's base is not available (${unavailable}), so the inventory's required cases, severities, artifact pins and allowances were read from the pull request itself, which may have weakened them, and no environment variable it names (build secrets, an env: image ID) was read (fix: actions/checkout with fetch-depth: 0).`,
-      ],
+      [baseUnavailableNote(unavailable)],
       [],
       "the inventory could only be read from the pull request itself (its base is not available)",
     );
   }
   const ref = (judgeAt as { base: string }).base;
-  let rel: string;
-  let text: string | undefined;
+  let atBase: { rel: string; text: string | undefined } | undefined;
   try {
-    const { gitTopLevel, gitTree } = await loadGit();
-    const top = await gitTopLevel(workspace);
-    rel = path.relative(top, path.resolve(head.path)).split(path.sep).join("/");
-    // An inventory outside the repository is not a file of the pull request.
-    if (rel.startsWith("../") || path.isAbsolute(rel)) return asIs([]);
-    text = (await gitTree(workspace, ref).readMany([rel])).get(rel);
+    atBase = await inventoryAtBase(workspace, head.path, ref);
   } catch (err) {
     return judgeAtBase(workspace, head, { unavailable: (err as Error).message.split("\n")[0]! });
   }
+  // An inventory outside the repository is not a file of the pull request.
+  if (!atBase) return asIs([]);
+  const { rel, text } = atBase;
   const short = ref.slice(0, 12);
   if (text === undefined) {
     const finding = trustFinding(rel, "the inventory", `is new in this change (absent at the base ${short})`);
@@ -113,6 +103,42 @@ export async function judgeAtBase(
     // Both fields that name variables were just taken from the base: a maintainer's names.
     environment: READ_ENVIRONMENT,
   };
+}
+
+/** The change's own inventory judges the run (the base cannot): said in `notes`, and why no variable it names is read. */
+function fromTheChange(
+  head: LoadedInventory,
+  notes: string[],
+  findings: Finding[],
+  fromChange?: string,
+): JudgedInventory {
+  return {
+    inventory: head.inventory,
+    pinsText: head.text,
+    trust: { notes, findings },
+    removed: [],
+    environment: fromChange ? { read: false, why: fromChange } : READ_ENVIRONMENT,
+  };
+}
+
+function baseUnavailableNote(why: string): string {
+  return `The pull request's base is not available (${why}), so the inventory's required cases, severities, artifact pins and allowances were read from the pull request itself, which may have weakened them, and no environment variable it names (build secrets, an env: image ID) was read (fix: actions/checkout with fetch-depth: 0).`;
+}
+
+/**
+ * The inventory file's path in the repository and its text at the base (undefined: absent there);
+ * undefined when the file is not in the repository. Throws when git cannot say.
+ */
+async function inventoryAtBase(
+  workspace: string,
+  file: string,
+  ref: string,
+): Promise<{ rel: string; text: string | undefined } | undefined> {
+  const { gitTopLevel, gitTree } = await loadGit();
+  const top = await gitTopLevel(workspace);
+  const rel = path.relative(top, path.resolve(file)).split(path.sep).join("/");
+  if (rel.startsWith("../") || path.isAbsolute(rel)) return undefined;
+  return { rel, text: (await gitTree(workspace, ref).readMany([rel])).get(rel) };
 }
 
 function withBaseParts(head: Inventory, base: Inventory): Inventory {

@@ -13,7 +13,7 @@ type InventoryReport = NonNullable<Report["inventory"]>;
 type Drift = InventoryReport["drift"][number];
 type Fix = NonNullable<InventoryReport["fixes"]>[number];
 
-export interface FixContext {
+interface FixContext {
   /** The inventory file as the report names it. */
   path: string;
   /** Its text, which the lines to add are planned against. */
@@ -45,7 +45,7 @@ export function driftFixes(drift: readonly Drift[], ctx: FixContext): Fix[] {
 }
 
 /** `docker-acceptance init --update`, naming the inventory when it is not the default one. */
-export function initUpdateCommand(path: string): string {
+function initUpdateCommand(path: string): string {
   const quoted = /^[\w./-]+$/.test(path) ? path : `'${path.replaceAll("'", `'\\''`)}'`;
   return `docker-acceptance init --update${path === DEFAULT_INVENTORY_PATH ? "" : ` --inventory ${quoted}`}`;
 }

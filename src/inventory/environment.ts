@@ -11,7 +11,7 @@ export type EnvironmentAccess = { read: true } | { read: false; why: string };
 
 export const READ_ENVIRONMENT: EnvironmentAccess = { read: true };
 
-export type EnvValue = { value: string } | { unset: true } | { refused: string };
+type EnvValue = { value: string } | { unset: true } | { refused: string };
 
 /**
  * A build secret's value from the variable the (maintainer's) inventory names, registered as a

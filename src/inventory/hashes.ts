@@ -25,7 +25,7 @@ const HASHING_AT_ONCE = 4;
  * is not one. Opened without blocking, so a FIFO is refused rather than waited on for ever (a
  * blocked open holds one of the few threads every file read and DNS lookup of the run shares).
  */
-export async function sha256File(file: string): Promise<string | null> {
+async function sha256File(file: string): Promise<string | null> {
   const fh = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     if (!(await fh.stat()).isFile()) return null;
@@ -92,7 +92,7 @@ export async function verifyArtifacts(
   });
 }
 
-export interface PinChange {
+interface PinChange {
   path: string;
   before: string;
   after: string;

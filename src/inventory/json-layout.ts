@@ -22,7 +22,7 @@ export interface Insertion {
 }
 
 /** `value` as JSON on one line, with a space after each separator. */
-export function compactJson(value: unknown): string {
+function compactJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(compactJson).join(", ")}]`;
   if (value !== null && typeof value === "object") {
     const members = Object.entries(value).filter(([, v]) => v !== undefined);
@@ -55,7 +55,7 @@ export function formatJson(value: unknown, indent = "", unit = "  "): string {
 }
 
 /** The file's indentation step: the first indented line's leading whitespace (two spaces if none). */
-export function indentUnit(text: string): string {
+function indentUnit(text: string): string {
   return /\n([ \t]+)\S/.exec(text)?.[1] ?? "  ";
 }
 

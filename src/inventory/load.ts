@@ -22,7 +22,7 @@ import {
 } from "./text.js";
 
 export { resolveInWorkspace } from "./paths.js";
-export { INVENTORY_MAX_BYTES, jsonPath, type LoadedInventory, type LoadOptions };
+export { INVENTORY_MAX_BYTES, type LoadedInventory };
 
 export async function loadInventory(file: string, opts: LoadOptions = {}): Promise<LoadedInventory> {
   const workspace = opts.workspace ?? process.cwd();

@@ -17,7 +17,7 @@ export interface PinWanted {
  * The list a subject's cases of a suite are pinned in: its own under `suites.<suite>.subjects`
  * when the inventory gives it one (that list replaces `required` for it), else `required`.
  */
-export function pinListPath(root: unknown, suite: SuiteName, subject: string): JsonPath {
+function pinListPath(root: unknown, suite: SuiteName, subject: string): JsonPath {
   const own = valueAt(root, ["suites", suite, "subjects", subject]);
   return Array.isArray(own) ? ["suites", suite, "subjects", subject] : ["suites", suite, "required"];
 }

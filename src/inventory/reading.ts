@@ -22,8 +22,3 @@ export function pinnedCases(
   if (!req) return undefined;
   return req.subjects[subject] ?? req.required;
 }
-
-/** The severity the inventory gives a case ID (`fail` unless pinned otherwise). */
-export function severityOf(inventory: Inventory, caseId: string): "fail" | "warn" {
-  return inventory.severity[caseId] ?? "fail";
-}

@@ -71,7 +71,7 @@ export function parseMemory(value: number | string): number {
 }
 
 /** The runner's and the action's own credentials: never a build secret. */
-export const RESERVED_ENV = /^(GITHUB_TOKEN|ACTIONS_[A-Z_]*|INPUT_[A-Z0-9_]*|RUNNER_[A-Z_]*)$/;
+const RESERVED_ENV = /^(GITHUB_TOKEN|ACTIONS_[A-Z_]*|INPUT_[A-Z0-9_]*|RUNNER_[A-Z_]*)$/;
 
 /** The catalogue's case IDs (../cases/ids.ts: the IDs alone, not the definitions). */
 const CASES_BY_SUITE: Record<(typeof SUITES)[number], readonly string[]> = CASE_IDS;

@@ -7,16 +7,9 @@
 // (./precheck.ts, its plan derived from this schema) runs too: no refinement is written inline.
 
 import * as z from "zod";
-import {
-  ALL_CASES,
-  CASES_BY_SUITE,
-  CONTAINMENT_CASES,
-  LIFECYCLE_CASES,
-  SUITES,
-  type SuiteName,
-} from "../cases/index.js";
+import { ALL_CASES, CASES_BY_SUITE, SUITES, type SuiteName } from "../cases/index.js";
 import { requestPath, rule, text } from "../checks/fields.js";
-import { type Probe, probeSchema, type Readiness, readinessSchema } from "../checks/registry.js";
+import { probeSchema, type Readiness, readinessSchema } from "../checks/registry.js";
 import { MAX_REFERENCE } from "./image-ref.js";
 import {
   BOUNDS,
@@ -125,7 +118,7 @@ const build = z
   .describe("build the subject from a Dockerfile");
 
 /** Parts of the hardening contract an inventory may leave out, each by name. */
-export const RELAXABLE = ["read-only-root", "no-new-privileges"] as const;
+const RELAXABLE = ["read-only-root", "no-new-privileges"] as const;
 
 /** JSON has no comments: a note for people, which nothing reads (init writes where settings came from). */
 const description = z.string().max(4000).optional().describe("a note for people; the run never reads it");
@@ -304,6 +297,4 @@ export const inventorySchema = z
 
 export type Inventory = z.infer<typeof inventorySchema>;
 export type Subject = z.infer<typeof subjectSchema>;
-export type { Probe, Readiness };
-
-export { CONTAINMENT_CASES, LIFECYCLE_CASES };
+export type { Readiness };

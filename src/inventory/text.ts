@@ -32,7 +32,7 @@ export interface LoadOptions {
   existing?: boolean;
 }
 
-export type LocatedInventory = ReturnType<typeof locateJson>;
+type LocatedInventory = ReturnType<typeof locateJson>;
 
 export function tooLargeProblem(file: string, bytes: number): ConfigError {
   return new ConfigError(

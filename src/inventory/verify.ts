@@ -15,10 +15,10 @@ import { driftFixes } from "./drift-fixes.js";
 import { pinnedCases } from "./reading.js";
 import type { Inventory } from "./schema.js";
 
-export type InventoryReport = NonNullable<Report["inventory"]>;
-export type Drift = InventoryReport["drift"][number];
+type InventoryReport = NonNullable<Report["inventory"]>;
+type Drift = InventoryReport["drift"][number];
 
-export interface CompletenessOptions {
+interface CompletenessOptions {
   /** The suites and subjects this run (or shard) was asked to cover. */
   suites: SuiteName[];
   subjects: string[];

@@ -7,7 +7,7 @@ import { PUBLISHER_OPTIONS } from "../github/publishers/gathered.js";
 import { DEFAULT_INVENTORY_PATH } from "../inventory/path.js";
 import type { Command, Kind, RequestOption } from "../option.js";
 
-export { COMMANDS, type Command, type Kind, type RequestOption } from "../option.js";
+export { COMMANDS, type Command, type RequestOption } from "../option.js";
 
 const MODES = ["run", "check", "publish", "merge", "command"] as const;
 const FORMATS = ["text", "markdown", "json"] as const;

@@ -39,75 +39,103 @@ function parseOption(o: RequestOption, raw: Raw): Parsed {
   const given =
     typeof raw === "string" ? raw.trim() !== "" : typeof raw === "boolean" || (raw?.length ?? 0) > 0;
   const value = given ? raw : o.default;
-  // One value: a repeated flag's last; a switch's as text.
-  const one =
-    typeof value === "boolean"
-      ? String(value)
-      : typeof value === "string"
-        ? value.trim()
-        : value?.at(-1)?.trim();
-  const check = <T>(ok: (v: string) => boolean, problem: string, out: (v: string) => T): Parsed => {
-    if (one === undefined) return { value: undefined };
-    return ok(one) ? { value: out(one) } : { problem, value: one };
-  };
-  const eachOf = (ok: (v: string) => boolean, problem: string, out = (v: string) => v): Parsed => {
-    const items = listOf(value ?? []);
-    const bad = items.find((v) => !ok(v));
-    return bad === undefined ? { value: items.map(out) } : { problem, value: bad };
-  };
   switch (o.kind) {
     case "string":
-      return { value: one || (o.default ?? "") };
+      return { value: oneOf(value) || (o.default ?? "") };
     case "list":
       return { value: listOf(value ?? []) };
-    case "enum":
-      return check(
-        (v) => o.values.includes(v),
-        o.problem ?? `is not one of ${o.values.join(", ")}`,
-        (v) => v,
-      );
-    case "enum-list":
-      return eachOf((v) => o.values.includes(v), `is not ${o.values.join(" or ")}`);
     case "switch":
       return { value: raw === true || raw === "true" };
-    case "duration":
-      return check(
-        (v) => /^\d+(s|m|h|d)$/.test(v),
-        "is not a duration such as 30m, 6h or 2d",
-        (v) => Number(v.slice(0, -1)) * { s: 1e3, m: 6e4, h: 36e5, d: 864e5 }[v.slice(-1) as "s"],
-      );
-    case "boolean":
-      return check(
-        (v) => ["true", "yes", "1", "false", "no", "0"].includes(v.toLowerCase()),
-        "is not a boolean (true or false)",
-        (v) => ["true", "yes", "1"].includes(v.toLowerCase()),
-      );
-    case "int":
-      return check(
-        (v) =>
-          Number.isInteger(Number(v)) && Number(v) >= o.min && (o.max === undefined || Number(v) <= o.max),
-        o.max === undefined
-          ? `is not a whole number >= ${o.min}`
-          : `is not a whole number from ${o.min} to ${o.max}`,
-        Number,
-      );
-    case "shard":
-      return check(
-        (v) => /^(\d+)\/(\d+)$/.test(v) && shardOk(v),
-        "is not I/N with 1 <= I <= N, such as 1/4",
-        parseShard,
-      );
+    case "enum-list":
     case "path-list":
-      return eachOf(
-        (v) => v.startsWith("/") && !/\s/.test(v),
-        "is not an absolute path inside the container without spaces, such as /tmp",
-      );
     case "capability-list":
-      return eachOf(
-        (v) => /^(CAP_)?[A-Z_]+$/i.test(v),
-        "is not a capability name such as NET_BIND_SERVICE",
-        (v) => v.toUpperCase().replace(/^CAP_/, ""),
-      );
+      return eachOf(value, listRule(o));
+    default:
+      return checkOne(oneOf(value), scalarRule(o));
+  }
+}
+
+/** What a value must be, what is said when it is not, and what it becomes. */
+interface Rule {
+  ok: (v: string) => boolean;
+  problem: string;
+  out?: (v: string) => unknown;
+}
+
+/** One value: a repeated flag's last; a switch's as text. */
+function oneOf(value: Raw): string | undefined {
+  if (typeof value === "boolean") return String(value);
+  return typeof value === "string" ? value.trim() : value?.at(-1)?.trim();
+}
+
+function checkOne(one: string | undefined, rule: Rule): Parsed {
+  if (one === undefined) return { value: undefined };
+  return rule.ok(one) ? { value: (rule.out ?? String)(one) } : { problem: rule.problem, value: one };
+}
+
+function eachOf(value: Raw, rule: Rule): Parsed {
+  const items = listOf(value ?? []);
+  const bad = items.find((v) => !rule.ok(v));
+  return bad === undefined ? { value: items.map(rule.out ?? String) } : { problem: rule.problem, value: bad };
+}
+
+/** The rule of an option that takes one value. */
+function scalarRule(
+  o: Extract<RequestOption, { kind: "enum" | "duration" | "boolean" | "int" | "shard" }>,
+): Rule {
+  switch (o.kind) {
+    case "enum":
+      return {
+        ok: (v) => o.values.includes(v),
+        problem: o.problem ?? `is not one of ${o.values.join(", ")}`,
+      };
+    case "duration":
+      return {
+        ok: (v) => /^\d+(s|m|h|d)$/.test(v),
+        problem: "is not a duration such as 30m, 6h or 2d",
+        out: (v) => Number(v.slice(0, -1)) * { s: 1e3, m: 6e4, h: 36e5, d: 864e5 }[v.slice(-1) as "s"],
+      };
+    case "boolean":
+      return {
+        ok: (v) => ["true", "yes", "1", "false", "no", "0"].includes(v.toLowerCase()),
+        problem: "is not a boolean (true or false)",
+        out: (v) => ["true", "yes", "1"].includes(v.toLowerCase()),
+      };
+    case "int":
+      return {
+        ok: (v) =>
+          Number.isInteger(Number(v)) && Number(v) >= o.min && (o.max === undefined || Number(v) <= o.max),
+        problem:
+          o.max === undefined
+            ? `is not a whole number >= ${o.min}`
+            : `is not a whole number from ${o.min} to ${o.max}`,
+        out: Number,
+      };
+    case "shard":
+      return {
+        ok: (v) => /^(\d+)\/(\d+)$/.test(v) && shardOk(v),
+        problem: "is not I/N with 1 <= I <= N, such as 1/4",
+        out: parseShard,
+      };
+  }
+}
+
+/** The rule of each item of an option that takes a list. */
+function listRule(o: Extract<RequestOption, { kind: "enum-list" | "path-list" | "capability-list" }>): Rule {
+  switch (o.kind) {
+    case "enum-list":
+      return { ok: (v) => o.values.includes(v), problem: `is not ${o.values.join(" or ")}` };
+    case "path-list":
+      return {
+        ok: (v) => v.startsWith("/") && !/\s/.test(v),
+        problem: "is not an absolute path inside the container without spaces, such as /tmp",
+      };
+    case "capability-list":
+      return {
+        ok: (v) => /^(CAP_)?[A-Z_]+$/i.test(v),
+        problem: "is not a capability name such as NET_BIND_SERVICE",
+        out: (v) => v.toUpperCase().replace(/^CAP_/, ""),
+      };
   }
 }
 

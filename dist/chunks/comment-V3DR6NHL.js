@@ -1,1 +1,0 @@
-import{a,b,c,d,e,f,g,h}from"./chunk-2GRCO4K2.js";import"./chunk-RZSWIZ5Q.js";import"./chunk-LYYRZ54T.js";import"./chunk-SRQQEWPT.js";import"./chunk-EN66KAXS.js";export{a as DEFAULT_COMMENT_AUTHOR,f as MIDDLE_PAGES,e as PER_PAGE,b as commentMarker,g as lastPage,d as readState,c as stateMarker,h as upsertStickyComment};

@@ -1,1 +1,0 @@
-import{a,b,c,d,e,f,g}from"./chunk-FM6IGXLC.js";import"./chunk-SRQQEWPT.js";import"./chunk-EN66KAXS.js";export{b as CONTEXT_MAX_BYTES,a as CONTEXT_MAX_FILES,c as DOCKERIGNORE_MAX_BYTES,g as contextTar,f as isInside,d as parseDockerignore,e as readBuildContext};

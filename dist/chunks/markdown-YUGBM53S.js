@@ -1,1 +1,0 @@
-import{g as a,h as b,i as c}from"./chunk-7GRHZBVH.js";import"./chunk-T6HFIJAQ.js";import"./chunk-TKR4ZK5K.js";import"./chunk-ZEFPD4N4.js";import"./chunk-IBHWSPUA.js";import"./chunk-KQ5LDEAY.js";import"./chunk-FE6IBOPT.js";import"./chunk-EN66KAXS.js";export{a as BUDGETS,b as measure,c as renderMarkdown};
