@@ -139,20 +139,26 @@ export function skipsOn(
 /**
  * Verdicts that differ on a host whose engine confines containers with AppArmor (GitHub's runners),
  * whichever engine: the trusted probe runs under the engine's default profile, which lets a process
- * inspect only processes of its own profile, so a subject launched outside it keeps from the probe
- * what the kernel shows only to a permitted tracer (its namespace links). Not loosened: the profile
- * is also what keeps such a subject from tracing the probe. The case SKIPs naming AppArmor and both
- * profiles (the subject's unconfined launch FAILs containment.seccomp either way).
+ * read only processes of its own profile as a tracer may, so a subject launched outside it keeps from
+ * the probe whatever the kernel shows only to a permitted tracer: its namespace links (`cases`,
+ * always), and, where the kernel also gates its root that way, everything read through it (its
+ * mounts, the write probes, the masked paths). Not loosened: the profile is also what keeps such a
+ * subject from tracing the probe. Each such case SKIPs saying so, naming AppArmor and both profiles
+ * (`says`); every other case is measured as anywhere (the subject's unconfined launch FAILs
+ * containment.seccomp either way). Measured in the runner VM: docs/platforms.md.
  */
-export const APPARMOR_DIFFERENCES: { subject: string; case: CaseId; says: RegExp }[] = [
+export const APPARMOR_DIFFERENCES: { subject: string; cases: CaseId[]; says: RegExp }[] = [
   {
     subject: "apparmor-unconfined",
-    case: "containment.namespaces",
+    cases: ["containment.namespaces"],
     says: /AppArmor refused it \(the subject runs under profile unconfined, the probe under the engine's default profile/,
   },
 ];
 
-/** The cases a subject cannot have measured on a host with AppArmor (`appArmor`), with what their SKIP says. */
-export function appArmorSkips(appArmor: boolean, subject: string): { case: CaseId; says: RegExp }[] {
-  return appArmor ? APPARMOR_DIFFERENCES.filter((d) => d.subject === subject) : [];
+/** On a host with AppArmor (`appArmor`), what a subject's probe cannot read: the cases that must SKIP, and what a SKIP so caused says. */
+export function appArmorSkips(
+  appArmor: boolean,
+  subject: string,
+): { cases: CaseId[]; says: RegExp } | undefined {
+  return appArmor ? APPARMOR_DIFFERENCES.find((d) => d.subject === subject) : undefined;
 }
