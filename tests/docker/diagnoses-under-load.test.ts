@@ -9,13 +9,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { CaseId } from "../../src/cases/index.js";
-import { listOwned } from "../../src/engine/cleanup.js";
 import { BOUNDS } from "../../src/inventory/rules.js";
 import type { Logger } from "../../src/log.js";
 import { runPipeline } from "../../src/pipeline.js";
 import type { Report } from "../../src/report/model.js";
 import { expectedOn } from "../helpers/differences.js";
-import { BASE_IMAGE, ENGINE_KIND, hasEngine, newEngine, PROBE_IMAGE } from "../helpers/engine.js";
+import { BASE_IMAGE, ENGINE_KIND, hasEngine, newEngine, ownedLeft, PROBE_IMAGE } from "../helpers/engine.js";
 import { fixtureSubject, writeInventory } from "../helpers/inventory.js";
 
 const REPEAT = Number(process.env.DA_REPEAT ?? 2);
@@ -148,8 +147,7 @@ describe.skipIf(!hasEngine)(`diagnoses under load (${REPEAT} of each at once)`, 
   it("leaves nothing it owned", async () => {
     for (const r of reports) {
       expect(r.cleanup?.completed).toBe(true);
-      const left = await listOwned(newEngine(), { owner: r.runId });
-      expect([...left.containers, ...left.images]).toEqual([]);
+      expect(await ownedLeft(r.runId, [r.cleanup])).toEqual({ containers: [], images: [] });
     }
   });
 });

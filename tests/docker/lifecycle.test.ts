@@ -2,7 +2,6 @@ import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { listOwned } from "../../src/engine/cleanup.js";
 import { newRunId } from "../../src/engine/ownership.js";
 import { DockerEngine } from "../../src/engine/providers/docker/engine.js";
 import { ConfigError } from "../../src/errors.js";
@@ -16,6 +15,7 @@ import {
   ENGINE_KIND,
   hasEngine,
   newEngine,
+  ownedLeft,
   PROBE_IMAGE,
 } from "../helpers/engine.js";
 import { fixtureSubject, REPO_ROOT, writeInventory } from "../helpers/inventory.js";
@@ -38,7 +38,7 @@ async function run(
 
 /** Nothing the run owned is left; a failure says what the run's own cleanup did and was told. */
 async function nothingOwned(report: Report): Promise<void> {
-  const left = await listOwned(newEngine(), { owner: report.runId });
+  const left = await ownedLeft(report.runId, [report.cleanup]);
   const said = cleanupStory(report.cleanup);
   expect(left.containers, said).toEqual([]);
   expect(left.images, said).toEqual([]);

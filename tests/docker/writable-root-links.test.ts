@@ -8,10 +8,9 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { listOwned } from "../../src/engine/cleanup.js";
 import { silentLogger } from "../../src/log.js";
 import { runPipeline } from "../../src/pipeline.js";
-import { hasEngine, newEngine, PROBE_IMAGE } from "../helpers/engine.js";
+import { hasEngine, ownedLeft, PROBE_IMAGE } from "../helpers/engine.js";
 import { writeInventory } from "../helpers/inventory.js";
 import { DEBIAN_IMAGE } from "../helpers/realistic.js";
 
@@ -48,8 +47,7 @@ async function containment(s: ReturnType<typeof subject>) {
     log: silentLogger,
     signal: new AbortController().signal,
   });
-  const left = await listOwned(newEngine(), { owner: report.runId });
-  expect([...left.containers, ...left.images]).toEqual([]);
+  expect(await ownedLeft(report.runId, [report.cleanup])).toEqual({ containers: [], images: [] });
   return Object.fromEntries(
     report.cases.filter((c) => c.id.startsWith("containment.")).map((c) => [c.id, c]),
   );

@@ -1,5 +1,6 @@
 // Real-engine tests: with CI=true a missing engine is a failure, never a skip.
 import Docker from "dockerode";
+import { listOwned } from "../../src/engine/cleanup.js";
 import { dockerDialect } from "../../src/engine/providers/docker/dialect.js";
 import { DockerEngine } from "../../src/engine/providers/docker/engine.js";
 import { readThroughRace } from "../../src/engine/providers/docker/storage-race.js";
@@ -71,4 +72,33 @@ export function cleanupStory(e: CleanupEvidence | null | undefined): string {
     ...(error ? { error: error.message } : {}),
   }));
   return JSON.stringify({ completed: e.completed, remaining: e.remaining, errors: e.errors, objects });
+}
+
+/**
+ * What a run left that it owns, but one kind: a step image another build stands on at that moment
+ * (Podman's Buildah takes step images as cache, whoever made them), which the run's cleanup had to
+ * keep and said so (retained: "another image now builds on it"); .ci/run sweeps those once every
+ * run is over. Anything else left is a leak.
+ */
+export async function ownedLeft(
+  owner: string,
+  cleanups: (CleanupEvidence | null | undefined)[] = [],
+  engine: DockerEngine = newEngine(),
+): Promise<{ containers: unknown[]; images: unknown[] }> {
+  const left = await listOwned(engine, { owner });
+  const inUse = new Set(
+    cleanups
+      .flatMap((c) => c?.objects ?? [])
+      .filter(
+        (o) =>
+          o.kind === "image" &&
+          o.action === "retained" &&
+          /^another image now builds on it/.test(o.reason ?? ""),
+      )
+      .map((o) => o.id),
+  );
+  return {
+    containers: left.containers,
+    images: left.images.filter((i) => !inUse.has(i.id) || i.tags.length > 0),
+  };
 }
