@@ -13,6 +13,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
+import { median, round, stats } from "./bench-stats.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const MATRIX = "acceptance/fixtures/realistic/realistic.json";
@@ -37,18 +38,6 @@ export const SCALE_CASES = [
 const COPIES = 2;
 export const SCALE_PARALLELISM = 4;
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-const round = (x, d = 0) => (x === undefined || Number.isNaN(x) ? null : Number(x.toFixed(d)));
-const stats = (xs) => ({
-  median: round(median(xs)),
-  min: round(Math.min(...xs)),
-  max: round(Math.max(...xs)),
-  n: xs.length,
-});
 const sum = (xs) => xs.reduce((a, b) => a + b, 0);
 
 /**

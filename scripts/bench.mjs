@@ -47,6 +47,7 @@ import {
   startupProfile,
   writeProfileDocs,
 } from "./bench-startup.mjs";
+import { median, round, stats } from "./bench-stats.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const PROBE_IMAGE = process.env.DA_BASE_IMAGE ?? "docker-acceptance/busybox:local";
@@ -75,19 +76,6 @@ const reps = (n) => (flags.reps ? Math.max(1, Number(flags.reps)) : n);
 const say = (m) => process.stderr.write(`bench: ${m}\n`);
 
 // --- helpers -----------------------------------------------------------------------------------
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-const round = (x, d = 0) => (x === undefined || Number.isNaN(x) ? null : Number(x.toFixed(d)));
-const stats = (xs) => ({
-  median: round(median(xs)),
-  min: round(Math.min(...xs)),
-  max: round(Math.max(...xs)),
-  n: xs.length,
-});
 
 /** Runs a command to completion; wall time in ms measured around the child's whole life. */
 function timed(cmd, args, opts = {}) {

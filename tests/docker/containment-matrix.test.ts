@@ -41,6 +41,7 @@ import {
   ENGINE_KIND,
   hasEngine,
   newEngine,
+  ownedLeft,
   PROBE_IMAGE,
 } from "../helpers/engine.js";
 
@@ -273,22 +274,8 @@ describe.skipIf(!hasEngine)("fault matrix on the real engine", () => {
     if (tmpfsMounted) execFileSync("umount", ["-l", tmpfsDir]);
     rmSync(tmpfsDir, { recursive: true, force: true });
     expect(evidence.completed, cleanupProblems(evidence)).toBe(true);
-    expect(await engine.listContainers({ owner })).toEqual([]);
-    // But one kind: a step image another test's build is standing on at this moment (Buildah
-    // takes step images as cache whoever built them), which the cleanup had to keep and said so;
-    // .ci/run sweeps those once every run is over. Any other image of ours left is a leak.
-    const inUse = new Set(
-      evidence.objects
-        .filter(
-          (o) =>
-            o.kind === "image" &&
-            o.action === "retained" &&
-            /^another image now builds on it/.test(o.reason ?? ""),
-        )
-        .map((o) => o.id),
-    );
-    const images = await engine.listImages({ owner, intermediates: true });
-    expect(images.filter((i) => !inUse.has(i.id) || i.tags.length > 0)).toEqual([]);
+    // Nothing of the run's is left but a step image another test's build stands on (ownedLeft).
+    expect(await ownedLeft(owner, [evidence], engine)).toEqual({ containers: [], images: [] });
   }, MATRIX_HOOK_MS);
 
   it("measures the host's namespaces once, all six", () => {
