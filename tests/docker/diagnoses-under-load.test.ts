@@ -33,9 +33,14 @@ function workspace(): string {
 }
 
 const KINDS = {
+  // The kill comes when the kernel decides: usually within a fraction of a second, but once in
+  // about ten runs of 20 beside the stress script one subject was still alive after the default
+  // 15 s (most likely reclaiming its own file pages near the limit while the disk was saturated).
+  // The diagnosis of the kill, not how soon it comes, is what is judged here.
   oom: {
     command: ["sh", "-c", "x=$(head -c 200000000 /dev/zero | tr '\\0' a); sleep 60"],
     limits: { memory: "16m", pids: 64, cpus: 0.5 },
+    startupTimeoutMs: 120_000,
   },
   // Past its limit in its first milliseconds, before the engine watches its OOM notices (Docker
   // then logs no "oom"): the kernel's own count of OOM kills must still name the cause.
@@ -124,6 +129,11 @@ describe.skipIf(!hasEngine)(`diagnoses under load (${REPEAT} of each at once)`, 
     const killed = cases("stop-killed", "lifecycle.stop");
     const exits = cases("stop-exits", "lifecycle.stop");
     expect([killed.length, exits.length]).toEqual([REPEAT, REPEAT]);
+    // Their stop is judged only once they were ready: a start or readiness that failed is named.
+    const unready = [...cases("stop-killed", "lifecycle.ready"), ...cases("stop-exits", "lifecycle.ready")]
+      .filter((c) => c.status !== "pass")
+      .map((c) => `${c.subject}: ${c.status}: ${c.message}`);
+    expect(unready).toEqual([]);
     for (const c of killed)
       expect(`${c.status}: ${c.message}`).toMatch(/^fail: ignored SIGTERM: killed after the 2 s grace/);
     for (const c of exits) {
