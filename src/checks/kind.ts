@@ -84,6 +84,11 @@ export interface ProbeSide<S extends KindSchema> {
 export interface CheckKind<R extends KindSchema = KindSchema, P extends KindSchema = KindSchema> {
   /** The value of `type` that selects it. */
   type: string;
+  /**
+   * Its place in the list of kinds (./kinds/index.ts, which `npm run docs` writes by rank), and so
+   * in the inventory's schema and the strategy lists: 10 apart, a new kind takes a free number.
+   */
+  readonly rank: number;
   readiness?: ReadinessSide<R>;
   probe?: ProbeSide<P>;
 }

@@ -1,6 +1,7 @@
 // Which engine a run talks to: `engine: auto|docker|podman` (input/flag) and the usual environment
 // (DOCKER_HOST, CONTAINER_HOST). Each provider says where its engine answers and how to talk to it;
-// they are named in provider-names.ts and implemented in PROVIDERS (providers/index.ts).
+// they are named in provider-names.ts and implemented in PROVIDERS (providers/index.ts), both
+// listed by `npm run docs` from the provider folders.
 import { existsSync } from "node:fs";
 import { UsageError } from "../errors.js";
 import type { Endpoint, Engine } from "./provider.js";

@@ -1,14 +1,22 @@
-// The check-kind registry (src/checks/kinds/index.ts) is the one list of kinds: a kind added to
-// it is accepted by the inventory's schema, shown in the JSON Schema, and run by lifecycle.ready
-// and lifecycle.probes, with no other file touched. Proven with a throwaway kind added to the
-// list here (the module is mocked with one more entry, as a new kind's one line would add).
-import { afterEach, describe, expect, it, vi } from "vitest";
+// The recipe for a new check kind (issue #28; docs/architecture.md, "A check kind"): one module in
+// src/checks/kinds/ calling defineKind with its rank, and its test. In a copy of the tree a
+// throwaway kind's module is added and `npm run docs` run: the list of kinds
+// (src/checks/kinds/index.ts) has it at its rank, and only the generated files changed; the copy's
+// inventory schema accepts it and the structure check passes. The list is the one list of kinds: a
+// kind in it is accepted by the inventory's schema, shown in the JSON Schema, and run by
+// lifecycle.ready and lifecycle.probes, with no other file touched (proven in process, the list
+// mocked with one more entry).
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import * as z from "zod";
 import type { CheckKind } from "../../src/checks/kind.js";
 import { newRunId } from "../../src/engine/ownership.js";
 import { READ_ENVIRONMENT } from "../../src/inventory/environment.js";
 import { silentLogger } from "../../src/log.js";
+import { REPO_ROOT } from "../helpers/inventory.js";
 import { MEMORY_BASE, memoryEngine } from "../helpers/memory.js";
+import { bundleAndRun, copyTree, runIn } from "../helpers/tree-copy.js";
 
 const KINDS = "../../src/checks/kinds/index.js";
 
@@ -22,6 +30,7 @@ async function throwawayKind(): Promise<{ kind: CheckKind; runs: string[] }> {
   ) => (await t.engine.logs(t.containerId)).stdout.includes(word);
   const kind = defineKind({
     type: "says",
+    rank: 60,
     readiness: {
       schema: z
         .object({ type: z.literal("says"), word: z.string().max(64) })
@@ -138,4 +147,102 @@ describe("a kind added to the registry list", () => {
     expect(probes.message).toBe("says crashed: expected crashed, got not said");
     expect(runs).toEqual(["wait listening offline=true", "probe booting", "probe crashed"]);
   });
+});
+
+/** Rank 35: between healthcheck (30) and log (40). Ready when the subject's stdout says `word`. */
+const NEW_KIND = `// A throwaway check kind: the kind recipe's test adds it to a copy of the tree.
+import * as z from "zod";
+import { defineKind, pollReady } from "../kind.js";
+
+export const saysKind = defineKind({
+  type: "says",
+  rank: 35,
+  readiness: {
+    schema: z
+      .object({ type: z.literal("says"), word: z.string().max(64) })
+      .strict()
+      .describe("stdout says word"),
+    listed: '"says"',
+    describe: (readiness) => \`stdout says \${readiness.word}\`,
+    async wait(readiness, target) {
+      const { ready, attempts } = await pollReady(target, async () =>
+        (await target.engine.logs(target.containerId)).stdout.includes(readiness.word),
+      );
+      return { ready, attempts, via: "the subject's stdout" };
+    },
+  },
+});
+`;
+
+/**
+ * What `npm run docs` regenerates from the new module: the list of kinds, the inventory's JSON
+ * Schema and the check precompiled from it (what vouches for a valid inventory at start-up).
+ */
+const KIND_GENERATED = [
+  "src/checks/kinds/index.ts",
+  "acceptance/inventory.schema.json",
+  "src/inventory/precheck-plan.json",
+];
+
+describe("a new check kind is its module (and its test)", () => {
+  let copy: string;
+  const read = (root: string, file: string) => readFileSync(path.join(root, file), "utf8");
+  beforeAll(() => {
+    copy = copyTree("da-kind-recipe-");
+    writeFileSync(path.join(copy, "src/checks/kinds/says.ts"), NEW_KIND);
+    runIn(copy, ["scripts/docs.mjs"]);
+  }, 120_000);
+  afterAll(() => rmSync(copy, { recursive: true, force: true }));
+
+  it("npm run docs lists it at its rank; only the generated files change", () => {
+    const list = read(copy, "src/checks/kinds/index.ts");
+    expect(list).toContain('import { saysKind } from "./says.js";');
+    expect(list).toContain(
+      "export const CHECK_KINDS = [httpKind, tcpKind, healthcheckKind, saysKind, logKind, delayKind] as const;",
+    );
+    const others = [
+      "src/cases/containment/index.ts",
+      "src/cases/lifecycle/index.ts",
+      "src/cases/ids.ts",
+      "src/suites/containment/graders/index.ts",
+      "src/github/publishers/index.ts",
+      "src/engine/provider-names.ts",
+      "src/engine/providers/implementations.ts",
+      "acceptance/report.schema.json",
+      "action.yml",
+      "README.md",
+      "docs/architecture.md",
+    ];
+    const changed = [...KIND_GENERATED, ...others].filter((f) => read(copy, f) !== read(REPO_ROOT, f));
+    expect(changed).toEqual(KIND_GENERATED);
+    expect(read(copy, "acceptance/inventory.schema.json")).toContain(
+      'readiness strategy: \\"http\\" (default, GET /health), \\"tcp\\", \\"healthcheck\\", \\"says\\", \\"log\\" or \\"delay\\"',
+    );
+    expect(runIn(copy, ["scripts/docs.mjs", "--check"])).toMatch(/in sync/);
+  });
+
+  it("the copy's inventory schema accepts it", async () => {
+    const probe = `import { subjectSchema } from "./src/inventory/schema.js";
+const subject = { name: "svc", image: "x", readiness: { type: "says", word: "up" } };
+console.log(JSON.stringify(subjectSchema.parse(subject).readiness));`;
+    expect(JSON.parse(await bundleAndRun(copy, probe))).toEqual({ type: "says", word: "up" });
+  }, 60_000);
+
+  it("the structure check passes with it", () => {
+    expect(runIn(copy, [path.join(copy, "scripts/check-structure.mjs"), "--root", copy])).toMatch(
+      /0 new or grown, 0 fixed but still listed/,
+    );
+  }, 60_000);
+
+  it("npm run docs refuses a kind without its rank, naming the file", () => {
+    const file = path.join(copy, "src/checks/kinds/says.ts");
+    try {
+      writeFileSync(file, NEW_KIND.replace("  rank: 35,\n", ""));
+      expect(() => runIn(copy, ["scripts/docs.mjs", "--check"])).toThrow(
+        /src\/checks\/kinds\/says\.ts: saysKind needs a rank/,
+      );
+    } finally {
+      writeFileSync(file, NEW_KIND);
+    }
+  }, 60_000);
 });

@@ -1,13 +1,12 @@
-// The recipe for a new engine provider (issue #28 item 6; docs/architecture.md, "An engine
-// provider"): its folder under src/engine/providers/, its name in PROVIDER_CATALOGUE
-// (src/engine/provider-names.ts) and its implementation in IMPLEMENTATIONS
-// (src/engine/providers/index.ts), and its contract test. In a copy of the tree a throwaway
-// provider (an in-memory engine behind an endpoint of its own) is added by exactly those edits and
-// `npm run docs` run; then it is selectable by name and found by `engine: auto` from its variable,
-// createEngine gives its engine, both doors' request takes it, the `engine` option's values, help
-// and description name it, and so do action.yml and the README (generated); nothing else changed,
-// the tree typechecks and the structure check passes. With its name and no implementation the tree
-// does not typecheck.
+// The recipe for a new engine provider (issue #28; docs/architecture.md, "An engine provider"): its
+// folder under src/engine/providers/, holding its catalogue entry (catalogue.ts: plain data) and its
+// implementation (index.ts), and its contract test. In a copy of the tree a throwaway provider (an
+// in-memory engine behind an endpoint of its own) is added as that folder and nothing else, and
+// `npm run docs` run; then only generated files changed (the catalogue's list, the implementations'
+// Record, action.yml and the README), it is selectable by name and found by `engine: auto` from its
+// variable, createEngine gives its engine, both doors' request takes it, the `engine` option's
+// values, help and description name it; the tree typechecks and the structure check passes. With
+// its catalogue entry and no implementation the tree does not typecheck.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,12 +14,13 @@ import { parse } from "yaml";
 import { REPO_ROOT } from "../helpers/inventory.js";
 import { bundleAndRun, copyTree, runIn } from "../helpers/tree-copy.js";
 
-/** The provider's folder: where it answers (its variable, else a default) and its engine. */
+/** The provider's implementation: where it answers (its variable, else a default) and its engine. */
 const NEW_PROVIDER = `// A throwaway engine provider: the provider recipe's test adds it to a copy of the tree.
 import type { Endpoint, EndpointSearch, Engine } from "../../provider.js";
 import { MemoryEngine } from "../memory/engine.js";
+import type { ProviderImplementation } from "../types.js";
 
-export function throwawayEndpoint(
+function throwawayEndpoint(
   env: NodeJS.ProcessEnv,
   _exists: (path: string) => boolean,
   search: EndpointSearch,
@@ -30,20 +30,23 @@ export function throwawayEndpoint(
   return search === "named" ? { provider: "throwaway", host: "memory://throwaway", from: "its default" } : undefined;
 }
 
-export function throwawayEngine(_endpoint: Endpoint, _expect: string | undefined): Engine {
+function throwawayEngine(_endpoint: Endpoint, _expect: string | undefined): Engine {
   return new MemoryEngine();
 }
+
+export const throwawayProvider: ProviderImplementation = { endpoint: throwawayEndpoint, create: throwawayEngine };
 `;
 
-const CATALOGUE_ENTRY = `  {
-    name: "throwaway",
-    env: "THROWAWAY_HOST",
-    about: "an engine the provider recipe's test adds",
-  },
-] as const;`;
+/** Its catalogue entry: plain data, after Podman (rank 20). */
+const NEW_CATALOGUE = `import type { CatalogueEntry } from "../types.js";
 
-const IMPORT = `import { throwawayEndpoint, throwawayEngine } from "./throwaway/index.js";\n`;
-const IMPLEMENTATION = `  throwaway: { endpoint: throwawayEndpoint, create: throwawayEngine },\n};`;
+export const throwawayCatalogue = {
+  name: "throwaway",
+  env: "THROWAWAY_HOST",
+  about: "an engine the provider recipe's test adds",
+  rank: 30,
+} as const satisfies CatalogueEntry;
+`;
 
 /** Bundled in the copy and run there: what selecting an engine and parsing a request do. */
 const PROBE = `import { createEngine, ENGINE_CHOICES, parseEngineChoice, resolveEndpoint } from "./src/engine/select.js";
@@ -65,10 +68,13 @@ console.log(JSON.stringify({
 }));
 `;
 
-const NAMES = "src/engine/provider-names.ts";
-const LIST = "src/engine/providers/index.ts";
-/** What `npm run docs` regenerates from the catalogue: the engine input's description. */
-const GENERATED = ["action.yml", "README.md"];
+const FOLDER = "src/engine/providers/throwaway";
+const IMPLEMENTATIONS = "src/engine/providers/implementations.ts";
+/**
+ * What `npm run docs` regenerates from the folder: the catalogue's list, the implementations'
+ * Record, and the engine input's description (action.yml, README).
+ */
+const GENERATED = ["src/engine/provider-names.ts", IMPLEMENTATIONS, "action.yml", "README.md"];
 
 let copy: string;
 const run = (args: string[]) => runIn(copy, args);
@@ -85,13 +91,6 @@ const TSC = path.join(REPO_ROOT, "node_modules/typescript/bin/tsc");
 /** The copy's src typechecked, incrementally (the second run rechecks only what changed). */
 const typecheck = () => failure([TSC, "-p", "tsconfig.json"]);
 
-/** `file` of the copy with `before` (which must be there, once) replaced. */
-function edit(file: string, before: string, after: string): void {
-  const text = read(copy, file);
-  expect(text.split(before)).toHaveLength(2);
-  writeFileSync(path.join(copy, file), text.replace(before, after));
-}
-
 beforeAll(() => {
   copy = copyTree("da-provider-recipe-", ["tsconfig.json"]);
   const tsconfig = JSON.parse(read(copy, "tsconfig.json"));
@@ -102,26 +101,42 @@ beforeAll(() => {
     tsBuildInfoFile: ".tsbuildinfo",
   };
   writeFileSync(path.join(copy, "tsconfig.json"), JSON.stringify(tsconfig));
-  // The recipe, and nothing else: one folder, one catalogue entry, one implementation entry.
-  mkdirSync(path.join(copy, "src/engine/providers/throwaway"));
-  writeFileSync(path.join(copy, "src/engine/providers/throwaway/index.ts"), NEW_PROVIDER);
-  edit(NAMES, "\n] as const;", `\n${CATALOGUE_ENTRY}`);
-  const podman = 'import { podmanDialect, podmanEndpoint } from "./podman/index.js";\n';
-  edit(LIST, podman, podman + IMPORT);
-  edit(LIST, "\n};\n\n/** In the order", `\n${IMPLEMENTATION}\n\n/** In the order`);
+  // The recipe, and nothing else: one folder, its catalogue entry and its implementation.
+  mkdirSync(path.join(copy, FOLDER));
+  writeFileSync(path.join(copy, FOLDER, "catalogue.ts"), NEW_CATALOGUE);
+  writeFileSync(path.join(copy, FOLDER, "index.ts"), NEW_PROVIDER);
   run(["scripts/docs.mjs"]);
 }, 120_000);
 afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
-describe("a new engine provider is its folder, its catalogue entry and its implementation entry", () => {
-  it("npm run docs names it in the engine input's description (action.yml, README); nothing else changes", () => {
+describe("a new engine provider is its folder: its catalogue entry and its implementation", () => {
+  it("npm run docs lists it in the catalogue and the implementations, and names it in the engine input's description; only generated files change", () => {
+    const names = read(copy, "src/engine/provider-names.ts");
+    expect(names).toContain('import { throwawayCatalogue } from "./providers/throwaway/catalogue.js";');
+    expect(names).toContain(
+      "export const PROVIDER_CATALOGUE = [dockerCatalogue, podmanCatalogue, throwawayCatalogue] as const;",
+    );
+    // Still plain data: the catalogue's list imports the catalogue modules and nothing else.
+    const imports = [...names.matchAll(/^import .* from "(.*)";$/gm)].map((m) => m[1]);
+    expect(imports).toEqual([
+      "./providers/docker/catalogue.js",
+      "./providers/podman/catalogue.js",
+      "./providers/throwaway/catalogue.js",
+    ]);
+    const implementations = read(copy, IMPLEMENTATIONS);
+    expect(implementations).toContain('import { throwawayProvider } from "./throwaway/index.js";');
+    expect(implementations).toContain("  podman: podmanProvider,\n  throwaway: throwawayProvider,\n};");
     const action = parse(read(copy, "action.yml"));
     expect(action.inputs.engine.description).toBe(
       "The container engine: `auto` (DOCKER_HOST, then CONTAINER_HOST, then THROWAWAY_HOST, then the default Docker and Podman and Throwaway sockets), `docker`, `podman` (its service's socket, rootful or rootless: `podman system service`), or `throwaway` (an engine the provider recipe's test adds).",
     );
     expect(read(copy, "README.md")).toContain("or `throwaway` (an engine the provider recipe's test adds).");
-    // Besides the three edits, only what npm run docs generates differs from the repository.
+    // Besides the new folder, only what npm run docs generates differs from the repository.
     const untouched = [
+      "src/engine/providers/index.ts",
+      "src/engine/select.ts",
+      "src/request/options.ts",
+      "src/checks/kinds/index.ts",
       "src/cases/containment/index.ts",
       "src/cases/ids.ts",
       "src/inventory/precheck-plan.json",
@@ -132,10 +147,8 @@ describe("a new engine provider is its folder, its catalogue entry and its imple
       "acceptance/report.schema.json",
       "docs/architecture.md",
     ];
-    const changed = [NAMES, LIST, ...GENERATED, ...untouched].filter(
-      (f) => read(copy, f) !== read(REPO_ROOT, f),
-    );
-    expect(changed).toEqual([NAMES, LIST, ...GENERATED]);
+    const changed = [...GENERATED, ...untouched].filter((f) => read(copy, f) !== read(REPO_ROOT, f));
+    expect(changed).toEqual(GENERATED);
     expect(run(["scripts/docs.mjs", "--check"])).toMatch(/in sync/);
   });
 
@@ -161,19 +174,51 @@ describe("a new engine provider is its folder, its catalogue entry and its imple
     );
   }, 60_000);
 
-  it("the tree typechecks with it, and does not with its name but no implementation", () => {
-    expect(typecheck()).toBeUndefined();
-    const list = read(copy, LIST);
+  it("npm run docs refuses an implementation without a catalogue entry, and an entry not named as its folder", () => {
+    const catalogue = path.join(copy, FOLDER, "catalogue.ts");
     try {
-      writeFileSync(path.join(copy, LIST), list.replace(IMPLEMENTATION, "};").replace(IMPORT, ""));
+      rmSync(catalogue);
+      expect(failure(["scripts/docs.mjs", "--check"])?.stderr).toContain(
+        `${FOLDER}/index.ts exports a ProviderImplementation: add its catalogue entry, ${FOLDER}/catalogue.ts`,
+      );
+      writeFileSync(catalogue, NEW_CATALOGUE.replace('name: "throwaway"', 'name: "other"'));
+      expect(failure(["scripts/docs.mjs", "--check"])?.stderr).toContain(
+        `${FOLDER}/catalogue.ts: its name is "other"; a provider is named as its folder ("throwaway")`,
+      );
+    } finally {
+      writeFileSync(catalogue, NEW_CATALOGUE);
+    }
+  }, 60_000);
+
+  it("the tree typechecks with it, and does not with its catalogue entry but no implementation", () => {
+    expect(typecheck()).toBeUndefined();
+    const index = path.join(copy, FOLDER, "index.ts");
+    try {
+      // Its implementation not exported as one: npm run docs leaves it out of the Record.
+      writeFileSync(
+        index,
+        NEW_PROVIDER.replace(
+          "export const throwawayProvider: ProviderImplementation",
+          "export const throwawayProvider",
+        ),
+      );
+      expect(failure(["scripts/docs.mjs", "--check"])).toMatchObject({
+        status: 1,
+        stderr: expect.stringMatching(/out of date: src\/engine\/providers\/implementations\.ts \(/),
+      });
+      run(["scripts/docs.mjs"]);
+      expect(read(copy, IMPLEMENTATIONS)).not.toContain("throwaway");
       const failed = typecheck();
       expect(failed?.status).toBe(2);
       // The one error: IMPLEMENTATIONS, a Record over the catalogue's names, misses it.
       const errors = failed!.stdout.split("\n").filter((l) => /error TS/.test(l));
       expect(errors).toHaveLength(1);
-      expect(errors[0]).toMatch(/^src\/engine\/providers\/index\.ts\(\d+,\d+\): error TS2741: .*'throwaway'/);
+      expect(errors[0]).toMatch(
+        /^src\/engine\/providers\/implementations\.ts\(\d+,\d+\): error TS2741: .*'throwaway'/,
+      );
     } finally {
-      writeFileSync(path.join(copy, LIST), list);
+      // The copy's lists are left without it: this test is the last.
+      writeFileSync(index, NEW_PROVIDER);
     }
   }, 600_000); // two type checks of the whole tree: minutes at a high load
 });

@@ -1,4 +1,4 @@
-// A copy of the tree for the recipe tests (tests/cases/case-recipe.test.ts,
+// A copy of the tree for the recipe tests (tests/cases/case-recipe.test.ts, tests/checks/registry.test.ts,
 // tests/github/publisher-recipe.test.ts, tests/engine/provider-recipe.test.ts): what `npm run docs`
 // reads and writes, the repository's node_modules linked in, so a throwaway module can be added
 // and the generators run there.

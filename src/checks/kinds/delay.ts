@@ -7,6 +7,7 @@ import { DELAY_MS } from "../rules.js";
 
 export const delayKind = defineKind({
   type: "delay",
+  rank: 50,
   readiness: {
     schema: z
       .object({

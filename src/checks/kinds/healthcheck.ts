@@ -11,6 +11,7 @@ const NO_HEALTHCHECK = "the image declares no HEALTHCHECK";
 
 export const healthcheckKind = defineKind({
   type: "healthcheck",
+  rank: 30,
   readiness: {
     schema: z
       .object({ type: z.literal("healthcheck") })

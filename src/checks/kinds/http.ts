@@ -34,6 +34,7 @@ type HttpProbe = z.output<typeof probe>;
 
 export const httpKind = defineKind({
   type: "http",
+  rank: 10,
   readiness: {
     schema: readiness,
     listed: '"http" (default, GET /health)',

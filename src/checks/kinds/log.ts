@@ -28,6 +28,7 @@ async function logMatches(engine: Engine, containerId: string, re: LinePattern):
 
 export const logKind = defineKind({
   type: "log",
+  rank: 40,
   readiness: {
     schema: z
       .object({ type: z.literal("log"), pattern })

@@ -29,6 +29,7 @@ const probe = z
 
 export const tcpKind = defineKind({
   type: "tcp",
+  rank: 20,
   readiness: {
     schema: readiness,
     listed: '"tcp"',

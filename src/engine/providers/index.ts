@@ -1,35 +1,18 @@
-// The providers createEngine() chooses from (src/engine/select.ts). Adding a provider is its folder
-// under src/engine/providers/, its name in ../provider-names.ts (the docs and the `engine` input read it) and
-// its implementation here, which the type checker holds to that list (docs/providers.md).
-import type { Endpoint, EndpointSearch, Engine } from "../provider.js";
+// The providers createEngine() chooses from (src/engine/select.ts), in the catalogue's order. A
+// provider is its folder under src/engine/providers/ and nothing else: its catalogue.ts (listed in
+// ../provider-names.ts, which the docs and the `engine` input read) and its index.ts exporting its
+// `ProviderImplementation` (listed in ./implementations.ts); `npm run docs` writes both lists, and
+// the type checker holds the second to the first's names (docs/providers.md).
+import type { Endpoint, Engine } from "../provider.js";
 import { PROVIDER_NAMES, type ProviderName } from "../provider-names.js";
-import { type DockerDialect, dockerDialect } from "./docker/dialect.js";
-import { dockerApiEngine, dockerEndpoint } from "./docker/index.js";
-import { podmanDialect, podmanEndpoint } from "./podman/index.js";
+import { dockerApiEngine } from "./docker/index.js";
+import { IMPLEMENTATIONS } from "./implementations.js";
+import type { ProviderImplementation } from "./types.js";
 
-interface Provider {
+interface Provider extends ProviderImplementation {
   /** The `engine:` input's value that asks for it (../provider-names.ts). */
   name: ProviderName;
-  /** Where its engine answers, from the environment and the sockets that exist (see EndpointSearch). */
-  endpoint(
-    env: NodeJS.ProcessEnv,
-    exists: (path: string) => boolean,
-    search: EndpointSearch,
-  ): Endpoint | undefined;
-  /**
-   * An engine answering the Docker Engine API: the Docker transport serves it in this dialect,
-   * recognised by its kind (so `engine: auto` at DOCKER_HOST finds whichever answers).
-   */
-  dialect?: DockerDialect;
-  /** Any other engine: its own factory; `expect` (the user named it) refuses another one there. */
-  create?: (endpoint: Endpoint, expect: string | undefined) => Engine;
 }
-
-/** Each named provider's implementation: one for every name in ../provider-names.ts, none besides. */
-const IMPLEMENTATIONS: { [N in ProviderName]: Omit<Provider, "name"> } = {
-  docker: { endpoint: dockerEndpoint, dialect: dockerDialect },
-  podman: { endpoint: podmanEndpoint, dialect: podmanDialect },
-};
 
 /** In the order `engine: auto` looks for them (../provider-names.ts). */
 export const PROVIDERS: readonly Provider[] = PROVIDER_NAMES.map((name) => ({

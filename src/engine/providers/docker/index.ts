@@ -2,13 +2,14 @@
 // loaded while it answers a run's first call (./deferred.ts): only the transport is made here.
 import Modem from "docker-modem";
 import type { Endpoint, EndpointSearch, Engine } from "../../provider.js";
+import type { ProviderImplementation } from "../types.js";
 import { DeferredEngine } from "./deferred.js";
-import type { DockerDialect } from "./dialect.js";
+import { type DockerDialect, dockerDialect } from "./dialect.js";
 
 const DOCKER_SOCKET = "/var/run/docker.sock";
 
 /** DOCKER_HOST, else dockerd's default socket (where it exists, or when Docker was asked for). */
-export function dockerEndpoint(
+function dockerEndpoint(
   env: NodeJS.ProcessEnv,
   exists: (path: string) => boolean,
   search: EndpointSearch,
@@ -18,6 +19,9 @@ export function dockerEndpoint(
   if (search === "env" || (search === "socket" && !exists(DOCKER_SOCKET))) return undefined;
   return { provider: "docker", host: `unix://${DOCKER_SOCKET}`, from: "default socket" };
 }
+
+/** Docker's implementation (../index.ts lists it under its catalogue entry, ./catalogue.ts). */
+export const dockerProvider: ProviderImplementation = { endpoint: dockerEndpoint, dialect: dockerDialect };
 
 export function dockerApiEngine(
   endpoint: Endpoint,

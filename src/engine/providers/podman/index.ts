@@ -5,6 +5,7 @@ import { EngineError } from "../../../errors.js";
 import type { Endpoint, EndpointSearch, EngineDefaults } from "../../provider.js";
 import { DOCKER_DEFAULTS, type DockerDialect } from "../docker/dialect.js";
 import { DOCKER_FIELD_NAMES } from "../docker/security.js";
+import type { ProviderImplementation } from "../types.js";
 import { PODMAN_REMEDIATION, podmanCreateOptions, podmanInspect, rememberAsked } from "./compat.js";
 import { prunesParents, removeImage } from "./images.js";
 import { LIBPOD_API, libpodSpec } from "./libpod.js";
@@ -91,7 +92,7 @@ function podmanSockets(env: NodeJS.ProcessEnv): string[] {
  * CONTAINER_HOST; when Podman was asked for, DOCKER_HOST too (its compatible socket); else the
  * rootful or rootless service's socket that exists (asked for: the rootful one's path).
  */
-export function podmanEndpoint(
+function podmanEndpoint(
   env: NodeJS.ProcessEnv,
   exists: (path: string) => boolean,
   search: EndpointSearch,
@@ -105,3 +106,6 @@ export function podmanEndpoint(
   const socket = sockets.find(exists) ?? (search === "named" ? sockets[0] : undefined);
   return socket ? { provider: "podman", host: `unix://${socket}`, from: "default socket" } : undefined;
 }
+
+/** Podman's implementation (../index.ts lists it under its catalogue entry, ./catalogue.ts). */
+export const podmanProvider: ProviderImplementation = { endpoint: podmanEndpoint, dialect: podmanDialect };
