@@ -1,0 +1,1 @@
+var o={name:"docker",env:"DOCKER_HOST",about:"",rank:10};var e={name:"podman",env:"CONTAINER_HOST",about:"its service's socket, rootful or rootless: `podman system service`",rank:20};var a=[o,e],r=a.map(t=>t.name),i=["auto",...r];export{a,r as b,i as c};
