@@ -37,7 +37,9 @@ skips=
 stop_after=0
 case "${1:-ci}" in
   ci) tests="tests/docker/containment-matrix.test.ts tests/docker/realistic-matrix.test.ts"; skips=--no-skips; stop_after=1 ;;
-  all) tests=$REAL_ENGINE_SUITES ;;
+  # One line: the list goes into the guest's script as the words of a `for`, where a newline
+  # would end the statement (the `all` set died on that with a syntax error after the demo).
+  all) tests=$(echo $REAL_ENGINE_SUITES) ;;
   *) demo=0; tests="$*" ;;
 esac
 
