@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { isStorageRace } from "../../src/engine/providers/docker/storage-race.js";
 
-describe("a build failure read as Podman's storage race", () => {
+describe("a build failure read as the engine losing its own images", () => {
   it("is the engine's own words for an image or layer it lost", () => {
     for (const reason of [
       'error building at STEP "RUN apk add curl": creating build container: locating image with ID "5368ad0b": image not known',
@@ -33,10 +33,24 @@ describe("a build failure read as Podman's storage race", () => {
       expect(isStorageRace(reason, "podman"), reason).toBe(false);
   });
 
-  it("never on Docker, which has no such race: its COPY error does not quote the source", () => {
+  it("never on Docker for Podman's words: its COPY error does not quote the source", () => {
     const reason =
       "COPY failed: file not found in build context or excluded by .dockerignore: stat image not known: file does not exist";
     expect(isStorageRace(reason, "docker")).toBe(false);
     expect(isStorageRace('locating image with ID "5368ad0b": image not known', "docker")).toBe(false);
+  });
+
+  it("on Docker, its legacy builder's lost image (a cached step image another build's cleanup removed), and nothing around it", () => {
+    const id = `sha256:${"74b767cdb855".repeat(5)}74b7`;
+    expect(isStorageRace(`unable to find image "${id}"`, "docker")).toBe(true);
+    expect(isStorageRace(`unable to find image "${id}"`, "podman")).toBe(false);
+    for (const reason of [
+      // What a Dockerfile can make the builder say, or a step print: never the whole message.
+      `The command '/bin/sh -c echo 'unable to find image "${id}"'; exit 1' returned a non-zero code: 1`,
+      `unable to find image "${id}": pull request words`,
+      'unable to find image "web:1"',
+      `invalid from flag value ${id}: unable to find image "${id}"`,
+    ])
+      expect(isStorageRace(reason, "docker"), reason).toBe(false);
   });
 });

@@ -306,8 +306,9 @@ export class DockerEngine implements Engine {
 
   /**
    * Builds and tags. A build the engine failed on its own storage (Podman: an image or layer that
-   * another client removed while this build looked it up, "image not known", "layer not known")
-   * is the engine's fault, not the Dockerfile's, as is a build it reported done whose tag it then
+   * another client removed while this build looked it up, "image not known", "layer not known";
+   * Docker's legacy builder: a cached step image another build's cleanup removed, "unable to find
+   * image") is the engine's fault, not the Dockerfile's, as is a build it reported done whose tag it then
    * does not know (seen on Podman with twenty subjects building the same image from one cache):
    * it is built again, up to STORAGE_RACE_BUILDS times, then an ERROR naming the engine. What each attempt created is kept for the cleanup.
    */
