@@ -409,10 +409,6 @@ const CASES_END = "// cases:end";
  * run order. The rest (the suite's name, title and purpose, `cases: CASES`) is written by hand.
  */
 export function generateCaseIndex(indexText, cases, where = "index.ts") {
-  const i = indexText.indexOf(CASES_START);
-  const j = indexText.indexOf(CASES_END, i);
-  if (i < 0 || j < i)
-    throw new Error(`${where}: marker pair not found; add the lines\n${CASES_START}\n${CASES_END}`);
   const imports = [...cases]
     .sort((a, b) => byCodeUnit(a.file, b.file))
     .map((c) => `import { ${c.name} } from "./${c.file}";`);
@@ -424,7 +420,7 @@ export function generateCaseIndex(indexText, cases, where = "index.ts") {
       cases.map((c) => c.name),
     ),
   ].join("\n");
-  return `${indexText.slice(0, i + CASES_START.length)}\n${body}\n${indexText.slice(j)}`;
+  return replaceMarked(indexText, CASES_START, CASES_END, body, where);
 }
 
 /**
