@@ -12,7 +12,7 @@ import {
   realpathSync,
   type Stats,
 } from "node:fs";
-import { lstat, open, readlink } from "node:fs/promises";
+import { lstat, open, readFile, readlink } from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { ConfigError, type ConfigProblem } from "../errors.js";
@@ -266,11 +266,18 @@ const BLOCK = 512;
  * its own rules, gzips the tar (CPU for nothing over a local socket) and loads four packages to
  * do it. A listed file that has gone is left out (the engine names a missing Dockerfile itself).
  */
-export function contextTar(ctx: BuildContext): Readable {
-  return Readable.from(tarEntries(ctx));
+export function contextTar(ctx: BuildContext, dockerfile?: SentApart): Readable {
+  return Readable.from(tarEntries(ctx, dockerfile));
 }
 
-async function* tarEntries(ctx: BuildContext): AsyncGenerator<Buffer> {
+/** A Dockerfile sent beside the context's own, as `docker build -f -` sends one (see SentApart). */
+export interface SentApart {
+  /** A file name at the context's root that no file of the context has. */
+  name: string;
+  text: string;
+}
+
+async function* tarEntries(ctx: BuildContext, apart?: SentApart): AsyncGenerator<Buffer> {
   for (const rel of ctx.files) {
     const abs = path.join(ctx.root, rel);
     let st: Stats;
@@ -281,12 +288,29 @@ async function* tarEntries(ctx: BuildContext): AsyncGenerator<Buffer> {
     }
     if (st.isSymbolicLink()) {
       yield* tarHeader(rel, st, "2", 0, await readlink(abs));
+    } else if (apart && rel === ".dockerignore" && st.isFile()) {
+      const own = (await readFile(abs)).subarray(0, DOCKERIGNORE_MAX_BYTES);
+      yield* textEntry(rel, st, Buffer.concat([own, Buffer.from(`\n${apart.name}\n`)]));
     } else if (st.isFile()) {
       yield* tarHeader(rel, st, "0", st.size);
       yield* fileBody(abs, st.size);
     }
   }
+  if (apart) {
+    // The engine drops from the context what .dockerignore names, the Dockerfile apart with it
+    // (and .dockerignore itself where it names itself, as the CLI's own does when there is none).
+    const made = { mode: 0o600, uid: 0, gid: 0, mtimeMs: 0 };
+    if (!ctx.files.includes(".dockerignore"))
+      yield* textEntry(".dockerignore", made, Buffer.from(`.dockerignore\n${apart.name}\n`));
+    yield* textEntry(apart.name, made, Buffer.from(apart.text));
+  }
   yield Buffer.alloc(2 * BLOCK);
+}
+
+function* textEntry(name: string, st: HeaderStats, body: Buffer): Generator<Buffer> {
+  yield* tarHeader(name, st, "0", body.length);
+  yield body;
+  if (body.length % BLOCK) yield Buffer.alloc(BLOCK - (body.length % BLOCK));
 }
 
 /** Exactly `size` bytes of the file (zeros if it shrank meanwhile), padded to the block size. */
@@ -311,7 +335,15 @@ async function* fileBody(abs: string, size: number): AsyncGenerator<Buffer> {
 }
 
 /** A ustar header, preceded by a PAX header when a name does not fit (long or not ASCII). */
-function* tarHeader(name: string, st: Stats, type: "0" | "2", size: number, link = ""): Generator<Buffer> {
+type HeaderStats = Pick<Stats, "mode" | "uid" | "gid" | "mtimeMs">;
+
+function* tarHeader(
+  name: string,
+  st: HeaderStats,
+  type: "0" | "2",
+  size: number,
+  link = "",
+): Generator<Buffer> {
   const fits = (s: string, n: number) => Buffer.byteLength(s) <= n && /^[\x20-\x7e]*$/.test(s);
   const pax: string[] = [];
   if (!fits(name, 100)) pax.push(paxRecord("path", name));

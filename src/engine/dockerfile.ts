@@ -5,6 +5,8 @@
 export interface Instruction {
   /** 1-based line where the instruction starts. */
   line: number;
+  /** 1-based line where it ends (its last continuation line). */
+  endLine: number;
   /** Continuations joined, whitespace collapsed: what BuildKit shows in a step name. */
   text: string;
   /** The stage's `AS` name, else `stage-<index>`. */
@@ -18,13 +20,14 @@ export interface ParsedDockerfile {
 }
 
 const collapse = (s: string) => s.replace(/\s+/g, " ").trim();
-/** A line continued on the next: a backslash, then only white space. */
-const CONTINUED = /\\[ \t]*$/;
+/** A line continued on the next: the escape character (`# escape=`, else `\`), then only white space. */
+const CONTINUED = { "\\": /\\[ \t]*$/, "`": /`[ \t]*$/ };
 
 export function parseDockerfile(text: string): ParsedDockerfile {
   const lines = text.split(/\r?\n/);
   const out: ParsedDockerfile = { instructions: [], stageCount: 0 };
   let inDirectives = true;
+  let continued = CONTINUED["\\"];
   let stage = "";
   let i = 0;
   while (i < lines.length) {
@@ -35,14 +38,15 @@ export function parseDockerfile(text: string): ParsedDockerfile {
     if (trimmed.startsWith("#") || trimmed === "") {
       const directive = /^#\s*syntax\s*=\s*(\S+)/i.exec(trimmed);
       if (inDirectives && directive) out.syntax = { image: directive[1]!, line: start };
+      if (inDirectives && /^#\s*escape\s*=\s*`\s*$/i.test(trimmed)) continued = CONTINUED["`"];
       if (trimmed === "" || !/^#\s*\w+\s*=/.test(trimmed)) inDirectives = false;
       continue;
     }
     inDirectives = false;
     // Each line's own end is tested (never the growing join: quadratic on a long continuation).
     const parts = [raw];
-    while (CONTINUED.test(parts.at(-1)!) && i < lines.length) {
-      parts.push(parts.pop()!.replace(CONTINUED, " "));
+    while (continued.test(parts.at(-1)!) && i < lines.length) {
+      parts.push(parts.pop()!.replace(continued, " "));
       // Comment and blank lines inside a continuation are dropped; the continuation goes on.
       let next = lines[i++]!;
       while ((next.trim().startsWith("#") || next.trim() === "") && i < lines.length) next = lines[i++]!;
@@ -55,7 +59,7 @@ export function parseDockerfile(text: string): ParsedDockerfile {
       stage = from[1] ?? `stage-${out.stageCount}`;
       out.stageCount++;
     }
-    out.instructions.push({ line: start, text: textOf, stage });
+    out.instructions.push({ line: start, endLine: i, text: textOf, stage });
   }
   return out;
 }

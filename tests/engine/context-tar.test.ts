@@ -85,6 +85,35 @@ describe("the build context's tar", () => {
   });
 });
 
+describe("a Dockerfile sent apart (as `docker build -f -` sends one)", () => {
+  const extract = async (root: string, apart: { name: string; text: string }) => {
+    const tar = await buffer(contextTar(readBuildContext(root, "Dockerfile"), apart));
+    const out = mkdtempSync(path.join(os.tmpdir(), "da-ctx-apart-"));
+    writeFileSync(`${out}.tar`, tar);
+    execFileSync("tar", ["-xf", `${out}.tar`, "-C", out]);
+    return out;
+  };
+  const apart = { name: ".dockerfile.0123456789abcdef0123", text: "FROM scratch\nLABEL a=b\n" };
+
+  it("travels beside the context's own files, named in its .dockerignore so the engine drops it", async () => {
+    const root = tree();
+    const out = await extract(root, apart);
+    expect(readFileSync(path.join(out, apart.name), "utf8")).toBe(apart.text);
+    expect(readFileSync(path.join(out, "Dockerfile"), "utf8")).toBe("FROM scratch\nCOPY . /\n");
+    expect(readFileSync(path.join(out, ".dockerignore"), "utf8")).toBe(
+      `secret.txt\nlogs/\n\n${apart.name}\n`,
+    );
+    expect(readFileSync(path.join(out, "bin/run.sh"), "utf8")).toBe("#!/bin/sh\necho hi\n");
+  });
+
+  it("brings a .dockerignore naming itself and it where the context has none, as Docker's CLI does", async () => {
+    const root = tree();
+    rmSync(path.join(root, ".dockerignore"));
+    const out = await extract(root, apart);
+    expect(readFileSync(path.join(out, ".dockerignore"), "utf8")).toBe(`.dockerignore\n${apart.name}\n`);
+  });
+});
+
 describe("what is never sent", () => {
   it("withholds every .git (the checkout's credentials), whatever .dockerignore says", async () => {
     const root = mkdtempSync(path.join(os.tmpdir(), "da-ctx-git-"));

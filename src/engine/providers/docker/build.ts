@@ -1,12 +1,16 @@
 // Image builds: which builder runs (BuildKit unless the inventory or the engine says otherwise),
 // the legacy builder's stream, and what each build created. The BuildKit session lives in
 // buildkit.ts, imported only when a BuildKit build runs.
+import { readFileSync, statSync } from "node:fs";
+import path from "node:path";
 import type Docker from "dockerode";
 import type { BuilderChoice, BuildRequest, BuildStep } from "../../provider.js";
 import type { EngineIdentity } from "./identity.js";
+import { withStageLabels } from "./stage-labels.js";
 import { readThroughRace } from "./storage-race.js";
 
 type ContextTar = typeof import("../../context.js").contextTar;
+type SentApart = import("../../context.js").SentApart;
 
 /** What a build call returns inside the engine's timeout wrapper; failures are data, not throws. */
 interface BuildOutcome extends BuilderChoice {
@@ -65,6 +69,7 @@ export async function runBuild(
   req: BuildRequest,
   choice: BuilderChoice,
   abortSignal: AbortSignal,
+  engine: EngineIdentity,
 ): Promise<BuildOutcome> {
   // The context packer loads with the first build, not with the
   // engine: a run's first engine call comes long before its first build.
@@ -99,8 +104,24 @@ export async function runBuild(
     if (out.failure) append(`ERROR: ${out.failure}`);
     return { ...choice, ...out, log, intermediateImages: [] };
   }
-  const out = await legacyBuild(docker, req, abortSignal, append, contextTar);
+  // Buildah (Podman) keeps no stage's image and caches by step: only Docker's needs the labels.
+  const apart = engine.product === "docker" ? stageLabelled(req) : undefined;
+  const out = await legacyBuild(docker, req, abortSignal, append, contextTar, apart);
   return { ...choice, ...out, log, steps: [] };
+}
+
+/** A Dockerfile past this is built as it is, unlabelled (the bound the build case reads it within). */
+const DOCKERFILE_MAX_BYTES = 4 * 1024 * 1024;
+
+/** The Dockerfile with our labels in every stage (./stage-labels.ts), read within its bound. */
+function stageLabelled(req: BuildRequest): SentApart | undefined {
+  const file = path.join(req.context.root, req.context.dockerfile);
+  try {
+    if (statSync(file).size > DOCKERFILE_MAX_BYTES) return undefined;
+    return withStageLabels(readFileSync(file, "utf8"), req.labels);
+  } catch {
+    return undefined; // the engine names a missing Dockerfile in its own words
+  }
 }
 
 async function legacyBuild(
@@ -109,19 +130,41 @@ async function legacyBuild(
   abortSignal: AbortSignal,
   append: (l: string) => void,
   contextTar: ContextTar,
-) {
+  apart: SentApart | undefined,
+): Promise<Omit<BuildOutcome, keyof BuilderChoice | "log" | "steps">> {
   let failure: string | undefined;
   const started = Date.now();
-  const stream = await docker.buildImage(contextTar(req.context), {
-    t: req.tag,
-    dockerfile: req.context.dockerfile,
-    labels: req.labels,
-    buildargs: req.buildArgs ?? {},
-    ...(req.target ? { target: req.target } : {}),
-    rm: true,
-    forcerm: true,
-    abortSignal,
-  } as Docker.ImageBuildOptions);
+  let stream: NodeJS.ReadableStream;
+  try {
+    stream = await docker.buildImage(contextTar(req.context, apart), {
+      t: req.tag,
+      dockerfile: apart?.name ?? req.context.dockerfile,
+      labels: req.labels,
+      buildargs: req.buildArgs ?? {},
+      ...(req.target ? { target: req.target } : {}),
+      rm: true,
+      forcerm: true,
+      abortSignal,
+    } as Docker.ImageBuildOptions);
+  } catch (err) {
+    const refused = err as { statusCode?: number; json?: { message?: string } | null; message?: string };
+    if (refused.statusCode !== 400) throw err;
+    // Refused before its first step, as a Dockerfile that does not parse is: asked again with the
+    // pull request's own, so the engine's words name its lines, not the labelled copy's.
+    if (apart) return legacyBuild(docker, req, abortSignal, append, contextTar, undefined);
+    // The engine's own words open its message (dockerode puts them after its own prefix when the
+    // answer was not parsed): a Dockerfile that does not parse is its fault, as BuildKit reports it.
+    const said = (
+      refused.json?.message ??
+      refused.message?.replace(/^\(HTTP code 400\) unexpected - /, "") ??
+      ""
+    ).trim();
+    if (/^dockerfile parse error\b/i.test(said)) {
+      append(said);
+      return { failure: said, intermediateImages: [] };
+    }
+    throw err;
+  }
   await new Promise<void>((resolve, reject) => {
     docker.modem.followProgress(
       stream,
@@ -136,18 +179,92 @@ async function legacyBuild(
       },
     );
   });
-  if (failure) return { failure, intermediateImages: [] };
+  const buildMs = Date.now() - started;
+  if (failure)
+    return { failure, intermediateImages: await madeByBuild(docker, req, undefined, buildMs, abortSignal) };
   // The image is the one our tag names, and its step images are what the engine's record says:
   // its parent chain, as far as it runs through untagged images made during this build.
   let built: Docker.ImageInspectInfo;
   try {
     built = await readImage(docker, req.tag, abortSignal);
   } catch (err) {
-    if ((err as { statusCode?: number }).statusCode === 404) return { lostTag: true, intermediateImages: [] };
-    throw err;
+    if ((err as { statusCode?: number }).statusCode !== 404) throw err;
+    return {
+      lostTag: true,
+      intermediateImages: await madeByBuild(docker, req, undefined, buildMs, abortSignal),
+    };
   }
-  const intermediateImages = await ancestryMadeSince(docker, built, Date.now() - started, abortSignal);
+  const intermediateImages = await madeByBuild(docker, req, built, buildMs, abortSignal);
   return { imageId: built.Id, failure, intermediateImages };
+}
+
+/**
+ * The untagged images this build committed, for removal by ID: those the engine lists with the
+ * build's labels (every stage's steps after its FROM, ./stage-labels.ts), and the untagged
+ * ancestors made during the build of those and of the built image (a base's ONBUILD steps, and
+ * all of an engine's build where the labels could not go into every stage).
+ */
+async function madeByBuild(
+  docker: Docker,
+  req: BuildRequest,
+  built: Docker.ImageInspectInfo | undefined,
+  buildMs: number,
+  abortSignal: AbortSignal,
+): Promise<string[]> {
+  const label = Object.entries(req.labels).map(([k, v]) => `${k}=${v}`);
+  const listed = await docker.listImages({
+    all: true,
+    filters: { label },
+    abortSignal,
+  } as Docker.ListImagesOptions);
+  const labelled = listed.filter((i) => i.Id !== built?.Id && !isTagged(i.RepoTags));
+  const out = new Set(labelled.map((i) => i.Id));
+  // Each chain's oldest labelled image leads to the images made before its LABEL step.
+  const starts = labelled.filter((i) => !out.has(i.ParentId)).map((i) => ({ id: i.Id, parent: i.ParentId }));
+  if (built) starts.unshift({ id: built.Id, parent: built.Parent });
+  const last = labelled.reduce<Docker.ImageInfo | undefined>(
+    (a, i) => (a && a.Created >= i.Created ? a : i),
+    undefined,
+  );
+  const newest = built ?? (last && (await readImage(docker, last.Id, abortSignal)));
+  if (!newest) return [];
+  // The build's start on the engine's clock: a created time of its own less its duration on ours.
+  const since = Date.parse(newest.Created) - buildMs;
+  for (const s of starts)
+    for (const id of await ancestryMadeSince(docker, s.parent, since, abortSignal)) out.add(id);
+  return [...out];
+}
+
+const isTagged = (tags: string[] | null | undefined) => (tags ?? []).some((t) => t !== "<none>:<none>");
+
+/** A Dockerfile has far fewer steps; the walk stops here whatever the engine answers. */
+const MAX_ANCESTRY = 500;
+
+/**
+ * The untagged ancestors from `parent` created since `since` (the engine's clock), nearest first:
+ * each step image the legacy builder committed. An image made before it (a cached step, a base, an
+ * image a Dockerfile names by ID) is not this build's, and neither is a tagged one; the walk stops
+ * at the first of either.
+ */
+async function ancestryMadeSince(
+  docker: Docker,
+  from: string | undefined,
+  since: number,
+  abortSignal: AbortSignal,
+): Promise<string[]> {
+  const out: string[] = [];
+  for (let parent = from; parent && out.length < MAX_ANCESTRY; ) {
+    let info: Docker.ImageInspectInfo;
+    try {
+      info = await docker.getImage(parent).inspect({ abortSignal } as Docker.ImageInspectOptions);
+    } catch {
+      break; // gone or unreadable: nothing more is known
+    }
+    if (isTagged(info.RepoTags) || !(Date.parse(info.Created) >= since)) break;
+    out.push(info.Id);
+    parent = info.Parent;
+  }
+  return out;
 }
 
 /** An image's inspect, read through Podman's storage race (./storage-race.ts). */
@@ -160,37 +277,4 @@ export function readImage(
     () => docker.getImage(ref).inspect({ abortSignal } as Docker.ImageInspectOptions),
     abortSignal,
   );
-}
-
-/** A Dockerfile has far fewer steps; the walk stops here whatever the engine answers. */
-const MAX_ANCESTRY = 500;
-
-/**
- * The untagged ancestors of `image` created during its build, nearest first: each step image the
- * legacy builder committed. The build's start on the engine's clock is the image's creation less
- * the build's duration on ours (measured from before the request, so never later than the start):
- * an image made before it (a cached step, a base, an image a Dockerfile names by ID) is not this
- * build's, and neither is a tagged one; the walk stops at the first of either.
- */
-async function ancestryMadeSince(
-  docker: Docker,
-  image: Docker.ImageInspectInfo,
-  buildMs: number,
-  abortSignal: AbortSignal,
-): Promise<string[]> {
-  const since = Date.parse(image.Created) - buildMs;
-  const out: string[] = [];
-  for (let parent = image.Parent; parent && out.length < MAX_ANCESTRY; ) {
-    let info: Docker.ImageInspectInfo;
-    try {
-      info = await docker.getImage(parent).inspect({ abortSignal } as Docker.ImageInspectOptions);
-    } catch {
-      break; // gone or unreadable: nothing more is known
-    }
-    const tagged = (info.RepoTags ?? []).some((t) => t !== "<none>:<none>");
-    if (tagged || !(Date.parse(info.Created) >= since)) break;
-    out.push(info.Id);
-    parent = info.Parent;
-  }
-  return out;
 }

@@ -319,7 +319,7 @@ export class DockerEngine implements Engine {
     for (let attempt = 1; ; attempt++) {
       const out = await this.call(
         "build",
-        (abortSignal) => runBuild(this.docker, req, choice, abortSignal),
+        (abortSignal) => runBuild(this.docker, req, choice, abortSignal, engine),
         req.timeoutMs,
         req.signal,
       );
