@@ -58,4 +58,11 @@ describe("every stage labelled", () => {
     expect(withStageLabels("FROM busybox\n", {})).toBeUndefined();
     expect(withStageLabels("RUN true\n", LABELS)).toBeUndefined();
   });
+
+  it("labels a file of FROMs on every line in one pass (the pull request writes it)", () => {
+    const text = "FROM busybox\n".repeat(100_000);
+    const out = withStageLabels(text, LABELS)!.text.split("\n");
+    expect(out).toHaveLength(200_001);
+    expect(out.filter((l) => l === LABEL)).toHaveLength(100_000);
+  });
 });

@@ -21,13 +21,19 @@ const PLAIN = /^[A-Za-z0-9][A-Za-z0-9._:-]*$/;
 export function withStageLabels(text: string, labels: Record<string, string>): SentApart | undefined {
   const entries = Object.entries(labels);
   if (entries.length === 0 || !entries.every(([k, v]) => PLAIN.test(k) && PLAIN.test(v))) return undefined;
-  const ends = parseDockerfile(text)
-    .instructions.filter((i) => /^FROM\s/i.test(i.text))
-    .map((i) => i.endLine);
-  if (ends.length === 0) return undefined;
+  const ends = new Set(
+    parseDockerfile(text)
+      .instructions.filter((i) => /^FROM\s/i.test(i.text))
+      .map((i) => i.endLine),
+  );
+  if (ends.size === 0) return undefined;
   const label = `LABEL ${entries.map(([k, v]) => `${k}=${v}`).join(" ")}`;
-  // Split as the parser does (a CR stays on its line), so each FROM's last line is where it said.
-  const lines = text.split("\n");
-  for (const end of ends.reverse()) lines.splice(end, 0, label);
+  // Split as the parser does (a CR stays on its line), so each FROM's last line is where it said;
+  // one pass, since the pull request may write a FROM on every line of a large file.
+  const lines: string[] = [];
+  text.split("\n").forEach((line, i) => {
+    lines.push(line);
+    if (ends.has(i + 1)) lines.push(label);
+  });
   return { name: `.dockerfile.${randomBytes(10).toString("hex")}`, text: lines.join("\n") };
 }
