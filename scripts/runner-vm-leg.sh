@@ -72,6 +72,9 @@ budget=${DA_VM_BUDGET_S:-0}
 left() { [ "$budget" -gt 0 ] && echo $((budget - (SECONDS - t0))) || echo 1000000; }
 "$vm" build
 panicked || true
+# A leg that fails on its way (a guest command that did not answer, a panicked guest) stops the
+# VM: left up, a dead guest's emulated CPUs kept a host core busy for the next 45 minutes.
+trap '[ $? = 0 ] || { panicked || "$vm" stop || true; }' EXIT
 "$vm" start
 say "VM up after $((SECONDS - t0)) s: $(guest 'docker version --format "Docker {{.Server.Version}} (API {{.Server.APIVersion}})"; stat -fc "cgroup %T" /sys/fs/cgroup' | tr '\n' ' ')"
 
@@ -106,17 +109,21 @@ say "image store: $(guest 'docker info --format "{{.Driver}}"')"
 
 # The CFS bandwidth static key, held on for the guest's life. Every container with a CPU limit
 # turns it on, the last one gone turns it off, and each turn patches the kernel's text; under
-# multi-threaded TCG the other vCPU can still run the old bytes of dequeue_entity and trap on the
-# patch's int3 ("Oops: int3" in dequeue_entity, "Kernel panic - not syncing", the leg lost).
-# One idle cgroup with a CPU quota that cannot bind (1000 CPUs) keeps the key on; a runner's
-# kernel takes the same path with the key on whenever any limited container runs.
-guest 'echo +cpu >/sys/fs/cgroup/cgroup.subtree_control && mkdir -p /sys/fs/cgroup/runner-vm-leg-cfs-key &&
-  echo "100000000 100000" >/sys/fs/cgroup/runner-vm-leg-cfs-key/cpu.max'
+# multi-threaded TCG the other vCPU can still run the old bytes and trap on the patch's int3
+# ("Oops: int3" in dequeue_entity or __set_next_task_fair, "Kernel panic - not syncing", the leg
+# lost). One idle cgroup with a CPU quota that cannot bind (1000 CPUs) keeps the key on, as a
+# runner's kernel has it whenever any limited container runs; and that one turn is made with the
+# second vCPU offline, so no other CPU runs the text while it is patched (turning it on with both
+# online panicked the guest 58 s after boot on 2026-12-07).
+guest 'key=/sys/fs/cgroup/runner-vm-leg-cfs-key; [ -d $key ] && exit 0
+  cpu1=/sys/devices/system/cpu/cpu1/online; [ -w $cpu1 ] && echo 0 >$cpu1
+  echo +cpu >/sys/fs/cgroup/cgroup.subtree_control && mkdir -p $key && echo "100000000 100000" >$key/cpu.max
+  s=$?; [ -w $cpu1 ] && echo 1 >$cpu1; exit $s'
 
 # A copy of the working tree as it is (tracked and new files, not node_modules or out/).
 # One stable name, so each run replaces the last copy in the guest (/src/docker-acceptance).
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+trap 'rc=$?; rm -rf "$work"; [ $rc = 0 ] || { panicked || "$vm" stop || true; }' EXIT
 stage="$work/docker-acceptance"
 mkdir "$stage"
 # node_modules by name, whatever it is: a worktree's may be a symlink, which "node_modules/" in
