@@ -85,7 +85,7 @@ export const fresh = (nonce = randomBytes(6).toString("hex")) => `RUN echo ${non
 export async function imagesFrom(nonce: string): Promise<string[]> {
   const docker = new Docker({ socketPath: ENGINE_SOCKET });
   const found: string[] = [];
-  for (const img of await docker.listImages({ all: true })) {
+  for (const img of await listAll(docker)) {
     const history = await docker
       .getImage(img.Id)
       .history()
@@ -93,4 +93,16 @@ export async function imagesFrom(nonce: string): Promise<string[]> {
     if (history.some((h: { CreatedBy: string }) => h.CreatedBy.includes(nonce))) found.push(img.Id);
   }
   return found;
+}
+
+/** Every image; Podman's whole-store listing fails while another client removes one: asked again. */
+async function listAll(docker: Docker, attempts = 10): Promise<Docker.ImageInfo[]> {
+  for (let i = 1; ; i++) {
+    try {
+      return await docker.listImages({ all: true });
+    } catch (err) {
+      if (i >= attempts || (err as { statusCode?: number }).statusCode !== 500) throw err;
+      await new Promise((r) => setTimeout(r, 200 * i));
+    }
+  }
 }

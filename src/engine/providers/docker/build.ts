@@ -180,8 +180,9 @@ async function legacyBuild(
     );
   });
   const buildMs = Date.now() - started;
-  if (failure)
-    return { failure, intermediateImages: await madeByBuild(docker, req, undefined, buildMs, abortSignal) };
+  const made = (built?: Docker.ImageInspectInfo) =>
+    madeByBuild(docker, req, { built, labelled: apart !== undefined, buildMs }, abortSignal);
+  if (failure) return { failure, intermediateImages: await made() };
   // The image is the one our tag names, and its step images are what the engine's record says:
   // its parent chain, as far as it runs through untagged images made during this build.
   let built: Docker.ImageInspectInfo;
@@ -189,34 +190,34 @@ async function legacyBuild(
     built = await readImage(docker, req.tag, abortSignal);
   } catch (err) {
     if ((err as { statusCode?: number }).statusCode !== 404) throw err;
-    return {
-      lostTag: true,
-      intermediateImages: await madeByBuild(docker, req, undefined, buildMs, abortSignal),
-    };
+    return { lostTag: true, intermediateImages: await made() };
   }
-  const intermediateImages = await madeByBuild(docker, req, built, buildMs, abortSignal);
+  const intermediateImages = await made(built);
   return { imageId: built.Id, failure, intermediateImages };
 }
 
 /**
- * The untagged images this build committed, for removal by ID: those the engine lists with the
- * build's labels (every stage's steps after its FROM, ./stage-labels.ts), and the untagged
+ * The untagged images this build committed, for removal by ID: where every stage carried the
+ * build's labels (./stage-labels.ts), those the engine lists with all of them; and the untagged
  * ancestors made during the build of those and of the built image (a base's ONBUILD steps, and
- * all of an engine's build where the labels could not go into every stage).
+ * every step of a build whose stages could not be labelled).
  */
 async function madeByBuild(
   docker: Docker,
   req: BuildRequest,
-  built: Docker.ImageInspectInfo | undefined,
-  buildMs: number,
+  at: { built: Docker.ImageInspectInfo | undefined; labelled: boolean; buildMs: number },
   abortSignal: AbortSignal,
 ): Promise<string[]> {
+  const { built } = at;
+  // Listed only by the labels the stages carried, never without them (all images would match).
   const label = Object.entries(req.labels).map(([k, v]) => `${k}=${v}`);
-  const listed = await docker.listImages({
-    all: true,
-    filters: { label },
-    abortSignal,
-  } as Docker.ListImagesOptions);
+  const listed =
+    at.labelled && label.length > 0
+      ? await readThroughRace(
+          () => docker.listImages({ all: true, filters: { label }, abortSignal } as Docker.ListImagesOptions),
+          abortSignal,
+        )
+      : [];
   const labelled = listed.filter((i) => i.Id !== built?.Id && !isTagged(i.RepoTags));
   const out = new Set(labelled.map((i) => i.Id));
   // Each chain's oldest labelled image leads to the images made before its LABEL step.
@@ -229,7 +230,7 @@ async function madeByBuild(
   const newest = built ?? (last && (await readImage(docker, last.Id, abortSignal)));
   if (!newest) return [];
   // The build's start on the engine's clock: a created time of its own less its duration on ours.
-  const since = Date.parse(newest.Created) - buildMs;
+  const since = Date.parse(newest.Created) - at.buildMs;
   for (const s of starts)
     for (const id of await ancestryMadeSince(docker, s.parent, since, abortSignal)) out.add(id);
   return [...out];

@@ -1,1 +1,0 @@
-import{a,b,c,d,e,f}from"./chunk-VNLRZOLZ.js";import"./chunk-R5SLZUEE.js";import"./chunk-HPRTOASS.js";import"./chunk-B2IHCWXQ.js";import"./chunk-KQ5LDEAY.js";import"./chunk-EAYIDXJG.js";import"./chunk-RB73RYCW.js";import"./chunk-M3XZLUSX.js";import"./chunk-EN66KAXS.js";export{a as SUMS_FILE,e as parseReport,d as readReport,b as record,f as verifyBundle,c as writeBundle};

@@ -1,1 +1,0 @@
-import{a,b,c,d,e}from"./chunk-XLWZ6B7B.js";import"./chunk-SHMDXDH2.js";import"./chunk-ZY2J22QV.js";import"./chunk-EAYIDXJG.js";import"./chunk-RB73RYCW.js";import"./chunk-EN66KAXS.js";export{b as actionsLogger,c as caseLine,e as logResults,a as logSafe,d as resultGroups};

@@ -1,1 +1,0 @@
-import{f as a,g as b,h as c}from"./chunk-GEO5OUO4.js";import"./chunk-HPRTOASS.js";import"./chunk-B2IHCWXQ.js";import"./chunk-KQ5LDEAY.js";import"./chunk-EAYIDXJG.js";import"./chunk-RB73RYCW.js";import"./chunk-EN66KAXS.js";export{a as BUDGETS,b as measure,c as renderMarkdown};

@@ -1,1 +1,0 @@
-import{g as a,h as b}from"./chunk-RWWYS5JJ.js";import"./chunk-FUALDZ4L.js";import"./chunk-R5SLZUEE.js";import"./chunk-OEJCORYR.js";import"./chunk-HPRTOASS.js";import"./chunk-B2IHCWXQ.js";import"./chunk-KQ5LDEAY.js";import"./chunk-RB73RYCW.js";import"./chunk-M3XZLUSX.js";import"./chunk-EN66KAXS.js";export{a as checkPullRequest,b as pullRequestMetaFromEvent};
