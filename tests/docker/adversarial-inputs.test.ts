@@ -114,6 +114,7 @@ describe.skipIf(!hasEngine)("adversarial inputs on the real engine", () => {
     const ws = mkdtempSync(path.join(tmpdir(), "da-victim-"));
     const tag = `docker-acceptance-victim:${randomBytes(6).toString("hex")}`;
     const ids: string[] = [];
+    const steps: string[] = [];
     for (let i = 0; i < n; i++) {
       writeFileSync(path.join(ws, "Dockerfile"), `FROM ${BASE_IMAGE}\nRUN echo ${tag}-${i} > /victim\n`);
       const built = await engine!.build({
@@ -125,8 +126,10 @@ describe.skipIf(!hasEngine)("adversarial inputs on the real engine", () => {
       });
       const parent = (await engine!.inspectImage(built.imageId)).parentId;
       ids.push(built.imageId, ...(parent ? [parent] : []));
+      steps.push(...built.intermediateImages);
     }
-    made.push(tag, ...ids);
+    // Removed after the test with every step image of theirs (the stage's LABEL step's too).
+    made.push(tag, ...ids, ...steps.filter((id) => !ids.includes(id)));
     return ids;
   }
 
