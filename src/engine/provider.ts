@@ -213,6 +213,8 @@ export interface EngineHost {
   macLayers: MacLayer[];
   /** The engine's kernel release (uname -r), when it says. */
   kernelVersion?: string;
+  /** Where Docker keeps images: "containerd" with its containerd image store, else unset. */
+  imageStore?: "containerd";
 }
 
 /** A mandatory access control layer (a Linux security module that confines containers). */

@@ -1,8 +1,11 @@
 // Docker's legacy builder and Podman's Buildah (the builder every Podman build uses): whatever a
 // build commits, finished or failed, in every stage, is gone after the run, proven from the
-// engine's whole image store and not only from what the run knew it made.
+// engine's whole image store and not only from what the run knew it made. And on Docker's
+// containerd image store, where BuildKit cannot read the context the tool sends, the legacy builder.
 import { randomBytes } from "node:crypto";
+import Docker from "dockerode";
 import { describe, expect, it } from "vitest";
+import { engineHostOf } from "../../src/engine/providers/docker/translate.js";
 import {
   buildCase,
   fresh,
@@ -14,6 +17,7 @@ import {
   subject,
 } from "../helpers/build-subject.js";
 import { BASE_IMAGE, hasEngine } from "../helpers/engine.js";
+import { ENGINE_SOCKET } from "../helpers/engine-forwarder.js";
 
 describe.skipIf(!hasEngine)("a legacy build leaves nothing behind", () => {
   it("leaves nothing behind after a legacy multi-stage build: every stage's step images removed by ID", async () => {
@@ -60,5 +64,25 @@ describe.skipIf(!hasEngine)("a legacy build leaves nothing behind", () => {
     expect(r.cases.find((c) => c.id === "lifecycle.cleanup")?.status).toBe("pass");
     expect(await imagesFrom(nonce)).toEqual([]);
     await nothingOwned(r);
+  });
+});
+
+/** Docker with its containerd image store (the VM's containerd leg, Docker 26 beside the host). */
+const containerdStore =
+  hasEngine &&
+  engineHostOf(await new Docker({ socketPath: ENGINE_SOCKET }).info()).imageStore === "containerd";
+
+describe.skipIf(!containerdStore)("Docker's containerd image store", () => {
+  it("builds with the legacy builder and says why; a Dockerfile that needs BuildKit is the engine's ERROR", async () => {
+    const plain = await run(subject(`FROM ${BASE_IMAGE}\n${fresh()}COPY health /var/www/health\n${SERVE}`));
+    expect(buildCase(plain).status, buildCase(plain).message).toBe("pass");
+    expect(plain.subjects[0]?.builderReason).toContain("moby/moby#47717");
+    await nothingOwned(plain);
+    const cache = await run(
+      subject(`FROM ${BASE_IMAGE}\nRUN --mount=type=cache,target=/c echo cached > /c/x\n${SERVE}`),
+    );
+    expect(buildCase(cache).status).toBe("error");
+    expect(buildCase(cache).message).toMatch(/needs BuildKit .*--mount.*containerd's image store/);
+    await nothingOwned(cache);
   });
 });

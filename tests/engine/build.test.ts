@@ -6,6 +6,7 @@ import { instructionOfStep, parseDockerfile } from "../../src/engine/dockerfile.
 import { chooseBuilder } from "../../src/engine/providers/docker/build.js";
 import { maskSecrets, StatusLog } from "../../src/engine/providers/docker/buildkit.js";
 import { encodeFields } from "../../src/engine/providers/docker/protowire.js";
+import { engineHostOf } from "../../src/engine/providers/docker/translate.js";
 
 const ts = (seconds: number, nanos = 0) =>
   encodeFields([[1, seconds], ...(nanos ? [[2, nanos] as [number, number]] : [])]);
@@ -172,6 +173,20 @@ describe("chooseBuilder", () => {
       builder: "legacy",
       reason: expect.stringContaining("windows containers"),
     });
+  });
+  it("builds with the legacy builder where Docker keeps images in containerd's store, as /info says", () => {
+    // Docker 26.1's /info with "features": {"containerd-snapshotter": true}, as recorded on this host.
+    const info = { Driver: "overlayfs", DriverStatus: [["driver-type", "io.containerd.snapshotter.v1"]] };
+    const host = engineHostOf(info);
+    expect(host.imageStore).toBe("containerd");
+    expect(chooseBuilder("auto", { ...docker, version: "28.5.2", apiVersion: "1.51" }, host)).toMatchObject({
+      builder: "legacy",
+      reason: expect.stringContaining("moby/moby#47717"),
+    });
+    // The overlay2 store's /info: BuildKit, as before.
+    const classic = engineHostOf({ Driver: "overlay2", DriverStatus: [["Backing Filesystem", "extfs"]] });
+    expect(classic.imageStore).toBeUndefined();
+    expect(chooseBuilder("auto", docker, classic).builder).toBe("buildkit");
   });
 });
 

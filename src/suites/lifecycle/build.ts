@@ -275,6 +275,11 @@ function showFailedOutput(log: CaseContext["log"], err: BuildFailedError): void 
   log.info(outputBlock(title, output, FAILED_STEP_LINES));
 }
 
+/** What chooseBuilder says when the inventory asked for the legacy builder. */
+const REQUESTED_LEGACY = /\(build\.builder: legacy\)/;
+/** Docker's legacy builder on a BuildKit-only instruction ("the --mount option requires BuildKit. ..."). */
+const NEEDS_BUILDKIT = /^the --\w+ option requires BuildKit\b/;
+
 function buildFailed(
   err: BuildFailedError,
   at: { tag: string; dockerfile: ParsedDockerfile; dockerfileLabel: string },
@@ -301,6 +306,8 @@ function buildFailed(
       },
     };
   }
+  const limit = buildKitOnly(err, at);
+  if (limit) return { ...base, draft: limit };
   // The frontend's own parse errors carry the line in their text; diagnosis only, never a verdict.
   const line = instruction?.line ?? Number(/dockerfile parse error line (\d+)/i.exec(err.reason)?.[1] ?? 0);
   const where = line ? `${at.dockerfileLabel}:${line}` : at.dockerfileLabel;
@@ -327,6 +334,35 @@ function buildFailed(
           ? `fix ${where}`
           : `fix the Dockerfile step that failed (the build log's last lines show it) in ${at.dockerfileLabel}`,
     },
+  };
+}
+
+/**
+ * The legacy builder refusing what only BuildKit builds, where the tool, not the inventory, chose
+ * it: the engine's limit, not the Dockerfile's fault. Only the engine's own words, opening its
+ * message, match (a failing RUN's message opens with "The command '...'").
+ */
+function buildKitOnly(
+  err: BuildFailedError,
+  at: { tag: string; dockerfileLabel: string },
+): Draft | undefined {
+  const { choice } = err;
+  if (choice.builder !== "legacy" || REQUESTED_LEGACY.test(choice.reason) || !NEEDS_BUILDKIT.test(err.reason))
+    return undefined;
+  return {
+    status: "error",
+    message: terminalSafe(
+      `this Dockerfile needs BuildKit (${err.reason}), but the legacy builder runs: ${choice.reason}`,
+      400,
+    ),
+    evidence: {
+      tag: at.tag,
+      builder: choice.builder,
+      builderReason: choice.reason,
+      buildLogTail: redact(err.log.slice(-EXCERPT_BYTES)),
+    },
+    location: { path: at.dockerfileLabel },
+    remediation: `build on an engine where BuildKit builds: ${choice.reason}`,
   };
 }
 

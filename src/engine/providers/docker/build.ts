@@ -4,7 +4,7 @@
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import type Docker from "dockerode";
-import type { BuilderChoice, BuildRequest, BuildStep } from "../../provider.js";
+import type { BuilderChoice, BuildRequest, BuildStep, EngineHost } from "../../provider.js";
 import type { EngineIdentity } from "./identity.js";
 import { withStageLabels } from "./stage-labels.js";
 import { readThroughRace } from "./storage-race.js";
@@ -29,8 +29,15 @@ interface BuildOutcome extends BuilderChoice {
 
 const BUILD_LOG_LIMIT = 64 * 1024;
 
-/** BuildKit (API 1.39, Docker 18.09, on Linux) unless asked for legacy or the engine is not Docker. */
-export function chooseBuilder(requested: BuildRequest["builder"], engine: EngineIdentity): BuilderChoice {
+/**
+ * BuildKit (API 1.39, Docker 18.09, on Linux) unless asked for legacy, the engine is not Docker, or
+ * Docker keeps its images in containerd's store.
+ */
+export function chooseBuilder(
+  requested: BuildRequest["builder"],
+  engine: EngineIdentity,
+  host?: Pick<EngineHost, "imageStore">,
+): BuilderChoice {
   if (requested === "legacy")
     return { builder: "legacy", reason: "the inventory asks for it (build.builder: legacy)" };
   if (engine.product === "podman") {
@@ -48,6 +55,15 @@ export function chooseBuilder(requested: BuildRequest["builder"], engine: Engine
   const [major = 0, minor = 0] = engine.apiVersion.split(".").map(Number);
   if (major < 1 || (major === 1 && minor < 39)) {
     return { builder: "legacy", reason: `the engine's API ${engine.apiVersion} predates BuildKit (1.39)` };
+  }
+  // There BuildKit cannot read a context sent with the request, as this tool sends it: every build
+  // failed at "[internal] load remote build context" (moby/moby#47717, Docker 26 to 28 at least).
+  if (host?.imageStore === "containerd") {
+    return {
+      builder: "legacy",
+      reason:
+        "the engine keeps images in containerd's image store, where BuildKit cannot read a build context sent with the API request (moby/moby#47717)",
+    };
   }
   return {
     builder: "buildkit",

@@ -290,7 +290,7 @@ export class DockerEngine implements Engine {
 
   /** Which builder a build would use here, and why. */
   async builderFor(requested: BuildRequest["builder"]): Promise<BuilderChoice> {
-    return chooseBuilder(requested, await this.identity());
+    return chooseBuilder(requested, await this.identity(), await this.imageStore());
   }
 
   /**
@@ -314,7 +314,7 @@ export class DockerEngine implements Engine {
    */
   async build(req: BuildRequest): Promise<BuildResult> {
     const engine = await this.identity();
-    const choice = chooseBuilder(req.builder, engine);
+    const choice = chooseBuilder(req.builder, engine, await this.imageStore());
     const created: string[] = [];
     for (let attempt = 1; ; attempt++) {
       const out = await this.call(
@@ -539,6 +539,12 @@ export class DockerEngine implements Engine {
     const before = this.oomKillsBefore.get(containerId);
     const now = hostOomKills(await this.engineHost().catch(() => undefined));
     return before === undefined || now === undefined ? undefined : now - before;
+  }
+
+  /** Where Docker keeps images, when a build could use BuildKit (from /info, read once). */
+  private async imageStore(): Promise<Pick<EngineHost, "imageStore">> {
+    const { product } = await this.identity();
+    return product === "docker" ? await this.engineHost().catch(() => ({})) : {};
   }
 
   /** The engine's /info, read once per engine (asked again after a failure). */

@@ -228,5 +228,14 @@ export function engineHostOf(info: Loose): EngineHost {
     cgroupVersion: str(info.CgroupVersion),
     macLayers: macLayersOf(list(info.SecurityOptions)),
     ...(info.KernelVersion ? { kernelVersion: str(info.KernelVersion) } : {}),
+    ...(containerdStore(info) ? { imageStore: "containerd" as const } : {}),
   };
+}
+
+/** Docker's containerd image store says so in its storage driver's status. */
+function containerdStore(info: Loose): boolean {
+  const rows: unknown[] = Array.isArray(info.DriverStatus) ? info.DriverStatus : [];
+  return rows.some(
+    (row) => Array.isArray(row) && row[0] === "driver-type" && row[1] === "io.containerd.snapshotter.v1",
+  );
 }
