@@ -51,11 +51,11 @@ export async function writeBundle(
     "report.json": `${JSON.stringify(canonical, null, 2)}\n`,
     "report.md": markdown,
   };
-  const sums: string[] = [];
-  for (const name of BUNDLE_FILES) {
+  // report.json first: a cancelled run that the runner's SIGKILL (or our own hard exit) cuts short
+  // while writing keeps its report before anything else (seen on a slow engine: cleanup.json alone).
+  for (const name of ["report.json", ...BUNDLE_FILES.filter((n) => n !== "report.json")] as const)
     await writeFile(path.join(dir, name), files[name]);
-    sums.push(`${sha256(files[name])}  ${name}`);
-  }
+  const sums = BUNDLE_FILES.map((name) => `${sha256(files[name])}  ${name}`);
   // Last, so a bundle whose writing was interrupted never verifies.
   await writeFile(path.join(dir, SUMS_FILE), `${sums.join("\n")}\n`);
   return [...BUNDLE_FILES, SUMS_FILE];
