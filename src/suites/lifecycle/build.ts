@@ -277,7 +277,7 @@ function showFailedOutput(log: CaseContext["log"], err: BuildFailedError): void 
 
 /** What chooseBuilder says when the inventory asked for the legacy builder. */
 const REQUESTED_LEGACY = /\(build\.builder: legacy\)/;
-/** Docker's legacy builder on a BuildKit-only instruction ("the --mount option requires BuildKit. ..."). */
+/** The legacy builder on a BuildKit-only instruction ("the --mount option requires BuildKit. ..."). */
 const NEEDS_BUILDKIT = /^the --\w+ option requires BuildKit\b/;
 
 function buildFailed(
