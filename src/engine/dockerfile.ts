@@ -19,6 +19,13 @@ export interface ParsedDockerfile {
   stageCount: number;
 }
 
+/**
+ * The most of a Dockerfile read (bytes), to point a failure at its line or label its stages. Read
+ * whole, one of hundreds of megabytes (the context allows 2 GiB) would take gigabytes split in
+ * lines; past it the engine still builds it, unlabelled, and a failure names the file without a line.
+ */
+export const DOCKERFILE_MAX_BYTES = 4 * 1024 * 1024;
+
 const collapse = (s: string) => s.replace(/\s+/g, " ").trim();
 /** A line continued on the next: the escape character (`# escape=`, else `\`), then only white space. */
 const CONTINUED = { "\\": /\\[ \t]*$/, "`": /`[ \t]*$/ };

@@ -4,7 +4,12 @@
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { readBuildContext } from "../../engine/context.js";
-import { instructionOfStep, type ParsedDockerfile, parseDockerfile } from "../../engine/dockerfile.js";
+import {
+  DOCKERFILE_MAX_BYTES,
+  instructionOfStep,
+  type ParsedDockerfile,
+  parseDockerfile,
+} from "../../engine/dockerfile.js";
 import { OWNER_LABEL, ownedTag, ROLE_LABEL, SUBJECT_LABEL } from "../../engine/ownership.js";
 import {
   type BuildContext,
@@ -366,17 +371,10 @@ function buildKitOnly(
   };
 }
 
-/**
- * The most of the Dockerfile read to point a failure at its line (bytes). Read whole, a
- * Dockerfile of hundreds of megabytes (the context allows 2 GiB) would take gigabytes split in
- * lines; past it the engine still builds it, and a failure names the file without a line.
- */
-const DOCKERFILE_READ_MAX = 4 * 1024 * 1024;
-
 function readDockerfile(root: string, dockerfile: string): string {
   const file = path.join(root, dockerfile);
   try {
-    return statSync(file).size <= DOCKERFILE_READ_MAX ? readFileSync(file, "utf8") : "";
+    return statSync(file).size <= DOCKERFILE_MAX_BYTES ? readFileSync(file, "utf8") : "";
   } catch {
     return ""; // the engine reports a missing Dockerfile in its own words
   }

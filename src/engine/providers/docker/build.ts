@@ -4,6 +4,7 @@
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import type Docker from "dockerode";
+import { DOCKERFILE_MAX_BYTES } from "../../dockerfile.js";
 import type { BuilderChoice, BuildRequest, BuildStep, EngineHost } from "../../provider.js";
 import type { EngineIdentity } from "./identity.js";
 import { withStageLabels } from "./stage-labels.js";
@@ -125,9 +126,6 @@ export async function runBuild(
   const out = await legacyBuild(docker, req, abortSignal, append, contextTar, apart);
   return { ...choice, ...out, log, steps: [] };
 }
-
-/** A Dockerfile past this is built as it is, unlabelled (the bound the build case reads it within). */
-const DOCKERFILE_MAX_BYTES = 4 * 1024 * 1024;
 
 /** The Dockerfile with our labels in every stage (./stage-labels.ts), read within its bound. */
 function stageLabelled(req: BuildRequest): SentApart | undefined {
