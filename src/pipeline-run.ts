@@ -55,6 +55,11 @@ export interface RunOptions {
   judgeAt?: JudgeAt;
   /** The alignment review of the change under test; absent: not run (report.alignment null). */
   alignment?: { source: AlignmentSource; configPath?: string; rulesFrom?: string; pull?: PullRequestMeta };
+  /**
+   * Handed a provisional report the moment the run is cancelled, before its cleanup: the door keeps
+   * it, so a run whose cleanup outlasts the hard exit (or the runner's SIGKILL) still leaves one.
+   */
+  onCancelled?: (provisional: Report) => Promise<void>;
 }
 
 type Subject = Inventory["subjects"][number];
@@ -104,6 +109,33 @@ export async function runFromPing(prepared: Prepared): Promise<Report> {
   const suites = new Set<SuiteName>(opts.suites?.length ? opts.suites : SUITES);
   const { signal } = opts;
   const results: Results = { cases: [], subjectReports: [], cleanups: [] };
+  const assemble = (cleanup: CleanupEvidence | null, extra: Partial<Report> = {}): Report =>
+    assembleReport({
+      runId: owner,
+      startedMs: t0,
+      head: opts.head ?? {},
+      ...(opts.shard ? { shard: opts.shard } : {}),
+      subjects: results.subjectReports,
+      cases: results.cases,
+      inventory: checkCompleteness(inv, results.cases, {
+        suites: [...suites],
+        subjects: subjects.map((s) => s.name),
+        // Without a subject filter the base's whole list is owed (by the first shard, once).
+        removed: !opts.subjects?.length && (opts.shard?.index ?? 1) === 1 ? judged.removed : [],
+        requireComplete: opts.requireComplete !== false,
+        path: opts.inventoryPath,
+        sha256: loaded.sha256,
+        // The change's own file: a drift fix names the lines to add there.
+        text: loaded.text,
+      }),
+      errors,
+      cleanup,
+      trust,
+      ...extra,
+    });
+  const provisional = keepOnCancel(opts, owner, (cancelled) =>
+    assemble(null, { errors: [...errors, cancelled] }),
+  );
   try {
     const environment = judged.environment;
     const sources = { path: repoRelative(opts.workspace, loaded.path), text: loaded.text };
@@ -122,31 +154,40 @@ export async function runFromPing(prepared: Prepared): Promise<Report> {
       kind: "cancelled",
       message: `run cancelled (${String(signal.reason ?? "signal")}); cleanup ran`,
     });
-  const { cases } = results;
-  return assembleReport({
-    runId: owner,
-    startedMs: t0,
-    head: opts.head ?? {},
-    ...(opts.shard ? { shard: opts.shard } : {}),
-    subjects: results.subjectReports,
-    cases,
-    artifacts: await artifacts,
-    inventory: checkCompleteness(inv, cases, {
-      suites: [...suites],
-      subjects: subjects.map((s) => s.name),
-      // Without a subject filter the base's whole list is owed (by the first shard, once).
-      removed: !opts.subjects?.length && (opts.shard?.index ?? 1) === 1 ? judged.removed : [],
-      requireComplete: opts.requireComplete !== false,
-      path: opts.inventoryPath,
-      sha256: loaded.sha256,
-      // The change's own file: a drift fix names the lines to add there.
-      text: loaded.text,
-    }),
-    errors,
-    cleanup: runCleanup(results.cleanups, signal.aborted ? String(signal.reason ?? "cancelled") : "run-end"),
-    alignment: await alignment,
-    trust,
-  });
+  // The provisional report is on disk before the final one replaces it.
+  provisional.done();
+  await provisional.kept();
+  return assemble(
+    runCleanup(results.cleanups, signal.aborted ? String(signal.reason ?? "cancelled") : "run-end"),
+    { artifacts: await artifacts, alignment: await alignment },
+  );
+}
+
+/**
+ * On cancellation, the report as it stands (the subjects finished so far, no cleanup yet) goes to
+ * the door's onCancelled at once. `kept` settles once it is kept (or could not be); `done` ends the
+ * watch, so a signal after the run never writes a provisional report over the final one.
+ */
+function keepOnCancel(
+  opts: RunOptions,
+  owner: string,
+  assemble: (cancelled: Report["errors"][number]) => Report,
+): { kept: () => Promise<void>; done: () => void } {
+  const { signal, onCancelled } = opts;
+  let kept: Promise<void> = Promise.resolve();
+  const keep = () => {
+    if (!onCancelled) return;
+    const cancelled = {
+      kind: "cancelled",
+      message: `run cancelled (${String(signal.reason ?? "signal")}); this report was written when the signal arrived, before cleanup. If it is the report the run left, its cleanup did not finish: run \`docker-acceptance sweep --owner ${owner}\``,
+    };
+    kept = onCancelled(assemble(cancelled)).catch((err: unknown) =>
+      opts.log.warn(`the provisional report could not be kept: ${terminalSafe(String(err), 600)}`),
+    );
+  };
+  if (signal.aborted) keep();
+  else signal.addEventListener("abort", keep, { once: true });
+  return { kept: () => kept, done: () => signal.removeEventListener("abort", keep) };
 }
 
 /** The run-wide sweep: probes, the host reference, anything a cancelled subject left behind. */

@@ -30,9 +30,7 @@ export async function finishReport(
   // Through the schema once: the bundle holds exactly what `verify` and `publish` will read back.
   const report = reportSchema.parse(produced.report);
   // Files first, then the log, then the publishers (the job summary first, before any request).
-  await writeBundle(reportDir, report, {
-    markdown: renderMarkdown(report, { target: "file", checkName: inputs.checkName }),
-  });
+  await keepBundle(step, reportDir, report);
   setOutputs(report, reportDir);
   await logResults(report, reportDir);
   await publish(step, report, reportDir, github);
@@ -44,6 +42,13 @@ export async function finishReport(
     process.exitCode = signalExitCode(sig);
   } else if (failsStep(report.verdict, inputs.failOn))
     core.setFailed(`docker-acceptance verdict: ${report.verdict}`);
+}
+
+/** The bundle as the step keeps it; also a cancelled run's provisional report (modes/run.ts). */
+export async function keepBundle(step: Step, reportDir: string, report: Report): Promise<void> {
+  await writeBundle(reportDir, report, {
+    markdown: renderMarkdown(report, { target: "file", checkName: step.inputs.checkName }),
+  });
 }
 
 async function publish(

@@ -3,6 +3,7 @@ import path from "node:path";
 import { createEngine } from "../engine/select.js";
 import { stderrLogger } from "../log.js";
 import { runPipeline } from "../pipeline.js";
+import type { Report } from "../report/model.js";
 import type { RequestOf } from "../request/parse.js";
 import { abortOnSignals, exitCodeFor, renderReport, signalExitCode } from "./common.js";
 
@@ -28,6 +29,7 @@ type RunRequest = RequestOf<
 
 export async function run(request: RunRequest): Promise<number> {
   const signals = abortOnSignals();
+  const out = request.out ? path.resolve(request.out) : undefined;
   try {
     const report = await runPipeline({
       workspace: path.resolve(request.workspace),
@@ -42,6 +44,8 @@ export async function run(request: RunRequest): Promise<number> {
       requireComplete: !request.noRequireComplete,
       log: stderrLogger(request.quiet || request.format === "json"),
       signal: signals.signal,
+      // A cancelled run keeps a report even if its cleanup outlasts the hard exit.
+      onCancelled: out ? (provisional) => keepBundle(out, provisional) : undefined,
       // With a base, the inventory's trust-bearing parts are read there (src/inventory/base.ts).
       judgeAt: request.base ? { base: request.base } : undefined,
       // The alignment review of the local diff runs when a base is given (as `align` does).
@@ -52,12 +56,9 @@ export async function run(request: RunRequest): Promise<number> {
           }
         : undefined,
     });
-    if (request.out) {
-      const markdown = await renderReport(report, "markdown");
-      // Loaded once there is a report: it brings the report's schema, which start-up need not build.
-      const { writeBundle } = await import("../report/bundle.js");
-      await writeBundle(path.resolve(request.out), report, { markdown });
-      process.stderr.write(`report bundle: ${path.resolve(request.out)}\n`);
+    if (out) {
+      await keepBundle(out, report);
+      process.stderr.write(`report bundle: ${out}\n`);
     }
     process.stdout.write(await renderReport(report, request.format));
     const sig = signals.received();
@@ -65,4 +66,11 @@ export async function run(request: RunRequest): Promise<number> {
   } finally {
     signals.dispose();
   }
+}
+
+async function keepBundle(dir: string, report: Report): Promise<void> {
+  const markdown = await renderReport(report, "markdown");
+  // Loaded once there is a report: it brings the report's schema, which start-up need not build.
+  const { writeBundle } = await import("../report/bundle.js");
+  await writeBundle(dir, report, { markdown });
 }

@@ -399,6 +399,35 @@ describe.skipIf(!hasEngine)("engine faults through a proxy on the engine's socke
     expect(outcome.report.errors.map((e) => e.kind)).toContain("cancelled");
     await expectNothingOwned(outcome);
   });
+
+  it("a cancelled run whose cleanup outlasts the hard exit keeps a provisional report", async () => {
+    const subject = `f-unclean-${process.pid}`;
+    proxy.clear();
+    const engine = newEngine();
+    const outcome = await runSubject(proxy.host, subject, ["lifecycle"], async (child) => {
+      const running = await pollUntil(
+        async () => (await engine.listContainers({ subject, status: ["running"] }))[0],
+        { deadlineMs: 120_000, maxDelayMs: 200 },
+      );
+      expect(running, "the subject never ran").toBeDefined();
+      // From here on the engine answers nothing: the run's cleanup cannot end before the hard exit.
+      proxy.add({ path: /./, fault: { kind: "stall", forward: false } });
+      child.kill("SIGTERM");
+    });
+    proxy.clear();
+    expect(outcome.code).toBe(143);
+    const { report } = outcome;
+    expect(report.verdict).toBe("error");
+    expect(report.cleanup, "the provisional report claims a cleanup").toBeNull();
+    expect(report.errors.find((e) => e.kind === "cancelled")?.message).toMatch(
+      new RegExp(`before cleanup.*sweep --owner ${report.runId}`),
+    );
+    // What it names is what the run left: the sweep it asks for removes it all.
+    expect((await listOwned(engine, { owner: outcome.owner })).containers).not.toEqual([]);
+    const sweep = await runCli(["sweep", "--owner", outcome.owner]);
+    expect(sweep.code, sweep.stderr).toBe(0);
+    await expectNothingOwned(outcome);
+  });
 });
 
 describe.skipIf(!hasEngine)("the engine killed and started again mid-run", () => {

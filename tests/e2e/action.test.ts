@@ -8,6 +8,7 @@ import { cleanupOwned, listOwned } from "../../src/engine/cleanup.js";
 import { pollUntil } from "../../src/engine/deadline.js";
 import { OWNER_LABEL } from "../../src/engine/ownership.js";
 import { verifyBundle } from "../../src/report/bundle.js";
+import type { Report } from "../../src/report/model.js";
 import { FULL_TOKEN, GitHubDouble } from "../double/github-double.js";
 import { hasEngine, newEngine, PROBE_IMAGE } from "../helpers/engine.js";
 import { ALL_PINNED, fixtureSubject, writeInventory } from "../helpers/inventory.js";
@@ -299,6 +300,12 @@ describe.skipIf(!hasEngine)(
           // The CLI's documented code for SIGINT, not setFailed's 1.
           expect(ended.code).toBe(130);
           expect(ended.stdout).toMatch(/::error::docker-acceptance: cancelled by SIGINT/);
+          // The final report replaced the provisional one written at the signal: its cleanup ran.
+          const kept = JSON.parse(
+            readFileSync(path.join(j.runnerTemp, "docker-acceptance", owner, "report.json"), "utf8"),
+          ) as Report;
+          expect(kept.cleanup?.completed, JSON.stringify(kept.errors)).toBe(true);
+          expect(kept.errors.find((e) => e.kind === "cancelled")?.message).toMatch(/cleanup ran$/);
         }
         const post = await runStep(j, "post");
         // Whether main completed it (SIGINT) or was killed first (SIGKILL: post completes it),

@@ -20,6 +20,7 @@ const run: ReportMode = {
       alignmentConfigured || inputs.sarif.length > 0 ? await prChanges(step, context, client) : undefined;
     // Results of earlier steps (tests, linters): read before the suites, so a bad glob stops early.
     const external = await externalResults(step, changes);
+    const reportDir = inputs.reportDir ? path.resolve(workspace, inputs.reportDir) : step.ownDir;
     const report = await runPipeline({
       alignment:
         changes || (context?.pr && !alignmentConfigured)
@@ -53,10 +54,12 @@ const run: ReportMode = {
       parallelism: inputs.parallelism,
       log: actionsLogger,
       signal: step.signal,
+      // A cancelled run keeps a report even if its cleanup outlasts the runner's grace period.
+      onCancelled: async (provisional) =>
+        (await import("../finish.js")).keepBundle(step, reportDir, { ...provisional, external }),
       runId: step.owner,
       head: { sha: decision?.headSha || context?.sha || process.env.GITHUB_SHA, ref: process.env.GITHUB_REF },
     });
-    const reportDir = inputs.reportDir ? path.resolve(workspace, inputs.reportDir) : step.ownDir;
     return { report: { ...report, external }, reportDir };
   },
 };
