@@ -215,6 +215,20 @@ describe.skipIf(!hasEngine)("engine faults through a proxy on the engine's socke
       error: false,
     },
     {
+      // A busy engine's image delete can wait behind its other image work past the deadline.
+      name: "an image removal not answered within the deadline: asked after, removed again",
+      rules: () => [
+        {
+          method: "DELETE",
+          path: /^\/images\/[^/?]*da-[0-9a-f]{32}/,
+          times: 1,
+          fault: { kind: "stall", forward: false },
+        },
+      ],
+      suites: ["lifecycle"],
+      error: false,
+    },
+    {
       // The legacy builder reads the image back by its tag: the engine losing it (another build's
       // cleanup removing a shared cached image, Podman's storage under load) is the engine's fault.
       name: "the built image unknown by its tag right after the build: built again",

@@ -1138,17 +1138,32 @@ export class DockerEngine implements Engine {
     );
   }
 
-  /** By tag or ID, never forced, never pruning parents: a shared layer or cache is never collateral. */
+  /**
+   * By tag or ID, never forced, never pruning parents: a shared layer or cache is never collateral.
+   * As with a container, a removal the engine did not answer (an image delete waits behind a busy
+   * engine's other image work) is asked after: one still there is removed again, on a fresh deadline.
+   */
   async removeImage(ref: string): Promise<void> {
     const { dialect } = await this.dialect();
-    return this.call(`remove image ${ref}`, (abortSignal) =>
-      dialect.removeImage
-        ? dialect.removeImage(ref, this.request, abortSignal)
-        : this.docker
-            .getImage(ref)
-            .remove({ noprune: true, abortSignal })
-            .then(() => undefined),
-    );
+    const remove = () =>
+      this.call(`remove image ${ref}`, (abortSignal) =>
+        dialect.removeImage
+          ? dialect.removeImage(ref, this.request, abortSignal)
+          : this.docker
+              .getImage(ref)
+              .remove({ noprune: true, abortSignal })
+              .then(() => undefined),
+      );
+    try {
+      await remove();
+    } catch (err) {
+      if (!unanswered(err)) throw err;
+      const there = await this.inspectImage(ref).then(
+        () => true,
+        (e: unknown) => !(e instanceof EngineError && e.statusCode === 404),
+      );
+      if (there) await remove();
+    }
   }
 }
 
@@ -1213,7 +1228,6 @@ function unanswered(err: unknown): boolean {
 
 const GATEWAY_STATUS = new Set([502, 503, 504]);
 
-/** The engine's own failure, not a refusal: no answer, unreachable, or a fault it recorded nowhere. */
 /** A trusted probe's create body: the launch every probe gets, with no network at all when it needs none. */
 function probeBody(spec: ProbeSpec): CreateOptions {
   const body = createBody(probeLaunch(spec));
@@ -1221,6 +1235,7 @@ function probeBody(spec: ProbeSpec): CreateOptions {
   return body;
 }
 
+/** The engine's own failure, not a refusal: no answer, unreachable, or a fault it recorded nowhere. */
 function engineFault(err: unknown): boolean {
   return (
     err instanceof EngineError &&
