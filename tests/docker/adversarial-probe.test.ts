@@ -44,7 +44,8 @@ interface AdversarialFixture {
   launch?: Record<string, unknown>;
   exec?: { User: string; Cmd: string[] };
   sockets?: string[];
-  target?: { allowedHostPaths?: { path: string; readOnly: boolean }[] };
+  target?: { allowedHostPaths?: { path: string; readOnly: boolean }[]; writableRoots?: string[] };
+  ready?: string;
   fails: string[];
   never?: string[];
   mentions?: Record<string, string>;
@@ -96,6 +97,10 @@ async function startAttacker(
       .exec({ ...f.exec, AttachStdout: false, AttachStderr: false });
     await exec.start({ Detach: true });
   }
+  // An attack that takes a while to make (thousands of processes) says when it is made.
+  for (let i = 0; f.ready && i < 600 && !(await engine.logs(id)).stdout.includes(f.ready); i++)
+    await new Promise((r) => setTimeout(r, 100));
+  if (f.ready) expect((await engine.logs(id)).stdout).toContain(f.ready);
   return id;
 }
 
@@ -117,7 +122,7 @@ describe.skipIf(!hasEngine)("the probe's evidence against a subject that attacks
       {
         containerId: id,
         subject: f.name,
-        writableRoots: hardenedSubject.writableRoots,
+        writableRoots: f.target?.writableRoots ?? hardenedSubject.writableRoots,
         allowedCapabilities: hardenedSubject.capabilities,
         allowedHostPaths: resolveVars(f.target?.allowedHostPaths ?? [], vars),
         network: hardenedSubject.network,

@@ -220,7 +220,8 @@ describe.skipIf(!hasEngine)("engine faults through a proxy on the engine's socke
       rules: () => [
         {
           method: "DELETE",
-          path: /^\/images\/[^/?]*da-[0-9a-f]{32}/,
+          // Docker's DELETE /images/{tag}, Podman's DELETE /images/remove?images={tag}.
+          path: /^\/images\/.*da-[0-9a-f]{32}/,
           times: 1,
           fault: { kind: "stall", forward: false },
         },
