@@ -6,6 +6,9 @@ import { constants } from "node:os";
 const SIGRTMIN = 34;
 const SIGRTMAX = 64;
 
+/** Names the engines' signal table has (moby/sys/signal) and Node's does not. */
+const ALIASES: Record<string, number> = { SIGCLD: 17, SIGUNUSED: 31 };
+
 /** The signal's number, or undefined when it is not a Linux signal. */
 export function signalNumber(raw: string): number | undefined {
   const s = raw.trim().toUpperCase();
@@ -16,7 +19,7 @@ export function signalNumber(raw: string): number | undefined {
     const n = name.startsWith("SIGRTMIN") ? SIGRTMIN + Number(rt[1] ?? 0) : SIGRTMAX - Number(rt[1] ?? 0);
     return n >= SIGRTMIN && n <= SIGRTMAX ? n : undefined;
   }
-  return (constants.signals as Record<string, number>)[name];
+  return (constants.signals as Record<string, number>)[name] ?? ALIASES[name];
 }
 
 /** The signal as people name it ("SIGINT"), or undefined when it is not a Linux signal. */

@@ -587,6 +587,20 @@ describe("writable means noexec; stricter is never a failure", () => {
     expect(r["containment.writable_roots"]!.message).toBe("/tmp is writable without noexec");
   });
 
+  it("of two mounts at an allotted root, the one on top is judged: what the subject writes to", () => {
+    // An image's anonymous volume at a relative path (`VOLUME ../../tmp`) is stacked over the
+    // tmpfs; at `VOLUME data` the engine mounts it first, and the tmpfs hides it.
+    const volume = (id: number, parent: number) =>
+      `${id} ${parent} 254:0 /var/lib/docker/volumes/${"a".repeat(64)}/_data /tmp rw,relatime - ext4 /dev/vda rw`;
+    const over = grade({}, { mountinfo: [...MOUNTINFO, volume(92, 90)] });
+    expect(over["containment.writable_roots"]!.message).toBe(
+      "/tmp is writable without noexec,nosuid,nodev (ext4 mounted over another mount at /tmp, which it hides)",
+    );
+    const tmpfsOver = "90 92 0:48 / /tmp rw,nosuid,nodev,noexec,relatime - tmpfs tmpfs rw";
+    const under = MOUNTINFO.map((l) => (l.startsWith("90 ") ? volume(92, 72) : l)).concat(tmpfsOver);
+    expect(grade({}, { mountinfo: under })["containment.writable_roots"]!.status).toBe("pass");
+  });
+
   it("a missing or refusing allotted root passes with a note when another accepted", () => {
     const r = grade(
       {},

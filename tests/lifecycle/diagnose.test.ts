@@ -37,6 +37,20 @@ const state = (over: Partial<ContainerState>): ContainerState => ({
 const cause = (log: string, roots = ["/tmp"]) => knownCause(`starting\n${log}\nexiting\n`, roots);
 
 describe("each known cause, shown by its line", () => {
+  it("a USER the runtime cannot become: a name the image's passwd or group file lacks, ids past its range", () => {
+    const ghost = cause(
+      "OCI runtime create failed: unable to start container process: unable to find user ghost: no matching entries in passwd file: unknown",
+    );
+    expect(ghost?.cause).toBe("the image's user ghost is not in its /etc/passwd");
+    expect(ghost?.instruction).toBe("USER");
+    expect(cause("unable to find group staff: no matching entries in group file")?.cause).toBe(
+      "the image's group staff is not in its /etc/group",
+    );
+    expect(cause("start 1a2b: uids and gids must be in range 0-2147483647")?.fix).toMatch(
+      /^give USER \(or the inventory's user\) ids from 1 to 2147483647/,
+    );
+  });
+
   it("not executable: runc's exec permission denied (log or start error) and a shell's", () => {
     for (const line of [
       "exec /srv/start.sh: permission denied",

@@ -44,6 +44,15 @@ describe("the image's runtime configuration", () => {
     });
   });
 
+  it("says where the engine mounts a VOLUME at a relative path: not matched to an allotted root", () => {
+    const plan = planLaunch(subject(), "i", "o", "c", { volumes: ["../../tmp", "data"] });
+    expect(plan.runtime.volumes).toEqual({
+      "../../tmp":
+        "the engine's anonymous volume at /tmp (a relative path: not matched to an allotted root, mounted over or under what the launch mounts there: containment.mounts, containment.writable_roots)",
+      data: "the engine's anonymous volume at /data (a relative path: not matched to an allotted root, mounted over or under what the launch mounts there: containment.mounts, containment.writable_roots)",
+    });
+  });
+
   it("lets the inventory's user, command and environment win, names only", () => {
     const plan = planLaunch(
       subject({ user: "1000:1000", command: ["serve"], env: { SITE_PORT: "9000", TOKEN: "s3cret" } }),
@@ -73,6 +82,9 @@ describe("the image's runtime configuration", () => {
     ["sigquit", "SIGQUIT", 3],
     ["SIGRTMIN+3", "SIGRTMIN+3", 37],
     ["RTMAX", "SIGRTMIN+30", 64],
+    // Names the engine's signal table has and Node's does not (moby/sys/signal).
+    ["SIGCLD", "SIGCHLD", 17],
+    ["UNUSED", "SIGSYS", 31],
   ])("reads STOPSIGNAL %s as %s (%d)", (raw, name, n) => {
     expect(signalName(raw)).toBe(name);
     expect(signalNumber(raw)).toBe(n);

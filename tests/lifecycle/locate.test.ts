@@ -86,6 +86,9 @@ describe("a failing case's location", () => {
 
   it("a stop or a crash: what runs as PID 1 (ENTRYPOINT over CMD); a HEALTHCHECK failure: its line", () => {
     expect(at(failing("lifecycle.stop"))).toEqual({ path: "svc/Dockerfile", line: 8 });
+    // A signal no process can handle is its STOPSIGNAL line; from the base image (none here): PID 1.
+    const unhandleable = failing("lifecycle.stop", { evidence: { unhandleable: true } });
+    expect(at(unhandleable)).toEqual({ path: "svc/Dockerfile", line: 8 });
     expect(at(failing("lifecycle.ready", { evidence: { exitCode: 1 } }))).toEqual({
       path: "svc/Dockerfile",
       line: 8,

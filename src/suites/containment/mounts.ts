@@ -6,6 +6,9 @@ import { ENGINE_DATA_ROOTS, ENGINE_SOCKET } from "../../engine/host-paths.js";
 import type { InspectEvidence } from "./inspect.js";
 
 interface MountEntry {
+  /** The mount's ID and its parent's (fields 1 and 2): a mount over another at the same point has it as parent. */
+  id: string;
+  parent: string;
   mountPoint: string;
   /** The filesystem's major:minor (field 3): which host filesystem a bind comes from. */
   device: string;
@@ -46,6 +49,8 @@ export function parseMountinfo(lines: readonly string[]): MountEntry[] {
     const sep = f.indexOf("-", 6);
     if (f.length < 10 || sep < 0) continue;
     out.push({
+      id: f[0]!,
+      parent: f[1]!,
       mountPoint: unescapeOctal(f[4]!),
       device: f[2]!,
       root: unescapeOctal(f[3]!),
@@ -104,6 +109,19 @@ const SOCKET = ENGINE_SOCKET;
 
 export function under(path: string, root: string): boolean {
   return path === root || path.startsWith(root.endsWith("/") ? root : `${root}/`);
+}
+
+/**
+ * The mount a path resolves to: the deepest mount point above it and, of several mounts there, the
+ * one on top (none of the others has it as parent). A mount hides the one it is mounted over: the
+ * engine stacks a Dockerfile `VOLUME ../../tmp` over the launch's tmpfs at /tmp (it does not match
+ * the two paths), and what the subject writes at /tmp lands on the volume, not on the tmpfs.
+ */
+export function mountAt<M extends MountEntry>(path: string, mounts: readonly M[]): M | undefined {
+  const above = mounts.filter((m) => under(path, m.mountPoint));
+  const deepest = Math.max(...above.map((m) => m.mountPoint.length));
+  const there = above.filter((m) => m.mountPoint.length === deepest);
+  return there.find((m) => !there.some((o) => o.parent === m.id)) ?? there.at(-1);
 }
 
 // --- host paths ---------------------------------------------------------------------------------

@@ -3,8 +3,11 @@
 
 import { ownerLabels, SUBJECT_LABEL } from "../../engine/ownership.js";
 import type { LaunchSpec } from "../../engine/provider.js";
+import { signalName } from "../../engine/signals.js";
+import { EngineError } from "../../errors.js";
 import { parseMemory } from "../../inventory/rules.js";
 import type { Subject } from "../../inventory/schema.js";
+import type { Draft } from "./case.js";
 import { type ImageConfig, type RuntimeConfig, runtimeConfig } from "./image-config.js";
 import { numericIds } from "./user.js";
 
@@ -138,6 +141,43 @@ export function planLaunch(
     runtime,
     relaxed,
     expected: { memoryBytes, pidsLimit: subject.limits.pids, nanoCpus },
+  };
+}
+
+/**
+ * lifecycle.create's FAIL for an image with nothing to run: no ENTRYPOINT, no CMD (`CMD []`, or a
+ * `FROM scratch` stage that never says), and no inventory `command`. Every engine refuses to create
+ * it ("No command specified"), which read as the engine's error; the Dockerfile is what to change.
+ */
+export function nothingToRun(plan: LaunchPlan): Draft | undefined {
+  const { entrypoint, command } = plan.runtime;
+  if (entrypoint.from !== "engine default" || command.from !== "engine default") return undefined;
+  return {
+    status: "fail",
+    message:
+      "the image has no ENTRYPOINT or CMD and the inventory no command: nothing to run, so no engine creates it",
+    evidence: { runtime: plan.runtime, nothingToRun: true },
+    remediation:
+      'say what the image runs with CMD (or ENTRYPOINT) in the Dockerfile, e.g. CMD ["/app"], or set the subject\'s command in the inventory',
+  };
+}
+
+/**
+ * lifecycle.create's FAIL when the engine refused to create the image as it is and its STOPSIGNAL is
+ * no signal (a number past 64, which builds take): an engine that checks it at create will not run the
+ * image at all, as one that does not (its stop kills the subject unasked: lifecycle.stop) runs it
+ * badly. Either way the Dockerfile's line is what to change, never the engine.
+ */
+export function stopSignalRefused(plan: LaunchPlan, err: unknown): Draft | undefined {
+  const signal = plan.runtime.stopSignal.value;
+  const refusal = err instanceof EngineError && err.kind === "engine" && (err.statusCode ?? 0) < 502;
+  if (!refusal || signalName(signal) !== undefined) return undefined;
+  return {
+    status: "fail",
+    message: `the engine refused to create the image as it is: its stop signal ${signal} is no signal a process can be asked to stop by (${err.message})`,
+    evidence: { runtime: plan.runtime, signal, unhandleable: true },
+    remediation:
+      "declare the signal the server shuts down on with STOPSIGNAL in the Dockerfile (SIGTERM, SIGINT, SIGQUIT, ...) and handle it, or remove the line (SIGTERM)",
   };
 }
 

@@ -153,6 +153,8 @@ function formatMs(ms: number): string {
 interface KnownCause {
   cause: string;
   fix: string;
+  /** The Dockerfile instruction the cause is in, where it is not what runs as PID 1. */
+  instruction?: "USER";
   /** The log line (or the engine's start error) that shows it: a cause is named only with one. */
   line: string;
 }
@@ -168,6 +170,7 @@ type Recogniser = (line: string, writableRoots: readonly string[]) => Omit<Known
  * run at all comes first (nothing after it happened), then what a hardened launch refuses.
  */
 const CAUSES: readonly Recogniser[] = [
+  unknownUser,
   notExecutable,
   commandNotFound,
   lowPortRefused,
@@ -189,6 +192,30 @@ export function knownCause(log: string, writableRoots: readonly string[]): Known
       if (found) return { ...found, line };
     }
   }
+  return undefined;
+}
+
+/**
+ * The runtime could not become the image's USER: a name (or group) its /etc/passwd (or /etc/group)
+ * lacks, or ids past the largest it takes. Nothing ran; the USER line is what to change.
+ */
+function unknownUser(line: string): Omit<KnownCause, "line"> | undefined {
+  const missing = /unable to find (user|group) ([^\s:]+): no matching entries in (passwd|group) file/i.exec(
+    line,
+  );
+  const how = "(or the inventory's user)";
+  if (missing)
+    return {
+      cause: `the image's ${missing[1]} ${missing[2]} is not in its /etc/${missing[3]}`,
+      fix: `create the ${missing[1]} in the Dockerfile before the USER line (useradd, or adduser on busybox and Alpine), or give USER ${how} as numeric ids, e.g. 65532:65532`,
+      instruction: "USER",
+    };
+  if (/uids and gids must be in range/i.test(line))
+    return {
+      cause: "the user's uid or gid is past 2147483647, the largest the runtime takes",
+      fix: `give USER ${how} ids from 1 to 2147483647, e.g. 65532:65532`,
+      instruction: "USER",
+    };
   return undefined;
 }
 

@@ -3,6 +3,7 @@
 // says). A plain run on any engine, and compose, take USER, ENTRYPOINT, CMD, WORKDIR, ENV,
 // STOPSIGNAL, HEALTHCHECK, EXPOSE and VOLUME from the image; the launch does too, unless the
 // inventory says otherwise, and lifecycle.create reports the whole table.
+import { posix } from "node:path";
 import type { ImageView } from "../../engine/provider.js";
 import { signalName } from "../../engine/signals.js";
 import type { Subject } from "../../inventory/schema.js";
@@ -69,6 +70,17 @@ function someOf(items: readonly string[]): string {
 
 const argv = (words: readonly string[]) => clip(JSON.stringify(words));
 
+/**
+ * What a plain run makes of an image's VOLUME. The engine matches it to a tmpfs at the same path
+ * (an allotted root) as written, so a relative path (`../../tmp`) is never matched: its anonymous
+ * volume is mounted where the runtime resolves it, over or under the launch's own mount there.
+ */
+function volumeFate(volume: string, writableRoots: readonly string[]): string {
+  if (writableRoots.includes(volume)) return "an allotted writable root (a tmpfs over the VOLUME)";
+  if (volume.startsWith("/")) return "the engine's anonymous volume (not allotted: containment.mounts)";
+  return `the engine's anonymous volume at ${clip(posix.resolve("/", volume))} (a relative path: not matched to an allotted root, mounted over or under what the launch mounts there: containment.mounts, containment.writable_roots)`;
+}
+
 export function runtimeConfig(subject: Subject, image: ImageConfig): RuntimeConfig {
   const imageSignal = image.stopSignal?.trim();
   const env: Record<string, ConfigSource> = {};
@@ -78,10 +90,7 @@ export function runtimeConfig(subject: Subject, image: ImageConfig): RuntimeConf
   const exposed = image.exposedPorts ?? [];
   const imageVolumes = image.volumes ?? [];
   const volumes: Record<string, string> = {};
-  for (const v of imageVolumes.slice(0, SHOWN_ITEMS))
-    volumes[clip(v)] = subject.writableRoots.includes(v)
-      ? "an allotted writable root (a tmpfs over the VOLUME)"
-      : "the engine's anonymous volume (not allotted: containment.mounts)";
+  for (const v of imageVolumes.slice(0, SHOWN_ITEMS)) volumes[clip(v)] = volumeFate(v, subject.writableRoots);
   const omitted = {
     ...(imageEnv.length > SHOWN_ITEMS ? { env: imageEnv.length - SHOWN_ITEMS } : {}),
     ...(imageVolumes.length > SHOWN_ITEMS ? { volumes: imageVolumes.length - SHOWN_ITEMS } : {}),

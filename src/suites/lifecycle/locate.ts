@@ -86,10 +86,21 @@ function dockerfileLine(c: CaseResult, subject: Subject, stage: Instruction[]): 
     case "containment.user":
       // No USER line: the place to add one is after the stage's last instruction.
       return subject.user === undefined ? (lastOf(stage, "USER") ?? stage.at(-1)) : undefined;
+    case "lifecycle.create":
+      // A stop signal the engine would not create it with is that line.
+      if (c.evidence.unhandleable === true) return lastOf(stage, "STOPSIGNAL");
+      // Nothing to run: the CMD to write (or fix), else where to add one.
+      if (c.evidence.nothingToRun !== true) return undefined;
+      return lastOf(stage, "CMD") ?? lastOf(stage, "ENTRYPOINT") ?? stage.at(-1);
     case "lifecycle.stop":
+      // A stop signal no process can handle (SIGKILL, past 64) is its STOPSIGNAL line, not PID 1.
+      if (c.evidence.unhandleable === true) return lastOf(stage, "STOPSIGNAL") ?? pid1(stage);
       return subject.command === undefined ? pid1(stage) : undefined;
     case "lifecycle.ready":
-      // A crash is what runs as PID 1; a HEALTHCHECK that never turned healthy is that line.
+      // A USER the runtime could not become is that line; a crash is what runs as PID 1; a
+      // HEALTHCHECK that never turned healthy is that line.
+      if (c.evidence.causeInstruction === "USER")
+        return subject.user === undefined ? lastOf(stage, "USER") : undefined;
       if (typeof c.evidence.exitCode === "number" && subject.command === undefined) return pid1(stage);
       return subject.readiness?.type === "healthcheck" ? lastOf(stage, "HEALTHCHECK") : undefined;
     case "lifecycle.probes":
@@ -115,6 +126,8 @@ function inventoryLine(c: CaseResult, inv: InventorySource): number | undefined 
     const line = i >= 0 ? inv.lines[`probes[${i}]`] : undefined;
     if (line) return line;
   }
+  if (c.id === "lifecycle.ready" && c.evidence.causeInstruction === "USER" && inv.lines.user)
+    return inv.lines.user;
   if (c.id === "lifecycle.ready" && typeof c.evidence.exitCode === "number" && inv.lines.command)
     return inv.lines.command;
   const field = (INVENTORY_FIELDS[c.id] ?? []).find((f) => inv.lines[f] !== undefined);

@@ -253,6 +253,7 @@ async function notRunning(
         ...facts,
         ...(startError ? { startError } : {}),
         ...(cause ? { cause: cause.cause, causeLine: cause.line } : {}),
+        ...(cause?.instruction ? { causeInstruction: cause.instruction } : {}),
         logExcerpt: excerpt,
       },
       remediation: cause?.fix ?? crashFix(facts, c.subject.limits.memory, startError),

@@ -12,7 +12,7 @@ import { terminalSafe } from "../../report/text.js";
 import type { Observer } from "../runtime.js";
 import { buildSubject } from "./build.js";
 import type { CaseContext, Draft } from "./case.js";
-import { type LaunchPlan, needsUserLookup, planLaunch } from "./create.js";
+import { type LaunchPlan, needsUserLookup, nothingToRun, planLaunch, stopSignalRefused } from "./create.js";
 import { checkLimits } from "./limits.js";
 import { type DockerfileSource, type InventorySource, locateCase } from "./locate.js";
 import { checkProbes } from "./probes.js";
@@ -179,7 +179,15 @@ class SubjectRun {
     this.healthcheck = image.healthcheck;
     const name = `${owner}-${subject.name}`;
     let plan = planLaunch(subject, imageId, owner, name, image);
-    this.containerId = await engine.create(plan.spec, signal);
+    const refused = nothingToRun(plan);
+    if (refused) return refused;
+    try {
+      this.containerId = await engine.create(plan.spec, signal);
+    } catch (err) {
+      const refusedSignal = stopSignalRefused(plan, err);
+      if (refusedSignal) return refusedSignal;
+      throw err;
+    }
     if (
       needsUserLookup(subject, plan.user.value) &&
       (await ownershipMatters(engine, this.containerId, Object.keys(plan.spec.tmpfs)))

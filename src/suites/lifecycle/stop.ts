@@ -4,7 +4,7 @@
 // a handler for it ignores it (the kernel's rule for PID 1), and that is what is graded.
 import { constants } from "node:os";
 import type { ContainerState } from "../../engine/provider.js";
-import { signalNumber } from "../../engine/signals.js";
+import { signalName, signalNumber } from "../../engine/signals.js";
 import type { CaseContext, Draft } from "./case.js";
 import { describeExit, exitFactsOn, knownCause, lastLine, logExcerpt, parseTime } from "./diagnose.js";
 import { ENGINE_STOP_SIGNAL } from "./image-config.js";
@@ -17,6 +17,7 @@ export async function stopSubject(
 ): Promise<Draft> {
   const { engine, subject } = context;
   const graceSec = Math.ceil(subject.stopTimeoutMs / 1000);
+  if (signalName(signal) === undefined) return unsendable(context, containerId, signal);
   const started = Date.now();
   // How it ended is the engine's fact (the kill found it running, or not), never the duration.
   const outcome = await withHeartbeat(
@@ -42,7 +43,7 @@ export async function stopSubject(
     return {
       status: "fail",
       message: `the stop signal is ${signal}: it was killed at once, never asked to stop, so no shutdown of its own ran (exit ${state.exitCode})`,
-      evidence,
+      evidence: { ...evidence, unhandleable: true },
       remediation:
         "remove STOPSIGNAL SIGKILL from the Dockerfile, or declare the signal the server shuts down on, and handle it",
     };
@@ -50,6 +51,24 @@ export async function stopSubject(
   // Killed after the grace period: the kill found it still running.
   if (outcome === "killed") return killedAfterGrace(context, containerId, signal, graceSec, evidence);
   return { status: "pass", message: `exited ${state.exitCode} after ${signal} in ${stopMs} ms`, evidence };
+}
+
+/**
+ * A STOPSIGNAL the build took that no process can be asked to stop by: a number past 64, or 32 and
+ * 33, which the C library keeps for itself (no program can handle them). The engine's kill refuses
+ * them; its own stop fails to send one past 64 and kills the subject 2 s later, or sends 32 or 33,
+ * which no handler catches (measured). The subject is left running: cleanup removes it.
+ */
+async function unsendable(context: CaseContext, containerId: string, signal: string): Promise<Draft> {
+  const state = (await context.engine.inspect(containerId)).state;
+  if (!state.running) return diedBeforeStop(context, containerId, state, signal);
+  return {
+    status: "fail",
+    message: `the stop signal ${signal} is no signal a process can be asked to stop by (past 64 there are none; 32 and 33 are the C library's own): a stop kills it unasked, so no shutdown of its own runs`,
+    evidence: { signal, unhandleable: true },
+    remediation:
+      "declare the signal the server shuts down on with STOPSIGNAL in the Dockerfile (SIGTERM, SIGINT, SIGQUIT, ...) and handle it, or remove the line (SIGTERM)",
+  };
 }
 
 /** It died on its own after it was ready: nothing received the signal; say what happened instead. */

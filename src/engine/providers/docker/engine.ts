@@ -1266,8 +1266,19 @@ function startedAt(doc: ContainerInspect): boolean {
  */
 function refusedByRuntime(err: EngineError, doc: ContainerInspect): boolean {
   if (err.kind !== "engine" || GATEWAY_STATUS.has(err.statusCode ?? 0)) return false;
-  return !!doc.State?.Error || /\bOCI runtime\b|\b(runc|crun)\b/.test(err.message);
+  return (
+    !!doc.State?.Error ||
+    /\bOCI runtime\b|\b(runc|crun)\b/.test(err.message) ||
+    USER_REFUSED.test(err.message)
+  );
 }
+
+/**
+ * The image's USER the engine could not become, in its words (Podman says so at the start and
+ * records nothing against the container): the subject's configuration, never the engine's fault.
+ */
+const USER_REFUSED =
+  /\bunable to find (user|group) [^\s:]+: no matching entries in (passwd|group) file\b|\buids and gids must be in range\b/i;
 
 function short(id: string): string {
   return id.replace(/^sha256:/, "").slice(0, 12);

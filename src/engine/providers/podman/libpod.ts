@@ -179,7 +179,9 @@ export function libpodSpec(body: CreateOptions): Loose {
 /** What runs, as whom, and how it is stopped and checked. */
 function processFields(b: Loose): Loose {
   const stop = typeof b.StopSignal === "string" ? signalNumber(b.StopSignal) : undefined;
-  if (typeof b.StopSignal === "string" && stop === undefined)
+  // A number past the signals (an image's STOPSIGNAL 100, which builds take) is left to the engine's
+  // default: no signal can carry it, and lifecycle.stop judges the image's value without sending it.
+  if (typeof b.StopSignal === "string" && stop === undefined && !/^\s*\d+\s*$/.test(b.StopSignal))
     refuse(`StopSignal ${b.StopSignal}`, "not a signal");
   const env = ((b.Env as string[] | undefined) ?? []).map((e) => [
     e.split("=")[0],

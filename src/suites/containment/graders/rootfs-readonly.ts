@@ -1,10 +1,11 @@
 import { fail, type Grader, mountsOf, observed, pass, skip, unobservedReason } from "../evidence.js";
+import { mountAt } from "../mounts.js";
 
 /** The grader of containment.rootfs_readonly (its definition: src/cases/containment/rootfs-readonly.ts). */
 export const gradeRootfsReadonly: Grader = (measured, target) => {
   const evidence: Record<string, unknown> = { readonlyRootfs: measured.inspect.readonlyRootfs };
   const mounts = mountsOf(measured, target);
-  const root = mounts?.find((m) => m.mountPoint === "/");
+  const root = mounts && mountAt("/", mounts);
   const write = observed(measured)?.writes.find((w) => w.path === "/");
   if (root) evidence.mountOptions = root.options.join(",");
   if (write) evidence.writeProbe = write.result;

@@ -11,7 +11,7 @@ import {
   skip,
   unobservedReason,
 } from "../evidence.js";
-import { type ClassifiedMount, judgeHostBinds, under } from "../mounts.js";
+import { judgeHostBinds, mountAt, under } from "../mounts.js";
 
 /** The grader of containment.writable_roots (its definition: src/cases/containment/writable-roots.ts). */
 export const gradeWritableRoots: Grader = (measured, target) => {
@@ -22,7 +22,9 @@ export const gradeWritableRoots: Grader = (measured, target) => {
     ...(leaked.length
       ? [`writable outside the allotted roots: ${leaked.map((w) => w.path).join(", ")}`]
       : []),
-    ...executable.map((x) => `${x.path} is writable without ${x.missing.join(",")}`),
+    ...executable.map(
+      (x) => `${x.path} is writable without ${x.missing.join(",")}${x.over ? ` (${x.over})` : ""}`,
+    ),
   ];
   if (findings.length > 0) return fail(findings.join("; "), evidence);
   // A place the probe could not test (neither written nor refused) is not shown to refuse.
@@ -71,10 +73,18 @@ function readWrites(measured: ContainmentEvidence, target: GradeTarget, p: Probe
   // Writable means noexec, nosuid and nodev: a place the subject writes must not run what it wrote.
   const executable = p.writes
     .filter((w) => w.path !== "/" && w.result === "accepted" && mounts.length > 0)
-    .map((w) => ({
-      path: w.path,
-      missing: EXEC_FLAGS.filter((f) => !mountOf(onDisk(w.path), mounts)?.options.includes(f)),
-    }))
+    .map((w) => {
+      const at = mountAt(onDisk(w.path), mounts);
+      // Said where it hides another mount: the launch's own there was right, what covers it is not.
+      const hides = at && mounts.some((m) => m.id === at.parent && m.mountPoint === at.mountPoint);
+      return {
+        path: w.path,
+        missing: EXEC_FLAGS.filter((f) => !at?.options.includes(f)),
+        ...(hides
+          ? { over: `${at.fsType} mounted over another mount at ${at.mountPoint}, which it hides` }
+          : {}),
+      };
+    })
     .filter((x) => x.missing.length > 0);
   const controls = target.writableRoots.map((r) => ({
     root: r,
@@ -87,7 +97,7 @@ function readWrites(measured: ContainmentEvidence, target: GradeTarget, p: Probe
       path: w.path,
       result: w.result,
       allotted: w.allotted,
-      options: mountOf(onDisk(w.path), mounts)?.options.join(","),
+      options: mountAt(onDisk(w.path), mounts)?.options.join(","),
     })),
     positiveControls: controls,
     ...(executable.length ? { withoutNoexec: executable } : {}),
@@ -97,10 +107,3 @@ function readWrites(measured: ContainmentEvidence, target: GradeTarget, p: Probe
 }
 
 const EXEC_FLAGS = ["noexec", "nosuid", "nodev"];
-
-/** The mount a path lives on: the deepest mount point above it. */
-function mountOf(path: string, mounts: readonly ClassifiedMount[]): ClassifiedMount | undefined {
-  return mounts
-    .filter((m) => under(path, m.mountPoint))
-    .sort((a, b) => b.mountPoint.length - a.mountPoint.length)[0];
-}
