@@ -650,3 +650,12 @@ export interface Engine {
   /** By tag or ID, never forced, never pruning parents. */
   removeImage(ref: string): Promise<void>;
 }
+
+/**
+ * The runtime's words when it cannot become the image's USER: a name (or group) the image's
+ * /etc/passwd (or /etc/group) lacks, or ids past the range it takes. The engine's text, never the
+ * subject's: a start refused so is the subject's configuration, not the engine's fault.
+ */
+export const USER_MISSING =
+  /unable to find (user|group) ([^\s:]+): no matching entries in (passwd|group) file/i;
+export const USER_OUT_OF_RANGE = /uids and gids must be in range/i;

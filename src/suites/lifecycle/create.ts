@@ -9,6 +9,7 @@ import { parseMemory } from "../../inventory/rules.js";
 import type { Subject } from "../../inventory/schema.js";
 import type { Draft } from "./case.js";
 import { type ImageConfig, type RuntimeConfig, runtimeConfig } from "./image-config.js";
+import { UNSENDABLE_FIX } from "./stop.js";
 import { numericIds } from "./user.js";
 
 const LOG_MAX_SIZE = "1m";
@@ -176,8 +177,7 @@ export function stopSignalRefused(plan: LaunchPlan, err: unknown): Draft | undef
     status: "fail",
     message: `the engine refused to create the image as it is: its stop signal ${signal} is no signal a process can be asked to stop by (${err.message})`,
     evidence: { runtime: plan.runtime, signal, unhandleable: true },
-    remediation:
-      "declare the signal the server shuts down on with STOPSIGNAL in the Dockerfile (SIGTERM, SIGINT, SIGQUIT, ...) and handle it, or remove the line (SIGTERM)",
+    remediation: UNSENDABLE_FIX,
   };
 }
 

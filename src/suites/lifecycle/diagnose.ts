@@ -3,7 +3,7 @@
 // the known causes its log names turned into the fix that addresses them.
 
 import path from "node:path";
-import type { ContainerState, Engine } from "../../engine/provider.js";
+import { type ContainerState, type Engine, USER_MISSING, USER_OUT_OF_RANGE } from "../../engine/provider.js";
 import { errorEvidence, redact } from "../../errors.js";
 import { EXCERPT_BYTES } from "./case.js";
 
@@ -200,9 +200,7 @@ export function knownCause(log: string, writableRoots: readonly string[]): Known
  * lacks, or ids past the largest it takes. Nothing ran; the USER line is what to change.
  */
 function unknownUser(line: string): Omit<KnownCause, "line"> | undefined {
-  const missing = /unable to find (user|group) ([^\s:]+): no matching entries in (passwd|group) file/i.exec(
-    line,
-  );
+  const missing = USER_MISSING.exec(line);
   const how = "(or the inventory's user)";
   if (missing)
     return {
@@ -210,7 +208,7 @@ function unknownUser(line: string): Omit<KnownCause, "line"> | undefined {
       fix: `create the ${missing[1]} in the Dockerfile before the USER line (useradd, or adduser on busybox and Alpine), or give USER ${how} as numeric ids, e.g. 65532:65532`,
       instruction: "USER",
     };
-  if (/uids and gids must be in range/i.test(line))
+  if (USER_OUT_OF_RANGE.test(line))
     return {
       cause: "the user's uid or gid is past 2147483647, the largest the runtime takes",
       fix: `give USER ${how} ids from 1 to 2147483647, e.g. 65532:65532`,

@@ -53,6 +53,10 @@ export async function stopSubject(
   return { status: "pass", message: `exited ${state.exitCode} after ${signal} in ${stopMs} ms`, evidence };
 }
 
+/** The fix for a STOPSIGNAL no process can be asked to stop by, wherever it is found. */
+export const UNSENDABLE_FIX =
+  "declare the signal the server shuts down on with STOPSIGNAL in the Dockerfile (SIGTERM, SIGINT, SIGQUIT, ...) and handle it, or remove the line (SIGTERM)";
+
 /**
  * A STOPSIGNAL the build took that no process can be asked to stop by: a number past 64, or 32 and
  * 33, which the C library keeps for itself (no program can handle them). The engine's kill refuses
@@ -66,8 +70,7 @@ async function unsendable(context: CaseContext, containerId: string, signal: str
     status: "fail",
     message: `the stop signal ${signal} is no signal a process can be asked to stop by (past 64 there are none; 32 and 33 are the C library's own): a stop kills it unasked, so no shutdown of its own runs`,
     evidence: { signal, unhandleable: true },
-    remediation:
-      "declare the signal the server shuts down on with STOPSIGNAL in the Dockerfile (SIGTERM, SIGINT, SIGQUIT, ...) and handle it, or remove the line (SIGTERM)",
+    remediation: UNSENDABLE_FIX,
   };
 }
 

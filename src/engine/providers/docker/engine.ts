@@ -38,6 +38,8 @@ import {
   type ProbeSpec,
   type ReproduceImage,
   type StopOutcome,
+  USER_MISSING,
+  USER_OUT_OF_RANGE,
 } from "../../provider.js";
 import { probeLaunch } from "../../trusted-probe.js";
 import { chooseBuilder, loadBuildKit, readImage, runBuild } from "./build.js";
@@ -1118,24 +1120,10 @@ export class DockerEngine implements Engine {
           .remove({ force: true, v: true, abortSignal })
           .then(() => undefined),
       );
-    try {
-      await remove();
-    } catch (err) {
-      // A refusal (a 404 included) is the caller's to judge; an unanswered call, the engine's record.
-      if (!unanswered(err)) throw err;
-      if (await this.stillThere(containerId)) await remove();
-    }
+    await removeChecked(remove, () => present(this.inspectRaw(containerId)));
     this.exits.forget(containerId);
     this.limited.delete(containerId);
     this.oomKillsBefore.delete(containerId);
-  }
-
-  /** Whether the engine still shows the container (an unanswered inspect: assume it does). */
-  private stillThere(containerId: string): Promise<boolean> {
-    return this.inspectRaw(containerId).then(
-      () => true,
-      (err: unknown) => !(err instanceof EngineError && err.statusCode === 404),
-    );
   }
 
   /**
@@ -1154,16 +1142,7 @@ export class DockerEngine implements Engine {
               .remove({ noprune: true, abortSignal })
               .then(() => undefined),
       );
-    try {
-      await remove();
-    } catch (err) {
-      if (!unanswered(err)) throw err;
-      const there = await this.inspectImage(ref).then(
-        () => true,
-        (e: unknown) => !(e instanceof EngineError && e.statusCode === 404),
-      );
-      if (there) await remove();
-    }
+    await removeChecked(remove, () => present(this.inspectImage(ref)));
   }
 }
 
@@ -1228,6 +1207,28 @@ function unanswered(err: unknown): boolean {
 
 const GATEWAY_STATUS = new Set([502, 503, 504]);
 
+/**
+ * A removal the engine did not answer may have been applied (or still be under way): whether the
+ * object is gone is asked of the engine, and one still there is removed once more, on a fresh
+ * deadline. A refusal (a 404 included) is the caller's to judge.
+ */
+async function removeChecked(remove: () => Promise<unknown>, stillThere: () => Promise<boolean>) {
+  try {
+    await remove();
+  } catch (err) {
+    if (!unanswered(err)) throw err;
+    if (await stillThere()) await remove();
+  }
+}
+
+/** Whether the engine still shows an object (an unanswered inspect: assume it does). */
+function present(inspect: Promise<unknown>): Promise<boolean> {
+  return inspect.then(
+    () => true,
+    (err: unknown) => !(err instanceof EngineError && err.statusCode === 404),
+  );
+}
+
 /** A trusted probe's create body: the launch every probe gets, with no network at all when it needs none. */
 function probeBody(spec: ProbeSpec): CreateOptions {
   const body = createBody(probeLaunch(spec));
@@ -1262,23 +1263,18 @@ function startedAt(doc: ContainerInspect): boolean {
 
 /**
  * A refused start that is the container's: the engine recorded the error against it (Docker), or
- * its answer is the OCI runtime's refusal (Podman records nothing; its runtime names itself).
+ * its answer is the OCI runtime's refusal (Podman records nothing; its runtime names itself), or
+ * the runtime's words for a USER it cannot become (src/engine/provider.ts).
  */
 function refusedByRuntime(err: EngineError, doc: ContainerInspect): boolean {
   if (err.kind !== "engine" || GATEWAY_STATUS.has(err.statusCode ?? 0)) return false;
   return (
     !!doc.State?.Error ||
     /\bOCI runtime\b|\b(runc|crun)\b/.test(err.message) ||
-    USER_REFUSED.test(err.message)
+    USER_MISSING.test(err.message) ||
+    USER_OUT_OF_RANGE.test(err.message)
   );
 }
-
-/**
- * The image's USER the engine could not become, in its words (Podman says so at the start and
- * records nothing against the container): the subject's configuration, never the engine's fault.
- */
-const USER_REFUSED =
-  /\bunable to find (user|group) [^\s:]+: no matching entries in (passwd|group) file\b|\buids and gids must be in range\b/i;
 
 function short(id: string): string {
   return id.replace(/^sha256:/, "").slice(0, 12);
