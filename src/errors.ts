@@ -60,6 +60,14 @@ export class EngineError extends Error {
   }
 }
 
+/**
+ * A trusted probe that ran past its deadline while still running: its reading, not the engine,
+ * took the time. Never run again (it would hold the frozen subject as long again).
+ */
+export class ProbeOverrunError extends Error {
+  override name = "ProbeOverrunError";
+}
+
 export function exitCodeOf(err: unknown): number {
   if (err && typeof err === "object" && "exitCode" in err && typeof err.exitCode === "number") {
     return err.exitCode;

@@ -151,6 +151,16 @@ describe("SKIP never hides FAIL", () => {
     expect(status("containment.network", open)).toBe("fail");
     expect(status("containment.network", gradeContainment(unobserved(inspect()), target))).toBe("pass");
   });
+
+  it("an engine reach the probe never reported is SKIP, never a pass that says so in passing", () => {
+    const measured = {
+      ...unobserved(inspect()),
+      reach: { error: "the probe did not report: the report does not verify" },
+    };
+    const network = gradeContainment(measured, target).find((c) => c.id === "containment.network")!;
+    expect(network.status).toBe("skip");
+    expect(network.message).toContain("was not measured: the probe did not report");
+  });
 });
 
 /** A report framed as the probe frames it: the lines, then `Z <bytes> <sha256>`. */

@@ -27,16 +27,27 @@ class AlteringEngine extends DockerEngine {
   alter: Alter = (s) => s;
   /** The exit code a probe comes back with, as a probe killed by a signal would (137). */
   exitCode: number | undefined;
+  /** A subject probe made slow: it sleeps this long before reading, its deadline cut to 2 s. */
+  sleepS: number | undefined;
+  /** How many subject probes ran (were started). */
+  subjectProbes = 0;
+  private slowed(spec: ProbeSpec): ProbeSpec {
+    if (spec.script.name !== "da-probe") return spec;
+    this.subjectProbes++;
+    if (this.sleepS === undefined) return spec;
+    const text = `sleep ${this.sleepS}\n${spec.script.text}`;
+    return { ...spec, script: { ...spec.script, text }, timeoutMs: 2000 };
+  }
   /** What the engine hands over of a probe (its attach stream or its log), altered. */
   private altered(out: ProbeOutput): ProbeOutput {
     const stdout = this.alter(out.stdout);
     return this.exitCode === undefined ? { ...out, stdout } : { ...out, stdout, exitCode: this.exitCode };
   }
   override async probe(spec: ProbeSpec, signal?: AbortSignal) {
-    return this.altered(await super.probe(spec, signal));
+    return this.altered(await super.probe(this.slowed(spec), signal));
   }
   override async prepareProbe(spec: ProbeSpec, signal?: AbortSignal) {
-    const prepared = await super.prepareProbe(spec, signal);
+    const prepared = await super.prepareProbe(this.slowed(spec), signal);
     return { ...prepared, run: async (s?: AbortSignal) => this.altered(await prepared.run(s)) };
   }
 }
@@ -118,13 +129,30 @@ describe.skipIf(!hasEngine)("probe channel on the real engine", () => {
     expect(status(results, "containment.mounts")).toBe("fail");
     // The cases inspect alone decides (as for a subject no probe could observe) are the only passes.
     const passes = results.filter((r) => r.status === "pass").map((r) => r.id);
-    const inspectDecided = [
-      "containment.privileged",
-      "containment.devices",
-      "containment.resources",
-      "containment.network",
-    ];
+    const inspectDecided = ["containment.privileged", "containment.devices", "containment.resources"];
     expect(passes.filter((c) => !inspectDecided.includes(c))).toEqual([]);
     expect(passes).not.toContain("containment.mounts");
+    // Whether the engine answers from the subject's network was asked by that probe: not measured.
+    expect(results.find((r) => r.id === "containment.network")?.message).toMatch(/was not measured/);
+  });
+
+  it("a probe still reading at its deadline runs once: its cases say so, the subject is not held again", async () => {
+    engine.sleepS = 60;
+    engine.subjectProbes = 0;
+    try {
+      const started = Date.now();
+      const results = await run((s) => s);
+      for (const caseId of ["containment.user", "containment.capabilities", "containment.network"]) {
+        const r = results.find((x) => x.id === caseId)!;
+        expect(r.status, caseId).toBe("skip");
+        expect(r.message, caseId).toMatch(/the probe was still reading when its deadline passed/);
+      }
+      // Before: the engine ran it again as a fault, then the suite a third and fourth time.
+      expect(engine.subjectProbes).toBe(1);
+      expect(Date.now() - started).toBeLessThan(40_000);
+      expect((await engine.inspect(id)).state.status).toBe("running");
+    } finally {
+      engine.sleepS = undefined;
+    }
   });
 });

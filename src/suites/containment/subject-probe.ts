@@ -6,7 +6,7 @@
 // ready, while the subject freezes: it runs only when the frozen inspect calls for that very launch.
 import type { Engine, PreparedProbe } from "../../engine/provider.js";
 import { runPrepared, runProbe } from "../../engine/trusted-probe.js";
-import { EngineError, errorEvidence } from "../../errors.js";
+import { EngineError, errorEvidence, ProbeOverrunError } from "../../errors.js";
 import { type Credentials, launchCredentials, measuredCredentials, sameCredentials } from "./credentials.js";
 import type { ReachAsks } from "./engine-reach.js";
 import type { ContainmentEvidence, ProcessEvidence } from "./evidence.js";
@@ -92,7 +92,13 @@ export async function probeSubject(
   const ahead = await takeEarly(early, launch, opts);
   const first = ahead?.creds ?? (frozen ? await firstCredentials(inspect, launch.rootPid) : undefined);
   if (first && frozen) {
-    const report = await fullProbe(launch, first, opts, ahead?.probe).catch(() => undefined);
+    let report: ContainmentEvidence["probe"] | undefined;
+    try {
+      report = await fullProbe(launch, first, opts, ahead?.probe);
+    } catch (err) {
+      // One that ran out of time would run out again, the subject frozen as long once more.
+      if (err instanceof ProbeOverrunError) return { error: err.message };
+    }
     if (report && !("error" in report) && report.processes.length > 0) {
       const wanted = measuredCredentials(report.processes, inspect);
       const held = { uid: first.uid, gid: first.gid, caps: report.held ?? first.caps };

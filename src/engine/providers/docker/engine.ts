@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
 import type Modem from "docker-modem";
 import Docker from "dockerode";
-import { EngineError } from "../../../errors.js";
+import { EngineError, ProbeOverrunError } from "../../../errors.js";
 import {
   type CallKind,
   DEFAULT_CALL_TIMEOUT_MS,
@@ -909,8 +909,10 @@ export class DockerEngine implements Engine {
     const stream = spec.complete
       ? await this.attachProbe(id, spec.complete).catch(() => undefined)
       : undefined;
+    let started = false;
     try {
       await this.start(id, signal);
+      started = true;
       const whole =
         stream && (await this.call(`probe ${short(id)}`, () => stream.whole, spec.timeoutMs, signal));
       if (whole) {
@@ -925,10 +927,26 @@ export class DockerEngine implements Engine {
       // thaw), not before it: the caller awaits `removed` before it calls the probe gone.
       removed = this.removeProbe(id);
       return { stdout, stderr, exitCode, removed };
+    } catch (err) {
+      throw (started && (await this.overran(id, err, signal))) || err;
     } finally {
       stream?.close();
       if (!removed) await this.removeProbe(id);
     }
+  }
+
+  /**
+   * A started probe whose deadline passed while it still runs is slow, not failed by the engine:
+   * what it reads made it so (a subject can make itself costly to read), and another run would
+   * only hold the frozen subject as long again. Said so, and not run again.
+   */
+  private async overran(id: string, err: unknown, signal?: AbortSignal): Promise<ProbeOverrunError | undefined> {
+    if (!(err instanceof EngineError) || err.kind !== "timeout" || signal?.aborted) return undefined;
+    const running = await this.inspect(id, signal).then(
+      (c) => c.state.running,
+      () => false,
+    );
+    return running ? new ProbeOverrunError(`the probe was still reading when its deadline passed (${err.message})`) : undefined;
   }
 
   /**

@@ -34,6 +34,13 @@ export const gradeNetwork: Grader = (measured, target) => {
   if (target.network === "none") return gradeNoNetwork(measured, mode, interfaces, evidence);
   if (target.network === "bridge" && mode === "none")
     return fail("declared bridge but launched with network none", evidence);
+  // Not asked is not unreachable: a subject that stops its probe from reporting (or a host whose
+  // engine address cannot be resolved) leaves the engine's reach unmeasured, which never passes.
+  if (measured.reach && "error" in measured.reach)
+    return skip(
+      `whether the engine's API answers from the subject's network was not measured: ${measured.reach.error}`,
+      evidence,
+    );
   return pass(
     `${bindings.length ? "published ports are bound to loopback only" : "no published ports"}${apiNote(measured.reach)}`,
     evidence,
@@ -85,10 +92,8 @@ function gradeNoNetwork(
   return pass("only loopback in the subject's network namespace", evidence);
 }
 
-/** Not asked is not reachable: the pass says which, never silently. */
+/** What was asked, said in the pass. */
 function apiNote(reach: Reach): string {
-  if (reach && !("error" in reach)) {
-    return `; the engine's API does not answer from its network (asked ${reach.asked.map((a) => a.address).join(", ")}${reach.unasked ? `; ${reach.unasked} more of the host's listeners not asked` : ""})`;
-  }
-  return reach ? "; whether the engine's API answers from its network was not measured" : "";
+  if (!reach || "error" in reach) return "";
+  return `; the engine's API does not answer from its network (asked ${reach.asked.map((a) => a.address).join(", ")}${reach.unasked ? `; ${reach.unasked} more of the host's listeners not asked` : ""})`;
 }
