@@ -940,13 +940,19 @@ export class DockerEngine implements Engine {
    * what it reads made it so (a subject can make itself costly to read), and another run would
    * only hold the frozen subject as long again. Said so, and not run again.
    */
-  private async overran(id: string, err: unknown, signal?: AbortSignal): Promise<ProbeOverrunError | undefined> {
+  private async overran(
+    id: string,
+    err: unknown,
+    signal?: AbortSignal,
+  ): Promise<ProbeOverrunError | undefined> {
     if (!(err instanceof EngineError) || err.kind !== "timeout" || signal?.aborted) return undefined;
     const running = await this.inspect(id, signal).then(
       (c) => c.state.running,
       () => false,
     );
-    return running ? new ProbeOverrunError(`the probe was still reading when its deadline passed (${err.message})`) : undefined;
+    return running
+      ? new ProbeOverrunError(`the probe was still reading when its deadline passed (${err.message})`)
+      : undefined;
   }
 
   /**
