@@ -1,0 +1,1 @@
+import{a,b,c,d}from"./chunk-LJGSQTK5.js";import"./chunk-YZT5FSJ5.js";import"./chunk-ZHOBOZ6P.js";import"./chunk-EN66KAXS.js";export{a as PublishError,d as call,b as createGitHubClient,c as toPublishError};

@@ -1,1 +1,0 @@
-import{a,b,c,d}from"./chunk-5GZ3TROB.js";import"./chunk-YZT5FSJ5.js";import"./chunk-M3XZLUSX.js";import"./chunk-EN66KAXS.js";export{a as PublishError,d as call,b as createGitHubClient,c as toPublishError};

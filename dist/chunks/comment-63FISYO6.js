@@ -1,0 +1,1 @@
+import{a,b,c,d,e,f,g}from"./chunk-HAQZXIYK.js";import"./chunk-GPZP4253.js";import"./chunk-LYYRZ54T.js";import"./chunk-RIRXBSHT.js";import"./chunk-EN66KAXS.js";export{a as DEFAULT_COMMENT_AUTHOR,e as MIDDLE_PAGES,d as PER_PAGE,b as commentMarker,f as lastPage,c as stateMarker,g as upsertStickyComment};

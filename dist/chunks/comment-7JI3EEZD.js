@@ -1,0 +1,1 @@
+import{a,b,c,d,e,f,g}from"./chunk-XUX7DZ2Z.js";import"./chunk-LJGSQTK5.js";import"./chunk-YZT5FSJ5.js";import"./chunk-ZHOBOZ6P.js";import"./chunk-EN66KAXS.js";export{a as DEFAULT_COMMENT_AUTHOR,e as MIDDLE_PAGES,d as PER_PAGE,b as commentMarker,f as lastPage,c as stateMarker,g as upsertStickyComment};

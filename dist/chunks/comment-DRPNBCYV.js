@@ -1,1 +1,0 @@
-import{a,b,c,d,e,f,g}from"./chunk-4Z6PPJ5P.js";import"./chunk-5GZ3TROB.js";import"./chunk-YZT5FSJ5.js";import"./chunk-M3XZLUSX.js";import"./chunk-EN66KAXS.js";export{a as DEFAULT_COMMENT_AUTHOR,e as MIDDLE_PAGES,d as PER_PAGE,b as commentMarker,f as lastPage,c as stateMarker,g as upsertStickyComment};

@@ -1,1 +1,0 @@
-import{a,b,c,d,e,f,g}from"./chunk-JGGDXAJG.js";import"./chunk-ZAMEPNVH.js";import"./chunk-LYYRZ54T.js";import"./chunk-SRQQEWPT.js";import"./chunk-EN66KAXS.js";export{a as DEFAULT_COMMENT_AUTHOR,e as MIDDLE_PAGES,d as PER_PAGE,b as commentMarker,f as lastPage,c as stateMarker,g as upsertStickyComment};

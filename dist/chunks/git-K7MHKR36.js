@@ -1,1 +1,0 @@
-import{a,b,c,d,e,f,g}from"./chunk-MTAXIHKT.js";import"./chunk-M3XZLUSX.js";import"./chunk-EN66KAXS.js";export{b as checkRef,f as defaultBase,a as execFileAsync,c as git,e as gitTopLevel,g as gitTree,d as verifyRef};

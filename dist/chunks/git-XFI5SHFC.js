@@ -1,0 +1,1 @@
+import{a,b,c,d,e,f,g}from"./chunk-Y6VNWHTO.js";import"./chunk-RIRXBSHT.js";import"./chunk-EN66KAXS.js";export{b as checkRef,f as defaultBase,a as execFileAsync,c as git,e as gitTopLevel,g as gitTree,d as verifyRef};
