@@ -18,19 +18,12 @@ import { checkCompleteness } from "./inventory/verify.js";
 import { type Logger, prefixedLogger } from "./log.js";
 import { mapSettled, type Shard } from "./plan.js";
 import { buildPreflight } from "./preflight/index.js";
-import {
-  assembleReport,
-  type CaseResult,
-  type CleanupEvidence,
-  type Report,
-  type SubjectReport,
-} from "./report/model.js";
+import type { CaseResult, CleanupEvidence, Report, SubjectReport } from "./report/model.js";
 import { terminalSafe } from "./report/text.js";
-import { CONTAINMENT_RUNTIME, DEFAULT_PROBE_IMAGE } from "./suites/containment/index.js";
 import type { BuildGate } from "./suites/lifecycle/case.js";
 import { inventorySource } from "./suites/lifecycle/locate.js";
 import { runSubject, subjectDeadline } from "./suites/lifecycle/run.js";
-import type { Observer, SuiteRuntime } from "./suites/runtime.js";
+import type { Observer, ObservingSuite, SuiteRun, SuiteRuntime } from "./suites/runtime.js";
 import { TOOL_VERSION } from "./version.js";
 
 export interface RunOptions {
@@ -77,6 +70,10 @@ interface Prepared {
   engine: Engine;
   /** The engine's ping, already sent (its rejection is handled: it is awaited in runSubjects). */
   ping: Promise<unknown>;
+  /** The trusted probe's image (never the inventory's). */
+  probeImage: string;
+  /** Its presence on the engine, asked for after the ping when the run needs it (handled as the ping is). */
+  probeReady: Promise<unknown>;
 }
 
 /**
@@ -86,17 +83,23 @@ interface Prepared {
  */
 const SUITE_RUNTIMES: Record<SuiteName, SuiteRuntime> = {
   lifecycle: { role: "drives" },
-  containment: CONTAINMENT_RUNTIME,
+  containment: {
+    role: "observes",
+    load: async () => (await import("./suites/containment/index.js")).CONTAINMENT_RUNTIME,
+  },
 };
+
+/** The report's schema (zod): what only the report's assembly needs, loaded with the observing suites. */
+const reportModel = () => import("./report/model.js");
 
 /** Build, start-up and stop have their own timeouts; this bounds a subject as a whole. */
 const SUBJECT_SLACK_MS = 17 * 60_000;
 
 /** The run from the ping on; always returns a Report (errors of the run are in it). */
 export async function runFromPing(prepared: Prepared): Promise<Report> {
-  const { opts, t0, owner, loaded, judged, subjects, review, engine, ping } = prepared;
+  const { opts, t0, owner, loaded, judged, subjects, review, engine, ping, probeImage, probeReady } =
+    prepared;
   const errors: Report["errors"] = [];
-  const probeImage = opts.probeImage ?? DEFAULT_PROBE_IMAGE;
   const trust = {
     ...judged.trust,
     probeImage,
@@ -109,8 +112,8 @@ export async function runFromPing(prepared: Prepared): Promise<Report> {
   const suites = new Set<SuiteName>(opts.suites?.length ? opts.suites : SUITES);
   const { signal } = opts;
   const results: Results = { cases: [], subjectReports: [], cleanups: [] };
-  const assemble = (cleanup: CleanupEvidence | null, extra: Partial<Report> = {}): Report =>
-    assembleReport({
+  const assemble = async (cleanup: CleanupEvidence | null, extra: Partial<Report> = {}): Promise<Report> =>
+    (await reportModel()).assembleReport({
       runId: owner,
       startedMs: t0,
       head: opts.head ?? {},
@@ -140,7 +143,7 @@ export async function runFromPing(prepared: Prepared): Promise<Report> {
     const environment = judged.environment;
     const sources = { path: repoRelative(opts.workspace, loaded.path), text: loaded.text };
     await runSubjects(
-      { opts, engine, ping, owner, inv, subjects, suites, probeImage, t0, sources, environment },
+      { opts, engine, ping, probeReady, owner, inv, subjects, suites, probeImage, t0, sources, environment },
       results,
       errors,
     );
@@ -171,7 +174,7 @@ export async function runFromPing(prepared: Prepared): Promise<Report> {
 function keepOnCancel(
   opts: RunOptions,
   owner: string,
-  assemble: (cancelled: Report["errors"][number]) => Report,
+  assemble: (cancelled: Report["errors"][number]) => Promise<Report>,
 ): { kept: () => Promise<void>; done: () => void } {
   const { signal, onCancelled } = opts;
   let kept: Promise<void> = Promise.resolve();
@@ -181,9 +184,11 @@ function keepOnCancel(
       kind: "cancelled",
       message: `run cancelled (${String(signal.reason ?? "signal")}); this report was written when the signal arrived, before cleanup. If it is the report the run left, its cleanup did not finish: run \`docker-acceptance sweep --owner ${owner}\``,
     };
-    kept = onCancelled(assemble(cancelled)).catch((err: unknown) =>
-      opts.log.warn(`the provisional report could not be kept: ${terminalSafe(String(err), 600)}`),
-    );
+    kept = assemble(cancelled)
+      .then(onCancelled)
+      .catch((err: unknown) =>
+        opts.log.warn(`the provisional report could not be kept: ${terminalSafe(String(err), 600)}`),
+      );
   };
   if (signal.aborted) keep();
   else signal.addEventListener("abort", keep, { once: true });
@@ -228,6 +233,8 @@ interface RunContext {
   opts: RunOptions;
   /** The first engine call, made before this module loaded: awaited before anything else is asked. */
   ping: Promise<unknown>;
+  /** The trusted probe's image on the engine, asked for right after the ping (when needed). */
+  probeReady: Promise<unknown>;
   /** Whether the inventory's references to the environment are read (src/inventory/environment.ts). */
   environment: EnvironmentAccess;
   engine: Engine;
@@ -241,6 +248,8 @@ interface RunContext {
   sources: { path: string | undefined; text: string };
   /** The build pre-flight, once the run has one (a subject to build). */
   buildPreflight?: Promise<BuildGate>;
+  /** Said by a build whose first step is under way (CaseContext.engineBusy). */
+  engineBusy?: () => void;
 }
 
 interface Results {
@@ -263,22 +272,22 @@ async function runSubjects(ctx: RunContext, into: Results, errors: Report["error
   if (subjects.some((s) => s.build && s.build.builder !== "legacy")) engine.prepareBuild?.();
   // Before the first build, once (src/preflight/): started now, alongside what follows, and
   // awaited by each build. Prebuilt images run nothing of the pull request's before they are judged.
-  const run = subjects.some((s) => s.build) ? { ...ctx, buildPreflight: startPreflight(ctx) } : ctx;
+  const builds = subjects.some((s) => s.build);
+  const buildPreflight = builds ? startPreflight(ctx) : undefined;
   const observing = SUITES.filter((s) => suites.has(s)).flatMap((s) => {
     const runtime = SUITE_RUNTIMES[s];
-    return runtime.role === "observes" ? [runtime] : [];
+    return runtime.role === "observes" ? [{ suite: s, runtime }] : [];
   });
   // Nothing is measured without the trusted probe (nor is a network-none subject's readiness):
   // it must be here before any subject starts.
-  if (observing.length > 0 || subjects.some((s) => s.network === "none")) {
-    await engine.ensureImage(probeImage, undefined, signal);
-  }
-  // Each observing suite starts once (containment measures the host reference, off every
-  // subject's critical path), then hands each subject its observer.
-  const started = observing.map((r) => r.start({ engine, owner, probeImage, signal }));
+  await ctx.probeReady;
+  const later = laterCode(observing, { engine, owner, probeImage, signal });
+  // With nothing to build there is no request to keep the loading from: it starts at once.
+  if (!builds) later.load();
+  const run = buildPreflight ? { ...ctx, buildPreflight, engineBusy: later.load } : ctx;
   const severity = severityOf(run.inv);
   const observers: Observers = (subject) =>
-    started.map((forSubject) => withSeverity(forSubject(subject), severity));
+    later.observers(subject).map((observer) => withSeverity(observer, severity));
   const parallelism = opts.parallelism ?? availableParallelism();
   log.info(
     `docker-acceptance ${TOOL_VERSION}: run ${owner}, ${subjects.length} subject(s), suites ${[...suites].join(", ")}, parallelism ${parallelism}`,
@@ -336,6 +345,34 @@ function subjectContext(
     inventorySource: inventorySource(run.sources.path, run.sources.text, subject.name),
     environment: run.environment,
     ...(run.buildPreflight ? { buildPreflight: run.buildPreflight } : {}),
+    ...(run.engineBusy ? { engineBusy: run.engineBusy } : {}),
+  };
+}
+
+/**
+ * What a run needs only once its subjects are under way: the observing suites' code (containment)
+ * and the report's schema (zod), about 20 ms to load. `load` starts loading it, and each observing
+ * suite's run-wide start (containment's host reference) once its code is in: on the first build's
+ * first step, when the engine has work in hand and the loading delays no request, or at once when
+ * nothing is built. An observation that comes first asks for it itself.
+ */
+function laterCode(
+  observing: { suite: SuiteName; runtime: Extract<SuiteRuntime, { role: "observes" }> }[],
+  run: SuiteRun,
+): { load: () => void; observers: (subject: Subject) => Observer[] } {
+  let started: Promise<ReturnType<ObservingSuite["start"]>[]> | undefined;
+  const start = () =>
+    (started ??= Promise.all([
+      Promise.all(observing.map(({ runtime }) => runtime.load())),
+      reportModel(),
+    ]).then(([suites]) => suites.map((s) => s.start(run))));
+  return {
+    load: () => void start().catch(() => undefined), // an observation that needs it says why
+    observers: (subject) =>
+      observing.map(({ suite }, i) => ({
+        suite,
+        observe: async (...args) => (await start())[i]!(subject).observe(...args),
+      })),
   };
 }
 

@@ -3,16 +3,18 @@
 // module is what a run needs before its first engine call (the inventory, the plan, the engine's
 // ping); the rest of the flow is src/pipeline-run.ts, loaded while the engine answers the ping.
 import path from "node:path";
+import { SUITES, type SuiteName } from "./cases/suites.js";
 import { newRunId } from "./engine/ownership.js";
 import { createEngine } from "./engine/select.js";
 import { ConfigError, type ConfigProblem } from "./errors.js";
 import { judgeAtBase } from "./inventory/base.js";
 import { loadInventory } from "./inventory/load.js";
-import type { Inventory } from "./inventory/schema.js";
+import type { Inventory, Subject } from "./inventory/schema.js";
 import { unsetSecretProblems } from "./inventory/secrets.js";
 import type { RunOptions } from "./pipeline-run.js";
 import { selectSubjects } from "./plan.js";
 import type { Report } from "./report/model.js";
+import { DEFAULT_PROBE_IMAGE } from "./suites/containment/probe-image.js";
 import { checkLaunchSpec, LaunchSpecError } from "./suites/lifecycle/create.js";
 
 /** Throws ConfigError/UsageError before any engine call; otherwise always returns a Report. */
@@ -26,11 +28,38 @@ export async function runPipeline(opts: RunOptions): Promise<Report> {
   // the import is read; runSubjects awaits the same promise, where a dead engine fails the run.
   const ping = (async () => engine.ping())();
   ping.catch(() => undefined);
+  // The trusted probe's image goes next, answered (or pulled) while the rest of the run loads:
+  // it must be there before any subject starts. Its failure is the run's, where it is awaited.
+  const probeImage = opts.probeImage ?? DEFAULT_PROBE_IMAGE;
+  const probeReady = needsProbe(opts.suites?.length ? opts.suites : SUITES, subjects)
+    ? engine.ensureImage(probeImage, undefined, opts.signal)
+    : Promise.resolve();
+  probeReady.catch(() => undefined);
   // Node reads and compiles an import()ed module before import() returns: one turn of the event
   // loop first lets the ping's request leave, so that compiling overlaps the engine's answer.
   await new Promise((resolve) => setImmediate(resolve));
   const { runFromPing } = await import("./pipeline-run.js");
-  return runFromPing({ opts, t0, owner, loaded, judged, subjects, review, engine, ping });
+  return runFromPing({
+    opts,
+    t0,
+    owner,
+    loaded,
+    judged,
+    subjects,
+    review,
+    engine,
+    ping,
+    probeImage,
+    probeReady,
+  });
+}
+
+/**
+ * Whether a run needs the trusted probe: every suite but the lifecycle observes the subject with
+ * it (src/suites/runtime.ts), and a subject without a network is waited on through it.
+ */
+function needsProbe(suites: readonly SuiteName[], subjects: readonly Subject[]): boolean {
+  return suites.some((s) => s !== "lifecycle") || subjects.some((s) => s.network === "none");
 }
 
 type Review = typeof import("./alignment/index.js");

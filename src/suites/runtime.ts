@@ -2,7 +2,7 @@
 // ..., stop, cleanup); every other suite observes the subject while the lifecycle holds it running,
 // between lifecycle.limits and lifecycle.stop. An observing suite starts once per run (what all
 // its subjects share, such as containment's host reference) and gives each subject an Observer.
-// The pipeline holds one entry per registered suite (SUITE_RUNTIMES in src/pipeline.ts): a suite
+// The pipeline holds one entry per registered suite (SUITE_RUNTIMES in src/pipeline-run.ts): a suite
 // without one does not compile.
 
 import type { SuiteName } from "../cases/index.js";
@@ -11,7 +11,7 @@ import type { Subject } from "../inventory/schema.js";
 import type { CaseResult } from "../report/model.js";
 
 /** What a suite's run-wide start is given. */
-interface SuiteRun {
+export interface SuiteRun {
   engine: Engine;
   /** This run's owner label value: everything a suite creates carries it. */
   owner: string;
@@ -31,11 +31,20 @@ export interface Observer {
   observe(containerId: string, inspect?: ContainerView, settling?: Promise<void>[]): Promise<CaseResult[]>;
 }
 
+/** What an observing suite does in a run. */
+export interface ObservingSuite {
+  /** Once per run, before any subject is observed; returns each subject's observer. */
+  start(run: SuiteRun): (subject: Subject) => Observer;
+}
+
 /** How a registered suite runs. */
 export type SuiteRuntime =
   | { role: "drives" }
   | {
       role: "observes";
-      /** Once per run, before any subject starts; returns each subject's observer. */
-      start(run: SuiteRun): (subject: Subject) => Observer;
+      /**
+       * Its code, loaded once the run has time for it (while the engine works on the first build)
+       * or needs it: none of it delays the run's first build request (issue #29).
+       */
+      load(): Promise<ObservingSuite>;
     };

@@ -7,7 +7,7 @@ import type { ContainerView, Engine } from "../../engine/provider.js";
 import { runProbe, whileFrozen } from "../../engine/trusted-probe.js";
 import { errorEvidence } from "../../errors.js";
 import type { CaseResult } from "../../report/model.js";
-import type { SuiteRuntime } from "../runtime.js";
+import type { ObservingSuite } from "../runtime.js";
 import { type ReachAsks, reachTargets } from "./engine-reach.js";
 import type { ContainmentEvidence, OtherContainer, ProcessEvidence } from "./evidence.js";
 import { gradeContainment } from "./grade.js";
@@ -27,9 +27,7 @@ export { gradeContainment } from "./grade.js";
 export { inspectEvidence } from "./inspect.js";
 export { type HostPathAllowance, parseHostPathAllowance } from "./mounts.js";
 
-/** Default trusted probe: small, multi-arch, pinned by digest. Tests pass a local image instead. */
-export const DEFAULT_PROBE_IMAGE =
-  "busybox:1.37.0@sha256:bdf57e528e45e4433820e045b29b4597825a1c9e38353532d90a01445013f82e";
+export { DEFAULT_PROBE_IMAGE } from "./probe-image.js";
 
 export interface HostNamespaces {
   /** e.g. { pid: "pid:[4026531836]", net: "net:[...]", ... } measured in the host namespaces. */
@@ -162,8 +160,7 @@ async function ownMountNamespace(host: Record<string, string>): Promise<string |
  * The containment suite as a run's observing suite: the host reference is measured once, from the
  * start (off every subject's critical path) and shared; each subject is then graded while it runs.
  */
-export const CONTAINMENT_RUNTIME: SuiteRuntime = {
-  role: "observes",
+export const CONTAINMENT_RUNTIME: ObservingSuite = {
   start({ engine, owner, probeImage, signal }) {
     const host = measureHostNamespaces(engine, owner, probeImage, signal);
     host.catch(() => {}); // judged per subject (the namespaces case says why), never unhandled

@@ -136,8 +136,14 @@ async function buildFromDockerfile(c: CaseContext): Promise<Built> {
   const { choice, source } = plan;
   c.log.info(`  build: ${choice.builder === "buildkit" ? "BuildKit" : "legacy builder"} (${choice.reason})`);
   const progress = new BuildProgress(c.log);
+  let busy = c.engineBusy;
+  const onStep: BuildRequest["onStep"] = (event) => {
+    busy?.();
+    busy = undefined;
+    progress.step(event);
+  };
   try {
-    const built = await c.engine.build(buildRequest(c, plan, (event) => progress.step(event)));
+    const built = await c.engine.build(buildRequest(c, plan, onStep));
     return { dockerfile: source, ...builtImage(plan, built, gate) };
   } catch (err) {
     return { ...(await buildStopped(c, plan, err, progress)), dockerfile: source };

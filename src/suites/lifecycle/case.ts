@@ -23,6 +23,11 @@ export interface CaseContext {
   environment: EnvironmentAccess;
   /** The run's build pre-flight (src/preflight/), awaited before any build; absent: none was made. */
   buildPreflight?: Promise<BuildGate>;
+  /**
+   * Called when this subject's build has its first step under way: the engine has work in hand,
+   * so code the run needs only later loads now without delaying a request (issue #29).
+   */
+  engineBusy?: () => void;
 }
 
 /** Whether builds may run on this host: a refusal (every build's ERROR), or what was asked. */

@@ -15,9 +15,7 @@ import type { CaseContext, Draft } from "./case.js";
 import { type LaunchPlan, needsUserLookup, nothingToRun, planLaunch, stopSignalRefused } from "./create.js";
 import { checkLimits } from "./limits.js";
 import { type DockerfileSource, type InventorySource, locateCase } from "./locate.js";
-import { checkProbes } from "./probes.js";
 import { outputBlock } from "./progress.js";
-import { startAndWaitReady } from "./ready.js";
 import { reproduceImage } from "./reproduce.js";
 import { stopSubject } from "./stop.js";
 import { ownershipMatters, resolveUser } from "./user.js";
@@ -41,13 +39,24 @@ interface SubjectOutcome {
   cleanup?: CleanupEvidence;
 }
 
+/**
+ * The readiness wait and the probes, with the check kinds and their schemas (zod): loaded once a
+ * build has its first step under way (or when first needed), not before the first build request.
+ */
+let checking: Promise<[typeof import("./ready.js"), typeof import("./probes.js")]> | undefined;
+const loadChecks = () => (checking ??= Promise.all([import("./ready.js"), import("./probes.js")]));
+
 export async function runSubject(ctx: SubjectRunContext): Promise<SubjectOutcome> {
   const run = new SubjectRun(ctx);
   const { engine, signal, log } = ctx;
+  const engineBusy = () => {
+    void loadChecks();
+    ctx.engineBusy?.();
+  };
   try {
     run.gate(
       await run.step("lifecycle.build", "build", async () => {
-        const built = await buildSubject(ctx);
+        const built = await buildSubject({ ...ctx, engineBusy });
         run.imageId = built.imageId;
         run.builtImages = built.intermediateImages;
         run.dockerfile = built.dockerfile;
@@ -61,15 +70,17 @@ export async function runSubject(ctx: SubjectRunContext): Promise<SubjectOutcome
     if (!run.containerId) run.gate(created);
     run.gate(
       await run.step("lifecycle.ready", "ready", async () => {
+        const [{ startAndWaitReady }] = await loadChecks();
         const ready = await startAndWaitReady(ctx, run.containerId!);
         ({ hostPort: run.hostPort, inspect: run.running } = ready);
         if (ready.logExcerpt !== undefined) run.report.logExcerpt = ready.logExcerpt;
         return ready.draft;
       }),
     );
-    await run.step("lifecycle.probes", "probes", () =>
-      checkProbes(ctx, run.containerId!, run.hostPort, run.healthcheck),
-    );
+    await run.step("lifecycle.probes", "probes", async () => {
+      const [, { checkProbes }] = await loadChecks();
+      return checkProbes(ctx, run.containerId!, run.hostPort, run.healthcheck);
+    });
     await run.step("lifecycle.limits", "limits", async () => {
       run.running ??= await engine.inspect(run.containerId!, signal); // limits are fixed at create
       return checkLimits(run.running, run.expected!);

@@ -39,22 +39,21 @@ export class DeferredEngine implements Engine {
   ) {}
 
   /** The engine itself, loaded on first use. */
-  loaded(firstPing?: SentPing): Promise<Engine> {
-    this.loading ??= this.load(firstPing);
+  loaded(): Promise<Engine> {
+    this.loading ??= this.load();
     return this.loading;
   }
 
   async ping(timeoutMs?: number): Promise<void> {
-    if (this.loading) return (await this.loading).ping(timeoutMs);
-    const first = sendPing(this.modem);
-    // The request leaves on the next turns (docker-modem resolves a socket path first); an import
-    // reads and compiles the module graph before it returns, so it waits until the ping is out.
-    await new Promise((resolve) => setImmediate(resolve));
-    const engine = await this.loaded(first).catch((err: unknown) => {
-      first.abort(err);
-      throw err;
-    });
-    return engine.ping(timeoutMs);
+    if (!this.loading) {
+      const first = sendPing(this.modem);
+      // The request leaves on the next turns (docker-modem resolves a socket path first); an import
+      // reads and compiles the module graph before it returns, so it waits until the ping is out.
+      // Set at once, so that a call made right after this one waits for the same engine.
+      this.loading = new Promise((resolve) => setImmediate(resolve)).then(() => this.load(first));
+      this.loading.catch((err: unknown) => first.abort(err));
+    }
+    return (await this.loading).ping(timeoutMs);
   }
 
   networkApi(): { host: string; port: number } | undefined {

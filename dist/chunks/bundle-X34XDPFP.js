@@ -1,1 +1,0 @@
-import{a,b,c,d,e,f}from"./chunk-SYI7TG3D.js";import"./chunk-R5SLZUEE.js";import"./chunk-HUWYZMMU.js";import"./chunk-GXZ6E76V.js";import"./chunk-KQ5LDEAY.js";import"./chunk-EAYIDXJG.js";import"./chunk-RB73RYCW.js";import"./chunk-ZHOBOZ6P.js";import"./chunk-EN66KAXS.js";export{a as SUMS_FILE,e as parseReport,d as readReport,b as record,f as verifyBundle,c as writeBundle};

@@ -1,1 +1,0 @@
-import{b as s,g as t}from"./chunk-7EVS23W6.js";import{a as i}from"./chunk-EN66KAXS.js";var e=Object.keys(s);function h(n={}){let o=t({},e,"input"),r=Object.entries(n).filter(([p,u])=>u!==void 0&&e.includes(p));return{...o,...Object.fromEntries(r)}}i(h,"publishingOptions");export{h as a};

@@ -1,0 +1,1 @@
+import{a as n}from"./chunk-EN66KAXS.js";function i(e){return e.readiness??{type:"http",path:e.healthPath??"/health",expectStatus:200}}n(i,"readinessOf");function u(e,s,r){let t=e.suites[s];if(t)return t.subjects[r]??t.required}n(u,"pinnedCases");export{i as a,u as b};

@@ -1,1 +1,0 @@
-import{g as a,h as b,i as c}from"./chunk-XJOB2Z5W.js";import"./chunk-D6V4256Q.js";import"./chunk-MD4XOHNZ.js";import"./chunk-RB73RYCW.js";import"./chunk-IBHWSPUA.js";import"./chunk-KQ5LDEAY.js";import"./chunk-FE6IBOPT.js";import"./chunk-EN66KAXS.js";export{a as BUDGETS,b as measure,c as renderMarkdown};

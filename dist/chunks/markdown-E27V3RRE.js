@@ -1,0 +1,1 @@
+import{f as a,g as b,h as c}from"./chunk-GEO5OUO4.js";import"./chunk-7VRUUFYU.js";import"./chunk-GXZ6E76V.js";import"./chunk-FE6IBOPT.js";import"./chunk-KQ5LDEAY.js";import"./chunk-EAYIDXJG.js";import"./chunk-RB73RYCW.js";import"./chunk-EN66KAXS.js";export{a as BUDGETS,b as measure,c as renderMarkdown};

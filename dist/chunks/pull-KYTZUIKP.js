@@ -1,1 +1,0 @@
-import{g as a,h as b}from"./chunk-AVKMMA5Y.js";import"./chunk-MGU7OKBG.js";import"./chunk-R5SLZUEE.js";import"./chunk-OEJCORYR.js";import"./chunk-HUWYZMMU.js";import"./chunk-GXZ6E76V.js";import"./chunk-KQ5LDEAY.js";import"./chunk-RB73RYCW.js";import"./chunk-ZHOBOZ6P.js";import"./chunk-EN66KAXS.js";export{a as checkPullRequest,b as pullRequestMetaFromEvent};
