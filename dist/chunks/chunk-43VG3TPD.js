@@ -1,0 +1,2 @@
+import{c as m}from"./chunk-XP6Y76RG.js";import{d as t}from"./chunk-PZSLPEYF.js";import{a as o}from"./chunk-IBHWSPUA.js";import{a as e}from"./chunk-EN66KAXS.js";function s(r){let p=o(r==="inventory"?m:t,{target:"draft-7",io:"input",unrepresentable:"any"}),n=r==="inventory"?"docker-acceptance inventory":"docker-acceptance report",{$schema:i,...a}=p;return`${JSON.stringify({$schema:i,title:n,...a},null,2)}
+`}e(s,"schemaText");async function I(r){return process.stdout.write(s(r.reportSchema?"report":"inventory")),0}e(I,"schema");export{s as a,I as b};

@@ -1,5 +1,0 @@
-import{b as i}from"./chunk-DJ4XN5M7.js";import{e as n}from"./chunk-4NK22OFI.js";import"./chunk-FMIU3LGF.js";import"./chunk-VY5XZY6Q.js";import"./chunk-ID4YQGX6.js";import"./chunk-OEJCORYR.js";import"./chunk-T7Q66KPM.js";import"./chunk-VVLIJQM5.js";import"./chunk-PFYW72OU.js";import"./chunk-HL2N24ZE.js";import"./chunk-I2NTPG4S.js";import"./chunk-I3PE5PM7.js";import"./chunk-R5SLZUEE.js";import"./chunk-D6V4256Q.js";import"./chunk-PZSLPEYF.js";import"./chunk-RB73RYCW.js";import"./chunk-IBHWSPUA.js";import"./chunk-KQ5LDEAY.js";import"./chunk-FE6IBOPT.js";import"./chunk-RIRXBSHT.js";import{a}from"./chunk-EN66KAXS.js";async function f(o){let r=o.inventory,t=await i(r,o.workspace),s=t.filter(e=>e.changed);for(let e of t)process.stdout.write(e.changed?`pinned    ${n(e.path)}  ${e.after} (was ${n(e.before)||"empty"})
-`:`unchanged ${n(e.path)}  ${e.after}
-`);return process.stdout.write(s.length>0?`${r}: rewrote ${s.length} of ${t.length} pins
-`:`${r}: all ${t.length} pins already match
-`),0}a(f,"pin");export{f as pin};
