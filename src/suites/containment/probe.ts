@@ -440,11 +440,23 @@ export interface ProbeLaunch {
    * probe is then launched in it (`container:<subject>`), asks first, and may run that much longer.
    */
   reach?: ReachAsks;
+  /**
+   * Join that network by its path (`ns:/proc/<rootPid>/ns/net`) instead of by the container: for
+   * an engine that will not start a container joined to one that itself joins a third (Podman,
+   * "generating dependency graph"). The subject is frozen, so its init's PID names its namespace.
+   */
+  netByPath?: boolean;
 }
 
 /** Paths as the probe takes them, one a line: one with a control character in it is not probed. */
 function pathList(paths: readonly string[]): string {
   return paths.filter((p) => !/[\x00-\x1f\x7f]/.test(p)).join("\n");
+}
+
+/** Where the probe's network is: none, or the subject's (see ProbeLaunch.reach and netByPath). */
+function probeNet(launch: ProbeLaunch): string {
+  if (!launch.reach) return "none";
+  return launch.netByPath ? `ns:/proc/${launch.rootPid}/ns/net` : `container:${launch.subjectId}`;
 }
 
 /**
@@ -471,7 +483,7 @@ export function probeOptions(owner: string, image: string, launch: ProbeLaunch):
         DA_EXISTS: pathList(launch.existsPaths),
         ...(launch.reach ? reachEnv(launch.reach) : {}),
       },
-      namespaces: { pid: "host", net: launch.reach ? `container:${launch.subjectId}` : "none" },
+      namespaces: { pid: "host", net: probeNet(launch) },
       caps: launch.caps,
       complete: frameComplete,
     },

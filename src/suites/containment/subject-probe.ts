@@ -203,6 +203,8 @@ async function fullProbe(
     // graph") or failed (no reason recorded, after the provider's own second try) alike.
     const refused = err instanceof EngineError && (err.kind === "engine" || err.kind === "fault");
     if (!launch.reach || !refused) throw err;
+    // Joined by its path, the same network may be allowed where the join by container was not.
+    if (!launch.netByPath) return fullProbe({ ...launch, netByPath: true }, creds, opts);
     const { reach, ...read } = launch;
     const without = await fullProbe(read, creds, opts);
     const why = `the engine did not launch the probe in the subject's network (${errorEvidence(err).message})`;
