@@ -442,8 +442,8 @@ export interface ProbeLaunch {
   reach?: ReachAsks;
   /**
    * Join that network by its path (`ns:/proc/<rootPid>/ns/net`) instead of by the container: for
-   * an engine that will not start a container joined to one that itself joins a third (Podman,
-   * "generating dependency graph"). The subject is frozen, so its init's PID names its namespace.
+   * an engine that will not start a container joined to one that itself joins a third ("generating
+   * dependency graph"). The subject is frozen, so its init's PID names its namespace.
    */
   netByPath?: boolean;
 }
