@@ -57,6 +57,14 @@ const fixtures = (
 ).fixtures.filter((f) => !f.engines || f.engines.includes(ENGINE_KIND ?? "docker"));
 
 /**
+ * What an attacker plants, standing alone: its forged pid 4242, not the same digits inside another
+ * number (a published host port of 42425 is no forgery).
+ */
+function standingAlone(planted: string): RegExp {
+  return new RegExp(`(?<![0-9A-Za-z])${planted.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![0-9A-Za-z])`);
+}
+
+/**
  * The engine as it is, except that it never freezes anything while claiming it did: what holds
  * against an attacker left running is the channel alone (defence in depth under the freeze).
  */
@@ -173,7 +181,7 @@ describe.skipIf(!hasEngine)("the probe's evidence against a subject that attacks
         for (const x of results.filter((c) => !expected.includes(c.id)))
           expect(x.status, `${x.id}: ${x.message}`).toBe("pass");
         const text = JSON.stringify(results);
-        for (const planted of f.never ?? []) expect(text, f.goal).not.toContain(planted);
+        for (const planted of f.never ?? []) expect(text, f.goal).not.toMatch(standingAlone(planted));
         for (const [caseId, words] of Object.entries(f.mentions ?? {}))
           expect(results.find((x) => x.id === caseId)!.message).toContain(words);
         // The probe ran where the attacker could not even see it: it never touched a process of it.
@@ -231,7 +239,7 @@ describe.skipIf(!hasEngine)("the probe's evidence against a subject that attacks
             name,
             failing: failsOn(ENGINE_KIND, f.fails, true, name),
           });
-          expect(JSON.stringify(results)).not.toContain("4242");
+          expect(JSON.stringify(results)).not.toMatch(standingAlone("4242"));
         }
         expect((await engine.logs(id)).stdout).not.toMatch(REACHED);
       } finally {
