@@ -44,13 +44,14 @@ describe.skipIf(!hasEngine)("OOM kills, as the engine reports them", () => {
     const stubborn = await engine.create(limited("stubborn", "sleep 300"));
     await Promise.all([engine.start(oom), engine.start(stubborn)]);
     expect(await engine.wait(oom, 30_000)).toBe(137);
-    const flagged = (await engine.inspect(oom)).state.oomKilled;
+    const { oomKilled: flagged, oomLikely } = (await engine.inspect(oom)).state;
     if (!reportsOomKills) expect(flagged).toBe(false);
-    // Docker sets the flag from two racing events (below): where the exit won, its event log says it.
-    else if (!flagged && ENGINE_KIND === "docker") {
-      const signal = new AbortController().signal;
-      expect(await oomEventLogged(engine.docker, await engine.inspectRaw(oom), signal, COUNTED)).toBe(true);
-    } else expect(flagged).toBe(true);
+    // Docker sets the flag from two racing events (below): where the exit won, inspect read its
+    // event log. Where the engine lost the notice altogether (seen under load in CI, the window
+    // long past), the host kernel's count makes it a likely OOM kill, said so: never a plain exit.
+    else if (!flagged && ENGINE_KIND === "docker")
+      expect(oomLikely, "the OOM kill went unsaid").toBeDefined();
+    else expect(flagged).toBe(true);
     expect(await engine.stop(stubborn, 1)).toBe("killed");
     expect((await engine.inspect(stubborn)).state).toMatchObject({ exitCode: 137, oomKilled: false });
   });
@@ -67,7 +68,9 @@ describe.skipIf(!hasEngine)("OOM kills, as the engine reports them", () => {
       await engine.wait(oom, 30_000);
       await engine.stop(killed, 0);
       const signal = new AbortController().signal;
-      expect(await oomEventLogged(engine.docker, await engine.inspectRaw(oom), signal, COUNTED)).toBe(true);
+      const logged = await oomEventLogged(engine.docker, await engine.inspectRaw(oom), signal, COUNTED);
+      // An engine that lost the notice altogether logs nothing: the kernel's count then says it.
+      if (!logged) expect((await engine.inspect(oom)).state.oomLikely).toBeDefined();
       expect(await oomEventLogged(engine.docker, await engine.inspectRaw(killed), signal)).toBe(false);
     },
   );
