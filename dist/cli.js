@@ -7,4 +7,4 @@ ${n.mainHelp()}
 `),2;let o=e;if(s.includes("--help")||s.includes("-h"))return process.stdout.write(n.commandHelp(o)),0;try{return await O(o,s)}catch(r){let m=u(r);return process.stderr.write(`docker-acceptance ${e}: ${r.message??String(r)}
 `),r instanceof c&&process.stderr.write(`usage: ${n.usageLine(o)}
 `),!(r instanceof p||r instanceof c)&&m===3&&process.env.DA_DEBUG&&process.stderr.write(`${r.stack}
-`),m}}a(C,"main");async function O(t,e){let[{USE_CASES:s},{parseCommandLine:n}]=await Promise.all([import("./chunks/use-cases-6EBIUXBX.js"),import("./chunks/parse-YVDZ7GMN.js")]),{request:i,positionals:o}=n(t,e);return(await s[t]())(i,o)}a(O,"runCommandLine");w.default.enableCompileCache?.();process.exitCode=await C(process.argv.slice(2));
+`),m}}a(C,"main");async function O(t,e){let[{USE_CASES:s},{parseCommandLine:n}]=await Promise.all([import("./chunks/use-cases-PMVHKYVJ.js"),import("./chunks/parse-YVDZ7GMN.js")]),{request:i,positionals:o}=n(t,e);return(await s[t]())(i,o)}a(O,"runCommandLine");w.default.enableCompileCache?.();process.exitCode=await C(process.argv.slice(2));

@@ -272,8 +272,7 @@ async function runSubjects(ctx: RunContext, into: Results, errors: Report["error
   if (subjects.some((s) => s.build && s.build.builder !== "legacy")) engine.prepareBuild?.();
   // Before the first build, once (src/preflight/): started now, alongside what follows, and
   // awaited by each build. Prebuilt images run nothing of the pull request's before they are judged.
-  const builds = subjects.some((s) => s.build);
-  const buildPreflight = builds ? startPreflight(ctx) : undefined;
+  const buildPreflight = subjects.some((s) => s.build) ? startPreflight(ctx) : undefined;
   const observing = SUITES.filter((s) => suites.has(s)).flatMap((s) => {
     const runtime = SUITE_RUNTIMES[s];
     return runtime.role === "observes" ? [{ suite: s, runtime }] : [];
@@ -283,7 +282,7 @@ async function runSubjects(ctx: RunContext, into: Results, errors: Report["error
   await ctx.probeReady;
   const later = laterCode(observing, { engine, owner, probeImage, signal });
   // With nothing to build there is no request to keep the loading from: it starts at once.
-  if (!builds) later.load();
+  if (!buildPreflight) later.load();
   const run = buildPreflight ? { ...ctx, buildPreflight, engineBusy: later.load } : ctx;
   const severity = severityOf(run.inv);
   const observers: Observers = (subject) =>

@@ -946,8 +946,9 @@ export class DockerEngine implements Engine {
     signal?: AbortSignal,
   ): Promise<ProbeOverrunError | undefined> {
     if (!(err instanceof EngineError) || err.kind !== "timeout" || signal?.aborted) return undefined;
-    const running = await this.inspect(id, signal).then(
-      (c) => c.state.running,
+    // The engine's record alone: a probe needs none of what a subject's inspect adds to it.
+    const running = await this.inspectRaw(id, signal).then(
+      (c) => c.State?.Running === true,
       () => false,
     );
     return running
